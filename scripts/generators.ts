@@ -1,0 +1,9 @@
+import { openapiTypes } from './generate-openapi-types.ts';
+
+export interface Generator {
+  /** Path under generated/. */
+  output: string;
+  render(root: string): Promise<string>;
+}
+
+export const generators: Generator[] = [openapiTypes];
