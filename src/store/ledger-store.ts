@@ -103,6 +103,8 @@ export interface JournalLineInput {
 }
 
 export interface JournalEntryInput {
+  /** Optional external reference (e.g. the CSV entry id), used to name the entry in error messages. Not stored. */
+  ref?: string;
   companyId: number;
   locationId: number;
   date: string; // YYYY-MM-DD

@@ -1,0 +1,236 @@
+/**
+ * Validation of a LedgerBatch against itself and the rows already stored, shared by every adapter.
+ * Produces a normalized batch (canonical GUIDs, sorted options, tag-set keys) or throws LedgerValidationError.
+ */
+import { LedgerValidationError, type BatchIssue, type BatchLocation } from './errors.ts';
+import { isValidDate } from './dates.ts';
+import { canonicalGuid, tagSetKey } from './tag-sets.ts';
+import {
+  BALANCE_SHEET_ACCOUNT_TYPES, PNL_ACCOUNT_TYPES,
+  type Account, type Company, type CompanyCatalog, type LedgerBatch, type Location, type StandardAccount,
+  type TrackingCategory, type TrackingOption,
+} from './ledger-store.ts';
+
+const ACCOUNT_TYPES = new Set<string>([...PNL_ACCOUNT_TYPES, ...BALANCE_SHEET_ACCOUNT_TYPES]);
+const MAX_ISSUES = 50;
+
+export interface NormalizedLine {
+  accountId: number;
+  locationId: number;
+  cents: number;
+  /** Sorted canonical option ids. */
+  optionIds: string[];
+  tagKey: string;
+}
+
+export interface NormalizedEntry {
+  companyId: number;
+  locationId: number;
+  date: string;
+  memo: string | null;
+  isPosted: boolean;
+  lines: NormalizedLine[];
+}
+
+export interface NormalizedBatch {
+  companies: Company[];
+  locations: Location[];
+  standardAccounts: StandardAccount[];
+  accounts: Account[];
+  trackingCategories: TrackingCategory[];
+  trackingOptions: TrackingOption[];
+  entries: NormalizedEntry[];
+}
+
+/** Company ids a batch refers to: the adapter loads their stored catalogs before validating. */
+export function referencedCompanyIds(batch: LedgerBatch): number[] {
+  const ids = new Set<number>();
+  for (const list of [batch.companies?.map((c) => c.id), batch.locations?.map((r) => r.companyId),
+    batch.accounts?.map((r) => r.companyId), batch.standardAccounts?.map((r) => r.companyId),
+    batch.trackingCategories?.map((r) => r.companyId)]) {
+    for (const id of list ?? []) if (Number.isSafeInteger(id)) ids.add(id);
+  }
+  for (const e of batch.entries ?? []) if (Number.isSafeInteger(e.companyId)) ids.add(e.companyId);
+  return [...ids];
+}
+
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+const isText = (v: unknown): v is string => typeof v === 'string' && v.trim().length > 0;
+
+/** Validates `batch` given the catalogs already stored for the companies it references. */
+export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalog[]): NormalizedBatch {
+  const issues: BatchIssue[] = [];
+  const fail = (at: BatchLocation, message: string) => {
+    if (issues.length < MAX_ISSUES) issues.push({ at, message });
+  };
+
+  // Known references: stored rows first, batch rows override (they are upserts by id).
+  const companies = new Set<number>();
+  const locationCompany = new Map<number, number>();
+  const accountCompany = new Map<number, number>();
+  const standardCompany = new Map<number, number>();
+  const categoryCompany = new Map<string, number>();
+  const optionCategory = new Map<string, string>();
+  for (const c of stored) {
+    companies.add(c.company.id);
+    for (const r of c.locations) locationCompany.set(r.id, r.companyId);
+    for (const r of c.accounts) accountCompany.set(r.id, r.companyId);
+    for (const r of c.standardAccounts) standardCompany.set(r.id, r.companyId);
+    for (const r of c.trackingCategories) categoryCompany.set(r.id, r.companyId);
+    for (const r of c.trackingOptions) optionCategory.set(r.id, r.categoryId);
+  }
+
+  const seen = (kind: string) => {
+    const ids = new Set<number | string>();
+    return (id: number | string, at: BatchLocation) => {
+      if (ids.has(id)) fail(at, `${kind} ${id} appears twice in the batch`);
+      ids.add(id);
+    };
+  };
+
+  const out: NormalizedBatch = {
+    companies: [], locations: [], standardAccounts: [], accounts: [], trackingCategories: [], trackingOptions: [], entries: [],
+  };
+
+  const dupCompany = seen('company');
+  (batch.companies ?? []).forEach((c, index) => {
+    const at: BatchLocation = { kind: 'companies', index };
+    if (!isId(c.id)) return fail(at, `company id ${String(c.id)} must be a positive integer`);
+    dupCompany(c.id, at);
+    if (!isText(c.name)) fail(at, `company ${c.id}: name is required`);
+    if (!/^[A-Z]{3}$/.test(c.baseCurrency)) fail(at, `company ${c.id}: base currency "${c.baseCurrency}" is not an ISO 4217 code`);
+    if (!Number.isInteger(c.fiscalYearStartMonth) || c.fiscalYearStartMonth < 1 || c.fiscalYearStartMonth > 12) {
+      fail(at, `company ${c.id}: fiscal year start month must be 1-12`);
+    }
+    if (!isText(c.timeZone)) fail(at, `company ${c.id}: time zone is required`);
+    companies.add(c.id);
+    out.companies.push({ ...c });
+  });
+
+  const checkCompany = (companyId: number, at: BatchLocation, what: string) => {
+    if (!companies.has(companyId)) fail(at, `${what}: unknown company ${companyId}`);
+  };
+
+  const dupLocation = seen('location');
+  (batch.locations ?? []).forEach((r, index) => {
+    const at: BatchLocation = { kind: 'locations', index };
+    if (!isId(r.id)) return fail(at, `location id ${String(r.id)} must be a positive integer`);
+    dupLocation(r.id, at);
+    checkCompany(r.companyId, at, `location ${r.id}`);
+    if (!isText(r.name)) fail(at, `location ${r.id}: name is required`);
+    locationCompany.set(r.id, r.companyId);
+    out.locations.push({ ...r });
+  });
+
+  const dupStd = seen('standard account');
+  const stdRows = batch.standardAccounts ?? [];
+  stdRows.forEach((r, index) => {
+    if (isId(r.id)) { dupStd(r.id, { kind: 'standardAccounts', index }); standardCompany.set(r.id, r.companyId); }
+  });
+  stdRows.forEach((r, index) => {
+    const at: BatchLocation = { kind: 'standardAccounts', index };
+    if (!isId(r.id)) return fail(at, `standard account id ${String(r.id)} must be a positive integer`);
+    checkCompany(r.companyId, at, `standard account ${r.id}`);
+    if (!isText(r.name)) fail(at, `standard account ${r.id}: name is required`);
+    if (!ACCOUNT_TYPES.has(r.type)) fail(at, `standard account ${r.id}: unknown type "${r.type}"`);
+    if (r.parentId != null && standardCompany.get(r.parentId) !== r.companyId) {
+      fail(at, `standard account ${r.id}: unknown parent ${r.parentId}`);
+    }
+    if (!Number.isSafeInteger(r.sortOrder)) fail(at, `standard account ${r.id}: sort order must be an integer`);
+    out.standardAccounts.push({ ...r, number: r.number ?? null, parentId: r.parentId ?? null });
+  });
+
+  const dupAccount = seen('account');
+  const accountRows = batch.accounts ?? [];
+  accountRows.forEach((r, index) => {
+    if (isId(r.id)) { dupAccount(r.id, { kind: 'accounts', index }); accountCompany.set(r.id, r.companyId); }
+  });
+  accountRows.forEach((r, index) => {
+    const at: BatchLocation = { kind: 'accounts', index };
+    if (!isId(r.id)) return fail(at, `account id ${String(r.id)} must be a positive integer`);
+    checkCompany(r.companyId, at, `account ${r.id}`);
+    if (!isText(r.name)) fail(at, `account ${r.id}: name is required`);
+    if (!ACCOUNT_TYPES.has(r.type)) fail(at, `account ${r.id}: unknown type "${r.type}"`);
+    if (r.parentId != null && accountCompany.get(r.parentId) !== r.companyId) fail(at, `account ${r.id}: unknown parent ${r.parentId}`);
+    if (r.standardAccountId != null && standardCompany.get(r.standardAccountId) !== r.companyId) {
+      fail(at, `account ${r.id}: unknown standard account ${r.standardAccountId}`);
+    }
+    out.accounts.push({ ...r, number: r.number ?? null, parentId: r.parentId ?? null, standardAccountId: r.standardAccountId ?? null, isActive: r.isActive ?? true });
+  });
+
+  const dupCategory = seen('tracking category');
+  (batch.trackingCategories ?? []).forEach((r, index) => {
+    const at: BatchLocation = { kind: 'trackingCategories', index };
+    const id = canonicalGuid(String(r.id));
+    if (!id) return fail(at, `tracking category id "${r.id}" is not a GUID`);
+    dupCategory(id, at);
+    checkCompany(r.companyId, at, `tracking category ${id}`);
+    if (!isText(r.name)) fail(at, `tracking category ${id}: name is required`);
+    categoryCompany.set(id, r.companyId);
+    out.trackingCategories.push({ ...r, id });
+  });
+
+  const dupOption = seen('tracking option');
+  (batch.trackingOptions ?? []).forEach((r, index) => {
+    const at: BatchLocation = { kind: 'trackingOptions', index };
+    const id = canonicalGuid(String(r.id));
+    const categoryId = canonicalGuid(String(r.categoryId));
+    if (!id) return fail(at, `tracking option id "${r.id}" is not a GUID`);
+    dupOption(id, at);
+    if (!categoryId || !categoryCompany.has(categoryId)) return fail(at, `tracking option ${id}: unknown category ${r.categoryId}`);
+    if (!isText(r.name)) fail(at, `tracking option ${id}: name is required`);
+    optionCategory.set(id, categoryId);
+    out.trackingOptions.push({ ...r, id, categoryId });
+  });
+
+  const goodDates = new Set<string>();
+  const entries = batch.entries ?? [];
+  for (let entryIndex = 0; entryIndex < entries.length; entryIndex++) {
+    if (issues.length >= MAX_ISSUES) break;
+    const e = entries[entryIndex]!;
+    const name = `entry ${e.ref ?? `#${entryIndex + 1}`}${typeof e.date === 'string' ? ` (${e.date})` : ''}`;
+    const at: BatchLocation = { kind: 'entry', entryIndex };
+    if (!companies.has(e.companyId)) { fail(at, `${name}: unknown company ${e.companyId}`); continue; }
+    if (locationCompany.get(e.locationId) !== e.companyId) fail(at, `${name}: unknown location ${e.locationId} for company ${e.companyId}`);
+    if (!goodDates.has(e.date)) {
+      if (typeof e.date === 'string' && isValidDate(e.date)) goodDates.add(e.date);
+      else fail(at, `${name}: invalid date "${e.date}" (expected YYYY-MM-DD)`);
+    }
+    if (!Array.isArray(e.lines) || e.lines.length === 0) { fail(at, `${name}: has no lines`); continue; }
+    let sum = 0n;
+    const lines: NormalizedLine[] = [];
+    e.lines.forEach((l, lineIndex) => {
+      const lat: BatchLocation = { kind: 'entry', entryIndex, lineIndex };
+      const lname = `${name} line ${lineIndex + 1}`;
+      if (accountCompany.get(l.accountId) !== e.companyId) fail(lat, `${lname}: unknown account ${l.accountId} for company ${e.companyId}`);
+      if (!Number.isSafeInteger(l.cents)) fail(lat, `${lname}: amount ${l.cents} is not a safe integer number of cents`);
+      else sum += BigInt(l.cents);
+      const locationId = l.locationId ?? e.locationId;
+      if (l.locationId != null && locationCompany.get(l.locationId) !== e.companyId) {
+        fail(lat, `${lname}: unknown location ${l.locationId} for company ${e.companyId}`);
+      }
+      const optionIds: string[] = [];
+      const categories = new Set<string>();
+      for (const raw of l.trackingOptionIds ?? []) {
+        const id = canonicalGuid(String(raw));
+        const category = id ? optionCategory.get(id) : undefined;
+        if (!id || !category || categoryCompany.get(category) !== e.companyId) {
+          fail(lat, `${lname}: unknown tracking option ${raw} for company ${e.companyId}`);
+          continue;
+        }
+        if (categories.has(category)) fail(lat, `${lname}: more than one option of tracking category ${category}`);
+        categories.add(category);
+        optionIds.push(id);
+      }
+      optionIds.sort();
+      lines.push({ accountId: l.accountId, locationId, cents: l.cents, optionIds, tagKey: tagSetKey(optionIds) });
+    });
+    if (sum !== 0n) fail(at, `${name}: lines do not balance (they sum to ${sum} cents, expected 0)`);
+    out.entries.push({
+      companyId: e.companyId, locationId: e.locationId, date: e.date, memo: e.memo ?? null, isPosted: e.isPosted ?? true, lines,
+    });
+  }
+
+  if (issues.length > 0) throw new LedgerValidationError(issues);
+  return out;
+}

@@ -1,0 +1,140 @@
+/** LedgerStore over DuckDB (embedded; a file path or ':memory:'). */
+import {
+  BIGINT, BOOLEAN, DATE, DuckDBConnection, DuckDBDataChunk, DuckDBInstance, INTEGER, LIST, VARCHAR,
+  dateValue, listValue, type DuckDBDateValue, type DuckDBType, type DuckDBValue,
+} from '@duckdb/node-api';
+import { readCatalog } from './catalog-sql.ts';
+import { toEpochDay } from './dates.ts';
+import type { AccountMonthTotal, CompanyCatalog, LedgerBatch, LedgerStore, PnlQuery } from './ledger-store.ts';
+import { loadBatch } from './load-sql.ts';
+import { sumPnl } from './pnl-sql.ts';
+import { STAGE_DDL, schemaStatements } from './schema.ts';
+import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
+
+/** Runs one task at a time on a connection (DuckDB connections are not meant for interleaved statements). */
+class Serial {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(task, task);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+function session(conn: DuckDBConnection): SqlSession {
+  return {
+    async query(sql: string, params: readonly SqlParam[] = []): Promise<SqlRow[]> {
+      const values: DuckDBValue[] = [];
+      const types: (DuckDBType | undefined)[] = [];
+      for (const p of params) {
+        if (Array.isArray(p)) { values.push(listValue(p as number[])); types.push(LIST(INTEGER)); }
+        else if (typeof p === 'number' && Number.isInteger(p)) { values.push(BigInt(p)); types.push(BIGINT); }
+        else { values.push(p as DuckDBValue); types.push(undefined); }
+      }
+      const reader = await conn.runAndReadAll(sql, values, types as DuckDBType[]);
+      return reader.getRowObjectsJS() as SqlRow[];
+    },
+  };
+}
+
+const CHUNK = 2048;
+
+async function appendColumns(conn: DuckDBConnection, table: string, types: DuckDBType[], columns: DuckDBValue[][]): Promise<void> {
+  const appender = await conn.createAppender(table);
+  const rows = columns[0]?.length ?? 0;
+  for (let off = 0; off < rows; off += CHUNK) {
+    const n = Math.min(CHUNK, rows - off);
+    const chunk = DuckDBDataChunk.create(types, n);
+    columns.forEach((col, i) => chunk.setColumnValues(i, col.slice(off, off + n)));
+    appender.appendDataChunk(chunk);
+  }
+  appender.closeSync();
+}
+
+async function writeStaging(conn: DuckDBConnection, st: Staging): Promise<void> {
+  const s = session(conn);
+  for (const ddl of STAGE_DDL) await s.query(ddl);
+  const dates = new Map<string, DuckDBDateValue>();
+  const date = (d: string) => {
+    let v = dates.get(d);
+    if (!v) dates.set(d, (v = dateValue(toEpochDay(d))));
+    return v;
+  };
+  const big = (a: number[]) => a.map((v) => BigInt(v));
+  const E = st.entries, L = st.lines, O = st.options;
+  await appendColumns(conn, 'stage_entries', [BIGINT, INTEGER, INTEGER, DATE, VARCHAR, BOOLEAN],
+    [big(E.id), E.companyId, E.locationId, E.date.map(date), E.memo, E.posted]);
+  await appendColumns(conn, 'stage_lines', [BIGINT, BIGINT, INTEGER, INTEGER, INTEGER, INTEGER, DATE, BOOLEAN, BIGINT],
+    [big(L.id), big(L.entryId), L.companyId, L.locationId, L.accountId, L.tagSetId, L.date.map(date), L.posted, big(L.cents)]);
+  await appendColumns(conn, 'stage_line_options', [BIGINT, VARCHAR], [big(O.lineId), O.optionId]);
+}
+
+export class DuckDbLedgerStore implements LedgerStore {
+  readonly kind = 'duckdb' as const;
+  private readonly readQueue = new Serial();
+  private readonly writeQueue = new Serial();
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly reader: DuckDBConnection,
+    private readonly writer: DuckDBConnection,
+  ) {}
+
+  static async open(path: string): Promise<DuckDbLedgerStore> {
+    const instance = await DuckDBInstance.create(path);
+    return new DuckDbLedgerStore(instance, await instance.connect(), await instance.connect());
+  }
+
+  private read<T>(fn: (s: SqlSession) => Promise<T>): Promise<T> {
+    return this.readQueue.run(() => fn(session(this.reader)));
+  }
+
+  async migrate(): Promise<void> {
+    await this.writeQueue.run(async () => {
+      const s = session(this.writer);
+      for (const ddl of schemaStatements('duckdb')) await s.query(ddl);
+    });
+  }
+
+  async isEmpty(): Promise<boolean> {
+    return this.read(async (s) => (await s.query('SELECT 1 AS x FROM companies LIMIT 1')).length === 0);
+  }
+
+  getCatalog(companyId: number): Promise<CompanyCatalog | undefined> {
+    return this.read((s) => readCatalog(s, companyId));
+  }
+
+  sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
+    return this.read((s) => sumPnl(s, query));
+  }
+
+  async load(batch: LedgerBatch): Promise<void> {
+    await this.writeQueue.run(async () => {
+      const s = session(this.writer);
+      await s.query('BEGIN TRANSACTION');
+      try {
+        await loadBatch(s, batch, (_s, staging) => writeStaging(this.writer, staging));
+        await s.query('COMMIT');
+      } catch (err) {
+        await s.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  async ping(): Promise<void> {
+    await this.read((s) => s.query('SELECT 1'));
+  }
+
+  async close(): Promise<void> {
+    await this.writeQueue.run(async () => undefined);
+    await this.readQueue.run(async () => undefined);
+    this.reader.closeSync();
+    this.writer.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+export function openDuckDbStore(path: string): Promise<DuckDbLedgerStore> {
+  return DuckDbLedgerStore.open(path);
+}

@@ -1,0 +1,36 @@
+/** Errors raised by the ledger store, distinguishable by class so the HTTP layer can map them (503, 400, …). */
+
+/** The database cannot be reached (refused, terminated, timed out). Retry later; the store recovers by itself. */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** Where a validation issue was found in a LedgerBatch (indices are 0-based positions in the batch arrays). */
+export type BatchLocation =
+  | { kind: 'entry'; entryIndex: number; lineIndex?: number }
+  | { kind: 'companies' | 'locations' | 'standardAccounts' | 'accounts' | 'trackingCategories' | 'trackingOptions'; index: number };
+
+export interface BatchIssue {
+  at: BatchLocation;
+  message: string;
+}
+
+/** The batch was refused; nothing was written. `issues` lists every problem found (capped). */
+export class LedgerValidationError extends Error {
+  override readonly name = 'LedgerValidationError';
+  readonly issues: BatchIssue[];
+  constructor(issues: BatchIssue[]) {
+    const first = issues.slice(0, 3).map((i) => i.message).join('; ');
+    const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : '';
+    super(`ledger batch refused: ${first}${more}`);
+    this.issues = issues;
+  }
+}
+
+/** An amount does not fit a JS safe integer (cents). */
+export class UnsafeAmountError extends Error {
+  override readonly name = 'UnsafeAmountError';
+}

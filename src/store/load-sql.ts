@@ -1,0 +1,106 @@
+/**
+ * The shared body of load(): runs inside the adapter's transaction (and load lock). Validates against stored
+ * catalogs, upserts reference rows, registers new tag sets, stages the journal in bulk (adapter writer), then moves
+ * it into journal_* tables and folds posted lines into balance_monthly / balance_daily.
+ */
+import { referencedCompanyIds, validateBatch, type NormalizedBatch } from './batch-validation.ts';
+import { buildStaging } from './batch-staging.ts';
+import { readCatalog } from './catalog-sql.ts';
+import type { CompanyCatalog, LedgerBatch } from './ledger-store.ts';
+import { int, str, type SqlSession, type StagingWriter } from './sql-session.ts';
+import { optionIdsOfKey } from './tag-sets.ts';
+
+const upsert = (table: string, cols: string[]) =>
+  `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})
+   ON CONFLICT (id) DO UPDATE SET ${cols.slice(1).map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`;
+
+const UPSERT = {
+  company: upsert('companies', ['id', 'name', 'base_currency', 'fiscal_year_start_month', 'time_zone']),
+  location: upsert('locations', ['id', 'company_id', 'name']),
+  standard: upsert('standard_accounts', ['id', 'company_id', 'number', 'name', 'type', 'parent_id', 'sort_order']),
+  account: upsert('accounts', ['id', 'company_id', 'number', 'name', 'type', 'parent_id', 'is_active', 'standard_account_id']),
+  category: upsert('tracking_categories', ['id', 'company_id', 'name']),
+  option: upsert('tracking_options', ['id', 'category_id', 'name']),
+};
+
+const MOVE_SQL = [
+  `INSERT INTO journal_entries (id, company_id, location_id, entry_date, memo, is_posted)
+   SELECT id, company_id, location_id, entry_date, memo, is_posted FROM stage_entries`,
+  `INSERT INTO journal_lines (id, entry_id, account_id, location_id, amount_cents, tag_set_id)
+   SELECT id, entry_id, account_id, location_id, amount_cents, tag_set_id FROM stage_lines`,
+  `INSERT INTO journal_line_options (line_id, option_id) SELECT line_id, option_id FROM stage_line_options`,
+  `INSERT INTO balance_monthly (company_id, month, location_id, account_id, tag_set_id, cents)
+   SELECT company_id, CAST(date_trunc('month', entry_date) AS DATE), location_id, account_id, tag_set_id, SUM(amount_cents)
+     FROM stage_lines WHERE is_posted GROUP BY 1, 2, 3, 4, 5
+   ON CONFLICT (company_id, month, location_id, account_id, tag_set_id) DO UPDATE SET cents = balance_monthly.cents + EXCLUDED.cents`,
+  `INSERT INTO balance_daily (company_id, day, location_id, account_id, tag_set_id, cents)
+   SELECT company_id, entry_date, location_id, account_id, tag_set_id, SUM(amount_cents)
+     FROM stage_lines WHERE is_posted GROUP BY 1, 2, 3, 4, 5
+   ON CONFLICT (company_id, day, location_id, account_id, tag_set_id) DO UPDATE SET cents = balance_daily.cents + EXCLUDED.cents`,
+  'DROP TABLE stage_entries',
+  'DROP TABLE stage_lines',
+  'DROP TABLE stage_line_options',
+];
+
+async function nextId(s: SqlSession, table: string): Promise<number> {
+  const [row] = await s.query(`SELECT CAST(COALESCE(MAX(id), 0) AS VARCHAR) AS m FROM ${table}`);
+  return int(row?.m ?? '0') + 1;
+}
+
+async function writeReferences(s: SqlSession, b: NormalizedBatch): Promise<void> {
+  for (const r of b.companies) await s.query(UPSERT.company, [r.id, r.name, r.baseCurrency, r.fiscalYearStartMonth, r.timeZone]);
+  for (const r of b.locations) await s.query(UPSERT.location, [r.id, r.companyId, r.name]);
+  for (const r of b.standardAccounts) {
+    await s.query(UPSERT.standard, [r.id, r.companyId, r.number, r.name, r.type, r.parentId, r.sortOrder]);
+  }
+  for (const r of b.accounts) {
+    await s.query(UPSERT.account, [r.id, r.companyId, r.number, r.name, r.type, r.parentId, r.isActive, r.standardAccountId]);
+  }
+  for (const r of b.trackingCategories) await s.query(UPSERT.category, [r.id, r.companyId, r.name]);
+  for (const r of b.trackingOptions) await s.query(UPSERT.option, [r.id, r.categoryId, r.name]);
+}
+
+/** Ensures every (company, tag key) used by the batch has a tag set; returns the lookup. */
+async function registerTagSets(s: SqlSession, b: NormalizedBatch): Promise<(companyId: number, key: string) => number> {
+  const wanted = new Map<number, Set<string>>();
+  for (const e of b.entries) {
+    let keys = wanted.get(e.companyId);
+    if (!keys) wanted.set(e.companyId, (keys = new Set()));
+    for (const l of e.lines) keys.add(l.tagKey);
+  }
+  const ids = new Map<string, number>(); // `${company}|${key}`
+  let next = await nextId(s, 'tag_sets');
+  for (const [companyId, keys] of wanted) {
+    for (const r of await s.query('SELECT id, tag_key FROM tag_sets WHERE company_id = $1', [companyId])) {
+      ids.set(`${companyId}|${str(r.tag_key)}`, int(r.id));
+    }
+    for (const key of keys) {
+      if (ids.has(`${companyId}|${key}`)) continue;
+      const id = next++;
+      await s.query('INSERT INTO tag_sets (id, company_id, tag_key) VALUES ($1, $2, $3)', [id, companyId, key]);
+      for (const o of optionIdsOfKey(key)) await s.query('INSERT INTO tag_set_options (tag_set_id, option_id) VALUES ($1, $2)', [id, o]);
+      ids.set(`${companyId}|${key}`, id);
+    }
+  }
+  return (companyId, key) => {
+    const id = ids.get(`${companyId}|${key}`);
+    if (id === undefined) throw new Error(`internal: no tag set for company ${companyId} key "${key}"`);
+    return id;
+  };
+}
+
+export async function loadBatch(s: SqlSession, batch: LedgerBatch, writeStaging: StagingWriter): Promise<number> {
+  const stored: CompanyCatalog[] = [];
+  for (const id of referencedCompanyIds(batch)) {
+    const c = await readCatalog(s, id);
+    if (c) stored.push(c);
+  }
+  const normalized = validateBatch(batch, stored);
+  await writeReferences(s, normalized);
+  if (normalized.entries.length === 0) return 0;
+  const tagSetId = await registerTagSets(s, normalized);
+  const staging = buildStaging(normalized, await nextId(s, 'journal_entries'), await nextId(s, 'journal_lines'), tagSetId);
+  await writeStaging(s, staging);
+  for (const sql of MOVE_SQL) await s.query(sql);
+  return normalized.entries.length;
+}

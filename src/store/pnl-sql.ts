@@ -1,0 +1,60 @@
+/**
+ * sumPnlByAccountMonth over the pre-aggregates (shared SQL): whole months from balance_monthly, the clipped
+ * first/last months from balance_daily, P&L account types only, location and tag-set filters as parameters.
+ */
+import { planRange } from './dates.ts';
+import { PNL_ACCOUNT_TYPES, type AccountMonthTotal, type PnlQuery } from './ledger-store.ts';
+import { toSafeCents } from './money.ts';
+import { resolveTagSets } from './tag-sets.ts';
+import { int, str, type SqlSession } from './sql-session.ts';
+
+const FILTERS = 'company_id = $1 AND ($4 OR location_id = ANY($5)) AND ($6 OR tag_set_id = ANY($7))';
+const PNL_TYPES = PNL_ACCOUNT_TYPES.map((t) => `'${t}'`).join(', '); // constants, not user input
+
+export const PNL_SQL = `
+SELECT x.account_id, CAST(x.month AS VARCHAR) AS month, CAST(SUM(x.cents) AS VARCHAR) AS cents
+FROM (
+  SELECT account_id, month, cents FROM balance_monthly
+   WHERE ${FILTERS} AND month BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE)
+  UNION ALL
+  SELECT account_id, CAST($10 AS DATE) AS month, cents FROM balance_daily
+   WHERE ${FILTERS} AND day BETWEEN CAST($8 AS DATE) AND CAST($9 AS DATE)
+  UNION ALL
+  SELECT account_id, CAST($13 AS DATE) AS month, cents FROM balance_daily
+   WHERE ${FILTERS} AND day BETWEEN CAST($11 AS DATE) AND CAST($12 AS DATE)
+) x
+JOIN accounts a ON a.id = x.account_id AND a.company_id = $1 AND a.type IN (${PNL_TYPES})
+GROUP BY x.account_id, x.month
+HAVING SUM(x.cents) <> 0
+ORDER BY x.account_id, month`;
+
+/** Tag sets of a company with their options, for filter resolution. */
+export async function readTagSets(s: SqlSession, companyId: number): Promise<{ id: number; optionIds: string[] }[]> {
+  const rows = await s.query(
+    `SELECT t.id, o.option_id FROM tag_sets t LEFT JOIN tag_set_options o ON o.tag_set_id = t.id
+      WHERE t.company_id = $1 ORDER BY t.id`, [companyId]);
+  const byId = new Map<number, string[]>();
+  for (const r of rows) {
+    const id = int(r.id);
+    const list = byId.get(id) ?? [];
+    if (r.option_id != null) list.push(str(r.option_id));
+    byId.set(id, list);
+  }
+  return [...byId].map(([id, optionIds]) => ({ id, optionIds }));
+}
+
+export async function sumPnl(s: SqlSession, q: PnlQuery): Promise<AccountMonthTotal[]> {
+  const plan = planRange(q.from, q.to);
+  const tagSetIds = q.optionGroups.some((g) => g.length > 0)
+    ? resolveTagSets(await readTagSets(s, q.companyId), q.optionGroups)
+    : undefined;
+  if (tagSetIds && tagSetIds.length === 0) return [];
+  const rows = await s.query(PNL_SQL, [
+    q.companyId, plan.firstMonth, plan.lastMonth,
+    q.locationIds.length === 0, q.locationIds,
+    tagSetIds === undefined, tagSetIds ?? [],
+    plan.head?.from ?? null, plan.head?.to ?? null, plan.head?.month ?? null,
+    plan.tail?.from ?? null, plan.tail?.to ?? null, plan.tail?.month ?? null,
+  ]);
+  return rows.map((r) => ({ accountId: int(r.account_id), month: str(r.month).slice(0, 7), cents: toSafeCents(str(r.cents)) }));
+}

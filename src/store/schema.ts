@@ -1,0 +1,62 @@
+/**
+ * Ledger schema (DDL valid for both DuckDB and PostgreSQL). GUIDs are 32 lowercase hex text; money is BIGINT cents.
+ * balance_monthly / balance_daily hold posted-line sums per (company, location, account, tag set, month|day),
+ * maintained by load() inside the same transaction as the journal rows.
+ */
+export type Dialect = 'duckdb' | 'postgres';
+
+export function schemaStatements(dialect: Dialect): string[] {
+  // PostgreSQL gets keys on the journal tables; DuckDB skips them (ART indexes slow bulk appends, and ids are
+  // assigned by the store under its load lock, so they are unique by construction).
+  const pk = dialect === 'postgres' ? ' PRIMARY KEY' : '';
+  const stmts = [
+    `CREATE TABLE IF NOT EXISTS companies (
+      id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, base_currency VARCHAR NOT NULL,
+      fiscal_year_start_month INTEGER NOT NULL, time_zone VARCHAR NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS locations (id INTEGER PRIMARY KEY, company_id INTEGER NOT NULL, name VARCHAR NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS standard_accounts (
+      id INTEGER PRIMARY KEY, company_id INTEGER NOT NULL, number VARCHAR, name VARCHAR NOT NULL, type VARCHAR NOT NULL,
+      parent_id INTEGER, sort_order INTEGER NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS accounts (
+      id INTEGER PRIMARY KEY, company_id INTEGER NOT NULL, number VARCHAR, name VARCHAR NOT NULL, type VARCHAR NOT NULL,
+      parent_id INTEGER, is_active BOOLEAN NOT NULL, standard_account_id INTEGER)`,
+    `CREATE TABLE IF NOT EXISTS tracking_categories (id VARCHAR(32) PRIMARY KEY, company_id INTEGER NOT NULL, name VARCHAR NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS tracking_options (id VARCHAR(32) PRIMARY KEY, category_id VARCHAR(32) NOT NULL, name VARCHAR NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS journal_entries (
+      id BIGINT${pk}, company_id INTEGER NOT NULL, location_id INTEGER NOT NULL, entry_date DATE NOT NULL,
+      memo VARCHAR, is_posted BOOLEAN NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS journal_lines (
+      id BIGINT${pk}, entry_id BIGINT NOT NULL, account_id INTEGER NOT NULL, location_id INTEGER NOT NULL,
+      amount_cents BIGINT NOT NULL, tag_set_id INTEGER NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS journal_line_options (line_id BIGINT NOT NULL, option_id VARCHAR(32) NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS tag_sets (
+      id INTEGER PRIMARY KEY, company_id INTEGER NOT NULL, tag_key VARCHAR NOT NULL, UNIQUE (company_id, tag_key))`,
+    `CREATE TABLE IF NOT EXISTS tag_set_options (tag_set_id INTEGER NOT NULL, option_id VARCHAR(32) NOT NULL, PRIMARY KEY (tag_set_id, option_id))`,
+    `CREATE TABLE IF NOT EXISTS balance_monthly (
+      company_id INTEGER NOT NULL, month DATE NOT NULL, location_id INTEGER NOT NULL, account_id INTEGER NOT NULL,
+      tag_set_id INTEGER NOT NULL, cents BIGINT NOT NULL, PRIMARY KEY (company_id, month, location_id, account_id, tag_set_id))`,
+    `CREATE TABLE IF NOT EXISTS balance_daily (
+      company_id INTEGER NOT NULL, day DATE NOT NULL, location_id INTEGER NOT NULL, account_id INTEGER NOT NULL,
+      tag_set_id INTEGER NOT NULL, cents BIGINT NOT NULL, PRIMARY KEY (company_id, day, location_id, account_id, tag_set_id))`,
+  ];
+  if (dialect === 'postgres') {
+    stmts.push(
+      'CREATE INDEX IF NOT EXISTS journal_entries_company_date ON journal_entries (company_id, entry_date)',
+      'CREATE INDEX IF NOT EXISTS journal_lines_entry ON journal_lines (entry_id)',
+      'CREATE INDEX IF NOT EXISTS journal_line_options_line ON journal_line_options (line_id)',
+    );
+  }
+  return stmts;
+}
+
+/** Staging tables filled by the adapter's bulk writer, then moved into the ledger by shared SQL (see load-sql.ts). */
+export const STAGE_ENTRY_COLUMNS = ['id', 'company_id', 'location_id', 'entry_date', 'memo', 'is_posted'] as const;
+export const STAGE_LINE_COLUMNS = ['id', 'entry_id', 'company_id', 'location_id', 'account_id', 'tag_set_id', 'entry_date', 'is_posted', 'amount_cents'] as const;
+export const STAGE_OPTION_COLUMNS = ['line_id', 'option_id'] as const;
+
+export const STAGE_DDL = [
+  `CREATE TEMP TABLE stage_entries (id BIGINT, company_id INTEGER, location_id INTEGER, entry_date DATE, memo VARCHAR, is_posted BOOLEAN)`,
+  `CREATE TEMP TABLE stage_lines (id BIGINT, entry_id BIGINT, company_id INTEGER, location_id INTEGER, account_id INTEGER,
+    tag_set_id INTEGER, entry_date DATE, is_posted BOOLEAN, amount_cents BIGINT)`,
+  `CREATE TEMP TABLE stage_line_options (line_id BIGINT, option_id VARCHAR)`,
+];

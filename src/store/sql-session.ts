@@ -1,0 +1,29 @@
+/** The minimal SQL surface the shared store logic needs from an adapter. Placeholders are `$1…$n` in both dialects. */
+export type SqlParam = string | number | boolean | null | readonly number[];
+export type SqlRow = Record<string, unknown>;
+
+export interface SqlSession {
+  query(sql: string, params?: readonly SqlParam[]): Promise<SqlRow[]>;
+}
+
+/** Columnar rows to stage for one load; filled by batch-staging.ts, written in bulk by the adapter. */
+export interface Staging {
+  entries: { id: number[]; companyId: number[]; locationId: number[]; date: string[]; memo: (string | null)[]; posted: boolean[] };
+  lines: {
+    id: number[]; entryId: number[]; companyId: number[]; locationId: number[]; accountId: number[]; tagSetId: number[];
+    date: string[]; posted: boolean[]; cents: number[];
+  };
+  options: { lineId: number[]; optionId: string[] };
+}
+
+/** Adapter-specific bulk writer: creates the stage tables (schema.ts STAGE_DDL) and fills them. */
+export type StagingWriter = (session: SqlSession, staging: Staging) => Promise<void>;
+
+export const int = (v: unknown): number => {
+  const n = typeof v === 'bigint' ? Number(v) : typeof v === 'string' ? Number(v) : (v as number);
+  if (!Number.isSafeInteger(n)) throw new TypeError(`expected an integer from the database, got ${String(v)}`);
+  return n;
+};
+export const str = (v: unknown): string => String(v);
+export const strOrNull = (v: unknown): string | null => (v == null ? null : String(v));
+export const intOrNull = (v: unknown): number | null => (v == null ? null : int(v));
