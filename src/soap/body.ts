@@ -1,0 +1,138 @@
+/**
+ * Reads a SOAP request body as text: only XML media types, only identity encoding, never more than the limit in
+ * memory. A Content-Length above the limit is refused before reading; a streamed body is refused as soon as it passes
+ * the limit (the rest is discarded, not buffered).
+ */
+import type { Request } from 'express';
+import { AppError } from '../errors/app-error.ts';
+
+/** Media types a SOAP message may come in: SOAP 1.2's own, SOAP 1.1's text/xml, and generic XML. */
+export function isXmlMediaType(mediaType: string): boolean {
+  return (
+    mediaType === 'application/soap+xml' ||
+    mediaType === 'text/xml' ||
+    mediaType === 'application/xml' ||
+    /^application\/[a-z0-9.+-]+\+xml$/.test(mediaType)
+  );
+}
+
+export interface ContentTypeInfo {
+  /** Lower-cased media type without parameters; '' when the header is absent. */
+  mediaType: string;
+  charset?: string;
+  /** The `action` parameter of application/soap+xml (SOAP 1.2 part 2, 7.1.4 / RFC 3902). */
+  action?: string;
+}
+
+/** Parses the media type and the parameters we use (charset, action); tolerant of quoting and spacing. */
+export function parseContentType(header: string | undefined): ContentTypeInfo {
+  if (!header) return { mediaType: '' };
+  const [type = '', ...params] = header.split(';');
+  const info: ContentTypeInfo = { mediaType: type.trim().toLowerCase() };
+  for (const param of params) {
+    const eq = param.indexOf('=');
+    if (eq < 0) continue;
+    const name = param.slice(0, eq).trim().toLowerCase();
+    let value = param.slice(eq + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    if (name === 'charset') info.charset = value.toLowerCase();
+    else if (name === 'action') info.action = value;
+  }
+  return info;
+}
+
+/** Throws UnsupportedMediaType unless the request declares an XML body (an absent Content-Type is read as XML). */
+export function assertXmlRequest(req: Request, contentType: ContentTypeInfo): void {
+  if (contentType.mediaType && !isXmlMediaType(contentType.mediaType)) {
+    throw new AppError(
+      'UnsupportedMediaType',
+      `Content-Type '${contentType.mediaType}' is not supported: send application/soap+xml (SOAP 1.2).`,
+    );
+  }
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'identity' && encoding !== '') {
+    throw new AppError('UnsupportedMediaType', `Content-Encoding '${encoding}' is not supported.`);
+  }
+}
+
+function decoderFor(charset: string | undefined): TextDecoder {
+  try {
+    return new TextDecoder(charset ?? 'utf-8', { fatal: true, ignoreBOM: false });
+  } catch {
+    throw new AppError('UnsupportedMediaType', `charset '${charset}' is not supported.`);
+  }
+}
+
+function tooLarge(limit: number): AppError {
+  return new AppError('RequestEntityTooLarge', `The request body is larger than the limit of ${limit} bytes.`);
+}
+
+/**
+ * Resolves with the body decoded as text. Rejects with RequestEntityTooLarge (413) above `limit` bytes and with
+ * SerializationException when the bytes are not valid in the declared charset.
+ */
+export function readBodyText(req: Request, limit: number, charset?: string): Promise<string> {
+  const decoder = decoderFor(charset);
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));
+
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let settled = false;
+
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+    };
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      chunks.length = 0;
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) {
+        fail(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      try {
+        resolve(decoder.decode(Buffer.concat(chunks, received)));
+      } catch (error) {
+        reject(new AppError('SerializationException', 'The request body is not valid text in its declared charset.', [], { cause: error }));
+      }
+    };
+    const onError = (error: Error) => fail(error);
+    const onAborted = () => fail(new Error('request aborted'));
+
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  });
+}
+
+/**
+ * After an early answer (413, 415), the unread rest of the body is discarded (not buffered) and the connection is
+ * closed; a client that keeps sending is cut off after `graceMs`.
+ */
+export function discardRest(req: Request, graceMs = 1000): void {
+  if (req.readableEnded || req.complete) return;
+  req.resume();
+  const timer = setTimeout(() => {
+    if (!req.complete) req.socket.destroy();
+  }, graceMs);
+  timer.unref();
+  req.once('end', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
+}

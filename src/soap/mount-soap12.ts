@@ -1,0 +1,43 @@
+/**
+ * Mounts the SOAP 1.2 endpoint (/soap12) on the composition root's Express app.
+ *
+ * node-soap is kept as the SOAP stack: it parses and validates the WSDL at start (a broken contract fails the boot)
+ * and describes the service. It is not trusted with requests (it answers every POST with HTTP 500 and malformed
+ * faults, and buffers bodies without limit), so our handler, registered first, answers every request on /soap12.
+ * Await this before installing a 404 handler: node-soap adds its route only once the WSDL is parsed.
+ */
+import type { Express } from 'express';
+import soap from 'soap';
+import { loadWsdl } from './wsdl.ts';
+import { soap12Handler } from './soap12-handler.ts';
+
+export const SOAP12_PATH = '/soap12';
+
+export interface MountSoap12Options {
+  /** Largest accepted request body in bytes; larger ones get 413 and a SOAP fault. */
+  bodyLimitBytes: number;
+}
+
+export async function mountSoap12(app: Express, options: MountSoap12Options): Promise<void> {
+  if (!Number.isSafeInteger(options.bodyLimitBytes) || options.bodyLimitBytes <= 0) {
+    throw new Error('mountSoap12: bodyLimitBytes must be a positive integer');
+  }
+  const wsdl = await loadWsdl();
+
+  app.all(SOAP12_PATH, soap12Handler({ wsdl, bodyLimitBytes: options.bodyLimitBytes, mountPath: SOAP12_PATH }));
+
+  await new Promise<void>((resolve, reject) => {
+    try {
+      soap.listen(app, {
+        path: SOAP12_PATH,
+        services: {},
+        xml: wsdl.xml,
+        forceSoap12Headers: true,
+        suppressStack: true,
+        callback: (error: unknown) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()),
+      });
+    } catch (error) {
+      reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * The Express handler in front of node-soap on /soap12: GET/HEAD serve the WSDL, every other method is treated as a
+ * SOAP message (as ServiceStack's Soap12 handler did) and answered with a SOAP fault, because the SyncReply portType
+ * declares no operation.
+ */
+import type { Request, Response, NextFunction, RequestHandler } from 'express';
+import { AppError, toAppError } from '../errors/app-error.ts';
+import { assertXmlRequest, discardRest, parseContentType, readBodyText } from './body.ts';
+import { parseEnvelope } from './envelope.ts';
+import { renderFault, type FaultOptions } from './fault.ts';
+import { soapAddressFor, type WsdlDocument } from './wsdl.ts';
+
+export const WSDL_CONTENT_TYPE = 'text/xml; charset=utf-8';
+/** Longest operation name reflected in a fault message. */
+const MAX_OPERATION_CHARS = 200;
+
+export interface Soap12HandlerOptions {
+  wsdl: WsdlDocument;
+  bodyLimitBytes: number;
+  mountPath: string;
+}
+
+function sendFault(res: Response, error: AppError, options: FaultOptions = {}): void {
+  const fault = renderFault(error, options);
+  res.status(fault.status).set('Content-Type', fault.contentType).send(fault.body);
+}
+
+function lastSegment(action: string): string {
+  const trimmed = action.trim().replace(/\/+$/, '');
+  return trimmed.slice(trimmed.lastIndexOf('/') + 1);
+}
+
+function operationNotFound(name: string): AppError {
+  const shown = name.length > MAX_OPERATION_CHARS ? `${name.slice(0, MAX_OPERATION_CHARS)}…` : name;
+  return new AppError('NotImplementedException', `The operation '${shown}' does not exist for this service`);
+}
+
+/** Decides the fault for a message, from the strongest evidence first (as ServiceStack resolved the operation). */
+export async function faultForMessage(req: Request, bodyLimitBytes: number): Promise<{ error: AppError; options: FaultOptions }> {
+  const contentType = parseContentType(req.headers['content-type']);
+  assertXmlRequest(req, contentType);
+  const text = await readBodyText(req, bodyLimitBytes, contentType.charset);
+  const envelope = parseEnvelope(text);
+
+  if (envelope.version === 'soap11') {
+    return {
+      error: new AppError('VersionMismatch', 'SOAP 1.1 envelopes are not supported: this endpoint speaks SOAP 1.2 only.'),
+      options: { envelope: 'soap11' },
+    };
+  }
+  if (envelope.version === 'unknown') {
+    return {
+      error: new AppError('VersionMismatch', 'The root element is not a SOAP 1.2 Envelope (http://www.w3.org/2003/05/soap-envelope).'),
+      options: {},
+    };
+  }
+  if (!envelope.hasBody) {
+    return { error: new AppError('SerializationException', 'The SOAP 1.2 Envelope has no Body.'), options: {} };
+  }
+  const operation =
+    (contentType.action && lastSegment(contentType.action)) ||
+    (envelope.wsaAction && lastSegment(envelope.wsaAction)) ||
+    envelope.operation;
+  if (!operation) {
+    return { error: new AppError('SerializationException', 'The SOAP Body is empty: no operation was requested.'), options: {} };
+  }
+  return { error: operationNotFound(operation), options: {} };
+}
+
+export function soap12Handler({ wsdl, bodyLimitBytes, mountPath }: Soap12HandlerOptions): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        // Query parameters are ignored, as ServiceStack did: /soap12, /soap12?wsdl, /soap12?WSDL all give the WSDL.
+        res.status(200).set('Content-Type', WSDL_CONTENT_TYPE).send(wsdl.withAddress(soapAddressFor(req, mountPath)));
+        return;
+      }
+      const { error, options } = await faultForMessage(req, bodyLimitBytes);
+      sendFault(res, error, options);
+    } catch (thrown) {
+      const error = toAppError(thrown);
+      if (error.code === 'RequestEntityTooLarge' || error.code === 'UnsupportedMediaType') {
+        res.set('Connection', 'close');
+        discardRest(req);
+      }
+      if (res.headersSent) {
+        next(thrown);
+        return;
+      }
+      sendFault(res, error);
+    }
+  };
+}
