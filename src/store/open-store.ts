@@ -1,0 +1,31 @@
+/** Chooses and opens the ledger store from configuration: DATABASE_URL → PostgreSQL, else a DuckDB file. Runs migrate(). */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDbLedgerStore } from './duckdb-store.ts';
+import type { LedgerStore } from './ledger-store.ts';
+import { PostgresLedgerStore } from './postgres-store.ts';
+
+export interface StoreConfig {
+  databaseUrl?: string;
+  dataDir: string;
+  /** Overrides `<dataDir>/ledger.duckdb`; ':memory:' for tests. */
+  duckdbPath?: string;
+}
+
+export async function openStore(config: StoreConfig): Promise<LedgerStore> {
+  let store: LedgerStore;
+  if (config.databaseUrl) {
+    store = new PostgresLedgerStore(config.databaseUrl);
+  } else {
+    const path = config.duckdbPath ?? join(config.dataDir, 'ledger.duckdb');
+    if (path !== ':memory:' && !config.duckdbPath) mkdirSync(config.dataDir, { recursive: true });
+    store = await DuckDbLedgerStore.open(path);
+  }
+  try {
+    await store.migrate();
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+  return store;
+}

@@ -1,0 +1,127 @@
+/** LedgerStore over PostgreSQL (node-postgres Pool from a connection string). */
+import pg from 'pg';
+import { readCatalog } from './catalog-sql.ts';
+import type { AccountMonthTotal, CompanyCatalog, LedgerBatch, LedgerStore, PnlQuery } from './ledger-store.ts';
+import { loadBatch } from './load-sql.ts';
+import { mapPgError } from './pg-errors.ts';
+import { sumPnl } from './pnl-sql.ts';
+import { STAGE_DDL, schemaStatements } from './schema.ts';
+import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
+
+const STAGE_BATCH = 20_000;
+const MIGRATE_LOCK = 7_310_411; // advisory lock id serializing concurrent migrations
+
+function session(client: pg.PoolClient): SqlSession {
+  return {
+    async query(sql: string, params: readonly SqlParam[] = []): Promise<SqlRow[]> {
+      return (await client.query(sql, params as unknown[])).rows as SqlRow[];
+    },
+  };
+}
+
+async function insertColumns(client: pg.PoolClient, table: string, casts: string[], columns: unknown[][]): Promise<void> {
+  const rows = columns[0]?.length ?? 0;
+  const sql = `INSERT INTO ${table} SELECT * FROM unnest(${casts.map((c, i) => `$${i + 1}::${c}[]`).join(', ')})`;
+  for (let off = 0; off < rows; off += STAGE_BATCH) {
+    await client.query(sql, columns.map((col) => col.slice(off, off + STAGE_BATCH)));
+  }
+}
+
+async function writeStaging(client: pg.PoolClient, st: Staging): Promise<void> {
+  for (const ddl of STAGE_DDL) await client.query(ddl);
+  const E = st.entries, L = st.lines, O = st.options;
+  await insertColumns(client, 'stage_entries', ['bigint', 'int', 'int', 'date', 'text', 'boolean'],
+    [E.id, E.companyId, E.locationId, E.date, E.memo, E.posted]);
+  await insertColumns(client, 'stage_lines', ['bigint', 'bigint', 'int', 'int', 'int', 'int', 'date', 'boolean', 'bigint'],
+    [L.id, L.entryId, L.companyId, L.locationId, L.accountId, L.tagSetId, L.date, L.posted, L.cents]);
+  await insertColumns(client, 'stage_line_options', ['bigint', 'text'], [O.lineId, O.optionId]);
+}
+
+export class PostgresLedgerStore implements LedgerStore {
+  readonly kind = 'postgres' as const;
+  private readonly pool: pg.Pool;
+
+  constructor(connectionString: string, options: { max?: number; connectionTimeoutMillis?: number } = {}) {
+    this.pool = new pg.Pool({
+      connectionString,
+      max: options.max ?? 10,
+      connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5_000,
+      idleTimeoutMillis: 30_000,
+    });
+    // Idle clients die when the server goes away; the pool drops them and reconnects on the next checkout.
+    this.pool.on('error', () => undefined);
+  }
+
+  /** Runs fn on one pooled client; connection failures surface as StoreUnavailableError and the client is discarded. */
+  private async withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw mapPgError(err);
+    }
+    let broken: Error | undefined;
+    try {
+      return await fn(client);
+    } catch (err) {
+      const mapped = mapPgError(err);
+      if (mapped !== err) broken = err as Error;
+      throw mapped;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.withClient(async (client) => {
+      await client.query('BEGIN');
+      try {
+        const result = await fn(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  async migrate(): Promise<void> {
+    await this.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATE_LOCK]);
+      for (const ddl of schemaStatements('postgres')) await client.query(ddl);
+    });
+  }
+
+  async isEmpty(): Promise<boolean> {
+    return this.withClient(async (c) => (await c.query('SELECT 1 FROM companies LIMIT 1')).rowCount === 0);
+  }
+
+  getCatalog(companyId: number): Promise<CompanyCatalog | undefined> {
+    return this.withClient((c) => readCatalog(session(c), companyId));
+  }
+
+  sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
+    return this.withClient((c) => sumPnl(session(c), query));
+  }
+
+  async load(batch: LedgerBatch): Promise<void> {
+    await this.transaction(async (client) => {
+      // Serializes loads (id and tag-set allocation) while leaving reads free.
+      await client.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
+      await loadBatch(session(client), batch, (_s, staging) => writeStaging(client, staging));
+    });
+  }
+
+  async ping(): Promise<void> {
+    await this.withClient((c) => c.query('SELECT 1'));
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+export function openPostgresStore(connectionString: string): PostgresLedgerStore {
+  return new PostgresLedgerStore(connectionString);
+}

@@ -1,0 +1,95 @@
+/**
+ * A real, throwaway PostgreSQL server for tests: initdb into a temp dir, pg_ctl start on a free 127.0.0.1 port with
+ * its unix socket inside the temp dir. As root, the binaries run as the `postgres` system user (runuser).
+ * stop()/start() restart it on the same port and data dir (for fault tests); destroy() stops it and deletes everything.
+ */
+import { execFile } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const run = promisify(execFile);
+export const PG_BIN_DIR = process.env.PG_BIN_DIR ?? '/usr/lib/postgresql/15/bin';
+
+export interface PostgresServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+/** True when the tests may skip PostgreSQL (explicit opt-out only). */
+export const skipPostgres = process.env.SKIP_POSTGRES === '1';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function startPostgresServer(database = 'ledger_test'): Promise<PostgresServer> {
+  for (const bin of ['initdb', 'pg_ctl']) {
+    if (!existsSync(join(PG_BIN_DIR, bin))) {
+      throw new Error(`PostgreSQL binaries not found: ${join(PG_BIN_DIR, bin)} is missing. Install PostgreSQL 15 `
+        + '(apt-get install postgresql-15), point PG_BIN_DIR at its bin directory, or set SKIP_POSTGRES=1 to skip the PostgreSQL tests.');
+    }
+  }
+  const asRoot = userInfo().uid === 0;
+  const dir = mkdtempSync(join(tmpdir(), 'ledger-pg-'));
+  const data = join(dir, 'data');
+  const sock = join(dir, 'sock');
+  mkdirSync(sock);
+  if (asRoot) {
+    const { stdout } = await run('id', ['-u', 'postgres']);
+    const { stdout: gid } = await run('id', ['-g', 'postgres']);
+    for (const p of [dir, sock]) chownSync(p, Number(stdout.trim()), Number(gid.trim()));
+  }
+  const exec = (bin: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(PG_BIN_DIR, bin), ...args]) : run(join(PG_BIN_DIR, bin), args);
+
+  const port = await freePort();
+  await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C']);
+  const options = `-p ${port} -k ${sock} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  let running = false;
+  const start = async () => {
+    await exec('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
+    running = true;
+  };
+  const stop = async () => {
+    await exec('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
+    running = false;
+  };
+  try {
+    await start();
+    const admin = new pg.Client({ connectionString: `postgresql://postgres@127.0.0.1:${port}/postgres` });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${database}`); // fixed identifier, not user input
+    } finally {
+      await admin.end();
+    }
+  } catch (err) {
+    if (running) await stop().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    url: `postgresql://postgres@127.0.0.1:${port}/${database}`,
+    port,
+    start,
+    stop,
+    async destroy() {
+      if (running) await stop().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
