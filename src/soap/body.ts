@@ -27,14 +27,13 @@ export interface ContentTypeInfo {
 /** Parses the media type and the parameters we use (charset, action); tolerant of quoting and spacing. */
 export function parseContentType(header: string | undefined): ContentTypeInfo {
   if (!header) return { mediaType: '' };
-  const [type = '', ...params] = header.split(';');
-  const info: ContentTypeInfo = { mediaType: type.trim().toLowerCase() };
-  for (const param of params) {
-    const eq = param.indexOf('=');
-    if (eq < 0) continue;
-    const name = param.slice(0, eq).trim().toLowerCase();
-    let value = param.slice(eq + 1).trim();
-    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+  const semicolon = header.indexOf(';');
+  const info: ContentTypeInfo = { mediaType: (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase() };
+  // RFC 9110 parameters: token=token or token="quoted string" (a quoted value may contain ';').
+  const params = /;\s*([^=;\s]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)/g;
+  for (const [, rawName = '', rawValue = ''] of header.slice(Math.max(semicolon, 0)).matchAll(params)) {
+    const name = rawName.toLowerCase();
+    const value = rawValue.startsWith('"') ? rawValue.slice(1, -1).replace(/\\(.)/g, '$1') : rawValue.trim();
     if (name === 'charset') info.charset = value.toLowerCase();
     else if (name === 'action') info.action = value;
   }

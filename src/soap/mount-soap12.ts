@@ -7,7 +7,7 @@
  * Await this before installing a 404 handler: node-soap adds its route only once the WSDL is parsed.
  */
 import type { Express } from 'express';
-import soap from 'soap';
+import * as soap from 'soap';
 import { loadWsdl } from './wsdl.ts';
 import { soap12Handler } from './soap12-handler.ts';
 
