@@ -1,0 +1,16 @@
+/** Names for the contract's DTOs, all derived from the generated OpenAPI types. */
+import type { components } from '../../generated/openapi.ts';
+
+type Schemas = components['schemas'];
+export type EchoRequest = Schemas['EchoRequest'];
+export type EchoResponse = Schemas['EchoResponse'];
+export type GetFlatRequest = Schemas['GetFlatRequest'];
+export type GetFlatResponse = Schemas['GetFlatResponse'];
+export type SelectedOptions = Schemas['SelectedOptions'];
+export type ReportModel = Schemas['ReportModel'];
+export type ReportRow = Schemas['ReportRow'];
+export type OrderBy = Schemas['OrderBy'];
+export type ResponseStatus = Schemas['ResponseStatus'];
+export type ResponseError = Schemas['ResponseError'];
+export type ErrorResponse = Schemas['ErrorResponse'];
+export type RelativeDateRange = NonNullable<SelectedOptions['RelativeDateRange']>;

@@ -1,0 +1,100 @@
+/**
+ * The legacy binder: turns what a ServiceStack client sent (case-insensitive names, JSV-style query values,
+ * loosely typed JSON) into canonical typed values that express-openapi-validator then checks against openapi/.
+ * Every value that cannot be read becomes one field error named as the client named it.
+ */
+import type { FieldKind, FieldSpec, ScalarKind } from '../contract/binding-plan.ts';
+import type { FieldError } from '../errors/app-error.ts';
+import { canonicalLegacyDateInput, parseLegacyCalendarDate } from './legacy-date.ts';
+import { parseLegacyBoolean, parseLegacyGuid, parseLegacyInt32, splitLegacyList } from './legacy-scalars.ts';
+
+export interface BoundFields {
+  /** Canonical field name → typed value. */
+  values: Record<string, unknown>;
+  /** Canonical field name → the name the client used (for error messages). */
+  sentNames: Record<string, string>;
+  errors: FieldError[];
+}
+
+const INVALID = Symbol('invalid');
+type Parsed = unknown | typeof INVALID;
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function invalid(sentName: string, value: unknown): FieldError {
+  return {
+    errorCode: 'SerializationException',
+    fieldName: sentName,
+    message: `'${describe(value)}' is an Invalid value for '${sentName}'`,
+  };
+}
+
+function parseScalar(kind: ScalarKind, value: unknown): Parsed {
+  switch (kind.kind) {
+    case 'string':
+      return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : INVALID;
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      return typeof value === 'string' ? (parseLegacyBoolean(value) ?? INVALID) : INVALID;
+    case 'integer':
+      if (typeof value === 'number') return Number.isInteger(value) ? (parseLegacyInt32(String(value)) ?? INVALID) : INVALID;
+      return typeof value === 'string' ? (parseLegacyInt32(value) ?? INVALID) : INVALID;
+    case 'date':
+      return typeof value === 'string' && parseLegacyCalendarDate(value) ? canonicalLegacyDateInput(value) : INVALID;
+    case 'guid':
+      return typeof value === 'string' ? (parseLegacyGuid(value) ?? INVALID) : INVALID;
+    case 'enum': {
+      if (typeof value !== 'string') return INVALID;
+      // Case-insensitive like .NET enum parsing; an unknown value is left for the validator to name.
+      return kind.values.find((v) => v.toLowerCase() === value.trim().toLowerCase()) ?? value;
+    }
+  }
+}
+
+function parseField(type: FieldKind, value: unknown): Parsed {
+  if (type.kind !== 'array') return parseScalar(type, value);
+  const items = typeof value === 'string' ? splitLegacyList(value) : Array.isArray(value) ? value : undefined;
+  if (!items) return INVALID;
+  const parsed = items.map((item) => parseScalar(type.items, item));
+  return parsed.includes(INVALID) ? INVALID : parsed;
+}
+
+/** Binds entries in the order given; a later entry for the same field wins (body after query). */
+function bind(entries: [string, unknown][], plan: Map<string, FieldSpec>, into?: BoundFields): BoundFields {
+  const bound: BoundFields = into ?? { values: {}, sentNames: {}, errors: [] };
+  for (const [sentName, value] of entries) {
+    const spec = plan.get(sentName.toLowerCase());
+    if (!spec || value === undefined || value === null || value === '') continue;
+    const parsed = parseField(spec.type, value);
+    if (parsed === INVALID) {
+      bound.errors.push(invalid(sentName, value));
+      continue;
+    }
+    bound.values[spec.name] = parsed;
+    bound.sentNames[spec.name] = sentName;
+  }
+  return bound;
+}
+
+/**
+ * Query strings: repeated keys, and keys that differ only by case, are joined with `,` as ASP.NET's
+ * NameValueCollection did, so `Locations=1&locations=2` reads as `1,2`.
+ */
+export function bindQuery(query: Record<string, string | string[] | undefined>, plan: Map<string, FieldSpec>): BoundFields {
+  const merged = new Map<string, [string, string]>();
+  for (const [key, raw] of Object.entries(query)) {
+    if (raw === undefined) continue;
+    const text = Array.isArray(raw) ? raw.filter((v) => v !== '').join(',') : raw;
+    const lower = key.toLowerCase();
+    const previous = merged.get(lower);
+    merged.set(lower, previous ? [previous[0], [previous[1], text].filter(Boolean).join(',')] : [key, text]);
+  }
+  return bind([...merged.values()], plan);
+}
+
+/** JSON bodies: property names are case-insensitive; query values fill only what the body left out. */
+export function bindBody(body: Record<string, unknown>, plan: Map<string, FieldSpec>, fromQuery?: BoundFields): BoundFields {
+  return bind(Object.entries(body), plan, fromQuery);
+}

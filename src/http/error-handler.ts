@@ -1,0 +1,20 @@
+/** The one place anything thrown becomes a response: a ResponseStatus with the registry's status code. */
+import type { ErrorRequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { toAppError } from '../errors/app-error.ts';
+import { fromLibraryError } from './request-errors.ts';
+import { toErrorResponse } from './response-status.ts';
+import { wireContext } from './wire-context.ts';
+
+export function errorHandler(options: { debug: boolean; logger: Logger }): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    const wire = wireContext(res);
+    const appError = fromLibraryError(error, wire.sentNames, wire.dtoName) ?? toAppError(error);
+    if (appError.status >= 500) options.logger.error({ err: appError.cause ?? error, code: appError.code }, 'request failed');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(appError.status).json(toErrorResponse(appError, options.debug));
+  };
+}

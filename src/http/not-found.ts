@@ -1,0 +1,41 @@
+/**
+ * The end of the line, as ServiceStack answered it: an unknown `/json/reply/{Op}` (or a verb the operation
+ * does not take) is a 405 ResponseStatus; any other unknown route is `404` in text/plain.
+ */
+import type { RequestHandler } from 'express';
+import { AppError } from '../errors/app-error.ts';
+import type { RouteTemplate } from '../contract/routes.ts';
+
+const PREDEFINED = /^\/json\/reply\/([^/?]+)\/?$/i;
+
+export function notFound(routes: RouteTemplate[], debug: boolean): RequestHandler {
+  const operations = new Map(
+    routes.filter((r) => r.predefined).map((r) => [r.template.split('/').pop()!.toLowerCase(), r]),
+  );
+  return (req, res, next) => {
+    const predefined = PREDEFINED.exec(req.path);
+    if (predefined) {
+      const name = safeDecode(predefined[1]!);
+      const route = operations.get(name.toLowerCase());
+      const verb = req.method.charAt(0) + req.method.slice(1).toLowerCase();
+      return next(
+        route
+          ? new AppError('NotImplementedException', `Could not find method named ${verb}(${name}) or Any(${name}) on Service ${name.replace(/Request$/, '')}Service`)
+          : new AppError('NotImplementedException', `The operation '${name}' does not exist for this service`),
+      );
+    }
+    const body = debug
+      ? `Handler for Request not found (404):\n\n  Request.HttpMethod: ${req.method}\n  Request.PathInfo: ${req.path}\n  Request.QueryString: ${new URLSearchParams(req.query as Record<string, string>).toString()}\n  Request.RawUrl: ${req.originalUrl}`
+      : '404';
+    res.status(404).setHeader('Content-Type', 'text/plain');
+    res.send(Buffer.from(body));
+  };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

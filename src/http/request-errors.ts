@@ -1,0 +1,59 @@
+/**
+ * Errors raised by libraries before a service runs (express-openapi-validator, the JSON body parser),
+ * turned into AppErrors with one field entry per bad field, named as the client sent it.
+ */
+import { AppError, type FieldError } from '../errors/app-error.ts';
+
+interface ValidatorItem {
+  path?: string;
+  message?: string;
+  errorCode?: string;
+}
+
+interface LibraryError extends Error {
+  status?: number;
+  type?: string;
+  errors?: ValidatorItem[];
+}
+
+function isLibraryError(error: unknown): error is LibraryError {
+  return error instanceof Error && typeof (error as LibraryError).status === 'number';
+}
+
+const LOCATIONS = ['query', 'body', 'path', 'params', 'headers'];
+
+/** `/query/Filters/0` or `.body.CompanyId` → `Filters` (the top-level field); a bare URL path names no field. */
+function fieldOf(path: string | undefined): string {
+  const parts = (path ?? '').split(/[./[\]]+/).filter(Boolean);
+  return LOCATIONS.includes(parts[0] ?? '') ? (parts[1] ?? '') : '';
+}
+
+function validatorCode(errorCode: string | undefined): string {
+  const keyword = (errorCode ?? 'invalid').split('.')[0] ?? 'invalid';
+  return keyword.charAt(0).toUpperCase() + keyword.slice(1);
+}
+
+export function fromLibraryError(error: unknown, sentNames: Record<string, string>, dtoName: string): AppError | undefined {
+  if (!isLibraryError(error)) return undefined;
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new AppError('SerializationException', `Could not deserialize 'application/json' request using ${dtoName}: ${error.message}`);
+    case 'entity.too.large':
+      return new AppError('RequestEntityTooLarge', 'The request body is larger than the limit.');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError('UnsupportedMediaType', error.message);
+  }
+  if (error.status === 415) return new AppError('UnsupportedMediaType', 'The request body must be application/json.');
+  if (error.status === 413) return new AppError('RequestEntityTooLarge', 'The request body is larger than the limit.');
+  if (error.status === 400 && error.errors) {
+    const fieldErrors: FieldError[] = error.errors.map((item) => {
+      const canonical = fieldOf(item.path);
+      const sent = sentNames[canonical] ?? canonical;
+      const message = sent ? `'${sent}' ${item.message ?? 'is invalid'}` : (item.message ?? 'is invalid');
+      return { errorCode: validatorCode(item.errorCode), fieldName: sent, message };
+    });
+    return new AppError('ArgumentException', fieldErrors[0]?.message ?? error.message, fieldErrors);
+  }
+  return undefined;
+}

@@ -1,0 +1,20 @@
+/** Per-request facts the wire layer gathers before the service runs, kept on res.locals. */
+import type { Response } from 'express';
+
+export interface WireContext {
+  /** The openapi/ path template the request matched, if any. */
+  template?: string;
+  /** Format forced by a path extension (`.json`), if any. */
+  extensionFormat?: string;
+  /** The raw JSONP callback, if any. */
+  callback?: string;
+  /** Canonical field → name as sent, for error messages. */
+  sentNames: Record<string, string>;
+  /** The request DTO's name, for error messages. */
+  dtoName: string;
+}
+
+export function wireContext(res: Response): WireContext {
+  res.locals.wire ??= { sentNames: {}, dtoName: 'Request' } satisfies WireContext;
+  return res.locals.wire as WireContext;
+}

@@ -1,0 +1,36 @@
+/**
+ * Thin routes: each operationId of openapi/ maps to a service call. The app refuses to start when an
+ * operation of the contract has no handler here.
+ */
+import type { Request } from 'express';
+import type { EchoRequest, GetFlatRequest } from './contract/dtos.ts';
+import { echo } from './services/echo.ts';
+import { getFlat } from './services/get-flat.ts';
+import type { Caller } from './services/caller.ts';
+import type { LedgerStore } from './store/ledger-store.ts';
+
+export interface ServiceDependencies {
+  store: LedgerStore;
+  now: () => Date;
+  caller: Caller;
+}
+
+type Handler = (req: Request, deps: ServiceDependencies) => unknown;
+
+function baseUrl(req: Request): string {
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
+
+const echoFromQuery: Handler = (req, deps) => echo(req.query as EchoRequest, deps.caller);
+const echoFromBody: Handler = (req, deps) => echo(req.body as EchoRequest, deps.caller);
+const flatFromQuery: Handler = (req, deps) => getFlat(req.query as GetFlatRequest, { ...deps, baseUrl: baseUrl(req) });
+const flatFromBody: Handler = (req, deps) => getFlat(req.body as GetFlatRequest, { ...deps, baseUrl: baseUrl(req) });
+
+export const handlers: Record<string, Handler> = {
+  Echo: (req, deps) => echo({ Message: req.params.Message as string }, deps.caller),
+  EchoReplyGet: echoFromQuery,
+  EchoReplyPost: echoFromBody,
+  GetFlat: flatFromQuery,
+  GetFlatReplyGet: flatFromQuery,
+  GetFlatReplyPost: flatFromBody,
+};

@@ -1,0 +1,38 @@
+/**
+ * GetFlat: read the company's catalog, settle the options, sum the ledger, build the report.
+ */
+import type { GetFlatRequest, GetFlatResponse } from '../contract/dtos.ts';
+import { buildFlatPnl } from '../reports/flat-pnl.ts';
+import { requireCompanyId, resolveFlatOptions, unknownCompany } from '../reports/flat-options.ts';
+import { todayIn } from '../reports/calendar.ts';
+import { toReportModel } from '../reports/render-report-model.ts';
+import { reportUrl, toSelectedOptions } from '../reports/selected-options.ts';
+import { formatIsoDate } from '../http/legacy-date.ts';
+import type { LedgerStore } from '../store/ledger-store.ts';
+
+export interface GetFlatContext {
+  store: LedgerStore;
+  now: () => Date;
+  /** `<scheme>://<host>` of the request, for the report link. */
+  baseUrl: string;
+}
+
+export async function getFlat(request: GetFlatRequest, { store, now, baseUrl }: GetFlatContext): Promise<GetFlatResponse> {
+  const started = performance.now();
+  const companyId = requireCompanyId(request);
+  const catalog = (await store.getCatalog(companyId)) ?? unknownCompany(companyId);
+  const options = resolveFlatOptions(request, catalog, todayIn(catalog.company.timeZone, now()));
+  const totals = await store.sumPnlByAccountMonth({
+    companyId,
+    from: formatIsoDate(options.range.from),
+    to: formatIsoDate(options.range.to),
+    locationIds: options.locations,
+    optionGroups: options.optionGroups,
+  });
+  const report = buildFlatPnl(catalog, options, totals);
+  return {
+    Url: reportUrl(baseUrl, options),
+    SelectedOptions: toSelectedOptions(options),
+    ReportModel: toReportModel(report, performance.now() - started),
+  };
+}
