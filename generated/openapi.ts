@@ -199,7 +199,7 @@ export type components = {
             FullName: string;
             /** @description True for SectionTotal and Computed rows. */
             IsTotal: boolean;
-            /** @description Amounts in natural sign (income and expenses positive), rounded to 2 decimals. */
+            /** @description Amounts in natural sign (income and expenses positive), exact decimals with at most 2 fraction digits. */
             Values: number[];
         };
         ResponseStatus: {
