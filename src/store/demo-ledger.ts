@@ -133,9 +133,18 @@ export function generateDemoLedger(options: DemoOptions = {}): LedgerBatch {
   };
 }
 
-/** Loads the demo ledger (activity up to `today`, YYYY-MM-DD) when the store holds no company. Returns true if it loaded. */
-export async function seedDemoIfEmpty(store: LedgerStore, today: string, options: Omit<DemoOptions, 'to'> = {}): Promise<boolean> {
+/** A calendar date (YYYY-MM-DD) as seen in the given IANA time zone. */
+export function dateInTimeZone(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+}
+
+/**
+ * Loads the demo ledger (activity up to `today`: a YYYY-MM-DD date, or an instant read in the demo company's time zone)
+ * when the store holds no company. Returns true if it loaded.
+ */
+export async function seedDemoIfEmpty(store: LedgerStore, today: string | Date, options: Omit<DemoOptions, 'to'> = {}): Promise<boolean> {
   if (!(await store.isEmpty())) return false;
-  await store.load(generateDemoLedger({ ...options, to: today }));
+  const to = typeof today === 'string' ? today : dateInTimeZone(today, 'America/New_York');
+  await store.load(generateDemoLedger({ ...options, to }));
   return true;
 }
