@@ -1,4 +1,5 @@
 import { openapiTypes } from './generate-openapi-types.ts';
+import { xsdTypes } from './generate-xsd-types.ts';
 
 export interface Generator {
   /** Path under generated/. */
@@ -6,4 +7,4 @@ export interface Generator {
   render(root: string): Promise<string>;
 }
 
-export const generators: Generator[] = [openapiTypes];
+export const generators: Generator[] = [openapiTypes, xsdTypes];
