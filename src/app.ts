@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config.ts';
 import { loadOpenApiDocument } from './contract/openapi-document.ts';
 import { routeTemplates } from './contract/routes.ts';
-import { bindRequest } from './http/bind-request.ts';
+import { bindRequest, identifyOperation } from './http/bind-request.ts';
 import { canonicalRoutes } from './http/canonical-route.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { legacyResponseWriter } from './http/legacy-response.ts';
@@ -42,8 +42,9 @@ export async function createApp({ config, store, logger, now = () => new Date() 
   app.use(legacyResponseWriter());
   app.use(canonicalRoutes(routes));
   await mountSoap12(app, { bodyLimitBytes: config.bodyLimitBytes });
+  app.use(identifyOperation(planFor));
   app.use(express.json({ limit: config.bodyLimitBytes, strict: false }));
-  app.use(bindRequest(planFor));
+  app.use(bindRequest());
   app.use(
     OpenApiValidator.middleware({
       apiSpec: doc,

@@ -30,15 +30,24 @@ function setQuery(req: Request, query: Record<string, unknown>): void {
   Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
 }
 
-export function bindRequest(planFor: (req: Request, res: Response) => OperationPlan | undefined): RequestHandler {
+/** Before the body is read: which operation this is, and the JSONP callback, so that even a body error renders right. */
+export function identifyOperation(planFor: (req: Request, res: Response) => OperationPlan | undefined): RequestHandler {
   return (req, res, next) => {
-    const plan = planFor(req, res);
-    if (!plan) return next();
     const wire = wireContext(res);
-    const raw = req.query as RawQuery;
-    const callback = first(raw[Keywords.callback]);
+    const callback = first((req.query as RawQuery)[Keywords.callback]);
     if (callback) wire.callback = callback;
-    wire.dtoName = plan.dtoName;
+    wire.operation = planFor(req, res);
+    if (wire.operation) wire.dtoName = wire.operation.dtoName;
+    next();
+  };
+}
+
+export function bindRequest(): RequestHandler {
+  return (req, res, next) => {
+    const wire = wireContext(res);
+    const plan = wire.operation;
+    if (!plan) return next();
+    const raw = req.query as RawQuery;
 
     const bound = bindQuery(raw, plan.body ?? plan.query);
     if (plan.body && req.body !== undefined) {

@@ -1,11 +1,14 @@
 /** Per-request facts the wire layer gathers before the service runs, kept on res.locals. */
 import type { Response } from 'express';
+import type { OperationPlan } from '../contract/binding-plan.ts';
 
 export interface WireContext {
   /** The openapi/ path template the request matched, if any. */
   template?: string;
   /** Format forced by a path extension (`.json`), if any. */
   extensionFormat?: string;
+  /** The contract operation the request matched, if any. */
+  operation?: OperationPlan;
   /** The raw JSONP callback, if any. */
   callback?: string;
   /** Canonical field → name as sent, for error messages. */

@@ -7,7 +7,7 @@ import { readCatalog } from './catalog-sql.ts';
 import { toEpochDay } from './dates.ts';
 import type { AccountMonthTotal, CompanyCatalog, LedgerBatch, LedgerStore, PnlQuery } from './ledger-store.ts';
 import { loadBatch } from './load-sql.ts';
-import { sumPnl } from './pnl-sql.ts';
+import { scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
 import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
 
@@ -27,7 +27,10 @@ function session(conn: DuckDBConnection): SqlSession {
       const values: DuckDBValue[] = [];
       const types: (DuckDBType | undefined)[] = [];
       for (const p of params) {
-        if (Array.isArray(p)) { values.push(listValue(p as number[])); types.push(LIST(INTEGER)); }
+        if (Array.isArray(p)) {
+          values.push(listValue(p as DuckDBValue[]));
+          types.push(typeof p[0] === 'string' ? LIST(VARCHAR) : LIST(INTEGER));
+        }
         else if (typeof p === 'number' && Number.isInteger(p)) { values.push(BigInt(p)); types.push(BIGINT); }
         else { values.push(p as DuckDBValue); types.push(undefined); }
       }
@@ -106,6 +109,11 @@ export class DuckDbLedgerStore implements LedgerStore {
 
   sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
     return this.read((s) => sumPnl(s, query));
+  }
+
+  /** Reference implementation: the same figures by a direct scan of journal lines (slow; for tests and checks). */
+  scanPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
+    return this.read((s) => scanPnl(s, query));
   }
 
   async load(batch: LedgerBatch): Promise<void> {

@@ -5,7 +5,7 @@
 import { planRange } from './dates.ts';
 import { PNL_ACCOUNT_TYPES, type AccountMonthTotal, type PnlQuery } from './ledger-store.ts';
 import { toSafeCents } from './money.ts';
-import { resolveTagSets } from './tag-sets.ts';
+import { canonicalGuid, resolveTagSets } from './tag-sets.ts';
 import { int, str, type SqlSession } from './sql-session.ts';
 
 const FILTERS = 'company_id = $1 AND ($4 OR location_id = ANY($5)) AND ($6 OR tag_set_id = ANY($7))';
@@ -56,5 +56,27 @@ export async function sumPnl(s: SqlSession, q: PnlQuery): Promise<AccountMonthTo
     plan.head?.from ?? null, plan.head?.to ?? null, plan.head?.month ?? null,
     plan.tail?.from ?? null, plan.tail?.to ?? null, plan.tail?.month ?? null,
   ]);
+  return rows.map((r) => ({ accountId: int(r.account_id), month: str(r.month).slice(0, 7), cents: toSafeCents(str(r.cents)) }));
+}
+
+/**
+ * The same figures by a direct scan of journal_lines (no pre-aggregates, no tag sets): the reference the
+ * pre-aggregates are tested against. One EXISTS per option group (the group count shapes the SQL; ids are parameters).
+ */
+export async function scanPnl(s: SqlSession, q: PnlQuery): Promise<AccountMonthTotal[]> {
+  const groups = q.optionGroups.filter((g) => g.length > 0);
+  const exists = groups
+    .map((_, i) => ` AND EXISTS (SELECT 1 FROM journal_line_options lo WHERE lo.line_id = l.id AND lo.option_id = ANY($${6 + i}))`)
+    .join('');
+  const sql = `
+    SELECT l.account_id, CAST(CAST(date_trunc('month', e.entry_date) AS DATE) AS VARCHAR) AS month, CAST(SUM(l.amount_cents) AS VARCHAR) AS cents
+      FROM journal_lines l
+      JOIN journal_entries e ON e.id = l.entry_id
+      JOIN accounts a ON a.id = l.account_id AND a.type IN (${PNL_TYPES})
+     WHERE e.company_id = $1 AND e.is_posted AND e.entry_date BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE)
+       AND ($4 OR l.location_id = ANY($5))${exists}
+     GROUP BY 1, 2 HAVING SUM(l.amount_cents) <> 0 ORDER BY 1, 2`;
+  const rows = await s.query(sql, [q.companyId, q.from, q.to, q.locationIds.length === 0, q.locationIds,
+    ...groups.map((g) => g.map((o) => canonicalGuid(o) ?? o))]);
   return rows.map((r) => ({ accountId: int(r.account_id), month: str(r.month).slice(0, 7), cents: toSafeCents(str(r.cents)) }));
 }

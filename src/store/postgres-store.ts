@@ -4,7 +4,7 @@ import { readCatalog } from './catalog-sql.ts';
 import type { AccountMonthTotal, CompanyCatalog, LedgerBatch, LedgerStore, PnlQuery } from './ledger-store.ts';
 import { loadBatch } from './load-sql.ts';
 import { mapPgError } from './pg-errors.ts';
-import { sumPnl } from './pnl-sql.ts';
+import { scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
 import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
 
@@ -103,6 +103,11 @@ export class PostgresLedgerStore implements LedgerStore {
 
   sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
     return this.withClient((c) => sumPnl(session(c), query));
+  }
+
+  /** Reference implementation: the same figures by a direct scan of journal lines (slow; for tests and checks). */
+  scanPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
+    return this.withClient((c) => scanPnl(session(c), query));
   }
 
   async load(batch: LedgerBatch): Promise<void> {

@@ -1,5 +1,5 @@
 /** The minimal SQL surface the shared store logic needs from an adapter. Placeholders are `$1…$n` in both dialects. */
-export type SqlParam = string | number | boolean | null | readonly number[];
+export type SqlParam = string | number | boolean | null | readonly number[] | readonly string[];
 export type SqlRow = Record<string, unknown>;
 
 export interface SqlSession {

@@ -1,0 +1,189 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { createTestApp, TEST_COMPANY_NAME, type TestApp } from '../support/test-app.ts';
+
+describe('wire rules (ServiceStack compatibility)', () => {
+  let t: TestApp;
+  before(async () => (t = await createTestApp()));
+  after(() => t.close());
+
+  describe('format', () => {
+    it('When nothing is asked, then the answer is JSON with a utf-8 charset', async () => {
+      const res = await request(t.app).get('/v1/echo/hello').expect(200);
+      expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+      expect(res.text).to.equal(`{"Message":"hello","CompanyName":"${TEST_COMPANY_NAME}","ResponseStatus":{}}`);
+      expect(res.headers.vary).to.match(/Accept/);
+    });
+
+    it('When a browser asks for HTML, then it still gets JSON (JSON is the default)', async () => {
+      const res = await request(t.app).get('/v1/echo/hello').set('Accept', 'text/html,*/*;q=0.8').expect(200);
+      expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+    });
+
+    it('When the path ends in .json, then the suffix is stripped before binding and JSON wins over Accept', async () => {
+      const res = await request(t.app).get('/v1/echo/hello.json').set('Accept', 'application/xml').expect(200);
+      expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+      expect(res.body.Message).to.equal('hello');
+    });
+
+    it('When the suffix is not a known format, then it stays part of the value', async () => {
+      const res = await request(t.app).get('/v1/echo/a.b').expect(200);
+      expect(res.body.Message).to.equal('a.b');
+    });
+
+    it('When the suffix is JSON in upper case, then it is not a format (case-sensitive lookup)', async () => {
+      const res = await request(t.app).get('/v1/echo/hello.JSON').expect(200);
+      expect(res.body.Message).to.equal('hello.JSON');
+    });
+
+    it('When ?format=json is given, then JSON is answered whatever Accept says', async () => {
+      const res = await request(t.app).get('/v1/echo/hello?format=json').set('Accept', 'application/xml').expect(200);
+      expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+    });
+
+    it('When ?format= is unknown, then it is ignored', async () => {
+      const res = await request(t.app).get('/v1/echo/hello?format=nonsense').expect(200);
+      expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+    });
+  });
+
+  describe('JSONP', () => {
+    it('When ?callback= is given, then the JSON is wrapped as name(...) in text/javascript', async () => {
+      const res = await request(t.app).get('/v1/echo/hello?callback=handle').expect(200);
+      expect(res.headers['content-type']).to.equal('text/javascript');
+      expect(res.text).to.equal(`handle({"Message":"hello","CompanyName":"${TEST_COMPANY_NAME}","ResponseStatus":{}})`);
+    });
+
+    it('When the callback name holds unsafe characters, then each becomes _', async () => {
+      const res = await request(t.app).get('/v1/echo/hi').query({ callback: 'alert(1);<script>a.b$' }).expect(200);
+      expect(res.text.startsWith('alert_1___script_a.b_(')).to.equal(true);
+    });
+
+    it('When an error is answered to a JSONP caller, then the status is kept and the ResponseStatus is wrapped', async () => {
+      const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=x&callback=cb').expect(400);
+      expect(res.headers['content-type']).to.equal('text/javascript');
+      const body = JSON.parse(res.text.replace(/^cb\(/, '').replace(/\)$/, ''));
+      expect(body.ResponseStatus.ErrorCode).to.equal('SerializationException');
+    });
+  });
+
+  describe('routing', () => {
+    it('When the path differs in case, then the route still matches and path values keep their case', async () => {
+      const res = await request(t.app).get('/V1/ECHO/MiXeD').expect(200);
+      expect(res.body.Message).to.equal('MiXeD');
+      await request(t.app).post('/JSON/REPLY/echorequest').send({ Message: 'x' }).expect(200);
+    });
+
+    it('When the path has empty segments or a trailing slash, then they are ignored', async () => {
+      const res = await request(t.app).get('//v1//echo/hello/').expect(200);
+      expect(res.body.Message).to.equal('hello');
+    });
+
+    it('When a path value is percent-encoded, then it is decoded', async () => {
+      const res = await request(t.app).get('/v1/echo/a%20b%2Fc').expect(200);
+      expect(res.body.Message).to.equal('a b/c');
+    });
+
+    it('When the route is unknown, then the answer is 404 text/plain "404"', async () => {
+      const res = await request(t.app).get('/v2/nothing').set('Accept', 'application/json').expect(404);
+      expect(res.headers['content-type']).to.equal('text/plain');
+      expect(res.text).to.equal('404');
+    });
+
+    it('When a REST route is called with a verb it does not take, then the answer is 404 (the verb is part of the match)', async () => {
+      const res = await request(t.app).delete('/v1/echo/hello').expect(404);
+      expect(res.text).to.equal('404');
+    });
+
+    it('When /json/reply names an unknown operation, then the answer is 405 with a ResponseStatus', async () => {
+      const res = await request(t.app).post('/json/reply/NoSuchRequest').send({}).expect(405);
+      expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+      expect(res.body.ResponseStatus).to.deep.equal({
+        ErrorCode: 'NotImplementedException',
+        Message: "The operation 'NoSuchRequest' does not exist for this service",
+        Errors: [],
+      });
+    });
+
+    it('When /json/reply is called with a verb the operation does not take, then the answer is 405', async () => {
+      const res = await request(t.app).put('/json/reply/EchoRequest').send({}).expect(405);
+      expect(res.body.ResponseStatus.ErrorCode).to.equal('NotImplementedException');
+      expect(res.body.ResponseStatus.Message).to.match(/Could not find method named Put\(EchoRequest\)/);
+    });
+
+    it('When X-Powered-By would reveal the stack, then it is absent', async () => {
+      const res = await request(t.app).get('/v1/echo/hello').expect(200);
+      expect(res.headers).to.not.have.property('x-powered-by');
+    });
+  });
+
+  describe('echo', () => {
+    it('When EchoRequest is POSTed with lower-case property names, then they bind case-insensitively', async () => {
+      const res = await request(t.app).post('/json/reply/EchoRequest').send({ message: 'hi' }).expect(200);
+      expect(res.body).to.deep.equal({ Message: 'hi', CompanyName: TEST_COMPANY_NAME, ResponseStatus: {} });
+    });
+
+    it('When EchoRequest is sent by GET with a query string, then the query binds case-insensitively', async () => {
+      const res = await request(t.app).get('/json/reply/EchoRequest?MESSAGE=yo&unknown=1').expect(200);
+      expect(res.body.Message).to.equal('yo');
+    });
+
+    it('When the POST body and the query both carry a field, then the body wins and the query fills the rest', async () => {
+      const res = await request(t.app).post('/json/reply/EchoRequest?Message=fromQuery').send({ Message: 'fromBody' }).expect(200);
+      expect(res.body.Message).to.equal('fromBody');
+      const fill = await request(t.app).post('/json/reply/EchoRequest?Message=fromQuery').send({}).expect(200);
+      expect(fill.body.Message).to.equal('fromQuery');
+    });
+  });
+
+  describe('errors', () => {
+    it('When a query value cannot be bound, then 400 lists one SerializationException per bad field, named as sent', async () => {
+      const res = await request(t.app)
+        .get('/v1/Reporting/ProfitAndLoss/Flat?companyid=abc&LOCATIONS=[1,x]&UseCustomDateRange=maybe&StartDate=yesterday')
+        .expect(400);
+      expect(res.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
+      expect(res.body.ResponseStatus.Message).to.equal("Unable to bind to request 'GetFlatRequest'");
+      expect(res.body.ResponseStatus.Errors).to.deep.equal([
+        { ErrorCode: 'SerializationException', FieldName: 'companyid', Message: "'abc' is an Invalid value for 'companyid'" },
+        { ErrorCode: 'SerializationException', FieldName: 'LOCATIONS', Message: "'[1,x]' is an Invalid value for 'LOCATIONS'" },
+        { ErrorCode: 'SerializationException', FieldName: 'UseCustomDateRange', Message: "'maybe' is an Invalid value for 'UseCustomDateRange'" },
+        { ErrorCode: 'SerializationException', FieldName: 'StartDate', Message: "'yesterday' is an Invalid value for 'StartDate'" },
+      ]);
+      expect(res.body.ResponseStatus).to.not.have.property('StackTrace');
+    });
+
+    it('When a value binds but breaks the contract, then 400 names the field as sent and the rule', async () => {
+      const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&orderby=Sideways').expect(400);
+      expect(res.body.ResponseStatus.ErrorCode).to.equal('ArgumentException');
+      expect(res.body.ResponseStatus.Errors).to.have.length(1);
+      expect(res.body.ResponseStatus.Errors[0].FieldName).to.equal('orderby');
+      expect(res.body.ResponseStatus.Errors[0].ErrorCode).to.equal('Enum');
+    });
+
+    it('When the JSON body cannot be parsed, then 400 SerializationException', async () => {
+      const res = await request(t.app).post('/json/reply/GetFlatRequest').set('Content-Type', 'application/json').send('{"CompanyId": 1,').expect(400);
+      expect(res.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
+      expect(res.body.ResponseStatus.Message).to.match(/^Could not deserialize 'application\/json' request using GetFlatRequest/);
+    });
+
+    it('When the JSON body is not an object, then 400 SerializationException', async () => {
+      const res = await request(t.app).post('/json/reply/EchoRequest').set('Content-Type', 'application/json').send('[1,2]').expect(400);
+      expect(res.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
+    });
+
+    it('When a JSON body value has the wrong type, then 400 names it (the original silently dropped it)', async () => {
+      const res = await request(t.app).post('/json/reply/GetFlatRequest').send({ companyId: 'one', Locations: [1, 'b'] }).expect(400);
+      expect(res.body.ResponseStatus.Errors.map((e: { FieldName: string }) => e.FieldName)).to.deep.equal(['companyId', 'Locations']);
+    });
+
+    it('When the body is not JSON, then 415 with a ResponseStatus', async () => {
+      const res = await request(t.app).post('/json/reply/EchoRequest').set('Content-Type', 'text/plain').send('hello').expect(415);
+      expect(res.body.ResponseStatus.ErrorCode).to.equal('UnsupportedMediaType');
+    });
+
+    it('When the body is larger than the limit, then 413 with a ResponseStatus', async () => {
+      const res = await request(t.app).post('/json/reply/EchoRequest').send({ Message: 'x'.repeat(70_000) }).expect(413);
+      expect(res.body.ResponseStatus.ErrorCode).to.equal('RequestEntityTooLarge');
+    });
+  });
+});
