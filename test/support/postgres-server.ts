@@ -17,6 +17,8 @@ export const PG_BIN_DIR = process.env.PG_BIN_DIR ?? '/usr/lib/postgresql/15/bin'
 export interface PostgresServer {
   url: string;
   port: number;
+  /** Creates another empty database on this server and returns its URL (a fresh database per test). */
+  createDatabase(name: string): Promise<string>;
   stop(): Promise<void>;
   start(): Promise<void>;
   destroy(): Promise<void>;
@@ -60,6 +62,17 @@ export async function startPostgresServer(database = 'ledger_test'): Promise<Pos
   await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C']);
   const options = `-p ${port} -k ${sock} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   let running = false;
+  const createDatabase = async (name: string): Promise<string> => {
+    if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`);
+    const admin = new pg.Client({ connectionString: `postgresql://postgres@127.0.0.1:${port}/postgres` });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${name}`); // validated identifier
+    } finally {
+      await admin.end();
+    }
+    return `postgresql://postgres@127.0.0.1:${port}/${name}`;
+  };
   const start = async () => {
     await exec('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
     running = true;
@@ -70,13 +83,7 @@ export async function startPostgresServer(database = 'ledger_test'): Promise<Pos
   };
   try {
     await start();
-    const admin = new pg.Client({ connectionString: `postgresql://postgres@127.0.0.1:${port}/postgres` });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE DATABASE ${database}`); // fixed identifier, not user input
-    } finally {
-      await admin.end();
-    }
+    await createDatabase(database);
   } catch (err) {
     if (running) await stop().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
@@ -85,6 +92,7 @@ export async function startPostgresServer(database = 'ledger_test'): Promise<Pos
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/${database}`,
     port,
+    createDatabase,
     start,
     stop,
     async destroy() {
