@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The Debian packages the test suite uses: a JDK (xsd-schema-validator compiles its Java helper), PostgreSQL
+# (a real server for the store tests), hledger (the independent P&L oracle), libxml2-utils (xmllint).
+# Installs what is missing when run as root with apt-get; otherwise says what to install.
+set -euo pipefail
+missing=()
+command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
+[ -x "${PG_BIN_DIR:-/usr/lib/postgresql/15/bin}/initdb" ] || missing+=(postgresql)
+command -v hledger >/dev/null || missing+=(hledger)
+command -v xmllint >/dev/null || missing+=(libxml2-utils)
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "Installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # Debian starts a cluster of its own; the tests start their own servers.
+  service postgresql stop >/dev/null 2>&1 || true
+else
+  echo "Missing system packages for the test suite: ${missing[*]} (install them, e.g. sudo apt-get install ${missing[*]})" >&2
+  exit 1
+fi
