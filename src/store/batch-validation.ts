@@ -184,48 +184,65 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
   });
 
   const goodDates = new Set<string>();
+  const guids = new Map<string, string | undefined>(); // raw → canonical, so 1M lines don't re-parse the same ids
+  const guid = (raw: string) => {
+    let g = guids.get(raw);
+    if (g === undefined && !guids.has(raw)) guids.set(raw, (g = canonicalGuid(String(raw))));
+    return g;
+  };
   const entries = batch.entries ?? [];
   for (let entryIndex = 0; entryIndex < entries.length; entryIndex++) {
     if (issues.length >= MAX_ISSUES) break;
     const e = entries[entryIndex]!;
-    const name = `entry ${e.ref ?? `#${entryIndex + 1}`}${typeof e.date === 'string' ? ` (${e.date})` : ''}`;
+    // Messages are built only on failure (a 1M-entry batch must not allocate a name per line).
+    const name = () => `entry ${e.ref ?? `#${entryIndex + 1}`}${typeof e.date === 'string' ? ` (${e.date})` : ''}`;
     const at: BatchLocation = { kind: 'entry', entryIndex };
-    if (!companies.has(e.companyId)) { fail(at, `${name}: unknown company ${e.companyId}`); continue; }
-    if (locationCompany.get(e.locationId) !== e.companyId) fail(at, `${name}: unknown location ${e.locationId} for company ${e.companyId}`);
+    if (!companies.has(e.companyId)) { fail(at, `${name()}: unknown company ${e.companyId}`); continue; }
+    if (locationCompany.get(e.locationId) !== e.companyId) fail(at, `${name()}: unknown location ${e.locationId} for company ${e.companyId}`);
     if (!goodDates.has(e.date)) {
       if (typeof e.date === 'string' && isValidDate(e.date)) goodDates.add(e.date);
-      else fail(at, `${name}: invalid date "${e.date}" (expected YYYY-MM-DD)`);
+      else fail(at, `${name()}: invalid date "${e.date}" (expected YYYY-MM-DD)`);
     }
-    if (!Array.isArray(e.lines) || e.lines.length === 0) { fail(at, `${name}: has no lines`); continue; }
+    if (!Array.isArray(e.lines) || e.lines.length === 0) { fail(at, `${name()}: has no lines`); continue; }
     let sum = 0n;
+    let small = 0; // exact while |partial sums| stay below 2^53; BigInt only when needed
     const lines: NormalizedLine[] = [];
-    e.lines.forEach((l, lineIndex) => {
-      const lat: BatchLocation = { kind: 'entry', entryIndex, lineIndex };
-      const lname = `${name} line ${lineIndex + 1}`;
-      if (accountCompany.get(l.accountId) !== e.companyId) fail(lat, `${lname}: unknown account ${l.accountId} for company ${e.companyId}`);
-      if (!Number.isSafeInteger(l.cents)) fail(lat, `${lname}: amount ${l.cents} is not a safe integer number of cents`);
-      else sum += BigInt(l.cents);
+    for (let lineIndex = 0; lineIndex < e.lines.length; lineIndex++) {
+      const l = e.lines[lineIndex]!;
+      const lfail = (msg: string) => fail({ kind: 'entry', entryIndex, lineIndex }, `${name()} line ${lineIndex + 1}: ${msg}`);
+      if (accountCompany.get(l.accountId) !== e.companyId) lfail(`unknown account ${l.accountId} for company ${e.companyId}`);
+      if (!Number.isSafeInteger(l.cents)) lfail(`amount ${l.cents} is not a safe integer number of cents`);
+      else if (Number.isSafeInteger(small + l.cents)) small += l.cents;
+      else { sum += BigInt(small) + BigInt(l.cents); small = 0; }
       const locationId = l.locationId ?? e.locationId;
       if (l.locationId != null && locationCompany.get(l.locationId) !== e.companyId) {
-        fail(lat, `${lname}: unknown location ${l.locationId} for company ${e.companyId}`);
+        lfail(`unknown location ${l.locationId} for company ${e.companyId}`);
       }
+      const raw = l.trackingOptionIds ?? [];
       const optionIds: string[] = [];
-      const categories = new Set<string>();
-      for (const raw of l.trackingOptionIds ?? []) {
-        const id = canonicalGuid(String(raw));
+      let firstCategory: string | undefined;
+      let categories: Set<string> | undefined;
+      for (const r of raw) {
+        const id = guid(r);
         const category = id ? optionCategory.get(id) : undefined;
         if (!id || !category || categoryCompany.get(category) !== e.companyId) {
-          fail(lat, `${lname}: unknown tracking option ${raw} for company ${e.companyId}`);
+          lfail(`unknown tracking option ${r} for company ${e.companyId}`);
           continue;
         }
-        if (categories.has(category)) fail(lat, `${lname}: more than one option of tracking category ${category}`);
-        categories.add(category);
+        if (firstCategory === undefined) firstCategory = category;
+        else {
+          categories ??= new Set([firstCategory]);
+          if (categories.has(category)) lfail(`more than one option of tracking category ${category}`);
+          categories.add(category);
+        }
         optionIds.push(id);
       }
-      optionIds.sort();
-      lines.push({ accountId: l.accountId, locationId, cents: l.cents, optionIds, tagKey: tagSetKey(optionIds) });
-    });
-    if (sum !== 0n) fail(at, `${name}: lines do not balance (they sum to ${sum} cents, expected 0)`);
+      if (optionIds.length > 1) optionIds.sort();
+      const tagKey = optionIds.length === 0 ? '' : optionIds.length === 1 ? optionIds[0]! : tagSetKey(optionIds);
+      lines.push({ accountId: l.accountId, locationId, cents: l.cents, optionIds, tagKey });
+    }
+    sum += BigInt(small);
+    if (sum !== 0n) fail(at, `${name()}: lines do not balance (they sum to ${sum} cents, expected 0)`);
     out.entries.push({
       companyId: e.companyId, locationId: e.locationId, date: e.date, memo: e.memo ?? null, isPosted: e.isPosted ?? true, lines,
     });

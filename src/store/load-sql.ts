@@ -82,8 +82,16 @@ async function registerTagSets(s: SqlSession, b: NormalizedBatch): Promise<(comp
       ids.set(`${companyId}|${key}`, id);
     }
   }
+  const byCompany = new Map<number, Map<string, number>>();
+  for (const [k, id] of ids) {
+    const sep = k.indexOf('|');
+    const companyId = Number(k.slice(0, sep));
+    let m = byCompany.get(companyId);
+    if (!m) byCompany.set(companyId, (m = new Map()));
+    m.set(k.slice(sep + 1), id);
+  }
   return (companyId, key) => {
-    const id = ids.get(`${companyId}|${key}`);
+    const id = byCompany.get(companyId)?.get(key);
     if (id === undefined) throw new Error(`internal: no tag set for company ${companyId} key "${key}"`);
     return id;
   };
