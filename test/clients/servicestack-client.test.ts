@@ -1,0 +1,94 @@
+/**
+ * The original host's own client, @servicestack/client's JsonServiceClient, against our server: request DTOs
+ * carry their type name and verb as ServiceStack's generated DTOs do; their fields come from generated/.
+ */
+import { expect } from 'chai';
+import { getResponseStatus, JsonServiceClient, type IReturn } from '@servicestack/client';
+import type * as Dto from '../../src/contract/dtos.ts';
+import { DINE_IN } from '../fixtures/worked-example.ts';
+import { listenTestApp, type ListeningTestApp } from '../support/listening.ts';
+import { TEST_COMPANY_NAME } from '../support/test-app.ts';
+
+abstract class RequestDto<TRequest extends object, TResponse> implements IReturn<TResponse> {
+  constructor(init: TRequest, private readonly method: 'GET' | 'POST') {
+    Object.assign(this, init);
+  }
+  abstract getTypeName(): string;
+  getMethod() {
+    return this.method;
+  }
+  createResponse(): TResponse {
+    return {} as TResponse;
+  }
+}
+
+class EchoRequest extends RequestDto<Dto.EchoRequest, Dto.EchoResponse> {
+  getTypeName() {
+    return 'EchoRequest';
+  }
+}
+
+class GetFlatRequest extends RequestDto<Dto.GetFlatRequest, Dto.GetFlatResponse> {
+  getTypeName() {
+    return 'GetFlatRequest';
+  }
+}
+
+describe('@servicestack/client JsonServiceClient (basePath /json/reply/)', () => {
+  let t: ListeningTestApp;
+  let client: JsonServiceClient;
+  before(async () => {
+    t = await listenTestApp();
+    client = new JsonServiceClient(t.url);
+    client.basePath = '/json/reply/';
+  });
+  after(() => t.close());
+
+  it('When it POSTs an EchoRequest, then it gets the typed EchoResponse', async () => {
+    const response = await client.post(new EchoRequest({ Message: 'hello' }, 'POST'));
+    expect(response.Message).to.equal('hello');
+    expect(response.CompanyName).to.equal(TEST_COMPANY_NAME);
+  });
+
+  it('When it GETs an EchoRequest, then the query string binds and it gets the typed EchoResponse', async () => {
+    const response = await client.get(new EchoRequest({ Message: 'via get' }, 'GET'));
+    expect(response.Message).to.equal('via get');
+  });
+
+  it('When it GETs a GetFlatRequest with arrays and dates, then the report comes back', async () => {
+    const response = await client.get(
+      new GetFlatRequest(
+        { CompanyId: 1, UseCustomDateRange: true, StartDate: '2024-01-01', EndDate: '2024-02-29', Filters: [DINE_IN], IncludeComputedColumns: true },
+        'GET',
+      ),
+    );
+    const net = response.ReportModel.Rows.find((r) => r.RowName === 'Net Income');
+    expect(net?.Values).to.deep.equal([1000, 1200, 2200]);
+  });
+
+  it('When it POSTs a GetFlatRequest with /Date()/ strings, then the report comes back', async () => {
+    const response = await client.post(
+      new GetFlatRequest({ CompanyId: 1, UseCustomDateRange: true, StartDate: '/Date(1704067200000)/', EndDate: '/Date(1709164800000)/' }, 'POST'),
+    );
+    expect(response.ReportModel.ColumnNames).to.deep.equal(['Jan 2024', 'Feb 2024']);
+  });
+
+  it('When the server refuses the request, then the client surfaces our ResponseStatus (camel-cased by the client)', async () => {
+    const error = await client.post(new GetFlatRequest({ CompanyId: 1, Locations: [99] }, 'POST')).then(
+      () => expect.fail('expected an error'),
+      (e: unknown) => e,
+    );
+    expect(getResponseStatus(error)).to.deep.equal({
+      errorCode: 'ArgumentException',
+      message: 'Location 99 does not belong to company 1.',
+      errors: [{ errorCode: 'NotFound', fieldName: 'Locations', message: 'Location 99 does not belong to company 1.' }],
+    });
+  });
+
+  it('When it calls through api(), then errors come back as a failed ApiResult with the field errors', async () => {
+    const result = await client.api(new GetFlatRequest({}, 'POST'));
+    expect(result.failed).to.equal(true);
+    expect(result.errorCode).to.equal('ArgumentException');
+    expect(result.errors.map((e) => e.fieldName)).to.deep.equal(['CompanyId']);
+  });
+});
