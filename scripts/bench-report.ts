@@ -1,0 +1,384 @@
+/**
+ * Flat P&L benchmark (`npm run bench:report -- [flags]`).
+ *
+ *   --entries N        journal entries in the random ledger (default 1,000,000); --big = 10,000,000
+ *   --seed S           generator seed (default 7)
+ *   --requests N       measured HTTP requests per scenario (default 50, after 5 warm-up requests)
+ *   --store postgres   load into a throwaway PostgreSQL server instead of the cached DuckDB file
+ *   --hledger          also time hledger on a journal of the full size (slow; hledger keeps everything in memory)
+ *   --hledger-entries  size of the hledger anchor journal (default 100,000)
+ *   --rebuild          ignore the cached DuckDB file
+ *
+ * It builds the seeded random ledger (test/support/random-ledger.ts) into a DuckDB file under os.tmpdir(), cached by
+ * seed, size and a hash of the generator and store schema sources; starts the real app (createApp + listen on port 0
+ * + warmUp, responses not validated, as in production); and prints, in one run:
+ *   - median and p95 latency of GET /v1/Reporting/ProfitAndLoss/Flat over HTTP, per scenario, with sequential requests;
+ *   - anchor (a): an in-process scan over typed arrays holding the same lines (the physical limit of the computation);
+ *   - anchor (b): hledger incomestatement over a journal of the first 100k entries of the same ledger (same range).
+ * The scan's sums are cross-checked against the report's figures, so the anchor provably computes the same thing.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { createApp } from '../src/app.ts';
+import { listen, warmUp } from '../src/server.ts';
+import type { AccountType, LedgerStore } from '../src/store/ledger-store.ts';
+import { openStore } from '../src/store/open-store.ts';
+import { hledgerQuery, hledgerVersion, runHledger, writeHledgerJournal } from '../test/support/hledger-journal.ts';
+import { startPostgresServer, type PostgresServer } from '../test/support/postgres-server.ts';
+import {
+  randomLedgerChunks, randomLedgerEntries, randomLedgerReference, type RandomLedgerOptions,
+} from '../test/support/random-ledger.ts';
+import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = parseArgs(process.argv.slice(2));
+const entries = args.has('big') ? 10_000_000 : Number(args.get('entries') ?? 1_000_000);
+const seed = Number(args.get('seed') ?? 7);
+const requests = Number(args.get('requests') ?? 50);
+const storeKind = args.get('store') === 'postgres' ? 'postgres' : 'duckdb';
+const hledgerFull = args.has('hledger');
+const hledgerEntries = Math.min(entries, Number(args.get('hledger-entries') ?? 100_000));
+if (!Number.isSafeInteger(entries) || entries < 1) throw new Error('--entries must be a positive integer');
+
+const LEDGER: RandomLedgerOptions = { seed, entries, startDate: '2023-01-01', endDate: '2024-12-31', locations: 8, unpostedRate: 0.02 };
+const ref = randomLedgerReference(LEDGER);
+const channelOption = ref.trackingOptions.find((o) => o.categoryId === ref.trackingCategories[0]!.id)!;
+
+interface Scenario { name: string; from: string; to: string; locations: number[]; filters: string[] }
+const SCENARIOS: Scenario[] = [
+  { name: 'year 2024, 12 months', from: '2024-01-01', to: '2024-12-31', locations: [], filters: [] },
+  { name: 'year 2024, Locations=1', from: '2024-01-01', to: '2024-12-31', locations: [1], filters: [] },
+  { name: 'year 2024, Filters=<channel>', from: '2024-01-01', to: '2024-12-31', locations: [], filters: [channelOption.id] },
+  { name: '3 months (Apr–Jun 2024)', from: '2024-04-01', to: '2024-06-30', locations: [], filters: [] },
+  { name: '3 months clipped (Apr 15–Jul 14)', from: '2024-04-15', to: '2024-07-14', locations: [], filters: [] },
+];
+
+const log = (msg: string) => console.log(msg);
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+// ---------------------------------------------------------------- store
+function cacheKey(): string {
+  const h = createHash('sha1');
+  for (const f of ['test/support/random-ledger.ts', 'src/store/schema.ts', 'src/store/load-sql.ts', 'src/store/batch-staging.ts']) {
+    const p = join(root, f);
+    if (existsSync(p)) h.update(readFileSync(p));
+  }
+  return `s${seed}-n${entries}-${h.digest('hex').slice(0, 10)}`;
+}
+
+async function loadLedger(store: LedgerStore): Promise<{ genMs: number; loadMs: number }> {
+  let genMs = 0, loadMs = 0, done = 0;
+  const chunks = randomLedgerChunks(LEDGER, 50_000);
+  for (;;) {
+    const t0 = performance.now();
+    const next = chunks.next();
+    genMs += performance.now() - t0;
+    if (next.done) break;
+    const t1 = performance.now();
+    await store.load(next.value);
+    loadMs += performance.now() - t1;
+    done += next.value.entries?.length ?? 0;
+    if (done % 200_000 === 0 || done === entries) {
+      process.stdout.write(`  loaded ${fmtInt(done)} / ${fmtInt(entries)} entries (generate ${secs(genMs)}, load ${secs(loadMs)})\n`);
+    }
+  }
+  return { genMs, loadMs };
+}
+
+async function openBenchStore(): Promise<{ store: LedgerStore; pg?: PostgresServer; note: string }> {
+  if (storeKind === 'postgres') {
+    const pg = await startPostgresServer('bench');
+    const store = await openStore({ databaseUrl: pg.url, dataDir: '.' });
+    log(`Loading ${fmtInt(entries)} entries into a throwaway PostgreSQL…`);
+    const { genMs, loadMs } = await loadLedger(store);
+    return { store, pg, note: `PostgreSQL (fresh): generate ${secs(genMs)}, load ${secs(loadMs)}` };
+  }
+  const dir = join(tmpdir(), 'reporting-bench');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `ledger-${cacheKey()}.duckdb`);
+  const marker = `${file}.ok`;
+  if (args.has('rebuild') || !existsSync(marker)) {
+    for (const f of [file, `${file}.wal`, marker]) rmSync(f, { force: true });
+    log(`Building ${fmtInt(entries)} entries into ${file}…`);
+    const store = await openStore({ dataDir: dir, duckdbPath: file });
+    const { genMs, loadMs } = await loadLedger(store);
+    writeFileSync(marker, JSON.stringify({ entries, seed, genMs, loadMs }));
+    return { store, note: `DuckDB file built: generate ${secs(genMs)}, load ${secs(loadMs)} (${file})` };
+  }
+  const info = JSON.parse(readFileSync(marker, 'utf8')) as { genMs: number; loadMs: number };
+  const store = await openStore({ dataDir: dir, duckdbPath: file });
+  return {
+    store,
+    note: `DuckDB file reused (${(statSync(file).size / 1e6).toFixed(0)} MB; when built: generate ${secs(info.genMs)}, load ${secs(info.loadMs)}) ${file}`,
+  };
+}
+
+// ---------------------------------------------------------------- anchor (a): typed-array scan
+const SIGN: Partial<Record<AccountType, number>> = { Income: -1, OtherIncome: -1, COGS: 1, Expense: 1, OtherExpense: 1 };
+const DAY = 86_400_000;
+const epochDay = (d: string) => Date.parse(`${d}T00:00:00Z`) / DAY;
+
+interface Columns {
+  n: number;
+  account: Int32Array; // account index
+  day: Int32Array; // epoch day
+  location: Int32Array;
+  option: Int32Array[]; // per tracking category: option index or -1
+  cents: Float64Array;
+}
+
+/** Posted P&L lines of the same ledger, columnar (unposted entries and balance-sheet lines are dropped at ingest, as the pre-aggregates do). */
+function buildColumns(): { cols: Columns; accountIds: number[]; optionIds: string[][] } {
+  const accountIds = ref.accounts.filter((a) => SIGN[a.type] !== undefined).map((a) => a.id);
+  const accountIndex = new Map(accountIds.map((id, i) => [id, i]));
+  const optionIds = ref.trackingCategories.map((c) => ref.trackingOptions.filter((o) => o.categoryId === c.id).map((o) => o.id));
+  const optionIndex = new Map(optionIds.flatMap((list, c) => list.map((id, i) => [id, [c, i] as const])));
+  const cap = entries * 3;
+  const cols: Columns = {
+    n: 0, account: new Int32Array(cap), day: new Int32Array(cap), location: new Int32Array(cap),
+    option: optionIds.map(() => new Int32Array(cap)), cents: new Float64Array(cap),
+  };
+  const dayCache = new Map<string, number>();
+  for (const e of randomLedgerEntries(LEDGER)) {
+    if (e.isPosted === false) continue;
+    let d = dayCache.get(e.date);
+    if (d === undefined) dayCache.set(e.date, (d = epochDay(e.date)));
+    for (const l of e.lines) {
+      const a = accountIndex.get(l.accountId);
+      if (a === undefined) continue;
+      const i = cols.n++;
+      cols.account[i] = a;
+      cols.day[i] = d;
+      cols.location[i] = l.locationId ?? e.locationId;
+      cols.cents[i] = l.cents;
+      for (const o of cols.option) o[i] = -1;
+      for (const id of l.trackingOptionIds ?? []) {
+        const [c, k] = optionIndex.get(id)!;
+        cols.option[c]![i] = k;
+      }
+    }
+  }
+  return { cols, accountIds, optionIds };
+}
+
+interface ScanResult { months: string[]; sums: Float64Array }
+
+function monthsOf(from: string, to: string): string[] {
+  const out: string[] = [];
+  let y = Number(from.slice(0, 4)), m = Number(from.slice(5, 7));
+  for (;;) {
+    const key = `${y}-${String(m).padStart(2, '0')}`;
+    if (key > to.slice(0, 7)) return out;
+    out.push(key);
+    if (++m === 13) { m = 1; y++; }
+  }
+}
+
+/** Sums cents per account × month over the range and filters: one pass over the typed arrays. */
+function scan(c: Columns, s: Scenario, locationCount: number, optionIds: string[][]): ScanResult {
+  const months = monthsOf(s.from, s.to);
+  const from = epochDay(s.from), to = epochDay(s.to);
+  const colOfDay = new Int32Array(to - from + 1);
+  for (let d = from; d <= to; d++) colOfDay[d - from] = months.indexOf(new Date(d * DAY).toISOString().slice(0, 7));
+  const locMask = s.locations.length > 0 ? new Uint8Array(locationCount + 1) : null;
+  for (const l of s.locations) locMask![l] = 1;
+  // Per category with requested options: allowed option indexes (OR within, AND across).
+  const optMasks: [Int32Array, Uint8Array][] = [];
+  optionIds.forEach((ids, cat) => {
+    const wanted = ids.map((id) => s.filters.includes(id));
+    if (wanted.some(Boolean)) optMasks.push([c.option[cat]!, Uint8Array.from(wanted.map(Number))]);
+  });
+  const width = months.length;
+  const sums = new Float64Array(64 * width);
+  const { n, account, day, location, cents } = c;
+  const add = (i: number, d: number) => { sums[account[i]! * width + colOfDay[d - from]!]! += cents[i]!; };
+  if (locMask === null && optMasks.length === 0) {
+    for (let i = 0; i < n; i++) {
+      const d = day[i]!;
+      if (d >= from && d <= to) add(i, d);
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const d = day[i]!;
+      if (d < from || d > to) continue;
+      if (locMask !== null && locMask[location[i]!] === 0) continue;
+      let ok = true;
+      for (let k = 0; k < optMasks.length; k++) {
+        const [col, mask] = optMasks[k]!;
+        const o = col[i]!;
+        if (o < 0 || mask[o] === 0) { ok = false; break; }
+      }
+      if (ok) add(i, d);
+    }
+  }
+  return { months, sums };
+}
+
+// ---------------------------------------------------------------- HTTP
+function reportUrl(base: string, s: Scenario): string {
+  const q = new URLSearchParams({
+    CompanyId: String(ref.companyId), UseCustomDateRange: 'true', StartDate: s.from, EndDate: s.to, IncludeComputedColumns: 'true',
+  });
+  if (s.locations.length > 0) q.set('Locations', s.locations.join(','));
+  if (s.filters.length > 0) q.set('Filters', s.filters.join(','));
+  return `${base}/v1/Reporting/ProfitAndLoss/Flat?${q}`;
+}
+
+interface ReportJson { ReportModel: { BuildTime: number; ColumnNames: string[]; Rows: { RowType: string; AccountNumber?: string; Values: number[] }[] } }
+
+async function measureHttp(url: string): Promise<{ ms: number[]; buildMs: number[]; body: ReportJson; bytes: number }> {
+  const once = async () => {
+    const t0 = performance.now();
+    const res = await fetch(url);
+    const text = await res.text();
+    const ms = performance.now() - t0;
+    if (res.status !== 200) throw new Error(`HTTP ${res.status} for ${url}: ${text.slice(0, 300)}`);
+    return { ms, text };
+  };
+  for (let i = 0; i < 5; i++) await once();
+  const ms: number[] = [], buildMs: number[] = [];
+  let last = '';
+  for (let i = 0; i < requests; i++) {
+    const r = await once();
+    ms.push(r.ms);
+    buildMs.push((JSON.parse(r.text) as ReportJson).ReportModel.BuildTime);
+    last = r.text;
+  }
+  return { ms, buildMs, body: JSON.parse(last) as ReportJson, bytes: Buffer.byteLength(last) };
+}
+
+/** Mismatching cells between the report's Account rows and the scan (natural sign applied to the scan). */
+function crossCheck(body: ReportJson, r: ScanResult, accountIds: number[]): number {
+  const typeOf = new Map(ref.accounts.map((a) => [a.number, a.type]));
+  const indexOf = new Map(accountIds.map((id, i) => [String(id), i]));
+  const width = r.months.length;
+  let bad = 0;
+  const seen = new Set<number>();
+  for (const row of body.ReportModel.Rows) {
+    if (row.RowType !== 'Account') continue;
+    const i = indexOf.get(row.AccountNumber ?? '');
+    if (i === undefined) { bad++; continue; }
+    seen.add(i);
+    const sign = SIGN[typeOf.get(row.AccountNumber ?? '')!]!;
+    for (let m = 0; m < width; m++) if (Math.round(row.Values[m]! * 100) !== sign * r.sums[i * width + m]!) bad++;
+  }
+  accountIds.forEach((_, i) => {
+    if (!seen.has(i)) for (let m = 0; m < width; m++) if (r.sums[i * width + m] !== 0) bad++;
+  });
+  return bad;
+}
+
+// ---------------------------------------------------------------- anchor (b): hledger
+async function timeHledger(journal: string, s: Scenario, runs: number): Promise<number> {
+  const end = new Date((epochDay(s.to) + 1) * DAY).toISOString().slice(0, 10);
+  const terms = hledgerQuery(ref, { locations: s.locations, filters: s.filters });
+  const whole = s.from.endsWith('-01') && monthsOf(end, end)[0] !== s.to.slice(0, 7);
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    // -M widens -b/-e to whole months in hledger 1.25; clipped ranges are timed without the interval.
+    await runHledger(['incomestatement', '-f', journal, '--flat', '-O', 'csv', ...(whole ? ['-M'] : []), '-b', s.from, '-e', end, ...terms]);
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+function ensureJournal(size: number): string {
+  const dir = join(tmpdir(), 'reporting-bench');
+  mkdirSync(dir, { recursive: true });
+  const key = createHash('sha1').update(readFileSync(join(root, 'test/support/random-ledger.ts')))
+    .update(readFileSync(join(root, 'test/support/hledger-journal.ts'))).digest('hex').slice(0, 10);
+  const file = join(dir, `ledger-s${seed}-n${size}-${key}.journal`);
+  if (!existsSync(`${file}.ok`)) {
+    const t0 = performance.now();
+    writeHledgerJournal(file, ref, randomLedgerEntries({ ...LEDGER, entries: size }));
+    writeFileSync(`${file}.ok`, '');
+    log(`  wrote ${fmtInt(size)}-entry journal in ${secs(performance.now() - t0)} (${(statSync(file).size / 1e6).toFixed(0)} MB)`);
+  }
+  return file;
+}
+
+// ---------------------------------------------------------------- main
+async function main(): Promise<void> {
+  log(`Flat P&L benchmark: ${fmtInt(entries)} entries, seed ${seed}, ${storeKind} store, ${requests} requests per scenario`);
+  log(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), Node ${process.version}`);
+  const tOpen = performance.now();
+  const { store, pg, note } = await openBenchStore();
+  log(note);
+  log(`Store ready in ${secs(performance.now() - tOpen)}`);
+
+  const tCols = performance.now();
+  const { cols, accountIds, optionIds } = buildColumns();
+  log(`Typed arrays for the scan anchor: ${fmtInt(cols.n)} posted P&L lines, built in ${secs(performance.now() - tCols)}`);
+
+  const app = await createApp({
+    config: { companyName: 'Bench', debug: false, bodyLimitBytes: 1_048_576, validateResponses: false },
+    store,
+    logger: pino({ level: 'silent' }),
+  });
+  const { server, url } = await listen(app, 0, '127.0.0.1');
+  await warmUp(url);
+
+  const rows: string[][] = [[
+    'scenario', 'cols', 'HTTP p50 ms', 'HTTP p95 ms', 'BuildTime p50', 'scan p50 ms', 'p50 / scan', 'hledger 100k ms', 'check',
+  ]];
+  const version = await hledgerVersion();
+  const journal = version ? ensureJournal(hledgerEntries) : undefined;
+  const results: { s: Scenario; p50: number; scanMs: number; hledgerMs?: number }[] = [];
+  try {
+    for (const s of SCENARIOS) {
+      const http = await measureHttp(reportUrl(url, s));
+      let result = scan(cols, s, ref.locations.length, optionIds);
+      const scanTimes: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        const t0 = performance.now();
+        result = scan(cols, s, ref.locations.length, optionIds);
+        scanTimes.push(performance.now() - t0);
+      }
+      const bad = crossCheck(http.body, result, accountIds);
+      const p50 = median(http.ms), scanMs = median(scanTimes);
+      const hledgerMs = journal && (s === SCENARIOS[0] || s === SCENARIOS[3]) ? await timeHledger(journal, s, 1) : undefined;
+      results.push({ s, p50, scanMs, hledgerMs });
+      rows.push([
+        s.name, String(http.body.ReportModel.ColumnNames.length), fmtMs(p50), fmtMs(percentile(http.ms, 95)), fmtMs(median(http.buildMs)),
+        fmtMs(scanMs), fmtRatio(p50 / scanMs), hledgerMs === undefined ? '—' : fmtMs(hledgerMs), bad === 0 ? 'same sums' : `${bad} cells differ`,
+      ]);
+      process.stdout.write(`  measured: ${s.name} (${fmtInt(http.bytes)} bytes per response)\n`);
+    }
+  } finally {
+    server.closeIdleConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  log('');
+  log(table(rows));
+  log('');
+  log('HTTP p50/p95: wall time of sequential fetch() requests (request → full body) over loopback, after 5 warm-up requests.');
+  log('BuildTime: the service\'s own ReportModel.BuildTime (catalog read + store query + report build), integer ms.');
+  log('scan: one pass over Int32/Float64 typed arrays of the same posted P&L lines, summing per account × month');
+  log('      with the same range/location/tracking filters (the physical limit); "same sums" = it matches the report.');
+  if (!version) log('hledger: not found (set HLEDGER or install hledger) — anchor (b) skipped.');
+  else {
+    log(`hledger: ${version}; incomestatement --flat -O csv over a ${fmtInt(hledgerEntries)}-entry journal (the first entries of the`);
+    log('         same ledger), parse included (hledger has no persistent index); one run per timed scenario.');
+    const h = results.find((r) => r.hledgerMs !== undefined);
+    if (h && hledgerEntries < entries) {
+      log(`         Report at ${fmtInt(entries)} entries vs hledger at ${fmtInt(hledgerEntries)}: ${fmtRatio(h.hledgerMs! / h.p50)} faster `
+        + `(${h.s.name}); hledger scales ~linearly with the journal.`);
+    }
+    if (hledgerFull) {
+      log(`hledger at the full size (${fmtInt(entries)} entries):`);
+      const big = ensureJournal(entries);
+      const ms = await timeHledger(big, SCENARIOS[0]!, 1);
+      log(`         ${SCENARIOS[0]!.name}: ${fmtMs(ms)} ms = ${fmtRatio(ms / results[0]!.p50)} the report's HTTP p50`);
+    }
+  }
+  await store.close();
+  await pg?.destroy();
+}
+
+await main();

@@ -1,0 +1,53 @@
+/** Small helpers shared by the benchmarks: percentiles, formatting, a plain-text table. */
+
+/** Nearest-rank percentile of unsorted samples (p in 0..100). */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1]!;
+}
+
+export const median = (samples: readonly number[]) => percentile(samples, 50);
+
+export function fmtMs(ms: number): string {
+  if (!Number.isFinite(ms)) return '—';
+  if (ms >= 100) return ms.toFixed(0);
+  if (ms >= 10) return ms.toFixed(1);
+  if (ms >= 1) return ms.toFixed(2);
+  return ms.toFixed(3);
+}
+
+export function fmtRatio(r: number): string {
+  if (!Number.isFinite(r)) return '—';
+  return r >= 100 ? `${r.toFixed(0)}×` : r >= 10 ? `${r.toFixed(1)}×` : `${r.toFixed(2)}×`;
+}
+
+export function fmtInt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** Renders rows as an aligned text table (first row = header). Numeric-looking cells are right-aligned. */
+export function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  const numeric = /^[-+]?[\d,.]+(×|%| ms| s)?$|^—$/;
+  const line = (r: string[]) =>
+    r.map((cell, c) => (c > 0 && numeric.test(cell) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd();
+  const out = [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  ')];
+  for (const r of rows.slice(1)) out.push(line(r));
+  return out.join('\n');
+}
+
+/** Parses `--name value` / `--flag` arguments. */
+export function parseArgs(argv: readonly string[]): Map<string, string | true> {
+  const out = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('--')) throw new Error(`unexpected argument "${a}"`);
+    const eq = a.indexOf('=');
+    if (eq > 0) { out.set(a.slice(2, eq), a.slice(eq + 1)); continue; }
+    const next = argv[i + 1];
+    if (next !== undefined && !next.startsWith('--')) { out.set(a.slice(2), next); i++; } else out.set(a.slice(2), true);
+  }
+  return out;
+}
