@@ -1,0 +1,161 @@
+/**
+ * HTTP overhead benchmark (`npm run bench -- [--duration 5] [--connections 10]`).
+ *
+ * Measures GET /v1/echo/hello on our app against two anchors answering the same JSON bytes, in one run:
+ *   - node:http   a bare node:http server (the floor of any Node HTTP service);
+ *   - express     a plain express app with one route and res.json (the framework we build on);
+ *   - app         the real app (createApp: wire rules, binder, OpenAPI request validation, legacy JSON writer), over an
+ *                 empty in-memory DuckDB store, responses not validated (as in production).
+ * Each server runs in its own child process (so the load generator does not share its event loop); autocannon drives
+ * it over loopback with N keep-alive connections for a warm-up second, then for --duration seconds. Latencies of every
+ * response are recorded to give exact p50/p95; requests/s is autocannon's average.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
+
+const PATH = '/v1/echo/hello';
+const TARGETS = ['node:http', 'express', 'app'] as const;
+type Target = (typeof TARGETS)[number];
+
+// ---------------------------------------------------------------- child: one server
+async function serve(target: Target): Promise<void> {
+  const body = process.env.BENCH_ECHO_BODY ?? '{}';
+  let url: string;
+  if (target === 'node:http') {
+    const server = createServer((req, res) => {
+      if (req.method === 'GET' && req.url === PATH) {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  } else if (target === 'express') {
+    const { default: express } = await import('express');
+    const app = express();
+    app.disable('x-powered-by');
+    const json = JSON.parse(body) as unknown;
+    app.get('/v1/echo/:message', (_req, res) => { res.json(json); });
+    const server = await new Promise<import('node:http').Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  } else {
+    const { pino } = await import('pino');
+    const { createApp } = await import('../src/app.ts');
+    const { listen, warmUp } = await import('../src/server.ts');
+    const { openStore } = await import('../src/store/open-store.ts');
+    const store = await openStore({ dataDir: '.', duckdbPath: ':memory:' });
+    const app = await createApp({
+      config: { companyName: 'Bench Co', debug: false, bodyLimitBytes: 1_048_576, validateResponses: false },
+      store,
+      logger: pino({ level: 'silent' }),
+    });
+    const running = await listen(app, 0, '127.0.0.1');
+    await warmUp(running.url);
+    url = running.url;
+  }
+  process.send!({ url });
+}
+
+// ---------------------------------------------------------------- parent: drive the load
+function startChild(target: Target, body?: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', target], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...(body ? { BENCH_ECHO_BODY: body } : {}) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve({ child, url: (m as { url: string }).url }));
+    child.once('exit', (code) => reject(new Error(`${target} server exited (${code}) before it was ready`)));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+interface Measured { target: Target; p50: number; p95: number; p99: number; rps: number; requests: number; errors: number }
+
+async function drive(target: Target, url: string, duration: number, connections: number): Promise<Measured> {
+  const opts = { url: url + PATH, connections, pipelining: 1 };
+  await autocannon({ ...opts, duration: 1 }); // warm-up: JIT, sockets
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ ...opts, duration }, (err, res) => (err ? reject(err) : resolve(res)));
+    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+      if (statusCode === 200) latencies.push(responseTime);
+    });
+  });
+  return {
+    target,
+    p50: median(latencies),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    rps: result.requests.average,
+    requests: latencies.length,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const duration = Number(args.get('duration') ?? 5);
+  const connections = Number(args.get('connections') ?? 10);
+  console.log(`HTTP overhead: GET ${PATH}, ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), loopback`);
+
+  // Our app first: its response body is what the anchors answer, byte for byte.
+  const results: Measured[] = [];
+  let body = '';
+  {
+    const { child, url } = await startChild('app');
+    try {
+      const res = await fetch(url + PATH);
+      body = await res.text();
+      if (res.status !== 200) throw new Error(`app answered ${res.status}: ${body}`);
+      console.log(`  body (${Buffer.byteLength(body)} bytes): ${body}`);
+      results.push(await drive('app', url, duration, connections));
+    } finally {
+      await stopChild(child);
+    }
+  }
+  for (const target of ['node:http', 'express'] as const) {
+    const { child, url } = await startChild(target, body);
+    try {
+      const check = await (await fetch(url + PATH)).text();
+      if (check !== body) throw new Error(`${target} answers a different body: ${check}`);
+      results.push(await drive(target, url, duration, connections));
+    } finally {
+      await stopChild(child);
+    }
+  }
+
+  const by = (t: Target) => results.find((r) => r.target === t)!;
+  const app = by('app'), bare = by('node:http'), exp = by('express');
+  const rows = [['target', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'requests', 'errors']];
+  for (const r of [bare, exp, app]) {
+    rows.push([r.target, fmtMs(r.p50), fmtMs(r.p95), fmtMs(r.p99), fmtInt(r.rps), fmtInt(r.requests), String(r.errors)]);
+  }
+  console.log('');
+  console.log(table(rows));
+  console.log('');
+  console.log(table([
+    ['ratio', 'vs node:http', 'vs express'],
+    ['app p50 latency', fmtRatio(app.p50 / bare.p50), fmtRatio(app.p50 / exp.p50)],
+    ['app p95 latency', fmtRatio(app.p95 / bare.p95), fmtRatio(app.p95 / exp.p95)],
+    ['app throughput (req/s)', fmtRatio(app.rps / bare.rps), fmtRatio(app.rps / exp.rps)],
+  ]));
+  console.log('\nLatency ratios > 1 mean slower than the anchor; throughput ratios < 1 mean fewer requests per second.');
+}
+
+const serveAt = process.argv.indexOf('--serve');
+if (serveAt >= 0) await serve(process.argv[serveAt + 1] as Target);
+else await main();
