@@ -15,6 +15,6 @@ export function errorHandler(options: { debug: boolean; logger: Logger }): Error
       res.destroy();
       return;
     }
-    res.status(appError.status).json(toErrorResponse(appError, options.debug));
+    res.status(appError.status).json(toErrorResponse(appError, { debug: options.debug, dtoName: wire.dtoName }));
   };
 }
