@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages the test suite uses: a JDK (xsd-schema-validator compiles its Java helper), PostgreSQL
-# (a real server for the store tests), hledger (the independent P&L oracle), libxml2-utils (xmllint).
+# (a real server for the store tests), hledger (the independent P&L oracle), libxml2-utils (xmllint),
+# chromium (pages tested in a real browser).
 # Installs what is missing when run as root with apt-get; otherwise says what to install.
 set -euo pipefail
 missing=()
@@ -8,6 +9,7 @@ command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
 [ -x "${PG_BIN_DIR:-/usr/lib/postgresql/15/bin}/initdb" ] || missing+=(postgresql)
 command -v hledger >/dev/null || missing+=(hledger)
 command -v xmllint >/dev/null || missing+=(libxml2-utils)
+[ -x /usr/bin/chromium ] || missing+=(chromium)                       # the browser tests (playwright-core drives it)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "Installing Debian packages: ${missing[*]}"
