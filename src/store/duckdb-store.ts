@@ -5,7 +5,10 @@ import {
 } from '@duckdb/node-api';
 import { readCatalog } from './catalog-sql.ts';
 import { toEpochDay } from './dates.ts';
-import type { AccountMonthTotal, CompanyCatalog, LedgerBatch, LedgerStore, PnlQuery } from './ledger-store.ts';
+import * as keys from './api-key-sql.ts';
+import type {
+  AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, LedgerBatch, LedgerStore, NewApiKey, PnlQuery,
+} from './ledger-store.ts';
 import { loadBatch } from './load-sql.ts';
 import { scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
@@ -128,6 +131,41 @@ export class DuckDbLedgerStore implements LedgerStore {
         throw err;
       }
     });
+  }
+
+  listCompanies(): Promise<Company[]> {
+    return this.read((s) => keys.listCompanies(s));
+  }
+
+  private write<T>(fn: (s: SqlSession) => Promise<T>): Promise<T> {
+    return this.writeQueue.run(async () => {
+      const s = session(this.writer);
+      await s.query('BEGIN TRANSACTION');
+      try {
+        const result = await fn(s);
+        await s.query('COMMIT');
+        return result;
+      } catch (err) {
+        await s.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
+    return this.write((s) => keys.insertApiKey(s, key));
+  }
+
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    return this.read((s) => keys.findApiKeyByHash(s, keyHash));
+  }
+
+  listApiKeys(): Promise<ApiKeyRecord[]> {
+    return this.read((s) => keys.listApiKeys(s));
+  }
+
+  revokeApiKey(id: number): Promise<boolean> {
+    return this.write((s) => keys.revokeApiKey(s, id));
   }
 
   async ping(): Promise<void> {

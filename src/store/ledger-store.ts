@@ -124,6 +124,25 @@ export interface LedgerBatch {
   entries?: JournalEntryInput[];
 }
 
+/** An API key as stored: never the key itself, only its SHA-256 hash. */
+export interface ApiKeyRecord {
+  id: number;
+  name: string;
+  /** Lowercase hex SHA-256 of the key. */
+  keyHash: string;
+  /** The companies the key may read (its scope). */
+  companyIds: number[];
+  createdAt: Date;
+  /** Set once the key is revoked; a revoked key is refused. */
+  revokedAt: Date | null;
+}
+
+export interface NewApiKey {
+  name: string;
+  keyHash: string;
+  companyIds: number[];
+}
+
 export interface LedgerStore {
   readonly kind: 'duckdb' | 'postgres';
   /** Creates the schema if missing. Idempotent. */
@@ -134,6 +153,16 @@ export interface LedgerStore {
   sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]>;
   /** Validates (balanced entries, known references) and writes the batch in one transaction, or throws and writes nothing. */
   load(batch: LedgerBatch): Promise<void>;
+  /** Every company, by id (for key scopes and tooling). */
+  listCompanies(): Promise<Company[]>;
+  /** Stores a new API key (hash and scope) and returns it with its id. */
+  createApiKey(key: NewApiKey): Promise<ApiKeyRecord>;
+  /** The key with this hash, revoked or not, or undefined. */
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  /** All keys, revoked ones included, by id. */
+  listApiKeys(): Promise<ApiKeyRecord[]>;
+  /** Marks the key revoked; false when there is no such key or it was already revoked. */
+  revokeApiKey(id: number): Promise<boolean>;
   /** Cheap reachability probe. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,7 +1,10 @@
 /** LedgerStore over PostgreSQL (node-postgres Pool from a connection string). */
 import pg from 'pg';
 import { readCatalog } from './catalog-sql.ts';
-import type { AccountMonthTotal, CompanyCatalog, LedgerBatch, LedgerStore, PnlQuery } from './ledger-store.ts';
+import * as keys from './api-key-sql.ts';
+import type {
+  AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, LedgerBatch, LedgerStore, NewApiKey, PnlQuery,
+} from './ledger-store.ts';
 import { loadBatch } from './load-sql.ts';
 import { mapPgError } from './pg-errors.ts';
 import { scanPnl, sumPnl } from './pnl-sql.ts';
@@ -116,6 +119,29 @@ export class PostgresLedgerStore implements LedgerStore {
       await client.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
       await loadBatch(session(client), batch, (_s, staging) => writeStaging(client, staging));
     });
+  }
+
+  listCompanies(): Promise<Company[]> {
+    return this.withClient((c) => keys.listCompanies(session(c)));
+  }
+
+  createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
+    return this.transaction(async (client) => {
+      await client.query('LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE'); // serializes id allocation
+      return keys.insertApiKey(session(client), key);
+    });
+  }
+
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    return this.withClient((c) => keys.findApiKeyByHash(session(c), keyHash));
+  }
+
+  listApiKeys(): Promise<ApiKeyRecord[]> {
+    return this.withClient((c) => keys.listApiKeys(session(c)));
+  }
+
+  revokeApiKey(id: number): Promise<boolean> {
+    return this.transaction((client) => keys.revokeApiKey(session(client), id));
   }
 
   async ping(): Promise<void> {
