@@ -12,6 +12,7 @@ import type {
 import { loadBatch } from './load-sql.ts';
 import { scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
+import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
 import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
 
 /** Runs one task at a time on a connection (DuckDB connections are not meant for interleaved statements). */
@@ -131,6 +132,10 @@ export class DuckDbLedgerStore implements LedgerStore {
         throw err;
       }
     });
+  }
+
+  linkSecret(): Promise<string> {
+    return this.writeQueue.run(() => getOrCreateSetting(session(this.writer), LINK_SECRET_KEY, newLinkSecret()));
   }
 
   listCompanies(): Promise<Company[]> {

@@ -153,6 +153,11 @@ export interface LedgerStore {
   sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]>;
   /** Validates (balanced entries, known references) and writes the batch in one transaction, or throws and writes nothing. */
   load(batch: LedgerBatch): Promise<void>;
+  /**
+   * The secret that signs report links (GetFlatResponse.Url), the same for every instance over this store:
+   * read from `settings`, created (random, 256 bits) on first use. Concurrent first calls agree on one value.
+   */
+  linkSecret(): Promise<string>;
   /** Every company, by id (for key scopes and tooling). */
   listCompanies(): Promise<Company[]>;
   /** Stores a new API key (hash and scope) and returns it with its id. */

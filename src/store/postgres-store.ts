@@ -9,6 +9,7 @@ import { loadBatch } from './load-sql.ts';
 import { mapPgError } from './pg-errors.ts';
 import { scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
+import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
 import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
 
 const STAGE_BATCH = 20_000;
@@ -119,6 +120,10 @@ export class PostgresLedgerStore implements LedgerStore {
       await client.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
       await loadBatch(session(client), batch, (_s, staging) => writeStaging(client, staging));
     });
+  }
+
+  linkSecret(): Promise<string> {
+    return this.withClient((c) => getOrCreateSetting(session(c), LINK_SECRET_KEY, newLinkSecret()));
   }
 
   listCompanies(): Promise<Company[]> {

@@ -38,6 +38,8 @@ export function schemaStatements(dialect: Dialect): string[] {
     `CREATE TABLE IF NOT EXISTS balance_daily (
       company_id INTEGER NOT NULL, day DATE NOT NULL, location_id INTEGER NOT NULL, account_id INTEGER NOT NULL,
       tag_set_id INTEGER NOT NULL, cents BIGINT NOT NULL, PRIMARY KEY (company_id, day, location_id, account_id, tag_set_id))`,
+    // Service settings shared by every instance over this store (e.g. the report-link signing secret).
+    `CREATE TABLE IF NOT EXISTS settings (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)`,
     `CREATE TABLE IF NOT EXISTS api_keys (
       id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, key_hash VARCHAR(64) NOT NULL UNIQUE,
       created_at TIMESTAMP NOT NULL, revoked_at TIMESTAMP)`,

@@ -3,6 +3,9 @@
  * PostgreSQL is skipped only with SKIP_POSTGRES=1; missing binaries make the suite fail with a clear message.
  */
 import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DuckDbLedgerStore } from '../../src/store/duckdb-store.ts';
 import { PostgresLedgerStore } from '../../src/store/postgres-store.ts';
 import { LedgerValidationError } from '../../src/store/errors.ts';
@@ -119,6 +122,51 @@ function contract(name: string, open: () => Promise<TestStore>): void {
       });
     });
 
+    describe('API keys', () => {
+      const hash = (c: string) => c.repeat(64);
+      beforeEach(async () => { await store.load(workedExampleBatch); });
+
+      it('lists companies', async () => {
+        expect((await store.listCompanies()).map((c) => c.id)).to.deep.equal([1]);
+      });
+
+      it('creates, finds by hash, lists and revokes keys; only the hash is stored', async () => {
+        expect(await store.listApiKeys()).to.deep.equal([]);
+        const a = await store.createApiKey({ name: 'a', keyHash: hash('a'), companyIds: [2, 1, 2] });
+        const b = await store.createApiKey({ name: 'b', keyHash: hash('b'), companyIds: [1] });
+        expect(a).to.include({ id: 1, name: 'a', keyHash: hash('a'), revokedAt: null });
+        expect(a.companyIds).to.deep.equal([1, 2]);
+        expect(b.id).to.equal(2);
+        expect(a.createdAt).to.be.instanceOf(Date);
+        expect(Math.abs(a.createdAt.getTime() - Date.now())).to.be.below(60_000);
+        expect(await store.findApiKeyByHash(hash('b'))).to.deep.equal(b);
+        expect(await store.findApiKeyByHash(hash('c'))).to.equal(undefined);
+        expect(await store.revokeApiKey(1)).to.equal(true);
+        expect(await store.revokeApiKey(1)).to.equal(false);
+        expect(await store.revokeApiKey(99)).to.equal(false);
+        const revoked = (await store.findApiKeyByHash(hash('a')))!;
+        expect(revoked.revokedAt).to.be.instanceOf(Date);
+        expect((await store.listApiKeys()).map((k) => [k.id, k.companyIds, k.revokedAt === null])).to.deep.equal([[1, [1, 2], false], [2, [1], true]]);
+        await store.migrate();
+        expect((await store.listApiKeys()).length).to.equal(2);
+      });
+
+      it('refuses a duplicate hash, a malformed hash and an empty scope', async () => {
+        await store.createApiKey({ name: 'a', keyHash: hash('a'), companyIds: [1] });
+        let failures = 0;
+        for (const bad of [{ keyHash: hash('a'), companyIds: [1] }, { keyHash: 'plaintext', companyIds: [1] }, { keyHash: hash('d'), companyIds: [] }]) {
+          await store.createApiKey({ name: 'x', ...bad }).catch(() => failures++);
+        }
+        expect(failures).to.equal(3);
+        expect((await store.listApiKeys()).length).to.equal(1);
+      });
+
+      it('concurrent creations get distinct ids', async () => {
+        const made = await Promise.all(['1', '2', '3', '4'].map((c) => store.createApiKey({ name: c, keyHash: hash(c), companyIds: [1] })));
+        expect(new Set(made.map((k) => k.id)).size).to.equal(4);
+      });
+    });
+
     describe('all-or-nothing load', () => {
       it('refuses a batch with one unbalanced entry and writes nothing, not even reference rows', async () => {
         const entries = workedExampleBatch.entries!.map((e, i) =>
@@ -149,6 +197,17 @@ function contract(name: string, open: () => Promise<TestStore>): void {
         }
         expect((await store.getCatalog(1))!.locations.map((l) => l.id)).to.deep.equal([10, 20]);
         expect(await store.sumPnlByAccountMonth(q('2024-01-01', '2024-02-29'))).to.deep.equal(REQUEST_A);
+      });
+    });
+
+    describe('settings: report link secret', () => {
+      it('linkSecret() creates one random secret on first use and returns it ever after, even to concurrent callers', async () => {
+        const concurrent = await Promise.all([store.linkSecret(), store.linkSecret(), store.linkSecret()]);
+        expect(new Set(concurrent).size).to.equal(1);
+        expect(concurrent[0]).to.match(/^[A-Za-z0-9_-]{43}$/);
+        expect(await store.linkSecret()).to.equal(concurrent[0]);
+        await store.migrate();
+        expect(await store.linkSecret()).to.equal(concurrent[0]);
       });
     });
 
@@ -225,6 +284,35 @@ describe('PostgreSQL adapter', function () {
   contract('PostgreSQL', async () => {
     if (!server) throw new Error('PostgreSQL test server did not start');
     return new PostgresLedgerStore(await server.createDatabase(`contract_${++n}`));
+  });
+
+  it('two instances over one database share one link secret (so every instance verifies every link)', async () => {
+    const url = await server!.createDatabase('link_secret_shared');
+    const [a, b] = [new PostgresLedgerStore(url), new PostgresLedgerStore(url)];
+    try {
+      await Promise.all([a.migrate(), b.migrate()]);
+      const [sa, sb] = await Promise.all([a.linkSecret(), b.linkSecret()]);
+      expect(sa).to.equal(sb);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
+
+describe('DuckDB adapter: link secret persistence', () => {
+  it('a DuckDB file keeps its link secret across restarts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-secret-'));
+    try {
+      const first = await DuckDbLedgerStore.open(join(dir, 'ledger.duckdb'));
+      await first.migrate();
+      const secret = await first.linkSecret();
+      await first.close();
+      const second = await DuckDbLedgerStore.open(join(dir, 'ledger.duckdb'));
+      expect(await second.linkSecret()).to.equal(secret);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
