@@ -225,6 +225,7 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["EchoResponse"];
+                "application/xml": components["schemas"]["EchoResponse"];
                 "text/javascript": string;
             };
         };
@@ -235,6 +236,7 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["GetFlatResponse"];
+                "application/xml": components["schemas"]["GetFlatResponse"];
                 "text/javascript": string;
             };
         };
@@ -245,6 +247,7 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
+                "application/xml": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The request body is larger than the configured limit. */
@@ -254,6 +257,7 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
+                "application/xml": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The request body is not JSON. */
@@ -263,6 +267,7 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
+                "application/xml": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description An unexpected fault. The message hides internals; StackTrace is present only in debug mode. */
@@ -272,6 +277,7 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
+                "application/xml": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The operation is not available on this deployment. */
@@ -281,6 +287,7 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
+                "application/xml": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The ledger store cannot be reached; retry later. */
@@ -290,11 +297,12 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
+                "application/xml": components["schemas"]["ErrorResponse"];
             };
         };
     };
     parameters: {
-        /** @description Forces the response format. `json` is the only format of this version; other values are ignored. */
+        /** @description Forces the response format, `json` or `xml`; other values are ignored. */
         format: string;
         /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
         callback: string;
@@ -326,7 +334,7 @@ export interface operations {
     Echo: {
         parameters: {
             query?: {
-                /** @description Forces the response format. `json` is the only format of this version; other values are ignored. */
+                /** @description Forces the response format, `json` or `xml`; other values are ignored. */
                 format?: components["parameters"]["format"];
                 /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
                 callback?: components["parameters"]["callback"];
@@ -348,7 +356,7 @@ export interface operations {
         parameters: {
             query?: {
                 Message?: string;
-                /** @description Forces the response format. `json` is the only format of this version; other values are ignored. */
+                /** @description Forces the response format, `json` or `xml`; other values are ignored. */
                 format?: components["parameters"]["format"];
                 /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
                 callback?: components["parameters"]["callback"];
@@ -367,7 +375,7 @@ export interface operations {
     EchoReplyPost: {
         parameters: {
             query?: {
-                /** @description Forces the response format. `json` is the only format of this version; other values are ignored. */
+                /** @description Forces the response format, `json` or `xml`; other values are ignored. */
                 format?: components["parameters"]["format"];
                 /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
                 callback?: components["parameters"]["callback"];
@@ -410,7 +418,7 @@ export interface operations {
                 Filters?: components["parameters"]["Filters"];
                 /** @description Location ids of the company; empty means all. Accepts `1,2`, `[1,2]` or repeated keys. */
                 Locations?: components["parameters"]["Locations"];
-                /** @description Forces the response format. `json` is the only format of this version; other values are ignored. */
+                /** @description Forces the response format, `json` or `xml`; other values are ignored. */
                 format?: components["parameters"]["format"];
                 /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
                 callback?: components["parameters"]["callback"];
@@ -449,7 +457,7 @@ export interface operations {
                 Filters?: components["parameters"]["Filters"];
                 /** @description Location ids of the company; empty means all. Accepts `1,2`, `[1,2]` or repeated keys. */
                 Locations?: components["parameters"]["Locations"];
-                /** @description Forces the response format. `json` is the only format of this version; other values are ignored. */
+                /** @description Forces the response format, `json` or `xml`; other values are ignored. */
                 format?: components["parameters"]["format"];
                 /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
                 callback?: components["parameters"]["callback"];
@@ -470,7 +478,7 @@ export interface operations {
     GetFlatReplyPost: {
         parameters: {
             query?: {
-                /** @description Forces the response format. `json` is the only format of this version; other values are ignored. */
+                /** @description Forces the response format, `json` or `xml`; other values are ignored. */
                 format?: components["parameters"]["format"];
                 /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
                 callback?: components["parameters"]["callback"];

@@ -4,6 +4,7 @@
  */
 import type { WireFormat } from './format.ts';
 import { toLegacyJson } from './legacy-json.ts';
+import { xmlDtoWriter } from './xml-writer.ts';
 
 export interface DtoWriteContext {
   /** The request DTO's name, e.g. `GetFlatRequest`. */
@@ -22,6 +23,7 @@ const jsonWriter: DtoWriter = { contentType: JSON_CONTENT_TYPE, write: (dto) => 
 
 export const dtoWriters: Partial<Record<WireFormat, DtoWriter>> = {
   json: jsonWriter,
+  xml: xmlDtoWriter(),
 };
 
 /** The formats DTO routes can answer in, default first. */

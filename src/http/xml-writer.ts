@@ -1,0 +1,136 @@
+/**
+ * DTOs as ServiceStack's XmlSerializer (DataContractSerializer) wrote them: root element = the DTO type's name in
+ * `http://schemas.servicestack.net/types`, members in DataContract (XSD sequence) order, null members as
+ * `i:nil="true"`, dates as xs:dateTime, collections as `ArrayOf…` with their items in the schema's namespace
+ * (`http://schemas.microsoft.com/2003/10/Serialization/Arrays` for primitives). Member order and types come from
+ * generated/xsd-types.ts; which DTO a response is comes from openapi/ (src/contract/response-types.ts).
+ * The document is built with fast-xml-parser's XMLBuilder, which escapes every text value.
+ */
+import { XMLBuilder } from 'fast-xml-parser';
+import { xsdMembers, xsdTypeNamespaces } from '../../generated/xsd-types.ts';
+import { loadOpenApiDocument } from '../contract/openapi-document.ts';
+import { responseTypes } from '../contract/response-types.ts';
+import type { DtoWriteContext, DtoWriter } from './dto-writers.ts';
+
+export const XML_CONTENT_TYPE = 'application/xml';
+export const TYPES_NAMESPACE = 'http://schemas.servicestack.net/types';
+export const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
+const ARRAYS_NAMESPACE = 'http://schemas.microsoft.com/2003/10/Serialization/Arrays';
+/** DataContractSerializer's generated prefix for the arrays namespace on a member element. */
+const ARRAYS_PREFIX = 'd2p1';
+
+type ComplexTypeName = keyof typeof xsdMembers;
+type XmlNode = Record<string, unknown>;
+
+const WCF_DATE = /^\/Date\((-?\d+)(?:[+-]\d{4})?\)\/$/;
+
+function isComplex(name: string): name is ComplexTypeName {
+  return Object.hasOwn(xsdMembers, name);
+}
+
+/** Characters XML 1.0 cannot carry at all become U+FFFD (DataContractSerializer would refuse the document). */
+function xmlText(text: string): string {
+  return text.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
+}
+
+/** A decimal in xs:decimal lexical form (no exponent). */
+function xsdDecimal(value: number): string {
+  if (!Number.isFinite(value)) throw new Error(`xml: ${value} is not an xs:decimal`);
+  const text = String(value);
+  if (!/e/i.test(text)) return text;
+  return value.toFixed(20).replace(/\.?0+$/, '');
+}
+
+/** `/Date(ms)/` (our JSON form) → `2024-01-01T00:00:00Z`, as DataContractSerializer wrote a UTC DateTime. */
+function xsdDateTime(value: unknown): string {
+  const ms = typeof value === 'string' ? WCF_DATE.exec(value)?.[1] : undefined;
+  const date = ms !== undefined ? new Date(Number(ms)) : typeof value === 'string' ? new Date(value) : undefined;
+  if (!date || Number.isNaN(date.getTime())) throw new Error(`xml: ${String(value)} is not a date`);
+  return date.toISOString().replace(/\.000Z$/, 'Z');
+}
+
+function scalar(type: string, value: unknown): string {
+  switch (type) {
+    case 'xs:string':
+      return xmlText(String(value));
+    case 'xs:int':
+    case 'xs:long':
+      if (!Number.isInteger(value)) throw new Error(`xml: ${String(value)} is not an integer`);
+      return String(value);
+    case 'xs:decimal':
+    case 'xs:double':
+      return xsdDecimal(Number(value));
+    case 'xs:boolean':
+      return value ? 'true' : 'false';
+    case 'xs:dateTime':
+      return xsdDateTime(value);
+    default:
+      throw new Error(`xml: no writer for ${type}`);
+  }
+}
+
+/** The content of an element of schema type `type` (a normalised QName such as `tns:ReportModel`). */
+function content(type: string, value: unknown): XmlNode | string {
+  const [prefix, local] = type.split(':') as [string, string];
+  if (prefix === 'xs') return scalar(type, value);
+  if (!isComplex(local)) throw new Error(`xml: unknown schema type ${type}`);
+  const members = xsdMembers[local];
+  const item = members[0];
+  // ArrayOf…: one element per item, named by the schema; array items live in the type's own namespace.
+  if (item && item.maxOccurs === 'unbounded') {
+    if (!Array.isArray(value)) throw new Error(`xml: ${type} needs an array`);
+    const inArrays = xsdTypeNamespaces[local] === ARRAYS_NAMESPACE;
+    const name = inArrays ? `${ARRAYS_PREFIX}:${item.name}` : item.name;
+    const node: XmlNode = {};
+    if (inArrays) node[`@_xmlns:${ARRAYS_PREFIX}`] = ARRAYS_NAMESPACE;
+    if (value.length) node[name] = value.map((v) => element(item.type, v, item.nillable));
+    return node;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`xml: ${type} needs an object`);
+  const record = value as Record<string, unknown>;
+  const node: XmlNode = {};
+  for (const member of members) {
+    const v = record[member.name];
+    if (v === undefined || v === null) {
+      if (member.nillable) node[member.name] = { '@_i:nil': 'true' };
+      continue;
+    }
+    node[member.name] = element(member.type, v, member.nillable);
+  }
+  return node;
+}
+
+function element(type: string, value: unknown, nillable: boolean): XmlNode | string {
+  if (value === null || value === undefined) {
+    if (!nillable) throw new Error(`xml: ${type} is not nillable`);
+    return { '@_i:nil': 'true' };
+  }
+  return content(type, value);
+}
+
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  suppressBooleanAttributes: false,
+  suppressEmptyNode: true,
+  processEntities: true,
+});
+
+/** `dto` as a DataContract XML document whose root is `typeName` (a complex type of wsdl/types.xsd). */
+export function toDataContractXml(typeName: string, dto: unknown): string {
+  if (!isComplex(typeName) || xsdTypeNamespaces[typeName] !== TYPES_NAMESPACE) throw new Error(`xml: ${typeName} is not a DTO of ${TYPES_NAMESPACE}`);
+  const body = content(`tns:${typeName}`, dto) as XmlNode;
+  return builder.build({
+    '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' },
+    [typeName]: { '@_xmlns:i': XSI_NAMESPACE, '@_xmlns': TYPES_NAMESPACE, ...body },
+  }) as string;
+}
+
+/** The `xml` entry of the DTO writer registry: the DTO type per request DTO and status comes from openapi/. */
+export function xmlDtoWriter(): DtoWriter {
+  const types = responseTypes(loadOpenApiDocument());
+  return {
+    contentType: XML_CONTENT_TYPE,
+    write: (dto: unknown, context: DtoWriteContext) => toDataContractXml(types.typeOf(context.dtoName, context.status), dto),
+  };
+}
