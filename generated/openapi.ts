@@ -300,6 +300,36 @@ export type components = {
                 "application/xml": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description No API key was sent where one is required (report operations), or the key sent is unknown or revoked (any operation). ErrorCode `Unauthorized`; the response carries `WWW-Authenticate`. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+                "application/xml": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The API key is valid but its scope does not include the requested CompanyId. ErrorCode `Forbidden`. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+                "application/xml": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The URL (path and query string) is longer than the configured limit (MAX_URL_LENGTH, default 8192 characters). ErrorCode `UriTooLong`. */
+        UriTooLong: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+                "application/xml": components["schemas"]["ErrorResponse"];
+            };
+        };
     };
     parameters: {
         /** @description Forces the response format, `json` or `xml`; other values are ignored. */
@@ -349,7 +379,10 @@ export interface operations {
         responses: {
             200: components["responses"]["EchoResponse"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            414: components["responses"]["UriTooLong"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     EchoReplyGet: {
@@ -369,7 +402,10 @@ export interface operations {
         responses: {
             200: components["responses"]["EchoResponse"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            414: components["responses"]["UriTooLong"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     EchoReplyPost: {
@@ -392,9 +428,12 @@ export interface operations {
         responses: {
             200: components["responses"]["EchoResponse"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     GetFlat: {
@@ -431,6 +470,9 @@ export interface operations {
         responses: {
             200: components["responses"]["GetFlatResponse"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -470,6 +512,9 @@ export interface operations {
         responses: {
             200: components["responses"]["GetFlatResponse"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -495,7 +540,10 @@ export interface operations {
         responses: {
             200: components["responses"]["GetFlatResponse"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];

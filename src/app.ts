@@ -3,6 +3,7 @@
  */
 import express, { type Express, type Request, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config.ts';
 import { loadOpenApiDocument } from './contract/openapi-document.ts';
@@ -15,11 +16,17 @@ import { notFound } from './http/not-found.ts';
 import { wireContext } from './http/wire-context.ts';
 import { contractOperations } from './http/operations.ts';
 import { handlers, type ServiceDependencies } from './routes.ts';
+import { authenticate, callerOf } from './auth/access.ts';
+import { maxUrlLength, requestTimeout } from './http/limits.ts';
+import { createMetrics } from './ops/metrics.ts';
+import { health, ready } from './ops/health.ts';
+import { requestLog } from './ops/request-log.ts';
 import { mountSoap12 } from './soap/mount-soap12.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
 
 export interface AppDependencies {
-  config: Pick<AppConfig, 'companyName' | 'debug' | 'bodyLimitBytes' | 'validateResponses'>;
+  config: Pick<AppConfig, 'companyName' | 'debug' | 'bodyLimitBytes' | 'validateResponses'>
+    & Partial<Pick<AppConfig, 'maxUrlLength' | 'maxArrayItems' | 'requestTimeoutMs'>>;
   store: LedgerStore;
   logger: Logger;
   now?: () => Date;
@@ -34,17 +41,34 @@ export async function createApp({ config, store, logger, now = () => new Date() 
     const template = wireContext(res).template;
     return operations.find((op) => op.method === method && op.template === template);
   };
-  const deps: ServiceDependencies = { store, now, caller: { companyName: config.companyName } };
+  const deps: Omit<ServiceDependencies, 'caller'> = { store, now };
+  const secured = securedOperations(doc);
+  const renderError = errorHandler({ debug: config.debug, logger });
+  const metrics = createMetrics();
 
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  app.use(requestLog(logger));
+  app.use(metrics.middleware);
+  // No CSP here: HTML resources set their own; JSONP must stay loadable cross-origin.
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } }));
   app.use(legacyResponseWriter());
+  app.use(maxUrlLength(config.maxUrlLength ?? 8192));
+  app.use(requestTimeout(config.requestTimeoutMs ?? 30_000, renderError));
+  app.get('/health', health);
+  app.get('/ready', ready(store));
+  app.get('/metrics', metrics.handler);
   app.use(canonicalRoutes(routes));
   await mountSoap12(app, { bodyLimitBytes: config.bodyLimitBytes });
   app.use(identifyOperation(planFor));
+  app.use(authenticate({
+    store,
+    defaultCompanyName: config.companyName,
+    requiresKey: (req, res) => secured.has(`${req.method === 'HEAD' ? 'GET' : req.method} ${wireContext(res).template}`),
+  }));
   app.use(express.json({ limit: config.bodyLimitBytes, strict: false }));
-  app.use(bindRequest());
+  app.use(bindRequest({ maxArrayItems: config.maxArrayItems ?? 1000 }));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: doc,
@@ -59,10 +83,26 @@ export async function createApp({ config, store, logger, now = () => new Date() 
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
     app[op.method.toLowerCase() as 'get' | 'post'](op.expressPath, async (req, res) => {
-      res.json(await handler(req, deps));
+      const result = await handler(req, { ...deps, caller: callerOf(res) });
+      if (!res.headersSent) res.json(result); // else the request ran past its time-out and was answered
     });
   }
   app.use(notFound(routes, config.debug));
-  app.use(errorHandler({ debug: config.debug, logger }));
+  app.use(renderError);
   return app;
+}
+
+/** `METHOD template` of every operation whose openapi/ `security` requires a key (no empty `{}` alternative). */
+function securedOperations(doc: ReturnType<typeof loadOpenApiDocument>): Set<string> {
+  const out = new Set<string>();
+  const global = (doc as { security?: Record<string, unknown>[] }).security;
+  for (const [template, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item ?? {})) {
+      const security = (op as { security?: Record<string, unknown>[] })?.security ?? global;
+      if (Array.isArray(security) && security.length > 0 && !security.some((s) => Object.keys(s).length === 0)) {
+        out.add(`${method.toUpperCase()} ${template}`);
+      }
+    }
+  }
+  return out;
 }

@@ -12,12 +12,18 @@ export interface AppConfig {
   dataDir: string;
   /** PostgreSQL connection string; when set, the store is PostgreSQL instead of DuckDB (DATABASE_URL). */
   databaseUrl?: string;
-  /** Company name echoed to callers until authentication exists (COMPANY_NAME). */
+  /** Company name echoed to callers that send no API key (COMPANY_NAME). */
   companyName: string;
   /** Debug mode: StackTrace in ResponseStatus, detailed 404 bodies (DEBUG=1). */
   debug: boolean;
   /** Largest accepted request body in bytes, JSON and SOAP (BODY_LIMIT_BYTES). */
   bodyLimitBytes: number;
+  /** Longest accepted URL, path and query string, in characters; 414 above it (MAX_URL_LENGTH). */
+  maxUrlLength: number;
+  /** Most items one array field (Locations, Filters) may carry; 400 above it (MAX_ARRAY_ITEMS). */
+  maxArrayItems: number;
+  /** Time-out per request in ms; a request still running then gets 503 RequestTimeout; 0 = none (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
   /** Validate responses against openapi/ (VALIDATE_RESPONSES=1; on in tests). */
   validateResponses: boolean;
   /** Load the demo ledger into an empty store at start (DEMO_DATA, default 1). */
@@ -49,6 +55,9 @@ export function loadConfig(): AppConfig {
     companyName: process.env.COMPANY_NAME || 'Reporting Service',
     debug: flagFrom('DEBUG', false),
     bodyLimitBytes: intFrom('BODY_LIMIT_BYTES', 1_048_576),
+    maxUrlLength: intFrom('MAX_URL_LENGTH', 8192),
+    maxArrayItems: intFrom('MAX_ARRAY_ITEMS', 1000),
+    requestTimeoutMs: intFrom('REQUEST_TIMEOUT_MS', 30_000),
     validateResponses: flagFrom('VALIDATE_RESPONSES', false),
     demoData: flagFrom('DEMO_DATA', true),
   };

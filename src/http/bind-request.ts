@@ -6,7 +6,8 @@
 import type { RequestHandler, Request, Response } from 'express';
 import type { OperationPlan } from '../contract/binding-plan.ts';
 import { AppError } from '../errors/app-error.ts';
-import { bindBody, bindQuery } from './binding.ts';
+import { DEFAULT_BINDING_LIMITS, bindBody, bindQuery, type BindingLimits } from './binding.ts';
+import { MAX_CALLBACK_CHARS } from './jsonp.ts';
 import { Keywords, RESERVED_QUERY_NAMES } from './keywords.ts';
 import { wireContext } from './wire-context.ts';
 
@@ -35,26 +36,30 @@ export function identifyOperation(planFor: (req: Request, res: Response) => Oper
   return (req, res, next) => {
     const wire = wireContext(res);
     const callback = first((req.query as RawQuery)[Keywords.callback]);
-    if (callback) wire.callback = callback;
     wire.operation = planFor(req, res);
     if (wire.operation) wire.dtoName = wire.operation.dtoName;
+    if (callback && callback.length > MAX_CALLBACK_CHARS) {
+      const message = `The JSONP callback name is longer than ${MAX_CALLBACK_CHARS} characters`;
+      return next(new AppError('ArgumentException', message, [{ errorCode: 'ArgumentException', fieldName: Keywords.callback, message }]));
+    }
+    if (callback) wire.callback = callback;
     next();
   };
 }
 
-export function bindRequest(): RequestHandler {
+export function bindRequest(limits: BindingLimits = DEFAULT_BINDING_LIMITS): RequestHandler {
   return (req, res, next) => {
     const wire = wireContext(res);
     const plan = wire.operation;
     if (!plan) return next();
     const raw = req.query as RawQuery;
 
-    const bound = bindQuery(raw, plan.body ?? plan.query);
+    const bound = bindQuery(raw, plan.body ?? plan.query, limits);
     if (plan.body && req.body !== undefined) {
       if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
         return next(new AppError('SerializationException', `Could not deserialize 'application/json' request using ${plan.dtoName}: the body must be a JSON object`));
       }
-      bindBody(req.body as Record<string, unknown>, plan.body, bound);
+      bindBody(req.body as Record<string, unknown>, plan.body, bound, limits);
     }
     wire.sentNames = bound.sentNames;
     if (bound.errors.length) {

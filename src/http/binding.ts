@@ -53,21 +53,39 @@ function parseScalar(kind: ScalarKind, value: unknown): Parsed {
   }
 }
 
-function parseField(type: FieldKind, value: unknown): Parsed {
+/** Binder limits: the most items one array field may carry (MAX_ARRAY_ITEMS). */
+export interface BindingLimits {
+  maxArrayItems: number;
+}
+
+export const DEFAULT_BINDING_LIMITS: BindingLimits = { maxArrayItems: 1000 };
+
+const TOO_MANY = Symbol('too many');
+
+function parseField(type: FieldKind, value: unknown, limits: BindingLimits): Parsed | typeof TOO_MANY {
   if (type.kind !== 'array') return parseScalar(type, value);
   const items = typeof value === 'string' ? splitLegacyList(value) : Array.isArray(value) ? value : undefined;
   if (!items) return INVALID;
+  if (items.length > limits.maxArrayItems) return TOO_MANY;
   const parsed = items.map((item) => parseScalar(type.items, item));
   return parsed.includes(INVALID) ? INVALID : parsed;
 }
 
 /** Binds entries in the order given; a later entry for the same field wins (body after query). */
-function bind(entries: [string, unknown][], plan: Map<string, FieldSpec>, into?: BoundFields): BoundFields {
+function bind(entries: [string, unknown][], plan: Map<string, FieldSpec>, limits: BindingLimits, into?: BoundFields): BoundFields {
   const bound: BoundFields = into ?? { values: {}, sentNames: {}, errors: [] };
   for (const [sentName, value] of entries) {
     const spec = plan.get(sentName.toLowerCase());
     if (!spec || value === undefined || value === null || value === '') continue;
-    const parsed = parseField(spec.type, value);
+    const parsed = parseField(spec.type, value, limits);
+    if (parsed === TOO_MANY) {
+      bound.errors.push({
+        errorCode: 'SerializationException',
+        fieldName: sentName,
+        message: `'${sentName}' has more than ${limits.maxArrayItems} items`,
+      });
+      continue;
+    }
     if (parsed === INVALID) {
       bound.errors.push(invalid(sentName, value));
       continue;
@@ -82,7 +100,7 @@ function bind(entries: [string, unknown][], plan: Map<string, FieldSpec>, into?:
  * Query strings: repeated keys, and keys that differ only by case, are joined with `,` as ASP.NET's
  * NameValueCollection did, so `Locations=1&locations=2` reads as `1,2`.
  */
-export function bindQuery(query: Record<string, string | string[] | undefined>, plan: Map<string, FieldSpec>): BoundFields {
+export function bindQuery(query: Record<string, string | string[] | undefined>, plan: Map<string, FieldSpec>, limits: BindingLimits = DEFAULT_BINDING_LIMITS): BoundFields {
   const merged = new Map<string, [string, string]>();
   for (const [key, raw] of Object.entries(query)) {
     if (raw === undefined) continue;
@@ -91,10 +109,10 @@ export function bindQuery(query: Record<string, string | string[] | undefined>, 
     const previous = merged.get(lower);
     merged.set(lower, previous ? [previous[0], [previous[1], text].filter(Boolean).join(',')] : [key, text]);
   }
-  return bind([...merged.values()], plan);
+  return bind([...merged.values()], plan, limits);
 }
 
 /** JSON bodies: property names are case-insensitive; query values fill only what the body left out. */
-export function bindBody(body: Record<string, unknown>, plan: Map<string, FieldSpec>, fromQuery?: BoundFields): BoundFields {
-  return bind(Object.entries(body), plan, fromQuery);
+export function bindBody(body: Record<string, unknown>, plan: Map<string, FieldSpec>, fromQuery?: BoundFields, limits: BindingLimits = DEFAULT_BINDING_LIMITS): BoundFields {
+  return bind(Object.entries(body), plan, limits, fromQuery);
 }

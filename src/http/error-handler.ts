@@ -11,6 +11,7 @@ export function errorHandler(options: { debug: boolean; logger: Logger }): Error
     const wire = wireContext(res);
     const appError = fromLibraryError(error, wire.sentNames, wire.dtoName) ?? toAppError(error);
     if (appError.status >= 500) options.logger.error({ err: appError.cause ?? error, code: appError.code }, 'request failed');
+    if (res.writableEnded) return; // already answered (e.g. a request that ran past its time-out)
     if (res.headersSent) {
       res.destroy();
       return;

@@ -9,17 +9,22 @@ import { toReportModel } from '../reports/render-report-model.ts';
 import { reportUrl, toSelectedOptions } from '../reports/selected-options.ts';
 import { formatIsoDate } from '../http/legacy-date.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
+import { requireCompanyAccess } from '../auth/access.ts';
+import type { Caller } from './caller.ts';
 
 export interface GetFlatContext {
   store: LedgerStore;
   now: () => Date;
   /** `<scheme>://<host>` of the request, for the report link. */
   baseUrl: string;
+  /** Who asks: the API key's scope must include the company (401 without a key, 403 for another company). */
+  caller: Caller;
 }
 
-export async function getFlat(request: GetFlatRequest, { store, now, baseUrl }: GetFlatContext): Promise<GetFlatResponse> {
+export async function getFlat(request: GetFlatRequest, { store, now, baseUrl, caller }: GetFlatContext): Promise<GetFlatResponse> {
   const started = performance.now();
   const companyId = requireCompanyId(request);
+  requireCompanyAccess(caller, companyId);
   const catalog = (await store.getCatalog(companyId)) ?? unknownCompany(companyId);
   const options = resolveFlatOptions(request, catalog, todayIn(catalog.company.timeZone, now()));
   const totals = await store.sumPnlByAccountMonth({

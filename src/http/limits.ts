@@ -1,0 +1,36 @@
+/**
+ * Request limits before any parsing: the URL length (414) and a time-out per request. A request still running at
+ * its time-out is answered 503 `RequestTimeout` (the service, not a gateway, gave up: 503 + Retry-After, not 504);
+ * its late result is dropped.
+ */
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError } from '../errors/app-error.ts';
+
+export function maxUrlLength(limit: number): RequestHandler {
+  return (req, _res, next) => {
+    if (req.url.length > limit) return next(new AppError('UriTooLong', `The URL is ${req.url.length} characters long; the limit is ${limit}.`));
+    next();
+  };
+}
+
+export function requestTimeout(ms: number, render: ErrorRequestHandler): RequestHandler {
+  return (req, res, next) => {
+    if (!(ms > 0)) return next();
+    const timer = setTimeout(() => {
+      if (res.headersSent) return;
+      res.setHeader('Retry-After', '1');
+      res.setHeader('Connection', 'close');
+      const error = new AppError('RequestTimeout', `The request did not complete within ${ms} ms; retry later.`);
+      try {
+        render(error, req, res, () => undefined);
+      } catch {
+        if (!res.headersSent) res.status(error.status).end();
+      }
+    }, ms);
+    timer.unref();
+    const clear = () => clearTimeout(timer);
+    res.once('finish', clear);
+    res.once('close', clear);
+    next();
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Prometheus metrics (prom-client): request count and latency by method, route template (never the raw URL, so
+ * label cardinality stays bounded) and status; the process's default metrics once per process.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { wireContext } from '../http/wire-context.ts';
+import { SOAP12_PATH } from '../soap/mount-soap12.ts';
+
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/** The route template a finished request matched: the contract's path, an Express route, /soap12, or `unmatched`. */
+export function routeLabel(req: Request, res: Response): string {
+  const template = wireContext(res).template;
+  if (template) return template;
+  const route = (req as { route?: { path?: unknown } }).route;
+  if (route && typeof route.path === 'string') return (req.baseUrl || '') + route.path;
+  if (req.path.toLowerCase() === SOAP12_PATH) return SOAP12_PATH;
+  return 'unmatched';
+}
+
+export interface Metrics {
+  middleware: RequestHandler;
+  handler: RequestHandler;
+  registry: Registry;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route template and status.', labelNames, registers: [registry] });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency in seconds, by method, route template and status.',
+    labelNames,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const middleware: RequestHandler = (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      const labels = { method: req.method, route: routeLabel(req, res), status: String(res.statusCode) };
+      requests.inc(labels);
+      duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    next();
+  };
+  const handler: RequestHandler = async (_req, res, next) => {
+    try {
+      const text = (await registry.metrics()) + '\n' + (await processMetrics().metrics());
+      res.status(200).setHeader('Content-Type', registry.contentType);
+      res.send(Buffer.from(text));
+    } catch (error) {
+      next(error);
+    }
+  };
+  return { middleware, handler, registry };
+}
