@@ -4,31 +4,58 @@
  */
 import { pino } from 'pino';
 import { createApp } from './app.ts';
+import { createApiKey } from './auth/api-keys.ts';
 import { loadConfig } from './config.ts';
 import { listen, warmUp } from './server.ts';
 import { openStore } from './store/open-store.ts';
 import { seedDemoIfEmpty } from './store/demo-ledger.ts';
 
 const config = loadConfig();
-const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+const logger = pino({
+  level: process.env.LOG_LEVEL ?? 'info',
+  redact: ['req.headers.authorization', 'req.headers["x-apikey"]', 'req.headers.cookie'],
+});
+/** How long SIGTERM waits for in-flight requests before closing their connections (DRAIN_TIMEOUT_MS). */
+const drainTimeoutMs = Number(process.env.DRAIN_TIMEOUT_MS || 10_000);
+// A stray rejection is a bug to log, never a reason to drop every other request in flight.
+process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
 const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 if (config.demoData) await seedDemoIfEmpty(store, new Date());
+// The embedded demo gets one key on first start; only its hash is stored, so it is printed here once.
+const demoKey = config.demoData && (await store.listApiKeys()).length === 0 && (await store.listCompanies()).some((c) => c.id === 1)
+  ? (await createApiKey(store, { name: 'demo', companyIds: [1] })).key
+  : undefined;
 const app = await createApp({ config, store, logger });
 const { server, url } = await listen(app, config.port, config.host);
 await warmUp(url);
 logger.info({ url, store: store.kind }, 'ready');
 console.log(`Reporting Service listening on ${url} (${store.kind} store)`);
 console.log(`  curl ${url}/v1/echo/hello`);
-console.log(`  curl '${url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true'`);
+const keyText = demoKey ?? '<your key>';
+console.log(`  curl -H 'X-ApiKey: ${keyText}' '${url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true'`);
+if (demoKey) {
+  console.log(`Demo API key for company 1 (shown once, stored hashed): ${demoKey}`);
+} else {
+  console.log('Reports need an API key: make one with `npm run keys -- create --company 1` (list: `npm run keys -- list`).');
+}
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'stopping: draining in-flight requests');
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  // Keep-alive connections that finish a request after close() are closed as they go idle.
+  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  const force = setTimeout(() => {
+    logger.warn('drain time-out: closing the remaining connections');
+    server.closeAllConnections();
+  }, drainTimeoutMs);
+  await closed;
+  clearInterval(idle);
+  clearTimeout(force);
   await store.close();
   logger.info('stopped');
   process.exit(0);
