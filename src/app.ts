@@ -12,6 +12,7 @@ import { bindRequest, identifyOperation } from './http/bind-request.ts';
 import { canonicalRoutes } from './http/canonical-route.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { legacyResponseWriter } from './http/legacy-response.ts';
+import { nativeTypesRoutes } from './http/native-types.ts';
 import { notFound } from './http/not-found.ts';
 import { wireContext } from './http/wire-context.ts';
 import { contractOperations } from './http/operations.ts';
@@ -87,6 +88,7 @@ export async function createApp({ config, store, logger, now = () => new Date() 
       if (!res.headersSent) res.json(result); // else the request ran past its time-out and was answered
     });
   }
+  app.use(nativeTypesRoutes(now)); // /types/typescript, /types/csharp: before the legacy 404
   app.use(notFound(routes, config.debug));
   app.use(renderError);
   return app;
