@@ -1,0 +1,316 @@
+/**
+ * The contract conformance suite: rules derived from openapi/ (every operation answers its documented success
+ * status and content type; documented error statuses carry a ResponseStatus; operations that require a key refuse
+ * a request without one) and wsdl/ (the WSDL is served and names the service, port type and binding, with no
+ * operations; a POSTed SOAP 1.2 message gets a SOAP fault), plus the wire rules of the spec (JSON default, `.json`,
+ * `?format=json`, JSONP wrapping and sanitising, case-insensitive routes, 404 text/plain, 405 for an unknown
+ * `/json/reply/` operation, `/Date()` and 32-hex GUID forms, XML). It speaks plain HTTP (fetch), so it runs against
+ * any deployment: `npm run conformance -- <base-url>`, and in `npm test` against the in-process server.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
+import { loadOpenApiDocument } from '../contract/openapi-document.ts';
+import { responseSchemaName } from '../contract/response-types.ts';
+
+export type RuleStatus = 'pass' | 'fail' | 'n/a';
+export interface RuleResult {
+  rule: string;
+  description: string;
+  status: RuleStatus;
+  /** Why it failed or does not apply. */
+  reason?: string;
+  exchange?: { request: string; response: string };
+}
+export interface ConformanceOptions {
+  apiKey?: string;
+  /** Company of the sample report requests (default 1). */
+  companyId?: number;
+  fetch?: typeof fetch;
+}
+
+const WSDL_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../wsdl/SyncReply.wsdl');
+const SAMPLE_MESSAGE = 'conformance';
+
+interface Exchange {
+  request: string;
+  status: number;
+  contentType: string;
+  text: string;
+  json?: unknown;
+}
+
+class RuleFailure extends Error {}
+class NotApplicable extends Error {}
+
+function check(condition: unknown, reason: string): asserts condition {
+  if (!condition) throw new RuleFailure(reason);
+}
+
+function hasResponseStatus(json: unknown): boolean {
+  const rs = (json as { ResponseStatus?: { ErrorCode?: unknown; Message?: unknown } } | undefined)?.ResponseStatus;
+  return !!rs && typeof rs.ErrorCode === 'string' && typeof rs.Message === 'string';
+}
+
+export async function runConformance(baseUrl: string, options: ConformanceOptions = {}): Promise<RuleResult[]> {
+  const base = baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? fetch;
+  const companyId = options.companyId ?? 1;
+  const doc = loadOpenApiDocument();
+  const results: RuleResult[] = [];
+  let last: Exchange | undefined;
+
+  async function send(method: string, pathAndQuery: string, init: { headers?: Record<string, string>; body?: string; key?: boolean } = {}): Promise<Exchange> {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.key !== false && options.apiKey) headers['X-ApiKey'] = options.apiKey;
+    const res = await doFetch(base + pathAndQuery, { method, headers, body: init.body, redirect: 'manual' });
+    const text = await res.text();
+    const shownHeaders = Object.entries(headers).map(([k, v]) => `\n${k}: ${k.toLowerCase() === 'x-apikey' ? '***' : v}`).join('');
+    const exchange: Exchange = {
+      request: `${method} ${pathAndQuery}${shownHeaders}${init.body ? `\n\n${init.body}` : ''}`,
+      status: res.status,
+      contentType: res.headers.get('content-type') ?? '',
+      text,
+    };
+    try {
+      exchange.json = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    last = exchange;
+    return exchange;
+  }
+
+  async function rule(name: string, description: string, body: () => Promise<void>): Promise<void> {
+    last = undefined;
+    try {
+      await body();
+      results.push({ rule: name, description, status: 'pass' });
+    } catch (error) {
+      if (error instanceof NotApplicable) {
+        results.push({ rule: name, description, status: 'n/a', reason: error.message });
+        return;
+      }
+      const reason = error instanceof RuleFailure ? error.message : `error: ${(error as Error).message}`;
+      const exchange = last as Exchange | undefined;
+      results.push({
+        rule: name,
+        description,
+        status: 'fail',
+        reason,
+        exchange: exchange && {
+          request: exchange.request,
+          response: `${exchange.status} ${exchange.contentType}\n${exchange.text.length > 600 ? `${exchange.text.slice(0, 600)}…` : exchange.text}`,
+        },
+      });
+    }
+  }
+
+  // ---- rules derived from openapi/: every operation, every documented status we can provoke ----
+  for (const [template, item] of Object.entries(doc.paths)) {
+    for (const method of ['get', 'post'] as const) {
+      const op = (item as Record<string, OpenAPIV3.OperationObject> | undefined)?.[method];
+      if (!op?.operationId) continue;
+      const id = op.operationId;
+      const verb = method.toUpperCase();
+      const security = (op.security ?? (doc as { security?: OpenAPIV3.SecurityRequirementObject[] }).security) ?? [];
+      const needsKey = security.length > 0 && !security.some((s) => Object.keys(s).length === 0);
+      const sample = sampleRequest(doc, template, op, verb, companyId);
+      const ok = op.responses?.['200'];
+      const okType = ok ? responseSchemaName(doc, ok) : undefined;
+      const okMedia = ok ? Object.keys(resolveResponse(doc, ok).content ?? {})[0] : undefined;
+
+      await rule(`op:${id}:200`, `${verb} ${template} answers 200 ${okMedia ?? ''} with a ${okType ?? 'body'}`, async () => {
+        if (!sample) throw new NotApplicable('no sample request can be built from the contract (e.g. a signed token)');
+        if (needsKey && !options.apiKey) throw new NotApplicable('requires an API key (--api-key)');
+        const res = await send(verb, sample.url, sample.init);
+        check(res.status === 200, `status ${res.status}, expected 200`);
+        check(okMedia && res.contentType.startsWith(okMedia), `Content-Type '${res.contentType}', expected ${okMedia}`);
+        const required = okType ? (doc.components?.schemas?.[okType] as OpenAPIV3.SchemaObject | undefined)?.required ?? [] : [];
+        for (const name of required) check(res.json && name in (res.json as object), `${okType}.${name} missing`);
+      });
+
+      if (op.responses?.['400']) {
+        await rule(`op:${id}:400`, `${verb} ${template}: a bad request answers 400 with a ResponseStatus`, async () => {
+          const bad = badRequest(doc, template, op, verb);
+          if (!bad) throw new NotApplicable('no input of this operation can be malformed');
+          if (needsKey && !options.apiKey) throw new NotApplicable('requires an API key (--api-key)');
+          const res = await send(verb, bad.url, bad.init);
+          check(res.status === 400, `status ${res.status}, expected 400`);
+          check(res.contentType.startsWith('application/json'), `Content-Type '${res.contentType}', expected application/json`);
+          check(hasResponseStatus(res.json), 'no ResponseStatus with ErrorCode and Message');
+        });
+      }
+
+      if (op.responses?.['401'] && needsKey) {
+        await rule(`op:${id}:401`, `${verb} ${template}: no API key answers 401 with a ResponseStatus`, async () => {
+          if (!sample) throw new NotApplicable('no sample request can be built from the contract');
+          const res = await send(verb, sample.url, { ...sample.init, key: false });
+          check(res.status === 401, `status ${res.status}, expected 401`);
+          check(hasResponseStatus(res.json), 'no ResponseStatus with ErrorCode and Message');
+        });
+      }
+    }
+  }
+
+  // ---- rules derived from wsdl/ ----
+  const wsdl = readFileSync(WSDL_PATH, 'utf8');
+  const names = {
+    service: /<wsdl:service name="([^"]+)"/.exec(wsdl)?.[1],
+    portType: /<wsdl:portType name="([^"]+)"/.exec(wsdl)?.[1],
+    binding: /<wsdl:binding name="([^"]+)"/.exec(wsdl)?.[1],
+  };
+  await rule('wsdl:served', `GET /soap12?wsdl serves the WSDL naming ${names.service}, ${names.portType}, ${names.binding} with no operations`, async () => {
+    const res = await send('GET', '/soap12?wsdl');
+    check(res.status === 200, `status ${res.status}, expected 200`);
+    check(/xml/.test(res.contentType), `Content-Type '${res.contentType}', expected text/xml`);
+    for (const [what, name] of Object.entries(names)) {
+      check(name && new RegExp(`<wsdl:${what === 'portType' ? 'portType' : what} name="${name}"`).test(res.text), `no wsdl:${what} named ${name}`);
+    }
+    check(!/<wsdl:operation\b/.test(res.text), 'the WSDL lists operations');
+  });
+  await rule('soap:fault', 'POST /soap12 with a SOAP 1.2 message answers a SOAP 1.2 Fault (application/soap+xml)', async () => {
+    const envelope = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><EchoRequest xmlns="http://schemas.servicestack.net/types"><Message>${SAMPLE_MESSAGE}</Message></EchoRequest></soap:Body></soap:Envelope>`;
+    const res = await send('POST', '/soap12', { headers: { 'Content-Type': 'application/soap+xml; charset=utf-8' }, body: envelope });
+    check(res.contentType.startsWith('application/soap+xml'), `Content-Type '${res.contentType}', expected application/soap+xml`);
+    check(/<(\w+:)?Fault\b/.test(res.text) && /http:\/\/www\.w3\.org\/2003\/05\/soap-envelope/.test(res.text), 'no SOAP 1.2 Fault in the body');
+  });
+
+  // ---- wire rules of the spec ----
+  const echo = `/v1/echo/${SAMPLE_MESSAGE}`;
+  const isEcho = (json: unknown) => (json as { Message?: unknown } | undefined)?.Message === SAMPLE_MESSAGE;
+  await rule('wire:json-default', 'JSON by default: application/json; charset=utf-8', async () => {
+    const res = await send('GET', echo);
+    check(res.status === 200, `status ${res.status}`);
+    check(/^application\/json;\s*charset=utf-8$/i.test(res.contentType), `Content-Type '${res.contentType}'`);
+    check(isEcho(res.json), 'Message not echoed');
+  });
+  await rule('wire:json-suffix', 'a .json suffix forces JSON over Accept', async () => {
+    const res = await send('GET', `${echo}.json`, { headers: { Accept: 'application/xml' } });
+    check(res.contentType.startsWith('application/json'), `Content-Type '${res.contentType}'`);
+    check(isEcho(res.json), 'Message not echoed without the suffix');
+  });
+  await rule('wire:format-json', '?format=json forces JSON over Accept', async () => {
+    const res = await send('GET', `${echo}?format=json`, { headers: { Accept: 'application/xml' } });
+    check(res.contentType.startsWith('application/json') && isEcho(res.json), `Content-Type '${res.contentType}'`);
+  });
+  await rule('wire:jsonp', '?callback=cb wraps the JSON as cb(...) in text/javascript', async () => {
+    const res = await send('GET', `${echo}?callback=cb`);
+    check(res.contentType.startsWith('text/javascript'), `Content-Type '${res.contentType}'`);
+    check(res.text.startsWith('cb(') && res.text.endsWith(')'), 'not wrapped as cb(...)');
+    check(isEcho(JSON.parse(res.text.slice(3, -1))), 'the wrapped JSON is not the EchoResponse');
+  });
+  await rule('wire:jsonp-sanitise', 'the callback name is reduced to [A-Za-z0-9._]', async () => {
+    const res = await send('GET', `${echo}?callback=${encodeURIComponent('a<b>(c);d')}`);
+    check(res.text.startsWith('a_b__c__d('), `body starts '${res.text.slice(0, 12)}'`);
+  });
+  await rule('wire:jsonp-error', 'a JSONP error keeps its ResponseStatus', async () => {
+    const res = await send('GET', '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=x&callback=cb');
+    check(res.status >= 400, `status ${res.status}, expected an error status`);
+    check(res.text.startsWith('cb(') && hasResponseStatus(JSON.parse(res.text.slice(3, -1))), 'no cb({ResponseStatus}) body');
+  });
+  await rule('wire:case-insensitive', 'routes match case-insensitively', async () => {
+    const res = await send('GET', `/V1/ECHO/${SAMPLE_MESSAGE}`);
+    check(res.status === 200 && isEcho(res.json), `status ${res.status}`);
+  });
+  await rule('wire:404-text-plain', 'an unknown route answers 404 text/plain with the body 404', async () => {
+    const res = await send('GET', '/conformance/no/such/route');
+    check(res.status === 404, `status ${res.status}, expected 404`);
+    check(res.contentType.startsWith('text/plain'), `Content-Type '${res.contentType}', expected text/plain`);
+    check(res.text.startsWith('404') || res.text.startsWith('Handler for Request not found'), 'body is not 404');
+  });
+  await rule('wire:405-unknown-op', 'an unknown /json/reply/{Op} answers 405 with a ResponseStatus', async () => {
+    const res = await send('GET', '/json/reply/NoSuchConformanceOperation');
+    check(res.status === 405, `status ${res.status}, expected 405`);
+    check(hasResponseStatus(res.json), 'no ResponseStatus');
+    check((res.json as { ResponseStatus: { ErrorCode: string } }).ResponseStatus.ErrorCode === 'NotImplementedException', 'ErrorCode is not NotImplementedException');
+  });
+  const report = `/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${companyId}&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-01-31`;
+  await rule('wire:date-form', 'dates are written \\/Date(ms)\\/', async () => {
+    if (!options.apiKey) throw new NotApplicable('the report requires an API key (--api-key)');
+    const res = await send('GET', report);
+    check(res.status === 200, `status ${res.status}`);
+    check(/"StartDate":"\\\/Date\(1704067200000\)\\\/"/.test(res.text), 'StartDate is not "\\/Date(1704067200000)\\/"');
+  });
+  await rule('wire:guid-form', 'GUIDs are written as 32 lowercase hex digits (hyphenated input accepted)', async () => {
+    if (!options.apiKey) throw new NotApplicable('the report requires an API key (--api-key)');
+    const guid = '0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9';
+    const res = await send('GET', `${report}&Filters=${guid}`);
+    if (res.status === 400 && /Filters/.test(res.text) && !/Unable to bind/.test(res.text)) {
+      throw new NotApplicable('the deployment has no tracking option to filter by; unknown option refused');
+    }
+    check(res.status === 200, `status ${res.status}`);
+    const filters = (res.json as { SelectedOptions?: { Filters?: string[] } }).SelectedOptions?.Filters;
+    check(filters?.length === 1 && filters[0] === guid.replace(/-/g, '').toLowerCase(), `Filters echoed as ${JSON.stringify(filters)}`);
+  });
+  await rule('wire:xml', 'a .xml suffix answers DataContract XML (application/xml) in the ServiceStack namespace', async () => {
+    const res = await send('GET', `${echo}.xml`);
+    check(res.status === 200, `status ${res.status}`);
+    check(res.contentType.startsWith('application/xml'), `Content-Type '${res.contentType}'`);
+    check(/<EchoResponse [^>]*xmlns="http:\/\/schemas\.servicestack\.net\/types"/.test(res.text), 'root is not EchoResponse in http://schemas.servicestack.net/types');
+  });
+  return results;
+}
+
+function resolveResponse(doc: OpenAPIV3.DocumentV3, node: OpenAPIV3.ResponseObject | OpenAPIV3.ReferenceObject): OpenAPIV3.ResponseObject {
+  if ('$ref' in node) return resolveResponse(doc, doc.components!.responses![node.$ref.split('/').pop()!]!);
+  return node;
+}
+
+function resolveParameter(doc: OpenAPIV3.DocumentV3, node: OpenAPIV3.ParameterObject | OpenAPIV3.ReferenceObject): OpenAPIV3.ParameterObject {
+  if ('$ref' in node) return resolveParameter(doc, doc.components!.parameters![node.$ref.split('/').pop()!]!);
+  return node;
+}
+
+interface SampleRequest {
+  url: string;
+  init: { headers?: Record<string, string>; body?: string };
+}
+
+/** A valid request for an operation: path strings filled in, the company id where the DTO has one. */
+function sampleRequest(doc: OpenAPIV3.DocumentV3, template: string, op: OpenAPIV3.OperationObject, verb: string, companyId: number): SampleRequest | undefined {
+  const params = (op.parameters ?? []).map((p) => resolveParameter(doc, p));
+  let url = template;
+  for (const p of params.filter((x) => x.in === 'path')) {
+    const schema = p.schema as OpenAPIV3.SchemaObject | undefined;
+    if (schema?.type !== 'string' || schema.pattern) return undefined;
+    url = url.replace(`{${p.name}}`, SAMPLE_MESSAGE);
+  }
+  const hasCompany = params.some((p) => p.in === 'query' && p.name === 'CompanyId');
+  if (verb === 'GET') return { url: hasCompany ? `${url}?CompanyId=${companyId}` : url, init: {} };
+  const schemaRef = (op.requestBody as OpenAPIV3.RequestBodyObject | undefined)?.content['application/json']?.schema as OpenAPIV3.ReferenceObject | undefined;
+  const bodySchema = schemaRef && doc.components?.schemas?.[schemaRef.$ref.split('/').pop()!] as OpenAPIV3.SchemaObject | undefined;
+  const body: Record<string, unknown> = {};
+  if (bodySchema?.properties?.CompanyId) body.CompanyId = companyId;
+  if (bodySchema?.properties?.Message) body.Message = SAMPLE_MESSAGE;
+  return { url, init: { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } };
+}
+
+/** A request the operation must refuse with 400: a non-integer for an integer query field, or a malformed JSON body. */
+function badRequest(doc: OpenAPIV3.DocumentV3, template: string, op: OpenAPIV3.OperationObject, verb: string): SampleRequest | undefined {
+  if (verb === 'POST') return { url: template, init: { headers: { 'Content-Type': 'application/json' }, body: '{"Message":' } };
+  const params = (op.parameters ?? []).map((p) => resolveParameter(doc, p));
+  if (params.some((p) => p.in === 'path')) return undefined;
+  const integer = params.find((p) => p.in === 'query' && (p.schema as OpenAPIV3.SchemaObject | undefined)?.type === 'integer');
+  return integer ? { url: `${template}?${integer.name}=not-a-number`, init: {} } : undefined;
+}
+
+/** The result table; failures follow with their request and response. */
+export function formatResults(results: RuleResult[]): string {
+  const width = Math.max(...results.map((r) => r.rule.length), 4);
+  const lines = [`${'rule'.padEnd(width)}  status  description`, `${'-'.repeat(width)}  ------  -----------`];
+  for (const r of results) lines.push(`${r.rule.padEnd(width)}  ${r.status.padEnd(6)}  ${r.description}${r.status === 'n/a' && r.reason ? ` (${r.reason})` : ''}`);
+  const failed = results.filter((r) => r.status === 'fail');
+  for (const f of failed) {
+    lines.push('', `FAIL ${f.rule}: ${f.reason ?? ''}`);
+    if (f.exchange) lines.push('  request:', ...indent(f.exchange.request), '  response:', ...indent(f.exchange.response));
+  }
+  const count = (s: RuleStatus) => results.filter((r) => r.status === s).length;
+  lines.push('', `${count('pass')} pass, ${count('fail')} fail, ${count('n/a')} n/a`);
+  return lines.join('\n');
+}
+
+function indent(text: string): string[] {
+  return text.split('\n').map((l) => `    ${l}`);
+}
