@@ -136,6 +136,37 @@ describe('wire rules (ServiceStack compatibility)', () => {
     });
   });
 
+  describe('query binding', () => {
+    it('When legacy forms are sent unencoded (/Date(...)/, [1,2], {guid}), then they bind as the original binder read them', async () => {
+      const res = await request(t.app)
+        .get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=on&StartDate=/Date(1704067200000)/&EndDate=/Date(1709164800000-0000)/&Locations=[10,20]&Filters={0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9}')
+        .expect(200);
+      expect(res.body.SelectedOptions.StartDate).to.equal('/Date(1704067200000)/');
+      expect(res.body.SelectedOptions.EndDate).to.equal('/Date(1709164800000)/');
+      expect(res.body.SelectedOptions.Locations).to.deep.equal([10, 20]);
+      expect(res.body.SelectedOptions.Filters).to.deep.equal(['0a1b2c3d4e5f60718293a4b5c6d7e8f9']);
+    });
+
+    it('When an array is sent as repeated keys, then the keys join like a comma list', async () => {
+      const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations=10&locations=20').expect(200);
+      expect(res.body.SelectedOptions.Locations).to.deep.equal([10, 20]);
+    });
+
+    it('When a value is empty, then the field keeps its default', async () => {
+      const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseAccountMapping=&Locations=').expect(200);
+      expect(res.body.SelectedOptions.UseAccountMapping).to.equal(false);
+      expect(res.body.SelectedOptions.Locations).to.deep.equal([]);
+    });
+
+    it('When a date carries an offset, then the calendar date in that offset is used', async () => {
+      // 2024-01-01T02:00Z is still Dec 31 at -0500
+      const res = await request(t.app)
+        .get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=/Date(1704074400000-0500)/&EndDate=20240229')
+        .expect(200);
+      expect(res.body.ReportModel.ColumnNames).to.deep.equal(['Dec 2023', 'Jan 2024', 'Feb 2024']);
+    });
+  });
+
   describe('errors', () => {
     it('When a query value cannot be bound, then 400 lists one SerializationException per bad field, named as sent', async () => {
       const res = await request(t.app)
