@@ -26,6 +26,10 @@ export const operationRoutes = {
   "GetFlatReplyPost": {
     "method": "POST",
     "path": "/json/reply/GetFlatRequest"
+  },
+  "GetFlatReport": {
+    "method": "GET",
+    "path": "/v1/Reporting/ProfitAndLoss/Flat/Reports/{Token}"
   }
 } as const;
 

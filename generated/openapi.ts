@@ -82,6 +82,45 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/Reporting/ProfitAndLoss/Flat/Reports/{Token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A built report by its link (JSON, HTML page, CSV or XLSX)
+         * @description The `Url` of every GetFlatResponse. The token carries the report's effective options (company, the resolved
+         *     date range made explicit, UseAccountMapping, IncludeComputedColumns, OrderBy, Locations, Filters and the
+         *     relative range's name when there was one) as base64url JSON, then `.`, then an HMAC-SHA256 signature of it.
+         *     The signing secret is REPORT_LINK_SECRET when configured, else a random secret kept in the store and shared by
+         *     every instance over it: so any instance answers the same report (same options, same figures as the ledger holds
+         *     for that range), with no per-process memory. A token that is not shaped like one answers `400`; one that does
+         *     not verify (altered, truncated, signed by another deployment) answers `404` and reveals nothing. Like GetFlat,
+         *     the link needs an API key whose scope includes the report's company (`401` without one, `403` for another company).
+         *
+         *     **Format** is chosen like everywhere else: a `.json`, `.html`, `.csv` or `.xlsx` suffix on the path, then
+         *     `?callback=` (JSON), then `?format=`, then `Accept`; otherwise JSON. Browsers send `Accept: text/html` and so
+         *     get the page by default.
+         *     * `application/json`: the GetFlatResponse DTO, exactly as GetFlat returns it (Url, SelectedOptions, ReportModel).
+         *     * `text/html`: a readable page: the statement with sections, totals and computed rows (negative figures in
+         *       parentheses), a chart of income, expenses and net income per month, and links to the other formats.
+         *     * `text/csv`: the wide form, one row per report row: `RowType, Section, Level, AccountNumber, Name, FullName`,
+         *       one column per month (`Jan 2024`, ...), then `Total` when present; amounts with two decimals, natural sign;
+         *       RFC 4180 quoting, CRLF; text cells starting with `= + - @` are prefixed with `'`. Sent as an attachment.
+         *     * XLSX: the same table on one sheet, amounts as numbers with a money format, totals and computed rows bold,
+         *       header row frozen. Sent as an attachment.
+         */
+        get: operations["GetFlatReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -330,6 +369,15 @@ export type components = {
                 "application/xml": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description No such resource (ErrorCode `NotFound`), e.g. a report link whose signature does not verify. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
     };
     parameters: {
         /** @description Forces the response format, `json` or `xml`; other values are ignored. */
@@ -547,6 +595,47 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    GetFlatReport: {
+        parameters: {
+            query?: {
+                /** @description `json`, `html`, `csv` or `xlsx`; other values are ignored. */
+                format?: string;
+                /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
+                callback?: components["parameters"]["callback"];
+            };
+            header?: never;
+            path: {
+                /** @description The signed report token, as it appears at the end of `Url` (a format suffix may follow it). */
+                Token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report in the negotiated format. */
+            200: {
+                headers: {
+                    /** @description For CSV and XLSX, `attachment; filename="profit-and-loss_<company>_<from>_<to>.csv"` (or `.xlsx`). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetFlatResponse"];
+                    "text/javascript": string;
+                    "text/html": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };

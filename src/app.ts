@@ -17,6 +17,9 @@ import { notFound } from './http/not-found.ts';
 import { wireContext } from './http/wire-context.ts';
 import { contractOperations } from './http/operations.ts';
 import { handlers, type ServiceDependencies } from './routes.ts';
+import { RawBody, sendRaw } from './http/raw-body.ts';
+import { staticPages } from './http/static-pages.ts';
+import { linkSecretSource } from './services/link-secret.ts';
 import { authenticate, callerOf } from './auth/access.ts';
 import { maxUrlLength, requestTimeout } from './http/limits.ts';
 import { createMetrics } from './ops/metrics.ts';
@@ -27,6 +30,7 @@ import type { LedgerStore } from './store/ledger-store.ts';
 
 export interface AppDependencies {
   config: Pick<AppConfig, 'companyName' | 'debug' | 'bodyLimitBytes' | 'validateResponses'>
+    & Partial<Pick<AppConfig, 'reportLinkSecret'>>
     & Partial<Pick<AppConfig, 'maxUrlLength' | 'maxArrayItems' | 'requestTimeoutMs'>>;
   store: LedgerStore;
   logger: Logger;
@@ -42,7 +46,7 @@ export async function createApp({ config, store, logger, now = () => new Date() 
     const template = wireContext(res).template;
     return operations.find((op) => op.method === method && op.template === template);
   };
-  const deps: Omit<ServiceDependencies, 'caller'> = { store, now };
+  const deps: Omit<ServiceDependencies, 'caller'> = { store, now, linkSecret: linkSecretSource(store, config.reportLinkSecret) };
   const secured = securedOperations(doc);
   const renderError = errorHandler({ debug: config.debug, logger });
   const metrics = createMetrics();
@@ -60,6 +64,7 @@ export async function createApp({ config, store, logger, now = () => new Date() 
   app.get('/health', health);
   app.get('/ready', ready(store));
   app.get('/metrics', metrics.handler);
+  app.use(staticPages());
   app.use(canonicalRoutes(routes));
   await mountSoap12(app, { bodyLimitBytes: config.bodyLimitBytes });
   app.use(identifyOperation(planFor));
@@ -85,7 +90,9 @@ export async function createApp({ config, store, logger, now = () => new Date() 
     if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
     app[op.method.toLowerCase() as 'get' | 'post'](op.expressPath, async (req, res) => {
       const result = await handler(req, { ...deps, caller: callerOf(res) });
-      if (!res.headersSent) res.json(result); // else the request ran past its time-out and was answered
+      if (res.headersSent) return; // the request ran past its time-out and was answered
+      if (result instanceof RawBody) sendRaw(res, result);
+      else res.json(result);
     });
   }
   app.use(nativeTypesRoutes(now)); // /types/typescript, /types/csharp: before the legacy 404

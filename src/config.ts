@@ -28,6 +28,8 @@ export interface AppConfig {
   validateResponses: boolean;
   /** Load the demo ledger into an empty store at start (DEMO_DATA, default 1). */
   demoData: boolean;
+  /** Secret that signs report links (REPORT_LINK_SECRET); unset = a random one kept in the store, shared by its instances. */
+  reportLinkSecret?: string;
 }
 
 function intFrom(name: string, fallback: number): number {
@@ -60,5 +62,6 @@ export function loadConfig(): AppConfig {
     requestTimeoutMs: intFrom('REQUEST_TIMEOUT_MS', 30_000),
     validateResponses: flagFrom('VALIDATE_RESPONSES', false),
     demoData: flagFrom('DEMO_DATA', true),
+    reportLinkSecret: process.env.REPORT_LINK_SECRET || undefined,
   };
 }

@@ -6,6 +6,10 @@ import type { Request } from 'express';
 import type { EchoRequest, GetFlatRequest } from './contract/dtos.ts';
 import { echo } from './services/echo.ts';
 import { getFlat } from './services/get-flat.ts';
+import { getFlatReport } from './services/get-flat-report.ts';
+import type { LinkSecretSource } from './services/link-secret.ts';
+import { reportResponse } from './http/report-formats.ts';
+import { requireCompanyAccess } from './auth/access.ts';
 import type { Caller } from './services/caller.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
 
@@ -13,6 +17,8 @@ export interface ServiceDependencies {
   store: LedgerStore;
   now: () => Date;
   caller: Caller;
+  /** Signs and verifies report links (GetFlatResponse.Url). */
+  linkSecret: LinkSecretSource;
 }
 
 type Handler = (req: Request, deps: ServiceDependencies) => unknown;
@@ -33,4 +39,8 @@ export const handlers: Record<string, Handler> = {
   GetFlat: flatFromQuery,
   GetFlatReplyGet: flatFromQuery,
   GetFlatReplyPost: flatFromBody,
+  GetFlatReport: async (req, deps) => {
+    const context = { ...deps, baseUrl: baseUrl(req), authorizeCompany: (companyId: number) => requireCompanyAccess(deps.caller, companyId, req.res) };
+    return reportResponse(req, await getFlatReport(req.params.Token as string, context));
+  },
 };

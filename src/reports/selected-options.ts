@@ -1,7 +1,8 @@
 /** FlatOptions → the SelectedOptions echo and the link that rebuilds the same report. */
 import type { SelectedOptions } from '../contract/dtos.ts';
-import { formatIsoDate, toLegacyDate } from '../http/legacy-date.ts';
+import { toLegacyDate } from '../http/legacy-date.ts';
 import type { FlatOptions } from './flat-options.ts';
+import { reportLink } from './report-link.ts';
 
 export function toSelectedOptions(options: FlatOptions): SelectedOptions {
   return {
@@ -21,20 +22,10 @@ export function toSelectedOptions(options: FlatOptions): SelectedOptions {
 }
 
 /**
- * An absolute link to the GET route with the effective options, the range made explicit, so that it
- * rebuilds the same report on any instance at any later date.
+ * The report's own link, `<base>/v1/Reporting/ProfitAndLoss/Flat/Reports/<token>`: the effective options with
+ * the range made explicit, signed (report-link.ts), so that it serves the same report on any instance sharing
+ * the secret, at any later date, in JSON, CSV, XLSX or HTML.
  */
-export function reportUrl(baseUrl: string, options: FlatOptions): string {
-  const query = new URLSearchParams({
-    CompanyId: String(options.companyId),
-    UseCustomDateRange: 'true',
-    StartDate: formatIsoDate(options.range.from),
-    EndDate: formatIsoDate(options.range.to),
-    UseAccountMapping: String(options.useAccountMapping),
-    IncludeComputedColumns: String(options.includeComputedColumns),
-    OrderBy: options.orderBy,
-  });
-  if (options.locations.length) query.set('Locations', options.locations.join(','));
-  if (options.filters.length) query.set('Filters', options.filters.join(','));
-  return `${baseUrl}/v1/Reporting/ProfitAndLoss/Flat?${query}`;
+export function reportUrl(baseUrl: string, options: FlatOptions, secret: string): string {
+  return reportLink(baseUrl, options, secret);
 }

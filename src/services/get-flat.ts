@@ -17,11 +17,13 @@ export interface GetFlatContext {
   now: () => Date;
   /** `<scheme>://<host>` of the request, for the report link. */
   baseUrl: string;
+  /** The secret that signs the report link. */
+  linkSecret: () => Promise<string>;
   /** Who asks: the API key's scope must include the company (401 without a key, 403 for another company). */
   caller: Caller;
 }
 
-export async function getFlat(request: GetFlatRequest, { store, now, baseUrl, caller }: GetFlatContext): Promise<GetFlatResponse> {
+export async function getFlat(request: GetFlatRequest, { store, now, baseUrl, caller, linkSecret }: GetFlatContext): Promise<GetFlatResponse> {
   const started = performance.now();
   const companyId = requireCompanyId(request);
   requireCompanyAccess(caller, companyId);
@@ -36,7 +38,7 @@ export async function getFlat(request: GetFlatRequest, { store, now, baseUrl, ca
   });
   const report = buildFlatPnl(catalog, options, totals);
   return {
-    Url: reportUrl(baseUrl, options),
+    Url: reportUrl(baseUrl, options, await linkSecret()),
     SelectedOptions: toSelectedOptions(options),
     ReportModel: toReportModel(report, performance.now() - started),
   };

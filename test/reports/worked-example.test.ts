@@ -90,7 +90,7 @@ for (const { name, open } of stores) {
             IncludeComputedColumns: true, OrderBy: '', UseCustomDateRange: true, StartDate: JAN_1, EndDate: FEB_29,
             Filters: [], Locations: [],
           });
-          expect(body.Url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/v1\/Reporting\/ProfitAndLoss\/Flat\?CompanyId=1&/);
+          expect(body.Url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
         });
 
         it('B: without IncludeComputedColumns there is no Total column', async () => {

@@ -1,0 +1,94 @@
+/**
+ * What the service serves besides the contract's operations, all from this machine (no CDN): the API docs page
+ * (`/docs`, Swagger UI from swagger-ui-dist, rendering openapi/), the contract itself (`/openapi.json`,
+ * `/openapi.yaml`), and the report page's assets (`/assets/…`: chart.js from node_modules, the page's script
+ * and style). Mounted before the legacy 404 handler.
+ */
+import express, { Router, type Response } from 'express';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OPENAPI_PATH, loadOpenApiDocument } from '../contract/openapi-document.ts';
+
+const require = createRequire(import.meta.url);
+const CHART_JS_DIST = path.dirname(require.resolve('chart.js'));
+const SWAGGER_UI_DIST = (require('swagger-ui-dist/absolute-path.js') as () => string)();
+const REPORT_ASSETS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../reports/assets');
+
+export const REPORT_ASSETS = {
+  css: '/assets/report-page.css',
+  chartJs: '/assets/chart.umd.min.js',
+  pageJs: '/assets/report-page.js',
+} as const;
+
+const DOCS_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'self'";
+
+const DOCS_PAGE = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Reporting Service · API documentation</title>
+<link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<link rel="stylesheet" href="/docs/docs.css">
+</head>
+<body>
+<header class="docs-bar">
+  <strong>Reporting Service API</strong>
+  <nav>
+    <a href="/openapi.json">OpenAPI (JSON)</a>
+    <a href="/openapi.yaml">OpenAPI (YAML)</a>
+    <a href="/soap12?wsdl" id="wsdl-link">SOAP 1.2 WSDL</a>
+  </nav>
+</header>
+<div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/docs.js"></script>
+</body>
+</html>
+`;
+
+const DOCS_SCRIPT = `// Swagger UI over the service's own contract; validatorUrl null: no call to the online validator.
+window.ui = SwaggerUIBundle({
+  url: '/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  validatorUrl: null,
+  docExpansion: 'list',
+  defaultModelsExpandDepth: 0,
+  presets: [SwaggerUIBundle.presets.apis],
+  layout: 'BaseLayout',
+});
+`;
+
+const DOCS_STYLE = `.docs-bar { display: flex; gap: 24px; align-items: center; padding: 12px 24px; background: #1b2a3a; color: #fff;
+  font: 15px system-ui, sans-serif; }
+.docs-bar nav { display: flex; gap: 16px; }
+.docs-bar a { color: #9fd3ff; }
+`;
+
+function sendText(res: Response, type: string, body: string, csp?: string): void {
+  res.setHeader('Content-Type', type);
+  if (csp) res.setHeader('Content-Security-Policy', csp);
+  res.send(Buffer.from(body, 'utf8'));
+}
+
+export function staticPages(): Router {
+  const router = Router();
+  const contractJson = JSON.stringify(loadOpenApiDocument(), null, 2);
+  const contractYaml = readFileSync(OPENAPI_PATH, 'utf8');
+  const assetOptions = { index: false, fallthrough: true, maxAge: '1h' } as const;
+
+  router.get(['/docs', '/docs/'], (_req, res) => sendText(res, 'text/html; charset=utf-8', DOCS_PAGE, DOCS_CSP));
+  router.get('/docs/docs.js', (_req, res) => sendText(res, 'text/javascript; charset=utf-8', DOCS_SCRIPT));
+  router.get('/docs/docs.css', (_req, res) => sendText(res, 'text/css; charset=utf-8', DOCS_STYLE));
+  router.use('/docs/assets', express.static(SWAGGER_UI_DIST, assetOptions));
+  router.get('/openapi.json', (_req, res) => sendText(res, 'application/json; charset=utf-8', contractJson));
+  router.get('/openapi.yaml', (_req, res) => sendText(res, 'application/yaml; charset=utf-8', contractYaml));
+  router.get(REPORT_ASSETS.chartJs, (_req, res) => res.sendFile(path.join(CHART_JS_DIST, 'chart.umd.min.js'), { maxAge: '1h' }));
+  router.get(REPORT_ASSETS.pageJs, (_req, res) => res.sendFile(path.join(REPORT_ASSETS_DIR, 'report-page.js'), { maxAge: '1h' }));
+  router.get(REPORT_ASSETS.css, (_req, res) => res.sendFile(path.join(REPORT_ASSETS_DIR, 'report-page.css'), { maxAge: '1h' }));
+  return router;
+}

@@ -1,0 +1,77 @@
+/**
+ * GetFlatReport: the report a link names. The token is verified (HMAC) before anything else; a token that does
+ * not verify is no report (404), whatever it claims. Then the company is checked against the caller's scope,
+ * the options are re-validated against the company's current catalog, and the report is built exactly as
+ * GetFlat builds it. Returns the DTO and everything the download formats need.
+ */
+import type { GetFlatResponse } from '../contract/dtos.ts';
+import { AppError } from '../errors/app-error.ts';
+import { formatIsoDate, parseIsoDate } from '../http/legacy-date.ts';
+import { buildFlatPnl, type FlatReport } from '../reports/flat-pnl.ts';
+import { resolveFlatOptions, type FlatOptions } from '../reports/flat-options.ts';
+import { decodeReportToken, type ReportLinkPayload } from '../reports/report-link.ts';
+import { reportMeta, type ReportMeta } from '../reports/report-meta.ts';
+import { toReportModel } from '../reports/render-report-model.ts';
+import { reportUrl, toSelectedOptions } from '../reports/selected-options.ts';
+import type { CompanyCatalog, LedgerStore } from '../store/ledger-store.ts';
+import type { LinkSecretSource } from './link-secret.ts';
+
+export interface GetFlatReportContext {
+  store: LedgerStore;
+  linkSecret: LinkSecretSource;
+  /** `<scheme>://<host>` of the request, for the report's own Url. */
+  baseUrl: string;
+  /** The caller's company check (issue 6): throws when the caller may not read this company. */
+  authorizeCompany?: (companyId: number) => void;
+}
+
+export interface BuiltFlatReport {
+  response: GetFlatResponse;
+  report: FlatReport;
+  options: FlatOptions;
+  meta: ReportMeta;
+}
+
+function noSuchReport(): never {
+  throw new AppError('NotFound', 'No such report: the link is unknown, altered or no longer valid.');
+}
+
+/** The link's options, validated again against the company's catalog as it is now. */
+function linkOptions(link: ReportLinkPayload, catalog: CompanyCatalog): FlatOptions {
+  const options = resolveFlatOptions(
+    {
+      CompanyId: link.c, UseCustomDateRange: true, StartDate: link.f, EndDate: link.t, UseAccountMapping: link.m === 1,
+      IncludeComputedColumns: link.x === 1, OrderBy: link.o, Locations: link.l, Filters: link.g,
+    },
+    catalog,
+    parseIsoDate(link.f),
+  );
+  return link.r ? { ...options, useCustomDateRange: false, relativeDateRange: link.r } : options;
+}
+
+export async function getFlatReport(token: string, context: GetFlatReportContext): Promise<BuiltFlatReport> {
+  const started = performance.now();
+  const secret = await context.linkSecret();
+  const link = decodeReportToken(token, secret) ?? noSuchReport();
+  context.authorizeCompany?.(link.c);
+  const catalog = (await context.store.getCatalog(link.c)) ?? noSuchReport();
+  const options = linkOptions(link, catalog);
+  const totals = await context.store.sumPnlByAccountMonth({
+    companyId: options.companyId,
+    from: formatIsoDate(options.range.from),
+    to: formatIsoDate(options.range.to),
+    locationIds: options.locations,
+    optionGroups: options.optionGroups,
+  });
+  const report = buildFlatPnl(catalog, options, totals);
+  return {
+    response: {
+      Url: reportUrl(context.baseUrl, options, secret),
+      SelectedOptions: toSelectedOptions(options),
+      ReportModel: toReportModel(report, performance.now() - started),
+    },
+    report,
+    options,
+    meta: reportMeta(catalog, options),
+  };
+}
