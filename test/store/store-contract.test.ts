@@ -167,51 +167,6 @@ function contract(name: string, open: () => Promise<TestStore>): void {
       });
     });
 
-    describe('API keys', () => {
-      const hash = (c: string) => c.repeat(64);
-      beforeEach(async () => { await store.load(workedExampleBatch); });
-
-      it('lists companies', async () => {
-        expect((await store.listCompanies()).map((c) => c.id)).to.deep.equal([1]);
-      });
-
-      it('creates, finds by hash, lists and revokes keys; only the hash is stored', async () => {
-        expect(await store.listApiKeys()).to.deep.equal([]);
-        const a = await store.createApiKey({ name: 'a', keyHash: hash('a'), companyIds: [2, 1, 2] });
-        const b = await store.createApiKey({ name: 'b', keyHash: hash('b'), companyIds: [1] });
-        expect(a).to.include({ id: 1, name: 'a', keyHash: hash('a'), revokedAt: null });
-        expect(a.companyIds).to.deep.equal([1, 2]);
-        expect(b.id).to.equal(2);
-        expect(a.createdAt).to.be.instanceOf(Date);
-        expect(Math.abs(a.createdAt.getTime() - Date.now())).to.be.below(60_000);
-        expect(await store.findApiKeyByHash(hash('b'))).to.deep.equal(b);
-        expect(await store.findApiKeyByHash(hash('c'))).to.equal(undefined);
-        expect(await store.revokeApiKey(1)).to.equal(true);
-        expect(await store.revokeApiKey(1)).to.equal(false);
-        expect(await store.revokeApiKey(99)).to.equal(false);
-        const revoked = (await store.findApiKeyByHash(hash('a')))!;
-        expect(revoked.revokedAt).to.be.instanceOf(Date);
-        expect((await store.listApiKeys()).map((k) => [k.id, k.companyIds, k.revokedAt === null])).to.deep.equal([[1, [1, 2], false], [2, [1], true]]);
-        await store.migrate();
-        expect((await store.listApiKeys()).length).to.equal(2);
-      });
-
-      it('refuses a duplicate hash, a malformed hash and an empty scope', async () => {
-        await store.createApiKey({ name: 'a', keyHash: hash('a'), companyIds: [1] });
-        let failures = 0;
-        for (const bad of [{ keyHash: hash('a'), companyIds: [1] }, { keyHash: 'plaintext', companyIds: [1] }, { keyHash: hash('d'), companyIds: [] }]) {
-          await store.createApiKey({ name: 'x', ...bad }).catch(() => failures++);
-        }
-        expect(failures).to.equal(3);
-        expect((await store.listApiKeys()).length).to.equal(1);
-      });
-
-      it('concurrent creations get distinct ids', async () => {
-        const made = await Promise.all(['1', '2', '3', '4'].map((c) => store.createApiKey({ name: c, keyHash: hash(c), companyIds: [1] })));
-        expect(new Set(made.map((k) => k.id)).size).to.equal(4);
-      });
-    });
-
     describe('all-or-nothing load', () => {
       it('refuses a batch with one unbalanced entry and writes nothing, not even reference rows', async () => {
         const entries = workedExampleBatch.entries!.map((e, i) =>
