@@ -49,7 +49,7 @@ const year = new Date().getUTCFullYear();
 const requests: autocannon.Request[] = [
   { method: 'GET', path: '/v1/echo/hello' },
   { method: 'GET', path: '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true', headers: auth },
-  { method: 'POST', path: '/json/reply/GetFlatRequest', headers: json, body: JSON.stringify({ CompanyId: 1, UseCustomDateRange: true, StartDate: `${year - 1}-01-15`, EndDate: `${year - 1}-06-10`, Locations: [1, 2] }) },
+  { method: 'POST', path: '/json/reply/GetFlatRequest', headers: json, body: JSON.stringify({ CompanyId: 1, UseCustomDateRange: true, StartDate: `${year - 1}-01-15`, EndDate: `${year - 1}-06-10` }) },
   { method: 'GET', path: `/json/reply/GetFlatRequest?CompanyId=1&UseCustomDateRange=true&StartDate=${year - 1}0101&EndDate=${year - 1}1231&UseAccountMapping=true&OrderBy=AmountDescending`, headers: auth },
   { method: 'POST', path: '/json/reply/EchoRequest', headers: json, body: '{"Message":"soak"}' },
   { method: 'GET', path: '/json/reply/EchoRequest?Message=x&callback=cb', headers: auth },
