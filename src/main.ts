@@ -36,8 +36,18 @@ const keyText = demoKey ?? '<your key>';
 console.log(`  curl -H 'X-ApiKey: ${keyText}' '${url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true'`);
 if (demoKey) {
   console.log(`Demo API key for company 1 (shown once, stored hashed): ${demoKey}`);
+  const pageUrl = await reportPageUrl(url, demoKey);
+  if (pageUrl) console.log(`  open in a browser (report page with chart): ${pageUrl}`);
 } else {
   console.log('Reports need an API key: make one with `npm run keys -- create --company 1` (list: `npm run keys -- list`).');
+}
+
+/** Builds this year's demo report once and returns its link, with the key as `apikey` so a browser can open it. */
+async function reportPageUrl(base: string, key: string): Promise<string | undefined> {
+  const res = await fetch(`${base}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true`, { headers: { 'X-ApiKey': key } });
+  if (!res.ok) return undefined;
+  const { Url } = (await res.json()) as { Url: string };
+  return `${Url}${Url.includes('?') ? '&' : '?'}apikey=${encodeURIComponent(key)}`;
 }
 
 let stopping = false;

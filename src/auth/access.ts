@@ -34,7 +34,7 @@ export function unauthorized(res: Response | undefined, message: string): AppErr
 
 /** Throws 401 for an anonymous caller and 403 when the caller's key does not cover `companyId`. */
 export function requireCompanyAccess(caller: Caller, companyId: number, res?: Response): void {
-  if (caller.keyId === undefined) throw unauthorized(res, 'An API key is required: send X-ApiKey or Authorization: Bearer.');
+  if (caller.keyId === undefined) throw unauthorized(res, 'An API key is required: send X-ApiKey, Authorization: Bearer, or the apikey query parameter.');
   if (!caller.companyIds.includes(companyId)) {
     throw new AppError('Forbidden', `The API key does not give access to company ${companyId}.`);
   }
@@ -70,10 +70,10 @@ export function authenticate({ store, defaultCompanyName, requiresKey }: Authent
 
   return async (req, res, next) => {
     try {
-      const key = presentedApiKey(req.headers);
+      const key = presentedApiKey(req.headers, req.originalUrl);
       if (key === undefined) {
         res.locals.caller = { companyName: defaultCompanyName, companyIds: [] } satisfies Caller;
-        if (requiresKey?.(req, res)) throw unauthorized(res, 'An API key is required: send X-ApiKey or Authorization: Bearer.');
+        if (requiresKey?.(req, res)) throw unauthorized(res, 'An API key is required: send X-ApiKey, Authorization: Bearer, or the apikey query parameter.');
         return next();
       }
       const record = key ? await store.findApiKeyByHash(hashApiKey(key)) : undefined;

@@ -1,12 +1,15 @@
 /**
  * API keys: 256-bit random secrets, shown once, stored only as their SHA-256 (a fast hash is enough for
- * random keys: there is nothing to brute-force). Sent as `X-ApiKey: <key>` or `Authorization: Bearer <key>`.
+ * random keys: there is nothing to brute-force). Sent as `X-ApiKey: <key>` or `Authorization: Bearer <key>`,
+ * or, for a link opened in a browser (which cannot add headers), as the `apikey` query parameter, as
+ * ServiceStack's ApiKeyAuthProvider allowed with AllowInHttpParams. The parameter is redacted from logs.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApiKeyRecord, LedgerStore } from '../store/ledger-store.ts';
 
 export const API_KEY_HEADER = 'x-apikey';
+export const API_KEY_QUERY = 'apikey';
 const KEY_PREFIX = 'rsk_';
 /** Longest key text looked up; anything longer is refused without a query. */
 const MAX_KEY_CHARS = 256;
@@ -23,15 +26,30 @@ export function hashApiKey(key: string): string {
  * The key the request presents: undefined when it sends none, '' when it sends something unusable
  * (an empty or oversized key, or a Bearer header without a token).
  */
-export function presentedApiKey(headers: IncomingHttpHeaders): string | undefined {
+export function presentedApiKey(headers: IncomingHttpHeaders, url = ''): string | undefined {
   const header = headers[API_KEY_HEADER];
   const fromHeader = Array.isArray(header) ? header[0] : header;
   if (fromHeader !== undefined) return usable(fromHeader.trim());
   const authorization = headers.authorization;
-  if (authorization === undefined) return undefined;
-  const bearer = /^Bearer(?:\s+(.*))?$/i.exec(authorization.trim());
-  if (!bearer) return undefined; // another scheme (Basic, ...) is not an API key
-  return usable((bearer[1] ?? '').trim());
+  const bearer = authorization === undefined ? undefined : /^Bearer(?:\s+(.*))?$/i.exec(authorization.trim());
+  if (bearer) return usable((bearer[1] ?? '').trim());
+  const fromQuery = queryApiKey(url);
+  return fromQuery === undefined ? undefined : usable(fromQuery.trim());
+}
+
+/** The `apikey` query parameter (name matched case-insensitively, like every legacy query name). */
+function queryApiKey(url: string): string | undefined {
+  const query = url.indexOf('?');
+  if (query === -1) return undefined;
+  for (const [name, value] of new URLSearchParams(url.slice(query + 1))) {
+    if (name.toLowerCase() === API_KEY_QUERY) return value;
+  }
+  return undefined;
+}
+
+/** The URL with any `apikey` value replaced, for logs. */
+export function redactApiKey(url: string): string {
+  return url.replace(/([?&]apikey=)[^&#]*/gi, '$1[redacted]');
 }
 
 function usable(key: string): string {

@@ -1,12 +1,13 @@
 /**
  * Structured access logs (pino-http) with one request id per request: the caller's `X-Request-Id` when it is a
- * sane token, else a new UUID; echoed in the `X-Request-Id` response header. Headers are never logged (API keys).
+ * sane token, else a new UUID; echoed in the `X-Request-Id` response header. Headers are never logged (API keys), and an `apikey` query value is redacted.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { redactApiKey } from '../auth/api-keys.ts';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -25,7 +26,7 @@ export function requestLog(logger: Logger): RequestHandler {
     quietReqLogger: true,
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     serializers: {
-      req: (req: { id: unknown; method: string; url: string; remoteAddress?: string }) => ({ id: req.id, method: req.method, url: req.url, remoteAddress: req.remoteAddress }),
+      req: (req: { id: unknown; method: string; url: string; remoteAddress?: string }) => ({ id: req.id, method: req.method, url: redactApiKey(req.url), remoteAddress: req.remoteAddress }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   }) as unknown as RequestHandler;

@@ -10,16 +10,28 @@ import { generateApiKey } from '../../src/auth/api-keys.ts';
 import { createTestApp, TEST_COMPANY_NAME, type TestApp } from '../support/test-app.ts';
 
 type Case = 'none' | 'wrong' | 'revoked' | 'other' | 'right';
-interface Route { name: string; echo: boolean; send: (app: Express, headers: Record<string, string>) => request.Test }
+type Query = Record<string, string>;
+interface Route { name: string; echo: boolean; send: (app: Express, headers: Record<string, string>, query: Query) => request.Test }
+
+/** The path of a report link (GetFlatResponse.Url), filled in before the matrix runs. */
+let reportLinkPath = '';
 
 const ROUTES: Route[] = [
-  { name: 'GET /v1/Reporting/ProfitAndLoss/Flat', echo: false, send: (a, h) => request(a).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').set(h) },
-  { name: 'GET /json/reply/GetFlatRequest', echo: false, send: (a, h) => request(a).get('/json/reply/GetFlatRequest?CompanyId=1').set(h) },
-  { name: 'POST /json/reply/GetFlatRequest', echo: false, send: (a, h) => request(a).post('/json/reply/GetFlatRequest').set(h).send({ CompanyId: 1 }) },
-  { name: 'GET /v1/echo/{Message}', echo: true, send: (a, h) => request(a).get('/v1/echo/hi').set(h) },
-  { name: 'GET /json/reply/EchoRequest', echo: true, send: (a, h) => request(a).get('/json/reply/EchoRequest?Message=hi').set(h) },
-  { name: 'POST /json/reply/EchoRequest', echo: true, send: (a, h) => request(a).post('/json/reply/EchoRequest').set(h).send({ Message: 'hi' }) },
+  { name: 'GET /v1/Reporting/ProfitAndLoss/Flat', echo: false, send: (a, h, q) => request(a).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').query(q).set(h) },
+  { name: 'GET /json/reply/GetFlatRequest', echo: false, send: (a, h, q) => request(a).get('/json/reply/GetFlatRequest?CompanyId=1').query(q).set(h) },
+  { name: 'POST /json/reply/GetFlatRequest', echo: false, send: (a, h, q) => request(a).post('/json/reply/GetFlatRequest').query(q).set(h).send({ CompanyId: 1 }) },
+  { name: 'GET report link (Url)', echo: false, send: (a, h, q) => request(a).get(reportLinkPath).query({ format: 'json', ...q }).set(h) },
+  { name: 'GET /v1/echo/{Message}', echo: true, send: (a, h, q) => request(a).get('/v1/echo/hi').query(q).set(h) },
+  { name: 'GET /json/reply/EchoRequest', echo: true, send: (a, h, q) => request(a).get('/json/reply/EchoRequest?Message=hi').query(q).set(h) },
+  { name: 'POST /json/reply/EchoRequest', echo: true, send: (a, h, q) => request(a).post('/json/reply/EchoRequest').query(q).set(h).send({ Message: 'hi' }) },
 ];
+
+function credentials(via: string, key: string | undefined): { headers: Record<string, string>; query: Query } {
+  if (key === undefined) return { headers: {}, query: {} };
+  if (via === 'Bearer') return { headers: { Authorization: `Bearer ${key}` }, query: {} };
+  if (via === 'apikey') return { headers: {}, query: { apikey: key } };
+  return { headers: { 'X-ApiKey': key }, query: {} };
+}
 
 describe('auth matrix: route × key', () => {
   let t: TestApp;
@@ -34,6 +46,8 @@ describe('auth matrix: route × key', () => {
     expect(await t.store.revokeApiKey(revokedId)).to.equal(true);
     keys.other = await t.keyFor(2);
     keys.right = await t.keyFor(1);
+    const built = await request(t.rawApp).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').set('X-ApiKey', keys.right).expect(200);
+    reportLinkPath = new URL(built.body.Url).pathname;
   });
   after(() => t.close());
 
@@ -47,12 +61,11 @@ describe('auth matrix: route × key', () => {
 
   for (const route of ROUTES) {
     for (const c of Object.keys(expected) as Case[]) {
-      for (const via of c === 'none' ? ['-'] : ['X-ApiKey', 'Bearer']) {
+      for (const via of c === 'none' ? ['-'] : ['X-ApiKey', 'Bearer', 'apikey']) {
         const want = route.echo ? expected[c].echo : expected[c].report;
         it(`${route.name} × ${c} key${c === 'none' ? '' : ` (${via})`} → ${want[0]}${want[1] ? ` ${want[1]}` : ''}`, async () => {
-          const key = keys[c];
-          const headers: Record<string, string> = key === undefined ? {} : via === 'Bearer' ? { Authorization: `Bearer ${key}` } : { 'X-ApiKey': key };
-          const res = await route.send(t.rawApp, headers);
+          const { headers, query } = credentials(via, keys[c]);
+          const res = await route.send(t.rawApp, headers, query);
           expect(res.status, res.text).to.equal(want[0]);
           expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
           if (want[0] >= 400) {

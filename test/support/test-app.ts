@@ -8,7 +8,7 @@
  * `rawApp` is the app without that injection; `keyFor(companyId)` makes a key for one company.
  */
 import type { Express, NextFunction, Request, Response } from 'express';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { createApp } from '../../src/app.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import type { AppConfig } from '../../src/config.ts';
@@ -35,6 +35,8 @@ export interface TestAppOptions {
   debug?: boolean;
   companyName?: string;
   now?: () => Date;
+  /** The app's logger (silent by default). */
+  logger?: Logger;
   /** Limits (defaults as in production). */
   config?: Partial<Pick<AppConfig, 'maxUrlLength' | 'maxArrayItems' | 'requestTimeoutMs' | 'bodyLimitBytes'>>;
 }
@@ -74,7 +76,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       ...options.config,
     },
     store,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     now: options.now ?? (() => new Date('2024-03-15T12:00:00Z')),
   });
   return {
