@@ -25,6 +25,31 @@ class Serial {
   }
 }
 
+/**
+ * Read connections of one instance: DuckDB runs statements of different connections in parallel, so concurrent
+ * report requests do not queue behind one another. Each task goes to the connection with the fewest waiting.
+ */
+class ReaderPool {
+  private readonly slots: { connection: DuckDBConnection; queue: Serial; waiting: number }[];
+  constructor(connections: DuckDBConnection[]) {
+    this.slots = connections.map((connection) => ({ connection, queue: new Serial(), waiting: 0 }));
+  }
+
+  run<T>(task: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    const slot = this.slots.reduce((best, s) => (s.waiting < best.waiting ? s : best));
+    slot.waiting++;
+    return slot.queue.run(() => task(slot.connection)).finally(() => slot.waiting--);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.queue.run(async () => undefined)));
+    for (const s of this.slots) s.connection.closeSync();
+  }
+}
+
+/** Read connections per store: enough to overlap requests on a small machine without oversubscribing it. */
+const READ_CONNECTIONS = 4;
+
 function session(conn: DuckDBConnection): SqlSession {
   return {
     async query(sql: string, params: readonly SqlParam[] = []): Promise<SqlRow[]> {
@@ -78,22 +103,22 @@ async function writeStaging(conn: DuckDBConnection, st: Staging): Promise<void> 
 
 export class DuckDbLedgerStore implements LedgerStore {
   readonly kind = 'duckdb' as const;
-  private readonly readQueue = new Serial();
   private readonly writeQueue = new Serial();
 
   private constructor(
     private readonly instance: DuckDBInstance,
-    private readonly reader: DuckDBConnection,
+    private readonly readers: ReaderPool,
     private readonly writer: DuckDBConnection,
   ) {}
 
   static async open(path: string): Promise<DuckDbLedgerStore> {
     const instance = await DuckDBInstance.create(path);
-    return new DuckDbLedgerStore(instance, await instance.connect(), await instance.connect());
+    const readers = await Promise.all(Array.from({ length: READ_CONNECTIONS }, () => instance.connect()));
+    return new DuckDbLedgerStore(instance, new ReaderPool(readers), await instance.connect());
   }
 
   private read<T>(fn: (s: SqlSession) => Promise<T>): Promise<T> {
-    return this.readQueue.run(() => fn(session(this.reader)));
+    return this.readers.run((connection) => fn(session(connection)));
   }
 
   async migrate(): Promise<void> {
@@ -179,8 +204,7 @@ export class DuckDbLedgerStore implements LedgerStore {
 
   async close(): Promise<void> {
     await this.writeQueue.run(async () => undefined);
-    await this.readQueue.run(async () => undefined);
-    this.reader.closeSync();
+    await this.readers.close();
     this.writer.closeSync();
     this.instance.closeSync();
   }
