@@ -6,13 +6,12 @@
  */
 import type { GetFlatResponse } from '../contract/dtos.ts';
 import { AppError } from '../errors/app-error.ts';
-import { formatIsoDate, parseIsoDate } from '../http/legacy-date.ts';
-import { buildFlatPnl, type FlatReport } from '../reports/flat-pnl.ts';
+import { parseIsoDate } from '../http/legacy-date.ts';
+import type { FlatReport } from '../reports/flat-pnl.ts';
 import { resolveFlatOptions, type FlatOptions } from '../reports/flat-options.ts';
 import { decodeReportToken, type ReportLinkPayload } from '../reports/report-link.ts';
 import { reportMeta, type ReportMeta } from '../reports/report-meta.ts';
-import { toReportModel } from '../reports/render-report-model.ts';
-import { reportUrl, toSelectedOptions } from '../reports/selected-options.ts';
+import { buildFlatResponse } from './flat-response.ts';
 import type { CompanyCatalog, LedgerStore } from '../store/ledger-store.ts';
 import type { LinkSecretSource } from './link-secret.ts';
 
@@ -56,22 +55,6 @@ export async function getFlatReport(token: string, context: GetFlatReportContext
   context.authorizeCompany?.(link.c);
   const catalog = (await context.store.getCatalog(link.c)) ?? noSuchReport();
   const options = linkOptions(link, catalog);
-  const totals = await context.store.sumPnlByAccountMonth({
-    companyId: options.companyId,
-    from: formatIsoDate(options.range.from),
-    to: formatIsoDate(options.range.to),
-    locationIds: options.locations,
-    optionGroups: options.optionGroups,
-  });
-  const report = buildFlatPnl(catalog, options, totals);
-  return {
-    response: {
-      Url: reportUrl(context.baseUrl, options, secret),
-      SelectedOptions: toSelectedOptions(options),
-      ReportModel: toReportModel(report, performance.now() - started),
-    },
-    report,
-    options,
-    meta: reportMeta(catalog, options),
-  };
+  const built = await buildFlatResponse({ store: context.store, catalog, options, link: { baseUrl: context.baseUrl, secret }, started });
+  return { ...built, options, meta: reportMeta(catalog, options) };
 }

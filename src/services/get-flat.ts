@@ -2,12 +2,9 @@
  * GetFlat: read the company's catalog, settle the options, sum the ledger, build the report.
  */
 import type { GetFlatRequest, GetFlatResponse } from '../contract/dtos.ts';
-import { buildFlatPnl } from '../reports/flat-pnl.ts';
 import { requireCompanyId, resolveFlatOptions, unknownCompany } from '../reports/flat-options.ts';
 import { todayIn } from '../reports/calendar.ts';
-import { toReportModel } from '../reports/render-report-model.ts';
-import { reportUrl, toSelectedOptions } from '../reports/selected-options.ts';
-import { formatIsoDate } from '../http/legacy-date.ts';
+import { buildFlatResponse } from './flat-response.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { requireCompanyAccess } from '../auth/access.ts';
 import type { Caller } from './caller.ts';
@@ -29,17 +26,6 @@ export async function getFlat(request: GetFlatRequest, { store, now, baseUrl, ca
   requireCompanyAccess(caller, companyId);
   const catalog = (await store.getCatalog(companyId)) ?? unknownCompany(companyId);
   const options = resolveFlatOptions(request, catalog, todayIn(catalog.company.timeZone, now()));
-  const totals = await store.sumPnlByAccountMonth({
-    companyId,
-    from: formatIsoDate(options.range.from),
-    to: formatIsoDate(options.range.to),
-    locationIds: options.locations,
-    optionGroups: options.optionGroups,
-  });
-  const report = buildFlatPnl(catalog, options, totals);
-  return {
-    Url: reportUrl(baseUrl, options, await linkSecret()),
-    SelectedOptions: toSelectedOptions(options),
-    ReportModel: toReportModel(report, performance.now() - started),
-  };
+  const { response } = await buildFlatResponse({ store, catalog, options, link: { baseUrl, secret: await linkSecret() }, started });
+  return response;
 }

@@ -18,6 +18,7 @@ import { linkSecretSource } from '../../src/services/link-secret.ts';
 import type { LedgerBatch } from '../../src/store/ledger-store.ts';
 import { AIRPORT, DINE_IN, workedExampleBatch } from '../fixtures/worked-example.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { EXPECTED_A } from '../fixtures/worked-example.ts';
 
 const A = {
   CompanyId: '1', UseCustomDateRange: 'true', StartDate: '2024-01-01', EndDate: '2024-02-29', IncludeComputedColumns: 'true',
@@ -26,25 +27,6 @@ const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,im
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const FILE = 'profit-and-loss_worked-example-co_2024-01-01_2024-02-29';
 
-/** §5 request A: RowName → Jan, Feb, Total. */
-export const EXPECTED_A: [string, number[]][] = [
-  ['4000 Sales', [1450, 1200, 2650]],
-  ['4100 Catering', [0, 300, 300]],
-  ['Total Income', [1450, 1500, 2950]],
-  ['5000 Food Cost', [300, 450, 750]],
-  ['Total COGS', [300, 450, 750]],
-  ['Gross Profit', [1150, 1050, 2200]],
-  ['6000 Payroll', [250, 250, 500]],
-  ['6100 Rent', [300, 300, 600]],
-  ['Total Expenses', [550, 550, 1100]],
-  ['Net Operating Income', [600, 500, 1100]],
-  ['7000 Interest Income', [0, 10, 10]],
-  ['Total Other Income', [0, 10, 10]],
-  ['8000 Interest Expense', [0, 25, 25]],
-  ['Total Other Expenses', [0, 25, 25]],
-  ['Net Other Income', [0, -15, -15]],
-  ['Net Income', [600, 485, 1085]],
-];
 
 /** The DTO minus what may differ between two builds: BuildTime, and the Url's port (supertest listens anew per request). */
 const withoutBuildTime = (body: GetFlatResponse) => ({ ...body, Url: new URL(body.Url).pathname, ReportModel: { ...body.ReportModel, BuildTime: 0 } });

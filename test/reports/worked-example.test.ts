@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { GetFlatRequest } from '../../src/contract/dtos.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import type { LedgerStore } from '../../src/store/ledger-store.ts';
-import { AIRPORT, DINE_IN, workedExampleBatch } from '../fixtures/worked-example.ts';
+import { AIRPORT, DINE_IN, EXPECTED_A, workedExampleBatch } from '../fixtures/worked-example.ts';
 import { callFlat, figures, FLAT_ROUTES } from '../support/flat-client.ts';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../support/postgres-server.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -19,24 +19,6 @@ const A: GetFlatRequest = {
   UseAccountMapping: false, IncludeComputedColumns: true, OrderBy: '',
 };
 
-const EXPECTED_A: [string, number[]][] = [
-  ['4000 Sales', [1450, 1200, 2650]],
-  ['4100 Catering', [0, 300, 300]],
-  ['Total Income', [1450, 1500, 2950]],
-  ['5000 Food Cost', [300, 450, 750]],
-  ['Total COGS', [300, 450, 750]],
-  ['Gross Profit', [1150, 1050, 2200]],
-  ['6000 Payroll', [250, 250, 500]],
-  ['6100 Rent', [300, 300, 600]],
-  ['Total Expenses', [550, 550, 1100]],
-  ['Net Operating Income', [600, 500, 1100]],
-  ['7000 Interest Income', [0, 10, 10]],
-  ['Total Other Income', [0, 10, 10]],
-  ['8000 Interest Expense', [0, 25, 25]],
-  ['Total Other Expenses', [0, 25, 25]],
-  ['Net Other Income', [0, -15, -15]],
-  ['Net Income', [600, 485, 1085]],
-];
 
 const stores: { name: string; open: () => Promise<{ store: LedgerStore; done: () => Promise<void> }> }[] = [
   {
