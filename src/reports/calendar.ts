@@ -25,9 +25,16 @@ export function addMonths(year: number, month: number, delta: number): { year: n
   return { year: Math.floor(index / 12), month: (index % 12) + 1 };
 }
 
-/** Today's calendar date in an IANA time zone. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Today's calendar date in an IANA time zone. (Formatters are costly to build: one per zone is kept.) */
 export function todayIn(timeZone: string, now: Date): CalendarDate {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dateFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(now);
   const value = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   return { year: value('year'), month: value('month'), day: value('day') };
 }

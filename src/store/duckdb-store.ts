@@ -47,6 +47,14 @@ class ReaderPool {
   }
 }
 
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** Read connections per store: enough to overlap requests on a small machine without oversubscribing it. */
 const READ_CONNECTIONS = 4;
 
@@ -104,6 +112,7 @@ async function writeStaging(conn: DuckDBConnection, st: Staging): Promise<void> 
 export class DuckDbLedgerStore implements LedgerStore {
   readonly kind = 'duckdb' as const;
   private readonly writeQueue = new Serial();
+  private readonly catalogs = new Map<number, Promise<CompanyCatalog | undefined>>();
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -132,8 +141,20 @@ export class DuckDbLedgerStore implements LedgerStore {
     return this.read(async (s) => (await s.query('SELECT 1 AS x FROM companies LIMIT 1')).length === 0);
   }
 
+  /**
+   * Catalogs are kept until the next load: a DuckDB file has one writer process, this one, so nothing else can
+   * change them. They are frozen, since every request shares them.
+   */
   getCatalog(companyId: number): Promise<CompanyCatalog | undefined> {
-    return this.read((s) => readCatalog(s, companyId));
+    const cached = this.catalogs.get(companyId);
+    if (cached) return cached;
+    const reading = this.read((s) => readCatalog(s, companyId)).then((catalog) => {
+      if (!catalog) this.catalogs.delete(companyId);
+      return catalog && deepFreeze(catalog);
+    });
+    this.catalogs.set(companyId, reading);
+    reading.catch(() => this.catalogs.delete(companyId));
+    return reading;
   }
 
   sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
@@ -152,6 +173,7 @@ export class DuckDbLedgerStore implements LedgerStore {
       try {
         await loadBatch(s, batch, (_s, staging) => writeStaging(this.writer, staging));
         await s.query('COMMIT');
+        this.catalogs.clear();
       } catch (err) {
         await s.query('ROLLBACK').catch(() => undefined);
         throw err;
