@@ -77,6 +77,13 @@ function contract(name: string, open: () => Promise<TestStore>): void {
         expect(await store.getCatalog(99)).to.equal(undefined);
       });
 
+      it('shows reference data loaded after an earlier read (no stale catalog), and a company loaded after a miss', async () => {
+        expect((await store.getCatalog(1))!.locations).to.have.length(2);
+        await store.load({ locations: [{ id: 30, companyId: 1, name: 'Harbor' }], companies: [{ id: 99, name: 'Late Co', baseCurrency: 'USD', fiscalYearStartMonth: 1, timeZone: 'UTC' }] });
+        expect((await store.getCatalog(1))!.locations.map((l) => l.id)).to.deep.equal([10, 20, 30]);
+        expect((await store.getCatalog(99))!.company.name).to.equal('Late Co');
+      });
+
       it('request A: Jan 1 - Feb 29 2024, all locations', async () => {
         expect(await store.sumPnlByAccountMonth(q('2024-01-01', '2024-02-29'))).to.deep.equal(REQUEST_A);
       });
