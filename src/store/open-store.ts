@@ -19,7 +19,13 @@ export async function openStore(config: StoreConfig): Promise<LedgerStore> {
   } else {
     const path = config.duckdbPath ?? join(config.dataDir, 'ledger.duckdb');
     if (path !== ':memory:' && !config.duckdbPath) mkdirSync(config.dataDir, { recursive: true });
-    store = await DuckDbLedgerStore.open(path);
+    store = await DuckDbLedgerStore.open(path).catch((error: unknown) => {
+      // DuckDB lets one process at a time open a file for writing: say so plainly.
+      if (error instanceof Error && /Could not set lock/i.test(error.message)) {
+        throw new Error(`The ledger file ${path} is in use by another process (a running server?). Stop it first, or use PostgreSQL (DATABASE_URL) to share one ledger between processes.`, { cause: error });
+      }
+      throw error;
+    });
   }
   try {
     await store.migrate();

@@ -64,4 +64,16 @@ describe('npm run import (CLI)', function () {
       { accountId: 5000, month: '2024-01', cents: 30_000 },
     ]);
   });
+
+  it('When the ledger file is held by another process, then the command says so plainly and writes nothing', async () => {
+    const holder = await openStore({ dataDir: join(dir, 'data') });
+    try {
+      const error = await importCsv('good.csv').then(() => undefined, (e: { code: number; stderr: string }) => e);
+      expect(error?.code).to.equal(1);
+      expect(error?.stderr).to.match(/is in use by another process \(a running server\?\)/);
+    } finally {
+      await holder.close();
+    }
+    expect(await salesAndCogs()).to.have.length(2);
+  });
 });
