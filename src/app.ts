@@ -1,5 +1,7 @@
 /**
- * The composition root of the HTTP service: wire rules, validator, routes, SOAP, errors — in that order.
+ * The composition root of the HTTP service, in request order: logs and metrics, safe headers, the legacy
+ * writer and limits, operations endpoints and static pages, route canonicalisation, SOAP, authentication,
+ * the legacy binder, the OpenAPI validator, the contract's routes, native types, the legacy 404, errors.
  */
 import express, { type Express, type Request, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
@@ -8,6 +10,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config.ts';
 import { loadOpenApiDocument } from './contract/openapi-document.ts';
 import { routeTemplates } from './contract/routes.ts';
+import { securedOperations } from './contract/secured-operations.ts';
 import { bindRequest, identifyOperation } from './http/bind-request.ts';
 import { canonicalRoutes } from './http/canonical-route.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -99,19 +102,4 @@ export async function createApp({ config, store, logger, now = () => new Date() 
   app.use(notFound(routes, config.debug));
   app.use(renderError);
   return app;
-}
-
-/** `METHOD template` of every operation whose openapi/ `security` requires a key (no empty `{}` alternative). */
-function securedOperations(doc: ReturnType<typeof loadOpenApiDocument>): Set<string> {
-  const out = new Set<string>();
-  const global = (doc as { security?: Record<string, unknown>[] }).security;
-  for (const [template, item] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(item ?? {})) {
-      const security = (op as { security?: Record<string, unknown>[] })?.security ?? global;
-      if (Array.isArray(security) && security.length > 0 && !security.some((s) => Object.keys(s).length === 0)) {
-        out.add(`${method.toUpperCase()} ${template}`);
-      }
-    }
-  }
-  return out;
 }
