@@ -17,7 +17,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { legacyResponseWriter } from './http/legacy-response.ts';
 import { nativeTypesRoutes } from './http/native-types.ts';
 import { notFound } from './http/not-found.ts';
-import { wireContext } from './http/wire-context.ts';
+import { rejectPending, wireContext } from './http/wire-context.ts';
 import { contractOperations } from './http/operations.ts';
 import { handlers, type ServiceDependencies } from './routes.ts';
 import { RawBody, sendRaw } from './http/raw-body.ts';
@@ -88,6 +88,7 @@ export async function createApp({ config, store, logger, now = () => new Date() 
       useRequestUrl: true,
     }),
   );
+  app.use(rejectPending());
   for (const op of operations) {
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for operation ${op.operationId}`);

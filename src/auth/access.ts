@@ -1,14 +1,18 @@
 /**
  * Who is calling, and may they read this company. `authenticate()` runs once per request, early: it resolves the
  * presented API key to a Caller kept on res.locals (anonymous when no key is sent) and refuses a key that is
- * unknown or revoked (401). Operations whose openapi/ `security` requires a key get 401 without one, before
- * their input is read. Services then call `requireCompanyAccess(caller, companyId)` (403 for another company).
+ * unknown or revoked (401). Operations whose openapi/ `security` requires a key get 401 without one: decided
+ * here (WireContext.pendingError), delivered by `rejectPending()` after binding and validation, and in place of any error those raise, so
+ * an anonymous caller learns nothing but the 401 while its request still exercises the pipeline (which is how
+ * the start-up warm-up compiles the report routes' validators). Services then call
+ * `requireCompanyAccess(caller, companyId)` (403 for another company).
  * Routes outside the contract (report links, exports) can use the `companyAccess()` middleware.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../errors/app-error.ts';
 import type { Caller } from '../services/caller.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
+import { wireContext } from '../http/wire-context.ts';
 import { hashApiKey, presentedApiKey } from './api-keys.ts';
 
 export const WWW_AUTHENTICATE = 'Bearer realm="reporting", ApiKey header="X-ApiKey"';
@@ -73,7 +77,7 @@ export function authenticate({ store, defaultCompanyName, requiresKey }: Authent
       const key = presentedApiKey(req.headers, req.originalUrl);
       if (key === undefined) {
         res.locals.caller = { companyName: defaultCompanyName, companyIds: [] } satisfies Caller;
-        if (requiresKey?.(req, res)) throw unauthorized(res, 'An API key is required: send X-ApiKey, Authorization: Bearer, or the apikey query parameter.');
+        if (requiresKey?.(req, res)) wireContext(res).pendingError = unauthorized(res, 'An API key is required: send X-ApiKey, Authorization: Bearer, or the apikey query parameter.');
         return next();
       }
       const record = key ? await store.findApiKeyByHash(hashApiKey(key)) : undefined;

@@ -9,7 +9,7 @@ import { wireContext } from './wire-context.ts';
 export function errorHandler(options: { debug: boolean; logger: Logger }): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     const wire = wireContext(res);
-    const appError = fromLibraryError(error, wire.sentNames, wire.dtoName) ?? toAppError(error);
+    const appError = wire.pendingError ?? fromLibraryError(error, wire.sentNames, wire.dtoName) ?? toAppError(error);
     if (appError.status >= 500) options.logger.error({ err: appError.cause ?? error, code: appError.code }, 'request failed');
     if (res.writableEnded) return; // already answered (e.g. a request that ran past its time-out)
     if (res.headersSent) {

@@ -1,6 +1,7 @@
 /** Per-request facts the wire layer gathers before the service runs, kept on res.locals. */
-import type { Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { OperationPlan } from '../contract/binding-plan.ts';
+import type { AppError } from '../errors/app-error.ts';
 
 export interface WireContext {
   /** The openapi/ path template the request matched, if any. */
@@ -13,6 +14,11 @@ export interface WireContext {
   callback?: string;
   /** Canonical field → name as sent, for error messages. */
   sentNames: Record<string, string>;
+  /**
+   * An error decided before the request was read (an anonymous call to a secured operation). The request is still
+   * bound and validated, then this error is answered, in place of any error those steps raise.
+   */
+  pendingError?: AppError;
   /** The request DTO's name, for error messages. */
   dtoName: string;
 }
@@ -20,4 +26,9 @@ export interface WireContext {
 export function wireContext(res: Response): WireContext {
   res.locals.wire ??= { sentNames: {}, dtoName: 'Request' } satisfies WireContext;
   return res.locals.wire as WireContext;
+}
+
+/** Answers the pending error, if any, once binding and validation have run (see WireContext.pendingError). */
+export function rejectPending(): RequestHandler {
+  return (_req, res, next) => next(wireContext(res).pendingError);
 }
