@@ -2,6 +2,7 @@
  * Thin routes: each operationId of openapi/ maps to a service call. The app refuses to start when an
  * operation of the contract has no handler here.
  */
+import { requestBaseUrl } from './http/base-url.ts';
 import type { Request } from 'express';
 import type { EchoRequest, GetFlatRequest } from './contract/dtos.ts';
 import { echo } from './services/echo.ts';
@@ -23,14 +24,10 @@ export interface ServiceDependencies {
 
 type Handler = (req: Request, deps: ServiceDependencies) => unknown;
 
-function baseUrl(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-}
-
 const echoFromQuery: Handler = (req, deps) => echo(req.query as EchoRequest, deps.caller);
 const echoFromBody: Handler = (req, deps) => echo(req.body as EchoRequest, deps.caller);
-const flatFromQuery: Handler = (req, deps) => getFlat(req.query as GetFlatRequest, { ...deps, baseUrl: baseUrl(req) });
-const flatFromBody: Handler = (req, deps) => getFlat(req.body as GetFlatRequest, { ...deps, baseUrl: baseUrl(req) });
+const flatFromQuery: Handler = (req, deps) => getFlat(req.query as GetFlatRequest, { ...deps, baseUrl: requestBaseUrl(req) });
+const flatFromBody: Handler = (req, deps) => getFlat(req.body as GetFlatRequest, { ...deps, baseUrl: requestBaseUrl(req) });
 
 export const handlers: Record<string, Handler> = {
   Echo: (req, deps) => echo({ Message: req.params.Message as string }, deps.caller),
@@ -40,7 +37,7 @@ export const handlers: Record<string, Handler> = {
   GetFlatReplyGet: flatFromQuery,
   GetFlatReplyPost: flatFromBody,
   GetFlatReport: async (req, deps) => {
-    const context = { ...deps, baseUrl: baseUrl(req), authorizeCompany: (companyId: number) => requireCompanyAccess(deps.caller, companyId, req.res) };
+    const context = { ...deps, baseUrl: requestBaseUrl(req), authorizeCompany: (companyId: number) => requireCompanyAccess(deps.caller, companyId, req.res) };
     return reportResponse(req, await getFlatReport(req.params.Token as string, context));
   },
 };

@@ -4,6 +4,7 @@
  * this request, as `text/plain; charset=utf-8` (NativeTypesService). `typescript-ref <url>` / `csharp-ref <url>`
  * fetch these.
  */
+import { requestBaseUrl } from './base-url.ts';
 import { Router, type Request } from 'express';
 import { csharpNativeTypes, typescriptNativeTypes } from '../../generated/native-types.ts';
 
@@ -14,10 +15,6 @@ function headerDate(now: Date): string {
   return now.toISOString().slice(0, 19).replace('T', ' ');
 }
 
-function baseUrl(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-}
-
 export function fillNativeTypes(template: string, values: { date: Date; baseUrl: string }): string {
   return template.split('{{Date}}').join(headerDate(values.date)).split('{{BaseUrl}}').join(values.baseUrl);
 }
@@ -26,7 +23,7 @@ export function nativeTypesRoutes(now: () => Date): Router {
   const router = Router();
   const serve = (template: string) => (req: Request, res: import('express').Response) => {
     res.setHeader('Content-Type', NATIVE_TYPES_CONTENT_TYPE);
-    res.send(Buffer.from(fillNativeTypes(template, { date: now(), baseUrl: baseUrl(req) })));
+    res.send(Buffer.from(fillNativeTypes(template, { date: now(), baseUrl: requestBaseUrl(req) })));
   };
   router.get('/types/typescript', serve(typescriptNativeTypes));
   router.get('/types/csharp', serve(csharpNativeTypes));

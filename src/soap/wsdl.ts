@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { Request } from 'express';
+import { requestBaseUrl } from '../http/base-url.ts';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 
 export const WSDL_DIR = fileURLToPath(new URL('../../wsdl/', import.meta.url));
@@ -111,16 +112,7 @@ export async function loadWsdl(dir: string = WSDL_DIR): Promise<WsdlDocument> {
   };
 }
 
-/** host[:port], a bracketed IPv6 literal, or a registered name: anything else is not echoed into the WSDL. */
-const SAFE_HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d{1,5})?$/;
-
-/**
- * `<protocol>://<host>/soap12` of the request, as ServiceStack derived it from the request URL. Protocol and host
- * follow Express (and so its `trust proxy` setting); a Host header that is not a plain host[:port] is not reflected.
- */
+/** `<protocol>://<host>/soap12` of the request (see requestBaseUrl). */
 export function soapAddressFor(req: Request, mountPath = '/soap12'): string {
-  const protocol = req.protocol === 'https' ? 'https' : 'http';
-  const host = req.host;
-  const safeHost = host && SAFE_HOST.test(host) ? host : 'localhost';
-  return `${protocol}://${safeHost}${mountPath}`;
+  return `${requestBaseUrl(req)}${mountPath}`;
 }

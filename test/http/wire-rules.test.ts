@@ -167,6 +167,15 @@ describe('wire rules (ServiceStack compatibility)', () => {
     });
   });
 
+  describe('absolute links', () => {
+    it('When the Host header is not a plain host[:port], then it is not reflected in the report Url', async () => {
+      const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').set('Host', 'evil.example/"><script>').expect(200);
+      expect(res.body.Url).to.match(/^http:\/\/localhost\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\//);
+      const fine = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').set('Host', 'reports.example.com:8443').expect(200);
+      expect(fine.body.Url).to.match(/^http:\/\/reports\.example\.com:8443\/v1\//);
+    });
+  });
+
   describe('errors', () => {
     it('When a query value cannot be bound, then 400 lists one SerializationException per bad field, named as sent', async () => {
       const res = await request(t.app)
