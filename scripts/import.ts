@@ -40,7 +40,7 @@ async function main(): Promise<number> {
     }
     return 1;
   } finally {
-    await store.close();
+    await store.close({ beforeExit: true });
   }
 }
 

@@ -71,7 +71,7 @@ async function main(): Promise<number> {
         return 2;
     }
   } finally {
-    await store.close();
+    await store.close({ beforeExit: true });
   }
 }
 

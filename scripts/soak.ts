@@ -78,7 +78,7 @@ console.log(`RSS:           start ${rssStart.toFixed(1)} MiB, end ${rssEnd.toFix
 console.log(`goal (0 errors, 0 non-2xx, RSS growth <= 10 %): ${errors === 0 && result.non2xx === 0 && growth <= 10 ? 'met' : 'NOT met'}`);
 
 child.kill('SIGTERM');
-const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-console.log(`server exited ${code} after SIGTERM`);
+const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
+console.log(`server exited ${code ?? `by signal ${signal}`} after SIGTERM`);
 rmSync(dataDir, { recursive: true, force: true });
 process.exitCode = errors === 0 && result.non2xx === 0 ? 0 : 1;

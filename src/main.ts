@@ -66,7 +66,7 @@ async function shutdown(signal: string): Promise<void> {
   await closed;
   clearInterval(idle);
   clearTimeout(force);
-  await store.close();
+  await store.close({ beforeExit: true });
   logger.info('stopped');
   process.exit(0);
 }

@@ -170,5 +170,9 @@ export interface LedgerStore {
   revokeApiKey(id: number): Promise<boolean>;
   /** Cheap reachability probe. */
   ping(): Promise<void>;
-  close(): Promise<void>;
+  /**
+   * Releases the store. With `beforeExit` (the process ends right after) an embedded store only makes its data
+   * durable in its file and leaves its handles to the process's end (see DuckDbLedgerStore.close).
+   */
+  close(options?: { beforeExit?: boolean }): Promise<void>;
 }
