@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CsvImportError, importLedgerCsv } from '../src/store/csv-import.ts';
-import { openStore } from '../src/store/open-store.ts';
+import { runCli, withConfiguredStore } from './cli.ts';
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -26,25 +26,21 @@ async function main(): Promise<number> {
   }
   const journal = readFileSync(file, 'utf8');
   const reference = values.reference === undefined ? undefined : readFileSync(values.reference, 'utf8');
-  const store = await openStore({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: process.env.DATA_DIR ?? 'data' });
-  try {
-    const started = Date.now();
-    const count = await importLedgerCsv(store, journal, { reference, companyId });
-    console.log(`loaded ${count} entries into the ${store.kind} store in ${Date.now() - started} ms`);
-    return 0;
-  } catch (err) {
-    if (err instanceof CsvImportError) {
-      console.error(err.file === 'reference' ? `${values.reference}: ${err.message}` : err.message);
-    } else {
-      console.error(`import failed: ${(err as Error).message}`);
+  return withConfiguredStore(async (store) => {
+    try {
+      const started = Date.now();
+      const count = await importLedgerCsv(store, journal, { reference, companyId });
+      console.log(`loaded ${count} entries into the ${store.kind} store in ${Date.now() - started} ms`);
+      return 0;
+    } catch (err) {
+      if (err instanceof CsvImportError) {
+        console.error(err.file === 'reference' ? `${values.reference}: ${err.message}` : err.message);
+      } else {
+        console.error(`import failed: ${(err as Error).message}`);
+      }
+      return 1;
     }
-    return 1;
-  } finally {
-    await store.close({ beforeExit: true });
-  }
+  });
 }
 
-process.exitCode = await main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : String(error));
-  return 1;
-});
+await runCli(main);

@@ -7,8 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createApiKey } from '../src/auth/api-keys.ts';
-import { loadConfig } from '../src/config.ts';
-import { openStore } from '../src/store/open-store.ts';
+import { runCli, withConfiguredStore } from './cli.ts';
 
 const USAGE = 'usage: npm run keys -- create --company <id>[,<id>...] [--name <name>] | revoke <id> | list';
 
@@ -22,9 +21,7 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return command ? 0 : 2;
   }
-  const config = loadConfig();
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
+  return withConfiguredStore(async (store, config) => {
     switch (command) {
       case 'create': {
         const ids = (values.company ?? []).flatMap((v) => v.split(',')).map((v) => Number(v.trim()));
@@ -70,12 +67,7 @@ async function main(): Promise<number> {
         console.error(`unknown command '${command}'. ${USAGE}`);
         return 2;
     }
-  } finally {
-    await store.close({ beforeExit: true });
-  }
+  });
 }
 
-process.exitCode = await main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : String(error));
-  return 1;
-});
+await runCli(main);

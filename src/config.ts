@@ -26,6 +26,10 @@ export interface AppConfig {
   requestTimeoutMs: number;
   /** Validate responses against openapi/ (VALIDATE_RESPONSES=1; on in tests). */
   validateResponses: boolean;
+  /** pino log level (LOG_LEVEL). */
+  logLevel: string;
+  /** How long SIGTERM waits for in-flight requests before closing their connections (DRAIN_TIMEOUT_MS). */
+  drainTimeoutMs: number;
   /** Load the demo ledger into an empty store at start (DEMO_DATA, default 1). */
   demoData: boolean;
   /** Secret that signs report links (REPORT_LINK_SECRET); unset = a random one kept in the store, shared by its instances. */
@@ -62,6 +66,8 @@ export function loadConfig(): AppConfig {
     requestTimeoutMs: intFrom('REQUEST_TIMEOUT_MS', 30_000),
     validateResponses: flagFrom('VALIDATE_RESPONSES', false),
     demoData: flagFrom('DEMO_DATA', true),
+    logLevel: process.env.LOG_LEVEL || 'info',
+    drainTimeoutMs: intFrom('DRAIN_TIMEOUT_MS', 10_000),
     reportLinkSecret: process.env.REPORT_LINK_SECRET || undefined,
   };
 }

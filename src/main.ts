@@ -12,11 +12,9 @@ import { seedDemoIfEmpty } from './store/demo-ledger.ts';
 
 const config = loadConfig();
 const logger = pino({
-  level: process.env.LOG_LEVEL ?? 'info',
+  level: config.logLevel,
   redact: ['req.headers.authorization', 'req.headers["x-apikey"]', 'req.headers.cookie'],
 });
-/** How long SIGTERM waits for in-flight requests before closing their connections (DRAIN_TIMEOUT_MS). */
-const drainTimeoutMs = Number(process.env.DRAIN_TIMEOUT_MS || 10_000);
 // A stray rejection is a bug to log, never a reason to drop every other request in flight.
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
@@ -62,7 +60,7 @@ async function shutdown(signal: string): Promise<void> {
   const force = setTimeout(() => {
     logger.warn('drain time-out: closing the remaining connections');
     server.closeAllConnections();
-  }, drainTimeoutMs);
+  }, config.drainTimeoutMs);
   await closed;
   clearInterval(idle);
   clearTimeout(force);

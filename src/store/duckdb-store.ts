@@ -167,18 +167,8 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   async load(batch: LedgerBatch): Promise<void> {
-    await this.writeQueue.run(async () => {
-      const s = session(this.writer);
-      await s.query('BEGIN TRANSACTION');
-      try {
-        await loadBatch(s, batch, (_s, staging) => writeStaging(this.writer, staging));
-        await s.query('COMMIT');
-        this.catalogs.clear();
-      } catch (err) {
-        await s.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      }
-    });
+    await this.write((s) => loadBatch(s, batch, (_s, staging) => writeStaging(this.writer, staging)));
+    this.catalogs.clear();
   }
 
   linkSecret(): Promise<string> {
