@@ -8,6 +8,8 @@
 import type { FlatReport, FlatRow } from './flat-pnl.ts';
 import { html, jsonScriptData, type SafeHtml } from './html.ts';
 import type { ReportMeta } from './report-meta.ts';
+import { centsToAmount } from './money.ts';
+import { MONTH_NAMES } from './periods.ts';
 
 export interface HtmlReportLinks {
   json: string;
@@ -29,7 +31,6 @@ export interface ChartData {
 }
 
 const amountFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** `1,085.00`, negatives `(15.00)`. */
 export function formatAmount(cents: number): string {
@@ -39,7 +40,7 @@ export function formatAmount(cents: number): string {
 
 function longDate(iso: string): string {
   const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
-  return `${d} ${MONTHS[m - 1]} ${y}`;
+  return `${d} ${MONTH_NAMES[m - 1]} ${y}`;
 }
 
 function sumRows(rows: (FlatRow | undefined)[], width: number): number[] {
@@ -54,7 +55,7 @@ export function chartData(report: FlatReport): ChartData {
   const width = report.periods.length;
   const total = (section: string) => report.rows.find((r) => r.rowType === 'SectionTotal' && r.section === section);
   const net = report.rows.find((r) => r.rowType === 'Computed' && r.rowName === 'Net Income');
-  const dollars = (cents: number[]) => cents.map((c) => c / 100);
+  const dollars = (cents: number[]) => cents.map(centsToAmount);
   return {
     labels: report.periods.map((p) => p.label),
     income: dollars(sumRows([total('Income'), total('Other Income')], width)),

@@ -6,6 +6,7 @@
  */
 import ExcelJS from 'exceljs';
 import type { FlatReport } from './flat-pnl.ts';
+import { centsToAmount } from './money.ts';
 import { CSV_FIXED_COLUMNS } from './render-csv.ts';
 import type { ReportMeta } from './report-meta.ts';
 
@@ -30,7 +31,7 @@ export async function renderXlsx(report: FlatReport, meta: ReportMeta): Promise<
   sheet.getRow(1).font = { bold: true };
   for (const row of report.rows) {
     const added = sheet.addRow([
-      row.rowType, row.section, row.level, row.accountNumber ?? '', row.rowName, row.fullName, ...row.cents.map((c) => c / 100),
+      row.rowType, row.section, row.level, row.accountNumber ?? '', row.rowName, row.fullName, ...row.cents.map(centsToAmount),
     ]);
     added.getCell(5).alignment = { indent: row.rowType === 'Account' ? row.level + 1 : 0 };
     for (let i = 1; i <= report.columnNames.length; i++) added.getCell(fixed + i).numFmt = MONEY_FORMAT;
