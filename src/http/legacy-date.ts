@@ -26,6 +26,12 @@ function fromEpoch(ms: number): CalendarDate | undefined {
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }
 
+/** The instant (ms since epoch) a `/Date(ms[±hhmm])/` string names; the offset only says how it was displayed. */
+export function parseLegacyInstant(text: string): number | undefined {
+  const ms = WCF_DATE.exec(text.trim())?.[1];
+  return ms === undefined ? undefined : Number(ms);
+}
+
 /** The calendar date a legacy date string stands for, or undefined when it is not a date. */
 export function parseLegacyCalendarDate(text: string): CalendarDate | undefined {
   const value = text.trim();

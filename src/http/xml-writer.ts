@@ -6,6 +6,7 @@
  * generated/xsd-types.ts; which DTO a response is comes from openapi/ (src/contract/response-types.ts).
  * The document is built with fast-xml-parser's XMLBuilder, which escapes every text value.
  */
+import { parseLegacyInstant } from './legacy-date.ts';
 import { XMLBuilder } from 'fast-xml-parser';
 import { xsdMembers, xsdTypeNamespaces } from '../../generated/xsd-types.ts';
 import { loadOpenApiDocument } from '../contract/openapi-document.ts';
@@ -22,7 +23,6 @@ const ARRAYS_PREFIX = 'd2p1';
 type ComplexTypeName = keyof typeof xsdMembers;
 type XmlNode = Record<string, unknown>;
 
-const WCF_DATE = /^\/Date\((-?\d+)(?:[+-]\d{4})?\)\/$/;
 
 function isComplex(name: string): name is ComplexTypeName {
   return Object.hasOwn(xsdMembers, name);
@@ -43,8 +43,8 @@ function xsdDecimal(value: number): string {
 
 /** `/Date(ms)/` (our JSON form) → `2024-01-01T00:00:00Z`, as DataContractSerializer wrote a UTC DateTime. */
 function xsdDateTime(value: unknown): string {
-  const ms = typeof value === 'string' ? WCF_DATE.exec(value)?.[1] : undefined;
-  const date = ms !== undefined ? new Date(Number(ms)) : typeof value === 'string' ? new Date(value) : undefined;
+  const ms = typeof value === 'string' ? parseLegacyInstant(value) : undefined;
+  const date = ms !== undefined ? new Date(ms) : typeof value === 'string' ? new Date(value) : undefined;
   if (!date || Number.isNaN(date.getTime())) throw new Error(`xml: ${String(value)} is not a date`);
   return date.toISOString().replace(/\.000Z$/, 'Z');
 }
