@@ -9,13 +9,17 @@
  * Each server runs in its own child process (so the load generator does not share its event loop); autocannon drives
  * it over loopback with N keep-alive connections for a warm-up second, then for --duration seconds. Latencies of every
  * response are recorded to give exact p50/p95; requests/s is autocannon's average.
+ * Then start-up to ready, production build against tsx (scripts/bench/startup.ts). `--only overhead,startup` picks
+ * sections.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
+import { benchStartup } from './bench/startup.ts';
 
 const PATH = '/v1/echo/hello';
 const TARGETS = ['node:http', 'express', 'app'] as const;
@@ -156,6 +160,20 @@ async function main(): Promise<void> {
   console.log('\nLatency ratios > 1 mean slower than the anchor; throughput ratios < 1 mean fewer requests per second.');
 }
 
+/** `--only overhead,startup` runs some sections; all by default. */
+async function runSections(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const onlyArg = args.get('only');
+  const only = typeof onlyArg === 'string' ? onlyArg.split(',') : undefined;
+  const wanted = (section: string) => !only || only.includes(section);
+  console.log(`machine: ${availableParallelism()} cores, Node ${process.version}`);
+  if (wanted('overhead')) await main();
+  if (wanted('startup')) {
+    execFileSync(process.execPath, [fileURLToPath(new URL('./ensure-build.mjs', import.meta.url))], { stdio: 'inherit' });
+    await benchStartup(Number(args.get('startup-runs') ?? 5));
+  }
+}
+
 const serveAt = process.argv.indexOf('--serve');
 if (serveAt >= 0) await serve(process.argv[serveAt + 1] as Target);
-else await main();
+else await runSections();

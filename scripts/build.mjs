@@ -1,0 +1,39 @@
+// `npm run build`: the production build in dist/. tsc (tsconfig.build.json: .ts imports rewritten to .js,
+// declarations) mirrors the repository (dist/src, dist/generated, dist/scripts for the CLIs); the contract files
+// and the report page's assets are copied beside them, so the compiled modules find them at the same relative
+// paths as the sources do; dist/main.js is the entry (`node dist/main.js`). Plain JavaScript, like
+// ensure-node-modules.mjs: it needs nothing but the devDependency typescript.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..');
+const out = path.join(root, 'dist');
+const staging = path.join(root, '.dist-build');
+
+/** Files under src/ that are not TypeScript (the report page's script and style) travel with the compiled code. */
+function copyNonTypeScript(from, to) {
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    if (entry.isDirectory()) copyNonTypeScript(source, path.join(to, entry.name));
+    else if (!entry.name.endsWith('.ts')) {
+      mkdirSync(to, { recursive: true });
+      cpSync(source, path.join(to, entry.name));
+    }
+  }
+}
+
+rmSync(staging, { recursive: true, force: true });
+const tsc = require.resolve('typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', staging], { stdio: 'inherit' });
+cpSync(path.join(root, 'openapi'), path.join(staging, 'openapi'), { recursive: true });
+cpSync(path.join(root, 'wsdl'), path.join(staging, 'wsdl'), { recursive: true });
+copyNonTypeScript(path.join(root, 'src'), path.join(staging, 'src'));
+writeFileSync(path.join(staging, 'main.js'), "// The production entry: `node dist/main.js` (see src/main.ts).\nimport './src/main.js';\n");
+writeFileSync(path.join(staging, 'main.d.ts'), 'export {};\n');
+// Swap in one step, so a server started from dist/ never sees half a build.
+rmSync(out, { recursive: true, force: true });
+renameSync(staging, out);
+console.error('built dist/ (start: node dist/main.js)');

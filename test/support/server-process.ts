@@ -1,0 +1,63 @@
+/**
+ * Real server processes for deployment tests, started as a user starts them: the production build
+ * (`node dist/main.js`, built first by scripts/ensure-build.mjs as `npm start` does) or any command line.
+ * Resolves when the process prints "listening on <url>"; stop() sends SIGTERM and waits, kill() SIGKILLs.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  exited: Promise<number | null>;
+  stop(): Promise<number | null>;
+  kill(): Promise<number | null>;
+}
+
+/** Builds dist/ when it is missing or stale, exactly as `npm start`'s prestart does. */
+export async function ensureProductionBuild(): Promise<void> {
+  await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'scripts/ensure-build.mjs')], { cwd: REPO_ROOT });
+}
+
+/** The environment of a production process: no tsx loader inherited from the test runner. */
+export function productionEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const { NODE_OPTIONS: _ignored, ...rest } = process.env;
+  return { ...rest, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env };
+}
+
+export function startServerProcess(command: string, args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<ServerProcess> {
+  const child = spawn(command, args, { cwd: options.cwd ?? REPO_ROOT, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stopWith = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within ${options.timeoutMs ?? 60_000} ms:\n${out}`));
+    }, options.timeoutMs ?? 60_000);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited ${code} before it was ready:\n${out}`));
+    });
+    child.stdout!.on('data', () => {
+      const m = /listening on (http:\/\/[^\s]+?)(?:\s|$)/.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      resolve({ child, url: m[1]!.replace(/\/$/, ''), output: () => out, exited, stop: () => stopWith('SIGTERM'), kill: () => stopWith('SIGKILL') });
+    });
+  });
+}
+
+/** `node dist/main.js` in `cwd` (the repository, or a production install of it). */
+export function startProductionServer(env: Record<string, string | undefined>, cwd = REPO_ROOT): Promise<ServerProcess> {
+  return startServerProcess(process.execPath, ['dist/main.js'], { cwd, env: productionEnv(env) });
+}
