@@ -130,23 +130,37 @@ export type components = {
          * @example /Date(1704067200000)/
          */
         LegacyDate: string;
-        /** @description A date in the legacy form `/Date(ms[±hhmm])/`, or ISO 8601, or `yyyyMMdd`. */
+        /**
+         * @description A date in the legacy form `/Date(ms[±hhmm])/` (also with JSON's escaped slashes `\/Date(...)\/`), or ISO 8601
+         *     `yyyy-MM-dd` with an optional time (`T` or space, `HH:mm[:ss[.fff]]`, then `Z` or `±HH[:]mm`), or `yyyyMMdd`.
+         *     Calendar dates must exist (leap years included) and years start at 0100. Only the calendar date is used.
+         * @example 2025-01-31
+         */
         LegacyDateInput: string;
         /**
          * @description A GUID as 32 lowercase hexadecimal digits (.NET format "N").
          * @example 0a1b2c3d4e5f60718293a4b5c6d7e8f9
          */
         Guid: string;
-        /** @description A GUID as 32 hexadecimal digits, or hyphenated 8-4-4-4-12, in any case. */
+        /**
+         * @description A GUID as 32 hexadecimal digits or hyphenated 8-4-4-4-12, in any case, optionally wrapped in `{}` or `()`.
+         * @example 0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9
+         */
         GuidInput: string;
         /**
          * @description `Default` (or empty): chart order (account number compared numerically, then name; SortOrder when mapping);
          *     `AccountNumber`: number ascending, unnumbered last by name; `AccountName`: name A to Z;
          *     `AmountDescending` / `AmountAscending`: by the row's range total, ties in Default order.
          *     Matched case-insensitively on input; echoed in this canonical form.
+         * @example AmountDescending
          * @enum {string}
          */
         OrderBy: "" | "Default" | "AccountNumber" | "AccountName" | "AmountDescending" | "AmountAscending";
+        /**
+         * @example {
+         *       "Message": "hello"
+         *     }
+         */
         EchoRequest: {
             Message?: string;
         };
@@ -155,6 +169,23 @@ export type components = {
             CompanyName?: string;
             ResponseStatus?: components["schemas"]["ResponseStatus"];
         };
+        /**
+         * @example {
+         *       "CompanyId": 1,
+         *       "UseCustomDateRange": true,
+         *       "StartDate": "/Date(1735689600000)/",
+         *       "EndDate": "/Date(1751241600000)/",
+         *       "Locations": [
+         *         101,
+         *         102
+         *       ],
+         *       "Filters": [
+         *         "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+         *       ],
+         *       "IncludeComputedColumns": true,
+         *       "OrderBy": "AmountDescending"
+         *     }
+         */
         GetFlatRequest: {
             UseAccountMapping?: boolean;
             IncludeComputedColumns?: boolean;
@@ -163,7 +194,7 @@ export type components = {
             StartDate?: components["schemas"]["LegacyDateInput"];
             EndDate?: components["schemas"]["LegacyDateInput"];
             /** Format: int32 */
-            CompanyId?: number;
+            CompanyId: number;
             Filters?: components["schemas"]["GuidInput"][];
             Locations?: number[];
         };
@@ -380,28 +411,69 @@ export type components = {
         };
     };
     parameters: {
-        /** @description Forces the response format, `json` or `xml`; other values are ignored. */
-        format: string;
-        /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
-        callback: string;
-        /** @description Key rows by the standard chart of accounts; unmapped accounts land in `Unmapped <Type>`. Default false. */
-        UseAccountMapping: boolean;
-        /** @description Append a `Total` column (sum of the period columns) when there is more than one period. Default false. */
-        IncludeComputedColumns: boolean;
-        /** @description Row order within each section (case-insensitive). Empty means `Default`. */
-        OrderBy: components["schemas"]["OrderBy"];
-        /** @description Use StartDate and EndDate (both required, inclusive). Otherwise the range is ThisCalendarYearToDate in the company's time zone. */
-        UseCustomDateRange: boolean;
-        /** @description First day of a custom range: `/Date(ms)/`, `/Date(ms±hhmm)/` (send `+` as `%2B`), ISO 8601 or `yyyyMMdd`. */
-        StartDate: components["schemas"]["LegacyDateInput"];
-        /** @description Last day of a custom range (inclusive); same forms as StartDate. */
-        EndDate: components["schemas"]["LegacyDateInput"];
-        /** @description The company whose ledger is reported. Required. */
-        CompanyId: number;
-        /** @description Tracking option ids (GUIDs). OR within a tracking category, AND across categories. Accepts `a,b`, `[a,b]` or repeated keys. */
-        Filters: components["schemas"]["GuidInput"][];
-        /** @description Location ids of the company; empty means all. Accepts `1,2`, `[1,2]` or repeated keys. */
-        Locations: number[];
+        /**
+         * @description Forces the response format, `json` or `xml`; other values are ignored.
+         * @example json
+         */
+        FormatParam: string;
+        /**
+         * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
+         * @example showReport
+         */
+        CallbackParam: string;
+        /**
+         * @description Key rows by the standard chart of accounts; unmapped accounts land in `Unmapped <Type>`. Default false.
+         * @example false
+         */
+        UseAccountMappingParam: boolean;
+        /**
+         * @description Append a `Total` column (sum of the period columns) when there is more than one period. Default false.
+         * @example true
+         */
+        IncludeComputedColumnsParam: boolean;
+        /**
+         * @description Row order within each section (case-insensitive). Empty means `Default`.
+         * @example AmountDescending
+         */
+        OrderByParam: components["schemas"]["OrderBy"];
+        /**
+         * @description Use StartDate and EndDate (both required, inclusive). Otherwise the range is ThisCalendarYearToDate in the company's time zone.
+         * @example true
+         */
+        UseCustomDateRangeParam: boolean;
+        /**
+         * @description First day of a custom range: `/Date(ms)/`, `/Date(ms±hhmm)/` (send `+` as `%2B`), ISO 8601 or `yyyyMMdd`.
+         * @example 2025-01-01
+         */
+        StartDateParam: components["schemas"]["LegacyDateInput"];
+        /**
+         * @description Last day of a custom range (inclusive); same forms as StartDate.
+         * @example 2025-06-30
+         */
+        EndDateParam: components["schemas"]["LegacyDateInput"];
+        /**
+         * @description The company whose ledger is reported.
+         * @example 1
+         */
+        CompanyIdParam: number;
+        /**
+         * @description Tracking option ids (GUIDs). OR within a tracking category, AND across categories. Repeated keys
+         *     (`Filters=a&Filters=b`, the form declared here); the server also reads `a,b`, `[a,b]`, `Filters[]=a` and
+         *     `Filters[0]=a`.
+         * @example [
+         *       "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+         *     ]
+         */
+        FiltersParam: components["schemas"]["GuidInput"][];
+        /**
+         * @description Location ids of the company; empty means all. Repeated keys (`Locations=101&Locations=102`, the form declared
+         *     here); the server also reads `101,102`, `[101,102]`, `Locations[]=101` and `Locations[0]=101`.
+         * @example [
+         *       101,
+         *       102
+         *     ]
+         */
+        LocationsParam: number[];
     };
     requestBodies: never;
     headers: never;
@@ -412,13 +484,23 @@ export interface operations {
     Echo: {
         parameters: {
             query?: {
-                /** @description Forces the response format, `json` or `xml`; other values are ignored. */
-                format?: components["parameters"]["format"];
-                /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
-                callback?: components["parameters"]["callback"];
+                /**
+                 * @description Forces the response format, `json` or `xml`; other values are ignored.
+                 * @example json
+                 */
+                format?: components["parameters"]["FormatParam"];
+                /**
+                 * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
+                 * @example showReport
+                 */
+                callback?: components["parameters"]["CallbackParam"];
             };
             header?: never;
             path: {
+                /**
+                 * @description The message; percent-encode reserved characters (`/`, `?`, `#`, `%`).
+                 * @example hello
+                 */
                 Message: string;
             };
             cookie?: never;
@@ -436,11 +518,18 @@ export interface operations {
     EchoReplyGet: {
         parameters: {
             query?: {
+                /** @example hello */
                 Message?: string;
-                /** @description Forces the response format, `json` or `xml`; other values are ignored. */
-                format?: components["parameters"]["format"];
-                /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
-                callback?: components["parameters"]["callback"];
+                /**
+                 * @description Forces the response format, `json` or `xml`; other values are ignored.
+                 * @example json
+                 */
+                format?: components["parameters"]["FormatParam"];
+                /**
+                 * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
+                 * @example showReport
+                 */
+                callback?: components["parameters"]["CallbackParam"];
             };
             header?: never;
             path?: never;
@@ -459,10 +548,16 @@ export interface operations {
     EchoReplyPost: {
         parameters: {
             query?: {
-                /** @description Forces the response format, `json` or `xml`; other values are ignored. */
-                format?: components["parameters"]["format"];
-                /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
-                callback?: components["parameters"]["callback"];
+                /**
+                 * @description Forces the response format, `json` or `xml`; other values are ignored.
+                 * @example json
+                 */
+                format?: components["parameters"]["FormatParam"];
+                /**
+                 * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
+                 * @example showReport
+                 */
+                callback?: components["parameters"]["CallbackParam"];
             };
             header?: never;
             path?: never;
@@ -470,6 +565,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "Message": "hello"
+                 *     }
+                 */
                 "application/json": components["schemas"]["EchoRequest"];
             };
         };
@@ -486,29 +586,70 @@ export interface operations {
     };
     GetFlat: {
         parameters: {
-            query?: {
-                /** @description Key rows by the standard chart of accounts; unmapped accounts land in `Unmapped <Type>`. Default false. */
-                UseAccountMapping?: components["parameters"]["UseAccountMapping"];
-                /** @description Append a `Total` column (sum of the period columns) when there is more than one period. Default false. */
-                IncludeComputedColumns?: components["parameters"]["IncludeComputedColumns"];
-                /** @description Row order within each section (case-insensitive). Empty means `Default`. */
-                OrderBy?: components["parameters"]["OrderBy"];
-                /** @description Use StartDate and EndDate (both required, inclusive). Otherwise the range is ThisCalendarYearToDate in the company's time zone. */
-                UseCustomDateRange?: components["parameters"]["UseCustomDateRange"];
-                /** @description First day of a custom range: `/Date(ms)/`, `/Date(ms±hhmm)/` (send `+` as `%2B`), ISO 8601 or `yyyyMMdd`. */
-                StartDate?: components["parameters"]["StartDate"];
-                /** @description Last day of a custom range (inclusive); same forms as StartDate. */
-                EndDate?: components["parameters"]["EndDate"];
-                /** @description The company whose ledger is reported. Required. */
-                CompanyId?: components["parameters"]["CompanyId"];
-                /** @description Tracking option ids (GUIDs). OR within a tracking category, AND across categories. Accepts `a,b`, `[a,b]` or repeated keys. */
-                Filters?: components["parameters"]["Filters"];
-                /** @description Location ids of the company; empty means all. Accepts `1,2`, `[1,2]` or repeated keys. */
-                Locations?: components["parameters"]["Locations"];
-                /** @description Forces the response format, `json` or `xml`; other values are ignored. */
-                format?: components["parameters"]["format"];
-                /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
-                callback?: components["parameters"]["callback"];
+            query: {
+                /**
+                 * @description Key rows by the standard chart of accounts; unmapped accounts land in `Unmapped <Type>`. Default false.
+                 * @example false
+                 */
+                UseAccountMapping?: components["parameters"]["UseAccountMappingParam"];
+                /**
+                 * @description Append a `Total` column (sum of the period columns) when there is more than one period. Default false.
+                 * @example true
+                 */
+                IncludeComputedColumns?: components["parameters"]["IncludeComputedColumnsParam"];
+                /**
+                 * @description Row order within each section (case-insensitive). Empty means `Default`.
+                 * @example AmountDescending
+                 */
+                OrderBy?: components["parameters"]["OrderByParam"];
+                /**
+                 * @description Use StartDate and EndDate (both required, inclusive). Otherwise the range is ThisCalendarYearToDate in the company's time zone.
+                 * @example true
+                 */
+                UseCustomDateRange?: components["parameters"]["UseCustomDateRangeParam"];
+                /**
+                 * @description First day of a custom range: `/Date(ms)/`, `/Date(ms±hhmm)/` (send `+` as `%2B`), ISO 8601 or `yyyyMMdd`.
+                 * @example 2025-01-01
+                 */
+                StartDate?: components["parameters"]["StartDateParam"];
+                /**
+                 * @description Last day of a custom range (inclusive); same forms as StartDate.
+                 * @example 2025-06-30
+                 */
+                EndDate?: components["parameters"]["EndDateParam"];
+                /**
+                 * @description The company whose ledger is reported.
+                 * @example 1
+                 */
+                CompanyId: components["parameters"]["CompanyIdParam"];
+                /**
+                 * @description Tracking option ids (GUIDs). OR within a tracking category, AND across categories. Repeated keys
+                 *     (`Filters=a&Filters=b`, the form declared here); the server also reads `a,b`, `[a,b]`, `Filters[]=a` and
+                 *     `Filters[0]=a`.
+                 * @example [
+                 *       "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+                 *     ]
+                 */
+                Filters?: components["parameters"]["FiltersParam"];
+                /**
+                 * @description Location ids of the company; empty means all. Repeated keys (`Locations=101&Locations=102`, the form declared
+                 *     here); the server also reads `101,102`, `[101,102]`, `Locations[]=101` and `Locations[0]=101`.
+                 * @example [
+                 *       101,
+                 *       102
+                 *     ]
+                 */
+                Locations?: components["parameters"]["LocationsParam"];
+                /**
+                 * @description Forces the response format, `json` or `xml`; other values are ignored.
+                 * @example json
+                 */
+                format?: components["parameters"]["FormatParam"];
+                /**
+                 * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
+                 * @example showReport
+                 */
+                callback?: components["parameters"]["CallbackParam"];
             };
             header?: never;
             path?: never;
@@ -528,29 +669,70 @@ export interface operations {
     };
     GetFlatReplyGet: {
         parameters: {
-            query?: {
-                /** @description Key rows by the standard chart of accounts; unmapped accounts land in `Unmapped <Type>`. Default false. */
-                UseAccountMapping?: components["parameters"]["UseAccountMapping"];
-                /** @description Append a `Total` column (sum of the period columns) when there is more than one period. Default false. */
-                IncludeComputedColumns?: components["parameters"]["IncludeComputedColumns"];
-                /** @description Row order within each section (case-insensitive). Empty means `Default`. */
-                OrderBy?: components["parameters"]["OrderBy"];
-                /** @description Use StartDate and EndDate (both required, inclusive). Otherwise the range is ThisCalendarYearToDate in the company's time zone. */
-                UseCustomDateRange?: components["parameters"]["UseCustomDateRange"];
-                /** @description First day of a custom range: `/Date(ms)/`, `/Date(ms±hhmm)/` (send `+` as `%2B`), ISO 8601 or `yyyyMMdd`. */
-                StartDate?: components["parameters"]["StartDate"];
-                /** @description Last day of a custom range (inclusive); same forms as StartDate. */
-                EndDate?: components["parameters"]["EndDate"];
-                /** @description The company whose ledger is reported. Required. */
-                CompanyId?: components["parameters"]["CompanyId"];
-                /** @description Tracking option ids (GUIDs). OR within a tracking category, AND across categories. Accepts `a,b`, `[a,b]` or repeated keys. */
-                Filters?: components["parameters"]["Filters"];
-                /** @description Location ids of the company; empty means all. Accepts `1,2`, `[1,2]` or repeated keys. */
-                Locations?: components["parameters"]["Locations"];
-                /** @description Forces the response format, `json` or `xml`; other values are ignored. */
-                format?: components["parameters"]["format"];
-                /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
-                callback?: components["parameters"]["callback"];
+            query: {
+                /**
+                 * @description Key rows by the standard chart of accounts; unmapped accounts land in `Unmapped <Type>`. Default false.
+                 * @example false
+                 */
+                UseAccountMapping?: components["parameters"]["UseAccountMappingParam"];
+                /**
+                 * @description Append a `Total` column (sum of the period columns) when there is more than one period. Default false.
+                 * @example true
+                 */
+                IncludeComputedColumns?: components["parameters"]["IncludeComputedColumnsParam"];
+                /**
+                 * @description Row order within each section (case-insensitive). Empty means `Default`.
+                 * @example AmountDescending
+                 */
+                OrderBy?: components["parameters"]["OrderByParam"];
+                /**
+                 * @description Use StartDate and EndDate (both required, inclusive). Otherwise the range is ThisCalendarYearToDate in the company's time zone.
+                 * @example true
+                 */
+                UseCustomDateRange?: components["parameters"]["UseCustomDateRangeParam"];
+                /**
+                 * @description First day of a custom range: `/Date(ms)/`, `/Date(ms±hhmm)/` (send `+` as `%2B`), ISO 8601 or `yyyyMMdd`.
+                 * @example 2025-01-01
+                 */
+                StartDate?: components["parameters"]["StartDateParam"];
+                /**
+                 * @description Last day of a custom range (inclusive); same forms as StartDate.
+                 * @example 2025-06-30
+                 */
+                EndDate?: components["parameters"]["EndDateParam"];
+                /**
+                 * @description The company whose ledger is reported.
+                 * @example 1
+                 */
+                CompanyId: components["parameters"]["CompanyIdParam"];
+                /**
+                 * @description Tracking option ids (GUIDs). OR within a tracking category, AND across categories. Repeated keys
+                 *     (`Filters=a&Filters=b`, the form declared here); the server also reads `a,b`, `[a,b]`, `Filters[]=a` and
+                 *     `Filters[0]=a`.
+                 * @example [
+                 *       "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+                 *     ]
+                 */
+                Filters?: components["parameters"]["FiltersParam"];
+                /**
+                 * @description Location ids of the company; empty means all. Repeated keys (`Locations=101&Locations=102`, the form declared
+                 *     here); the server also reads `101,102`, `[101,102]`, `Locations[]=101` and `Locations[0]=101`.
+                 * @example [
+                 *       101,
+                 *       102
+                 *     ]
+                 */
+                Locations?: components["parameters"]["LocationsParam"];
+                /**
+                 * @description Forces the response format, `json` or `xml`; other values are ignored.
+                 * @example json
+                 */
+                format?: components["parameters"]["FormatParam"];
+                /**
+                 * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
+                 * @example showReport
+                 */
+                callback?: components["parameters"]["CallbackParam"];
             };
             header?: never;
             path?: never;
@@ -571,17 +753,37 @@ export interface operations {
     GetFlatReplyPost: {
         parameters: {
             query?: {
-                /** @description Forces the response format, `json` or `xml`; other values are ignored. */
-                format?: components["parameters"]["format"];
-                /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
-                callback?: components["parameters"]["callback"];
+                /**
+                 * @description Forces the response format, `json` or `xml`; other values are ignored.
+                 * @example json
+                 */
+                format?: components["parameters"]["FormatParam"];
+                /**
+                 * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
+                 * @example showReport
+                 */
+                callback?: components["parameters"]["CallbackParam"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        /** @description The request DTO. Fields may also come from the query string (the body wins); CompanyId is required in one of them. */
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "CompanyId": 1,
+                 *       "UseCustomDateRange": true,
+                 *       "StartDate": "/Date(1735689600000)/",
+                 *       "EndDate": "/Date(1751241600000)/",
+                 *       "Locations": [
+                 *         101,
+                 *         102
+                 *       ],
+                 *       "IncludeComputedColumns": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["GetFlatRequest"];
             };
         };
@@ -601,14 +803,23 @@ export interface operations {
     GetFlatReport: {
         parameters: {
             query?: {
-                /** @description `json`, `html`, `csv` or `xlsx`; other values are ignored. */
+                /**
+                 * @description `json`, `html`, `csv` or `xlsx`; other values are ignored.
+                 * @example csv
+                 */
                 format?: string;
-                /** @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`. */
-                callback?: components["parameters"]["callback"];
+                /**
+                 * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
+                 * @example showReport
+                 */
+                callback?: components["parameters"]["CallbackParam"];
             };
             header?: never;
             path: {
-                /** @description The signed report token, as it appears at the end of `Url` (a format suffix may follow it). */
+                /**
+                 * @description The signed report token, as it appears at the end of `Url` (a format suffix may follow it).
+                 * @example eyJ2IjoxLCJjIjoxLCJmIjoiMjAyNS0wMS0wMSIsInQiOiIyMDI1LTA2LTMwIiwibSI6MCwieCI6MSwibyI6IiIsImwiOlsxMDEsMTAyXSwiZyI6W119.aE2Q3hfQOTuIaaDfuOnViuOaEixqYYKZZJYP4NCSx6M
+                 */
                 Token: string;
             };
             cookie?: never;

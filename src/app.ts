@@ -9,6 +9,7 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config.ts';
 import { loadOpenApiDocument } from './contract/openapi-document.ts';
+import { validatorDocument } from './http/validator-document.ts';
 import { routeTemplates } from './contract/routes.ts';
 import { securedOperations } from './contract/secured-operations.ts';
 import { bindRequest, identifyOperation } from './http/bind-request.ts';
@@ -80,7 +81,7 @@ export async function createApp({ config, store, logger, now = () => new Date() 
   app.use(bindRequest({ maxArrayItems: config.maxArrayItems ?? 1000 }));
   app.use(
     OpenApiValidator.middleware({
-      apiSpec: doc,
+      apiSpec: validatorDocument(doc),
       validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false },
       validateResponses: config.validateResponses,
       validateSecurity: false,

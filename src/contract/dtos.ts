@@ -4,7 +4,11 @@ import type { components } from '../../generated/openapi.ts';
 type Schemas = components['schemas'];
 export type EchoRequest = Schemas['EchoRequest'];
 export type EchoResponse = Schemas['EchoResponse'];
-export type GetFlatRequest = Schemas['GetFlatRequest'];
+/**
+ * The request as services receive it: the contract requires CompanyId on the wire, but SOAP and service-level
+ * callers may still omit it, and the service answers that with FluentValidation's NotEmpty as the original did.
+ */
+export type GetFlatRequest = Omit<Schemas['GetFlatRequest'], 'CompanyId'> & Partial<Pick<Schemas['GetFlatRequest'], 'CompanyId'>>;
 export type GetFlatResponse = Schemas['GetFlatResponse'];
 export type SelectedOptions = Schemas['SelectedOptions'];
 export type ReportModel = Schemas['ReportModel'];

@@ -71,11 +71,11 @@ function parseField(type: FieldKind, value: unknown, limits: BindingLimits): Par
   return parsed.includes(INVALID) ? INVALID : parsed;
 }
 
-/** Binds entries in the order given; a later entry for the same field wins (body after query). */
-function bind(entries: [string, unknown][], plan: Map<string, FieldSpec>, limits: BindingLimits, into?: BoundFields): BoundFields {
+/** Binds [name as sent, value, plan key] entries in the order given; a later entry for the same field wins (body after query). */
+function bind(entries: [string, unknown, string?][], plan: Map<string, FieldSpec>, limits: BindingLimits, into?: BoundFields): BoundFields {
   const bound: BoundFields = into ?? { values: {}, sentNames: {}, errors: [] };
-  for (const [sentName, value] of entries) {
-    const spec = plan.get(sentName.toLowerCase());
+  for (const [sentName, value, key = sentName.toLowerCase()] of entries) {
+    const spec = plan.get(key);
     if (!spec || value === undefined || value === null || value === '') continue;
     const parsed = parseField(spec.type, value, limits);
     if (parsed === TOO_MANY) {
@@ -96,18 +96,30 @@ function bind(entries: [string, unknown][], plan: Map<string, FieldSpec>, limits
   return bound;
 }
 
+const BRACKETED_KEY = /^(.+)\[\d*\]$/;
+
 /**
- * Query strings: repeated keys, and keys that differ only by case, are joined with `,` as ASP.NET's
- * NameValueCollection did, so `Locations=1&locations=2` reads as `1,2`.
+ * The field a query key names: its own name, or for an array field also `Name[]` and `Name[0]` (axios' and qs'
+ * forms, which generated clients send; the original ignored them as unknown keys, so no client relied on that).
+ */
+function queryFieldKey(key: string, plan: Map<string, FieldSpec>): string {
+  const lower = key.toLowerCase();
+  const base = BRACKETED_KEY.exec(lower)?.[1];
+  return base !== undefined && !plan.has(lower) && plan.get(base)?.type.kind === 'array' ? base : lower;
+}
+
+/**
+ * Query strings: repeated keys, and keys that differ only by case or by an array's bracket suffix, are joined with
+ * `,` as ASP.NET's NameValueCollection did, so `Locations=1&locations=2` and `Locations[]=1&Locations[]=2` read as `1,2`.
  */
 export function bindQuery(query: Record<string, string | string[] | undefined>, plan: Map<string, FieldSpec>, limits: BindingLimits = DEFAULT_BINDING_LIMITS): BoundFields {
-  const merged = new Map<string, [string, string]>();
+  const merged = new Map<string, [string, string, string]>();
   for (const [key, raw] of Object.entries(query)) {
     if (raw === undefined) continue;
     const text = Array.isArray(raw) ? raw.filter((v) => v !== '').join(',') : raw;
-    const lower = key.toLowerCase();
+    const lower = queryFieldKey(key, plan);
     const previous = merged.get(lower);
-    merged.set(lower, previous ? [previous[0], [previous[1], text].filter(Boolean).join(',')] : [key, text]);
+    merged.set(lower, previous ? [previous[0], [previous[1], text].filter(Boolean).join(','), lower] : [key, text, lower]);
   }
   return bind([...merged.values()], plan, limits);
 }

@@ -33,6 +33,12 @@ function validatorCode(errorCode: string | undefined): string {
   return keyword.charAt(0).toUpperCase() + keyword.slice(1);
 }
 
+/** A missing required field, worded as the original's FluentValidation NotEmpty rule (`'Company Id' must not be empty.`). */
+function notEmpty(field: string): FieldError {
+  const displayName = field.replace(/([a-z0-9])([A-Z])/g, '$1 $2');
+  return { errorCode: 'NotEmpty', fieldName: field, message: `'${displayName}' must not be empty.` };
+}
+
 export function fromLibraryError(error: unknown, sentNames: Record<string, string>, dtoName: string): AppError | undefined {
   if (!isLibraryError(error)) return undefined;
   switch (error.type) {
@@ -49,6 +55,7 @@ export function fromLibraryError(error: unknown, sentNames: Record<string, strin
   if (error.status === 400 && error.errors) {
     const fieldErrors: FieldError[] = error.errors.map((item) => {
       const canonical = fieldOf(item.path);
+      if (canonical && item.errorCode?.startsWith('required')) return notEmpty(canonical);
       const sent = sentNames[canonical] ?? canonical;
       const message = sent ? `'${sent}' ${item.message ?? 'is invalid'}` : (item.message ?? 'is invalid');
       return { errorCode: validatorCode(item.errorCode), fieldName: sent, message };

@@ -152,6 +152,51 @@ describe('wire rules (ServiceStack compatibility)', () => {
       expect(res.body.SelectedOptions.Locations).to.deep.equal([10, 20]);
     });
 
+    it('When arrays come in the bracket forms generated clients send (Locations[]=, Locations[0]=, Filters[]=), then they bind as the same field', async () => {
+      const flat = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-02-29';
+      const plain = await request(t.app).get(`${flat}&Locations=10&Filters=0a1b2c3d4e5f60718293a4b5c6d7e8f9`).expect(200);
+      const unfiltered = await request(t.app).get(flat).expect(200);
+      expect(plain.body.ReportModel.Rows).to.not.deep.equal(unfiltered.body.ReportModel.Rows);
+      for (const query of [
+        'Locations[]=10&Filters[]=0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+        'Locations[0]=10&Filters[0]=0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9',
+        'locations%5B%5D=10&FILTERS%5B0%5D=0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+      ]) {
+        const res = await request(t.app).get(`${flat}&${query}`).expect(200);
+        expect(res.body.SelectedOptions.Locations, query).to.deep.equal([10]);
+        expect(res.body.SelectedOptions.Filters, query).to.deep.equal(['0a1b2c3d4e5f60718293a4b5c6d7e8f9']);
+        expect(res.body.ReportModel.Rows, query).to.deep.equal(plain.body.ReportModel.Rows);
+      }
+      const both = await request(t.app).get('/json/reply/GetFlatRequest?CompanyId=1&Locations[]=10&Locations[]=20&Locations=10').expect(200);
+      expect(both.body.SelectedOptions.Locations).to.deep.equal([10, 20]);
+      const posted = await request(t.app).post('/json/reply/GetFlatRequest?Locations[0]=20').send({ CompanyId: 1 }).expect(200);
+      expect(posted.body.SelectedOptions.Locations).to.deep.equal([20]);
+    });
+
+    it('When a bracketed array key carries a bad value, then the error names the key as sent; a bracketed scalar is an unknown key', async () => {
+      const bad = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations[]=x').expect(400);
+      expect(bad.body.ResponseStatus.Errors).to.deep.equal([
+        { ErrorCode: 'SerializationException', FieldName: 'Locations[]', Message: "'x' is an Invalid value for 'Locations[]'" },
+      ]);
+      const scalar = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId[]=1').expect(400);
+      expect(scalar.body.ResponseStatus.Errors).to.deep.equal([{ ErrorCode: 'NotEmpty', FieldName: 'CompanyId', Message: "'Company Id' must not be empty." }]);
+    });
+
+    it('When CompanyId (required in the contract) is missing, then 400 names it as FluentValidation NotEmpty did, on every route', async () => {
+      for (const call of [
+        request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?IncludeComputedColumns=true'),
+        request(t.app).get('/json/reply/GetFlatRequest'),
+        request(t.app).post('/json/reply/GetFlatRequest').send({ IncludeComputedColumns: true }),
+      ]) {
+        const res = await call.expect(400);
+        expect(res.body.ResponseStatus).to.deep.equal({
+          ErrorCode: 'ArgumentException',
+          Message: "'Company Id' must not be empty.",
+          Errors: [{ ErrorCode: 'NotEmpty', FieldName: 'CompanyId', Message: "'Company Id' must not be empty." }],
+        });
+      }
+    });
+
     it('When a value is empty, then the field keeps its default', async () => {
       const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseAccountMapping=&Locations=').expect(200);
       expect(res.body.SelectedOptions.UseAccountMapping).to.equal(false);

@@ -1,0 +1,70 @@
+/**
+ * The contract's input patterns say exactly what the binder accepts, so conformance tools (Prism) and generated
+ * validators (zod) neither refuse a value the server takes nor admit one it refuses; and the declared array limit is
+ * the server's default MAX_ARRAY_ITEMS.
+ */
+import { expect } from 'chai';
+import { loadOpenApiDocument } from '../../src/contract/openapi-document.ts';
+import { parseLegacyCalendarDate } from '../../src/http/legacy-date.ts';
+import { parseLegacyGuid } from '../../src/http/legacy-scalars.ts';
+import { DEFAULT_BINDING_LIMITS } from '../../src/http/binding.ts';
+import { loadConfig } from '../../src/config.ts';
+
+type Schema = { pattern?: string; maxItems?: number; type?: string; items?: unknown };
+const doc = loadOpenApiDocument();
+const schemas = doc.components!.schemas as Record<string, Schema>;
+const pattern = (name: string) => new RegExp(schemas[name]!.pattern!);
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+
+describe('contract input patterns', () => {
+  it('LegacyDateInput admits exactly the dates the binder reads (every day 0098-0101, 1899-1901, 1999-2101, 2399-2401, 9999 with day 0-32, month 0-13)', () => {
+    const date = pattern('LegacyDateInput');
+    const years = [[98, 101], [1899, 1901], [1999, 2101], [2399, 2401], [9999, 9999]].flatMap(([a, b]) => Array.from({ length: b! - a! + 1 }, (_, i) => a! + i));
+    let checked = 0;
+    for (const y of years) {
+      for (let m = 0; m <= 13; m++) {
+        for (let d = 0; d <= 32; d++) {
+          for (const text of [`${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`, `${pad(y, 4)}${pad(m, 2)}${pad(d, 2)}`]) {
+            expect(date.test(text), text).to.equal(parseLegacyCalendarDate(text) !== undefined);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).to.be.greaterThan(100_000);
+    expect(date.test('2025-13-45')).to.equal(false);
+  });
+
+  it('LegacyDateInput agrees with the binder on times, offsets and /Date()/ forms', () => {
+    const date = pattern('LegacyDateInput');
+    const samples = [
+      '2024-02-29T00:00:00Z', '2024-02-29 23:59:59.123', '2024-01-31T10:00', '2024-01-31T10:00+01:00', '2024-01-31T10:00-0500',
+      '2024-01-31T24:00', '2024-01-31T10:60', '2024-01-31T10:00:60', '2024-01-31T', '2024-01-31Z', '2024-1-31', '24-01-31',
+      '/Date(1704067200000)/', '/Date(-1)/', '/Date(1704067200000+0100)/', '/Date(1704067200000-0000)/', '\\/Date(1704067200000)\\/',
+      '/Date(1704067200000+01)/', '/Date()/', '/Date(abc)/', 'Date(1)', '/Date(1.5)/', '', 'yesterday', '2024013', '202401311',
+    ];
+    for (const text of samples) expect(date.test(text), text).to.equal(parseLegacyCalendarDate(text) !== undefined);
+  });
+
+  it('GuidInput admits exactly the GUID forms the binder reads', () => {
+    const guid = pattern('GuidInput');
+    const n = '0a1b2c3d4e5f60718293a4b5c6d7e8f9';
+    const h = '0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9';
+    const samples = [n, n.toUpperCase(), h, h.toLowerCase(), `{${n}}`, `{${h}}`, `(${h})`, `(${n})`, `{${h})`, `${n}0`, n.slice(1),
+      h.replace(/-/g, '').slice(0, 31) + 'g', '0A1B2C3D4E5F-6071-8293-A4B5C6D7E8F9', `{{${n}}}`, '', `[${n}]`];
+    for (const text of samples) expect(guid.test(text), text).to.equal(parseLegacyGuid(text) !== undefined);
+  });
+
+  it('Locations and Filters declare maxItems equal to the default MAX_ARRAY_ITEMS, on the query and in the body', () => {
+    const saved = process.env.MAX_ARRAY_ITEMS;
+    delete process.env.MAX_ARRAY_ITEMS;
+    const configured = loadConfig().maxArrayItems;
+    if (saved !== undefined) process.env.MAX_ARRAY_ITEMS = saved;
+    const params = doc.components!.parameters as Record<string, { schema: Schema }>;
+    const body = schemas.GetFlatRequest as { properties: Record<string, Schema> };
+    for (const limit of [params.LocationsParam!.schema.maxItems, params.FiltersParam!.schema.maxItems, body.properties.Locations!.maxItems, body.properties.Filters!.maxItems]) {
+      expect(limit).to.equal(configured);
+      expect(limit).to.equal(DEFAULT_BINDING_LIMITS.maxArrayItems);
+    }
+  });
+});
