@@ -7,7 +7,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import type { AppConfig } from './config.ts';
+import { configDefaults, type AppConfig } from './config.ts';
 import { loadOpenApiDocument } from './contract/openapi-document.ts';
 import { validatorDocument } from './http/validator-document.ts';
 import { routeTemplates } from './contract/routes.ts';
@@ -33,15 +33,15 @@ import { mountSoap12 } from './soap/mount-soap12.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
 
 export interface AppDependencies {
-  config: Pick<AppConfig, 'companyName' | 'debug' | 'bodyLimitBytes' | 'validateResponses'>
-    & Partial<Pick<AppConfig, 'reportLinkSecret'>>
-    & Partial<Pick<AppConfig, 'maxUrlLength' | 'maxArrayItems' | 'requestTimeoutMs'>>;
+  /** Settings the app reads; a key left out takes its default from the config schema. */
+  config: Partial<AppConfig>;
   store: LedgerStore;
   logger: Logger;
   now?: () => Date;
 }
 
-export async function createApp({ config, store, logger, now = () => new Date() }: AppDependencies): Promise<Express> {
+export async function createApp({ config: given, store, logger, now = () => new Date() }: AppDependencies): Promise<Express> {
+  const config = { ...configDefaults, ...given };
   const doc = loadOpenApiDocument();
   const routes = routeTemplates(doc);
   const operations = contractOperations(doc, routes);
@@ -63,8 +63,8 @@ export async function createApp({ config, store, logger, now = () => new Date() 
   // No CSP here: HTML resources set their own; JSONP must stay loadable cross-origin.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } }));
   app.use(legacyResponseWriter());
-  app.use(maxUrlLength(config.maxUrlLength ?? 8192));
-  app.use(requestTimeout(config.requestTimeoutMs ?? 30_000, renderError));
+  app.use(maxUrlLength(config.maxUrlLength));
+  app.use(requestTimeout(config.requestTimeoutMs, renderError));
   app.get('/health', health);
   app.get('/ready', ready(store));
   app.get('/metrics', metrics.handler);
@@ -78,7 +78,7 @@ export async function createApp({ config, store, logger, now = () => new Date() 
     requiresKey: (req, res) => secured.has(`${req.method === 'HEAD' ? 'GET' : req.method} ${wireContext(res).template}`),
   }));
   app.use(express.json({ limit: config.bodyLimitBytes, strict: false }));
-  app.use(bindRequest({ maxArrayItems: config.maxArrayItems ?? 1000 }));
+  app.use(bindRequest({ maxArrayItems: config.maxArrayItems }));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: validatorDocument(doc),

@@ -1,73 +1,73 @@
 /**
- * Configuration as a schema: each key has its environment variable, default and doc. Read once at start-up.
+ * Configuration as a schema: each key has its environment variable, default, parser and doc, here only. Read once
+ * at start-up (`loadConfig`); the app takes its defaults from `configDefaults`; the README's configuration table
+ * lists exactly these keys (test/config.test.ts checks it).
  */
 import path from 'node:path';
+import { parseSettingBoolean } from './scalars/booleans.ts';
 
-export interface AppConfig {
-  /** TCP port (PORT). */
-  port: number;
-  /** Interface to bind (HOST). */
-  host: string;
-  /** Directory of the embedded DuckDB file (DATA_DIR). */
-  dataDir: string;
-  /** PostgreSQL connection string; when set, the store is PostgreSQL instead of DuckDB (DATABASE_URL). */
-  databaseUrl?: string;
-  /** Company name echoed to callers that send no API key (COMPANY_NAME). */
-  companyName: string;
-  /** Debug mode: StackTrace in ResponseStatus, detailed 404 bodies (DEBUG=1). */
-  debug: boolean;
-  /** Largest accepted request body in bytes, JSON and SOAP (BODY_LIMIT_BYTES). */
-  bodyLimitBytes: number;
-  /** Longest accepted URL, path and query string, in characters; 414 above it (MAX_URL_LENGTH). */
-  maxUrlLength: number;
-  /** Most items one array field (Locations, Filters) may carry; 400 above it (MAX_ARRAY_ITEMS). */
-  maxArrayItems: number;
-  /** Time-out per request in ms; a request still running then gets 503 RequestTimeout; 0 = none (REQUEST_TIMEOUT_MS). */
-  requestTimeoutMs: number;
-  /** Validate responses against openapi/ (VALIDATE_RESPONSES=1; on in tests). */
-  validateResponses: boolean;
-  /** pino log level (LOG_LEVEL). */
-  logLevel: string;
-  /** How long SIGTERM waits for in-flight requests before closing their connections (DRAIN_TIMEOUT_MS). */
-  drainTimeoutMs: number;
-  /** Load the demo ledger into an empty store at start (DEMO_DATA, default 1). */
-  demoData: boolean;
-  /** Secret that signs report links (REPORT_LINK_SECRET); unset = a random one kept in the store, shared by its instances. */
-  reportLinkSecret?: string;
+interface Setting<T> {
+  env: string;
+  /** Used when the variable is unset or empty; undefined = the key stays unset. */
+  default: T | undefined;
+  parse: (raw: string, env: string) => T;
+  doc: string;
 }
 
-function intFrom(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
+function nonNegativeInt(raw: string, env: string): number {
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${env} must be a non-negative integer, got '${raw}'`);
   return value;
 }
 
-function flagFrom(name: string, fallback: boolean): boolean {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (/^(1|true|yes|on)$/i.test(raw)) return true;
-  if (/^(0|false|no|off)$/i.test(raw)) return false;
-  throw new Error(`${name} must be a boolean (1/0, true/false), got '${raw}'`);
+function flag(raw: string, env: string): boolean {
+  const value = parseSettingBoolean(raw);
+  if (value === undefined) throw new Error(`${env} must be a boolean (1/0, true/false), got '${raw}'`);
+  return value;
 }
 
-export function loadConfig(): AppConfig {
-  return {
-    port: intFrom('PORT', 8080),
-    host: process.env.HOST || '127.0.0.1',
-    dataDir: path.resolve(process.env.DATA_DIR || 'data'),
-    databaseUrl: process.env.DATABASE_URL || undefined,
-    companyName: process.env.COMPANY_NAME || 'Reporting Service',
-    debug: flagFrom('DEBUG', false),
-    bodyLimitBytes: intFrom('BODY_LIMIT_BYTES', 1_048_576),
-    maxUrlLength: intFrom('MAX_URL_LENGTH', 8192),
-    maxArrayItems: intFrom('MAX_ARRAY_ITEMS', 1000),
-    requestTimeoutMs: intFrom('REQUEST_TIMEOUT_MS', 30_000),
-    validateResponses: flagFrom('VALIDATE_RESPONSES', false),
-    demoData: flagFrom('DEMO_DATA', true),
-    logLevel: process.env.LOG_LEVEL || 'info',
-    drainTimeoutMs: intFrom('DRAIN_TIMEOUT_MS', 10_000),
-    reportLinkSecret: process.env.REPORT_LINK_SECRET || undefined,
-  };
+const text = (raw: string): string => raw;
+
+function setting<T>(env: string, defaultValue: T | undefined, parse: (raw: string, env: string) => T, doc: string): Setting<T> {
+  return { env, default: defaultValue, parse, doc };
+}
+
+export const configSchema = {
+  port: setting('PORT', 8080, nonNegativeInt, 'TCP port to listen on.'),
+  host: setting('HOST', '127.0.0.1', text, 'Interface to bind.'),
+  dataDir: setting('DATA_DIR', './data', (raw) => raw, 'Directory of the embedded DuckDB file (`ledger.duckdb`).'),
+  databaseUrl: setting<string>('DATABASE_URL', undefined, text, 'PostgreSQL connection string; when set, the store is PostgreSQL instead of DuckDB.'),
+  demoData: setting('DEMO_DATA', true, flag, 'Load the demo ledger into an empty store at start.'),
+  companyName: setting('COMPANY_NAME', 'Reporting Service', text, 'Company name echoed to callers that send no API key.'),
+  bodyLimitBytes: setting('BODY_LIMIT_BYTES', 1_048_576, nonNegativeInt, 'Largest accepted request body in bytes, JSON and SOAP (413 above it).'),
+  debug: setting('DEBUG', false, flag, "ServiceStack's DebugMode: StackTrace in ResponseStatus, detailed 404 bodies."),
+  validateResponses: setting('VALIDATE_RESPONSES', false, flag, 'Validate every response against openapi/ (always on in tests).'),
+  reportLinkSecret: setting<string>('REPORT_LINK_SECRET', undefined, text, 'Secret that signs report links; unset = a random one kept in the store, shared by its instances.'),
+  logLevel: setting('LOG_LEVEL', 'info', text, 'pino log level.'),
+  maxUrlLength: setting('MAX_URL_LENGTH', 8192, nonNegativeInt, 'Longest accepted URL, path and query string, in characters (414 above it).'),
+  maxArrayItems: setting('MAX_ARRAY_ITEMS', 1000, nonNegativeInt, 'Most items one array field (Locations, Filters) may carry (400 above it).'),
+  requestTimeoutMs: setting('REQUEST_TIMEOUT_MS', 30_000, nonNegativeInt, 'Time-out per request in ms: 503 RequestTimeout after it; 0 = none.'),
+  drainTimeoutMs: setting('DRAIN_TIMEOUT_MS', 10_000, nonNegativeInt, 'How long SIGTERM/SIGINT waits for in-flight requests before closing their connections.'),
+} as const;
+
+type Schema = typeof configSchema;
+type ValueOf<S> = S extends Setting<infer T> ? T : never;
+type OptionalKeys = { [K in keyof Schema]: Schema[K]['default'] extends undefined ? K : never }[keyof Schema];
+
+export type AppConfig = { [K in Exclude<keyof Schema, OptionalKeys>]: ValueOf<Schema[K]> } & { [K in OptionalKeys]?: ValueOf<Schema[K]> };
+
+/** Every key with a default, at its default. */
+export const configDefaults = Object.fromEntries(
+  Object.entries(configSchema).filter(([, s]) => s.default !== undefined).map(([key, s]) => [key, s.default]),
+) as Pick<AppConfig, Exclude<keyof Schema, OptionalKeys>>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const config: Record<string, unknown> = {};
+  for (const [key, s] of Object.entries(configSchema) as [string, Setting<unknown>][]) {
+    const raw = env[s.env];
+    const value = raw === undefined || raw === '' ? s.default : s.parse(raw, s.env);
+    if (value !== undefined) config[key] = value;
+  }
+  config.dataDir = path.resolve(config.dataDir as string);
+  return config as AppConfig;
 }

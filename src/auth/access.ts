@@ -6,7 +6,6 @@
  * an anonymous caller learns nothing but the 401 while its request still exercises the pipeline (which is how
  * the start-up warm-up compiles the report routes' validators). Services then call
  * `requireCompanyAccess(caller, companyId)` (403 for another company).
- * Routes outside the contract (report links, exports) can use the `companyAccess()` middleware.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../errors/app-error.ts';
@@ -42,20 +41,6 @@ export function requireCompanyAccess(caller: Caller, companyId: number, res?: Re
   if (!caller.companyIds.includes(companyId)) {
     throw new AppError('Forbidden', `The API key does not give access to company ${companyId}.`);
   }
-}
-
-/** Middleware form for routes outside the contract: `companyAccess((req) => Number(req.params.companyId))`. */
-export function companyAccess(companyIdOf: (req: Request, res: Response) => number | undefined): RequestHandler {
-  return (req, res, next) => {
-    const companyId = companyIdOf(req, res);
-    if (companyId === undefined || !Number.isInteger(companyId)) return next();
-    try {
-      requireCompanyAccess(callerOf(res), companyId, res);
-      next();
-    } catch (error) {
-      next(error);
-    }
-  };
 }
 
 export function authenticate({ store, defaultCompanyName, requiresKey }: AuthenticateOptions): RequestHandler {

@@ -1,7 +1,7 @@
 /**
  * The typed client of the Reporting Service: openapi-fetch over the openapi-typescript `paths` of openapi/, one
  * method per operation of the contract. Nothing here restates a DTO: inputs and results are the generated types,
- * with the contract's legacy date properties (generated/client-dates.ts) as `Date` objects — sent as `/Date(ms)/`,
+ * with the contract's legacy date properties (generated/client-contract.ts) as `Date` objects — sent as `/Date(ms)/`,
  * read back from `/Date(ms[±hhmm])/`. A response with an error status throws a `ResponseStatusError` carrying the
  * ServiceStack ResponseStatus (ErrorCode, Message, Errors) and the HTTP status.
  *
@@ -11,6 +11,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { legacyDateProperties, operationRoutes, type LegacyDateProperty, type OperationId } from '../../generated/client-contract.ts';
 import type { components, operations, paths } from '../../generated/openapi.ts';
+import { formatLegacyInstant, parseLegacyInstant } from '../scalars/dates.ts';
 
 type Schemas = components['schemas'];
 export type ResponseStatus = Schemas['ResponseStatus'];
@@ -47,17 +48,16 @@ export type OperationInput<Id extends OperationId & keyof operations> = {
 export type OperationResult<Id extends OperationId & keyof operations> = Success<operations[Id]>;
 
 const DATE_KEYS: ReadonlySet<string> = new Set(legacyDateProperties);
-const WCF_DATE = /^\\?\/Date\((-?\d+)(?:[+-]\d{4})?\)\\?\/$/;
 
 /** `Date` → `/Date(ms)/`, as ServiceStack writes a UTC DateTime. */
 export function toLegacyDate(date: Date): string {
-  return `/Date(${date.getTime()})/`;
+  return formatLegacyInstant(date.getTime());
 }
 
 /** `/Date(ms)/` or `/Date(ms±hhmm)/` → the instant it names (the offset only says how it was displayed). */
 export function parseLegacyDate(text: string): Date | undefined {
-  const ms = WCF_DATE.exec(text)?.[1];
-  return ms === undefined ? undefined : new Date(Number(ms));
+  const ms = parseLegacyInstant(text);
+  return ms === undefined ? undefined : new Date(ms);
 }
 
 function mapDates(value: unknown, convert: (key: string, v: unknown) => unknown): unknown {

@@ -6,7 +6,7 @@
 import type { RequestHandler, Request, Response } from 'express';
 import type { OperationPlan } from '../contract/binding-plan.ts';
 import { AppError } from '../errors/app-error.ts';
-import { DEFAULT_BINDING_LIMITS, bindBody, bindQuery, type BindingLimits } from './binding.ts';
+import { bindBody, bindQuery, type BindingLimits } from './binding.ts';
 import { MAX_CALLBACK_CHARS } from './jsonp.ts';
 import { Keywords, RESERVED_QUERY_NAMES } from './keywords.ts';
 import { wireContext } from './wire-context.ts';
@@ -47,7 +47,7 @@ export function identifyOperation(planFor: (req: Request, res: Response) => Oper
   };
 }
 
-export function bindRequest(limits: BindingLimits = DEFAULT_BINDING_LIMITS): RequestHandler {
+export function bindRequest(limits: BindingLimits): RequestHandler {
   return (req, res, next) => {
     const wire = wireContext(res);
     const plan = wire.operation;

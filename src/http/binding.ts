@@ -5,8 +5,10 @@
  */
 import type { FieldKind, FieldSpec, ScalarKind } from '../contract/binding-plan.ts';
 import type { FieldError } from '../errors/app-error.ts';
-import { canonicalLegacyDateInput, parseLegacyCalendarDate } from './legacy-date.ts';
-import { parseLegacyBoolean, parseLegacyGuid, parseLegacyInt32, splitLegacyList } from './legacy-scalars.ts';
+import { canonicalLegacyDateInput, parseLegacyCalendarDate } from '../scalars/dates.ts';
+import { parseLegacyBoolean } from '../scalars/booleans.ts';
+import { parseGuid } from '../scalars/guids.ts';
+import { parseLegacyInt32, splitLegacyList } from './legacy-scalars.ts';
 
 export interface BoundFields {
   /** Canonical field name → typed value. */
@@ -44,7 +46,7 @@ function parseScalar(kind: ScalarKind, value: unknown): Parsed {
     case 'date':
       return typeof value === 'string' && parseLegacyCalendarDate(value) ? canonicalLegacyDateInput(value) : INVALID;
     case 'guid':
-      return typeof value === 'string' ? (parseLegacyGuid(value) ?? INVALID) : INVALID;
+      return typeof value === 'string' ? (parseGuid(value) ?? INVALID) : INVALID;
     case 'enum': {
       if (typeof value !== 'string') return INVALID;
       // Case-insensitive like .NET enum parsing; an unknown value is left for the validator to name.
@@ -57,8 +59,6 @@ function parseScalar(kind: ScalarKind, value: unknown): Parsed {
 export interface BindingLimits {
   maxArrayItems: number;
 }
-
-export const DEFAULT_BINDING_LIMITS: BindingLimits = { maxArrayItems: 1000 };
 
 const TOO_MANY = Symbol('too many');
 
@@ -112,7 +112,7 @@ function queryFieldKey(key: string, plan: Map<string, FieldSpec>): string {
  * Query strings: repeated keys, and keys that differ only by case or by an array's bracket suffix, are joined with
  * `,` as ASP.NET's NameValueCollection did, so `Locations=1&locations=2` and `Locations[]=1&Locations[]=2` read as `1,2`.
  */
-export function bindQuery(query: Record<string, string | string[] | undefined>, plan: Map<string, FieldSpec>, limits: BindingLimits = DEFAULT_BINDING_LIMITS): BoundFields {
+export function bindQuery(query: Record<string, string | string[] | undefined>, plan: Map<string, FieldSpec>, limits: BindingLimits): BoundFields {
   const merged = new Map<string, [string, string, string]>();
   for (const [key, raw] of Object.entries(query)) {
     if (raw === undefined) continue;
@@ -125,6 +125,6 @@ export function bindQuery(query: Record<string, string | string[] | undefined>, 
 }
 
 /** JSON bodies: property names are case-insensitive; query values fill only what the body left out. */
-export function bindBody(body: Record<string, unknown>, plan: Map<string, FieldSpec>, fromQuery?: BoundFields, limits: BindingLimits = DEFAULT_BINDING_LIMITS): BoundFields {
+export function bindBody(body: Record<string, unknown>, plan: Map<string, FieldSpec>, fromQuery: BoundFields | undefined, limits: BindingLimits): BoundFields {
   return bind(Object.entries(body), plan, limits, fromQuery);
 }

@@ -6,7 +6,7 @@
  * generated/xsd-types.ts; which DTO a response is comes from openapi/ (src/contract/response-types.ts).
  * The document is built with fast-xml-parser's XMLBuilder, which escapes every text value.
  */
-import { parseLegacyInstant } from './legacy-date.ts';
+import { parseLegacyInstant } from '../scalars/dates.ts';
 import { XMLBuilder } from 'fast-xml-parser';
 import { xsdMembers, xsdTypeNamespaces } from '../../generated/xsd-types.ts';
 import { loadOpenApiDocument } from '../contract/openapi-document.ts';

@@ -4,9 +4,8 @@
  */
 import type { GetFlatRequest, OrderBy, RelativeDateRange } from '../contract/dtos.ts';
 import { AppError, type FieldError } from '../errors/app-error.ts';
-import { parseLegacyCalendarDate } from '../http/legacy-date.ts';
 import type { CompanyCatalog } from '../store/ledger-store.ts';
-import { compareDates, type CalendarDate } from './calendar.ts';
+import { compareDates, parseLegacyCalendarDate, type CalendarDate } from '../scalars/dates.ts';
 import { resolveRelativeRange, type DateRange } from './relative-ranges.ts';
 
 export const DEFAULT_RELATIVE_RANGE: RelativeDateRange = 'ThisCalendarYearToDate';

@@ -1,5 +1,5 @@
 /** Monthly columns: one per calendar month intersecting the range, first and last clipped (pnl-semantics §3.3). */
-import { compareDates, lastOfMonth, monthKey, type CalendarDate } from './calendar.ts';
+import { compareDates, lastOfMonth, monthKey, type CalendarDate } from '../scalars/dates.ts';
 import type { DateRange } from './relative-ranges.ts';
 
 export interface Period {

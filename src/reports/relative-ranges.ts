@@ -3,7 +3,7 @@
  * Quarters and years marked Fiscal start at the company's FiscalYearStartMonth.
  */
 import type { RelativeDateRange } from '../contract/dtos.ts';
-import { addMonths, firstOfMonth, lastOfMonth, type CalendarDate } from './calendar.ts';
+import { addMonths, firstOfMonth, lastOfMonth, type CalendarDate } from '../scalars/dates.ts';
 
 export interface DateRange {
   from: CalendarDate;

@@ -11,7 +11,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { OrderBy, RelativeDateRange } from '../contract/dtos.ts';
-import { formatIsoDate } from '../http/legacy-date.ts';
+import { formatIsoDate } from '../scalars/dates.ts';
 import type { FlatOptions } from './flat-options.ts';
 
 /** What a link says about its report (version 1). Short keys keep URLs compact. */

@@ -2,7 +2,7 @@
  * What the download formats say about a report besides its figures: title, company, range and the options it
  * was built with, in words, and the file name of a download. Pure: from the catalog and the effective options.
  */
-import { formatIsoDate } from '../http/legacy-date.ts';
+import { formatIsoDate } from '../scalars/dates.ts';
 import type { CompanyCatalog } from '../store/ledger-store.ts';
 import type { FlatOptions } from './flat-options.ts';
 import { REPORT_HEADER } from './render-report-model.ts';

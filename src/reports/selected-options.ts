@@ -1,6 +1,6 @@
 /** FlatOptions → the SelectedOptions echo and the link that rebuilds the same report. */
 import type { SelectedOptions } from '../contract/dtos.ts';
-import { toLegacyDate } from '../http/legacy-date.ts';
+import { toLegacyDate } from '../scalars/dates.ts';
 import type { FlatOptions } from './flat-options.ts';
 import { reportLink } from './report-link.ts';
 

@@ -3,7 +3,7 @@
  * and answer the GetFlatResponse with the report's signed link.
  */
 import type { GetFlatResponse } from '../contract/dtos.ts';
-import { formatIsoDate } from '../http/legacy-date.ts';
+import { formatIsoDate } from '../scalars/dates.ts';
 import { buildFlatPnl, type FlatReport } from '../reports/flat-pnl.ts';
 import type { FlatOptions } from '../reports/flat-options.ts';
 import { toReportModel } from '../reports/render-report-model.ts';

@@ -6,7 +6,7 @@
  */
 import type { GetFlatResponse } from '../contract/dtos.ts';
 import { AppError } from '../errors/app-error.ts';
-import { parseIsoDate } from '../http/legacy-date.ts';
+import { parseIsoDate } from '../scalars/dates.ts';
 import type { FlatReport } from '../reports/flat-pnl.ts';
 import { resolveFlatOptions, type FlatOptions } from '../reports/flat-options.ts';
 import { decodeReportToken, type ReportLinkPayload } from '../reports/report-link.ts';
@@ -43,7 +43,7 @@ function linkOptions(link: ReportLinkPayload, catalog: CompanyCatalog): FlatOpti
       IncludeComputedColumns: link.x === 1, OrderBy: link.o, Locations: link.l, Filters: link.g,
     },
     catalog,
-    parseIsoDate(link.f),
+    parseIsoDate(link.f) ?? noSuchReport(),
   );
   return link.r ? { ...options, useCustomDateRange: false, relativeDateRange: link.r } : options;
 }

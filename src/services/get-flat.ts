@@ -3,7 +3,7 @@
  */
 import type { GetFlatRequest, GetFlatResponse } from '../contract/dtos.ts';
 import { requireCompanyId, resolveFlatOptions, unknownCompany } from '../reports/flat-options.ts';
-import { todayIn } from '../reports/calendar.ts';
+import { todayIn } from '../scalars/dates.ts';
 import { buildFlatResponse } from './flat-response.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { requireCompanyAccess } from '../auth/access.ts';

@@ -3,8 +3,9 @@
  * Produces a normalized batch (canonical GUIDs, sorted options, tag-set keys) or throws LedgerValidationError.
  */
 import { LedgerValidationError, type BatchIssue, type BatchLocation } from './errors.ts';
-import { isValidDate } from './dates.ts';
-import { canonicalGuid, tagSetKey } from './tag-sets.ts';
+import { isIsoDate } from '../scalars/dates.ts';
+import { parseGuid } from '../scalars/guids.ts';
+import { tagSetKey } from './tag-sets.ts';
 import {
   BALANCE_SHEET_ACCOUNT_TYPES, PNL_ACCOUNT_TYPES,
   type Account, type Company, type CompanyCatalog, type LedgerBatch, type Location, type StandardAccount,
@@ -161,7 +162,7 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
   const dupCategory = seen('tracking category');
   (batch.trackingCategories ?? []).forEach((r, index) => {
     const at: BatchLocation = { kind: 'trackingCategories', index };
-    const id = canonicalGuid(String(r.id));
+    const id = parseGuid(String(r.id));
     if (!id) return fail(at, `tracking category id "${r.id}" is not a GUID`);
     dupCategory(id, at);
     checkCompany(r.companyId, at, `tracking category ${id}`);
@@ -173,8 +174,8 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
   const dupOption = seen('tracking option');
   (batch.trackingOptions ?? []).forEach((r, index) => {
     const at: BatchLocation = { kind: 'trackingOptions', index };
-    const id = canonicalGuid(String(r.id));
-    const categoryId = canonicalGuid(String(r.categoryId));
+    const id = parseGuid(String(r.id));
+    const categoryId = parseGuid(String(r.categoryId));
     if (!id) return fail(at, `tracking option id "${r.id}" is not a GUID`);
     dupOption(id, at);
     if (!categoryId || !categoryCompany.has(categoryId)) return fail(at, `tracking option ${id}: unknown category ${r.categoryId}`);
@@ -187,7 +188,7 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
   const guids = new Map<string, string | undefined>(); // raw → canonical, so 1M lines don't re-parse the same ids
   const guid = (raw: string) => {
     let g = guids.get(raw);
-    if (g === undefined && !guids.has(raw)) guids.set(raw, (g = canonicalGuid(String(raw))));
+    if (g === undefined && !guids.has(raw)) guids.set(raw, (g = parseGuid(String(raw))));
     return g;
   };
   const entries = batch.entries ?? [];
@@ -200,7 +201,7 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
     if (!companies.has(e.companyId)) { fail(at, `${name()}: unknown company ${e.companyId}`); continue; }
     if (locationCompany.get(e.locationId) !== e.companyId) fail(at, `${name()}: unknown location ${e.locationId} for company ${e.companyId}`);
     if (!goodDates.has(e.date)) {
-      if (typeof e.date === 'string' && isValidDate(e.date)) goodDates.add(e.date);
+      if (typeof e.date === 'string' && isIsoDate(e.date)) goodDates.add(e.date);
       else fail(at, `${name()}: invalid date "${e.date}" (expected YYYY-MM-DD)`);
     }
     if (!Array.isArray(e.lines) || e.lines.length === 0) { fail(at, `${name()}: has no lines`); continue; }

@@ -5,13 +5,14 @@
  */
 import { parse } from 'csv-parse/sync';
 import { validateBatch, referencedCompanyIds } from './batch-validation.ts';
-import { isValidDate } from './dates.ts';
+import { isIsoDate } from '../scalars/dates.ts';
 import { LedgerValidationError, type BatchIssue } from './errors.ts';
 import type {
   Account, AccountType, CompanyCatalog, JournalEntryInput, JournalLineInput, LedgerBatch, LedgerStore,
 } from './ledger-store.ts';
 import { parseDecimalCents } from './money.ts';
-import { canonicalGuid } from './tag-sets.ts';
+import { parseSettingBoolean } from '../scalars/booleans.ts';
+import { parseGuid } from '../scalars/guids.ts';
 
 export class CsvImportError extends Error {
   override readonly name = 'CsvImportError';
@@ -62,24 +63,25 @@ export function parseJournalCsv(text: string, companyId: number): Pick<ParsedCsv
     const ref = cell(r, 'entry');
     if (ref === '') throw new CsvImportError(line, 'entry is empty');
     const date = cell(r, 'date');
-    if (!isValidDate(date)) throw new CsvImportError(line, `date "${date}" is not a valid YYYY-MM-DD date`);
+    if (!isIsoDate(date)) throw new CsvImportError(line, `date "${date}" is not a valid YYYY-MM-DD date`);
     const locationId = intCell(r, 'location', 'journal')!;
     const accountId = intCell(r, 'account', 'journal')!;
     const cents = parseDecimalCents(cell(r, 'amount'));
     if (cents === undefined) throw new CsvImportError(line, `amount "${cell(r, 'amount')}" is not a decimal with at most 2 decimals`);
     const trackingOptionIds: string[] = [];
     for (const raw of cell(r, 'options').split(';').map((o) => o.trim()).filter((o) => o !== '')) {
-      const id = canonicalGuid(raw);
+      const id = parseGuid(raw);
       if (!id) throw new CsvImportError(line, `option "${raw}" is not a GUID`);
       trackingOptionIds.push(id);
     }
-    const posted = cell(r, 'posted').toLowerCase();
-    if (!['', 'true', 'false', '1', '0', 'yes', 'no'].includes(posted)) throw new CsvImportError(line, `posted "${posted}" must be true or false`);
+    const posted = cell(r, 'posted');
+    const isPosted = posted === '' ? true : parseSettingBoolean(posted);
+    if (isPosted === undefined) throw new CsvImportError(line, `posted "${posted.toLowerCase()}" must be true or false`);
     const memo = cell(r, 'memo');
     let group = byRef.get(ref);
     if (!group) {
       group = {
-        entry: { ref, companyId, locationId, date, memo: memo || undefined, isPosted: !['false', '0', 'no'].includes(posted), lines: [] },
+        entry: { ref, companyId, locationId, date, memo: memo || undefined, isPosted, lines: [] },
         lines: [],
       };
       byRef.set(ref, group);
@@ -108,7 +110,7 @@ export function parseReferenceCsv(text: string): Pick<ParsedCsv, 'referenceLines
     const kind = cell(r, 'kind').toLowerCase();
     const name = cell(r, 'name');
     const guid = (c: string) => {
-      const g = canonicalGuid(cell(r, c));
+      const g = parseGuid(cell(r, c));
       if (!g) throw new CsvImportError(line, `${c} "${cell(r, c)}" is not a GUID`, 'reference');
       return g;
     };

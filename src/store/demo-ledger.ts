@@ -3,7 +3,7 @@
  * with parent/child accounts (Occupancy:Rent), a standard chart mapping (two accounts left unmapped on purpose),
  * a "Channel" tracking category, and daily activity balanced against 1000 Cash. Seeded PRNG; no Math.random.
  */
-import { fromEpochDay, isValidDate, lastOfMonth, toEpochDay } from './dates.ts';
+import { isIsoDate, isoEpochDay, isoFromEpochDay, isoLastOfMonth } from '../scalars/dates.ts';
 import type { Account, JournalEntryInput, LedgerBatch, LedgerStore, StandardAccount } from './ledger-store.ts';
 
 export const DEMO_COMPANY_ID = 1;
@@ -67,7 +67,7 @@ const ACCOUNTS: Account[] = [
 export function generateDemoLedger(options: DemoOptions = {}): LedgerBatch {
   const to = options.to ?? new Date().toISOString().slice(0, 10);
   const from = options.from ?? `${Number(to.slice(0, 4)) - 2}-01-01`;
-  if (!isValidDate(from) || !isValidDate(to) || from > to) throw new RangeError(`invalid demo range ${from}..${to}`);
+  if (!isIsoDate(from) || !isIsoDate(to) || from > to) throw new RangeError(`invalid demo range ${from}..${to}`);
   const rnd = seededRandom(options.seed ?? 20240101);
   const tickets = options.ticketsPerDay ?? 4;
   const locationCount = Math.max(1, Math.min(LOCATION_NAMES.length, options.locations ?? 4));
@@ -86,8 +86,8 @@ export function generateDemoLedger(options: DemoOptions = {}): LedgerBatch {
     });
   };
 
-  for (let day = toEpochDay(from); day <= toEpochDay(to); day++) {
-    const date = fromEpochDay(day);
+  for (let day = isoEpochDay(from); day <= isoEpochDay(to); day++) {
+    const date = isoFromEpochDay(day);
     const dow = new Date(day * 86_400_000).getUTCDay();
     const dom = Number(date.slice(8, 10));
     const month = Number(date.slice(5, 7));
@@ -114,9 +114,9 @@ export function generateDemoLedger(options: DemoOptions = {}): LedgerBatch {
       if (dom === 1) post(date, loc.id, 'Rent', [[6110, 850_000 - i * 90_000]]);
       if (dom === 15) post(date, loc.id, 'Utilities', [[6120, between(90_000, 160_000)]]);
       if (dom === 10) post(date, loc.id, 'Marketing', [[6200, between(20_000, 80_000)]]);
-      if (date === lastOfMonth(date)) post(date, loc.id, 'Card processing fees', [[6400, between(60_000, 110_000)]]);
+      if (date === isoLastOfMonth(date)) post(date, loc.id, 'Card processing fees', [[6400, between(60_000, 110_000)]]);
     }
-    if (date === lastOfMonth(date)) {
+    if (date === isoLastOfMonth(date)) {
       post(date, locations[0]!.id, 'Bank interest', [[7000, -between(500, 3_000)]]);
       post(date, locations[0]!.id, 'Loan interest', [[8000, between(20_000, 30_000)]]);
     }

@@ -4,7 +4,7 @@ import {
   dateValue, listValue, type DuckDBDateValue, type DuckDBType, type DuckDBValue,
 } from '@duckdb/node-api';
 import { readCatalog } from './catalog-sql.ts';
-import { toEpochDay } from './dates.ts';
+import { isoEpochDay } from '../scalars/dates.ts';
 import * as keys from './api-key-sql.ts';
 import type {
   AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, LedgerBatch, LedgerStore, NewApiKey, PnlQuery,
@@ -97,7 +97,7 @@ async function writeStaging(conn: DuckDBConnection, st: Staging): Promise<void> 
   const dates = new Map<string, DuckDBDateValue>();
   const date = (d: string) => {
     let v = dates.get(d);
-    if (!v) dates.set(d, (v = dateValue(toEpochDay(d))));
+    if (!v) dates.set(d, (v = dateValue(isoEpochDay(d))));
     return v;
   };
   const big = (a: number[]) => a.map((v) => BigInt(v));
@@ -230,8 +230,4 @@ export class DuckDbLedgerStore implements LedgerStore {
     this.writer.closeSync();
     this.instance.closeSync();
   }
-}
-
-export function openDuckDbStore(path: string): Promise<DuckDbLedgerStore> {
-  return DuckDbLedgerStore.open(path);
 }

@@ -23,11 +23,3 @@ export function parseDecimalCents(text: string): number | undefined {
   const n = Number(signed);
   return Number.isSafeInteger(n) ? n : undefined;
 }
-
-/** Formats cents as a decimal string ("-12.50"). */
-export function formatCents(cents: number | bigint): string {
-  const big = BigInt(cents);
-  const neg = big < 0n;
-  const abs = neg ? -big : big;
-  return `${neg ? '-' : ''}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
-}

@@ -5,7 +5,8 @@
 import { planRange } from './dates.ts';
 import { PNL_ACCOUNT_TYPES, type AccountMonthTotal, type PnlQuery } from './ledger-store.ts';
 import { toSafeCents } from './money.ts';
-import { canonicalGuid, resolveTagSets } from './tag-sets.ts';
+import { parseGuid } from '../scalars/guids.ts';
+import { resolveTagSets } from './tag-sets.ts';
 import { int, str, type SqlSession } from './sql-session.ts';
 
 const FILTERS = 'company_id = $1 AND ($4 OR location_id = ANY($5)) AND ($6 OR tag_set_id = ANY($7))';
@@ -77,6 +78,6 @@ export async function scanPnl(s: SqlSession, q: PnlQuery): Promise<AccountMonthT
        AND ($4 OR l.location_id = ANY($5))${exists}
      GROUP BY 1, 2 HAVING SUM(l.amount_cents) <> 0 ORDER BY 1, 2`;
   const rows = await s.query(sql, [q.companyId, q.from, q.to, q.locationIds.length === 0, q.locationIds,
-    ...groups.map((g) => g.map((o) => canonicalGuid(o) ?? o))]);
+    ...groups.map((g) => g.map((o) => parseGuid(o) ?? o))]);
   return rows.map((r) => ({ accountId: int(r.account_id), month: str(r.month).slice(0, 7), cents: toSafeCents(str(r.cents)) }));
 }

@@ -160,7 +160,3 @@ export class PostgresLedgerStore implements LedgerStore {
     await this.pool.end();
   }
 }
-
-export function openPostgresStore(connectionString: string): PostgresLedgerStore {
-  return new PostgresLedgerStore(connectionString);
-}

@@ -56,10 +56,6 @@ export function schemaStatements(dialect: Dialect): string[] {
 }
 
 /** Staging tables filled by the adapter's bulk writer, then moved into the ledger by shared SQL (see load-sql.ts). */
-export const STAGE_ENTRY_COLUMNS = ['id', 'company_id', 'location_id', 'entry_date', 'memo', 'is_posted'] as const;
-export const STAGE_LINE_COLUMNS = ['id', 'entry_id', 'company_id', 'location_id', 'account_id', 'tag_set_id', 'entry_date', 'is_posted', 'amount_cents'] as const;
-export const STAGE_OPTION_COLUMNS = ['line_id', 'option_id'] as const;
-
 export const STAGE_DDL = [
   `CREATE TEMP TABLE stage_entries (id BIGINT, company_id INTEGER, location_id INTEGER, entry_date DATE, memo VARCHAR, is_posted BOOLEAN)`,
   `CREATE TEMP TABLE stage_lines (id BIGINT, entry_id BIGINT, company_id INTEGER, location_id INTEGER, account_id INTEGER,

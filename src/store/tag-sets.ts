@@ -2,14 +2,7 @@
  * Tag sets: the distinct set of tracking options a journal line carries, stored once per company and referenced
  * by the pre-aggregates. The key is the sorted canonical option ids joined with ',' ('' = untagged).
  */
-
-const HEX32 = /^[0-9a-f]{32}$/;
-
-/** Canonical 32-lowercase-hex form of a GUID (accepts hyphens and upper case); undefined when malformed. */
-export function canonicalGuid(text: string): string | undefined {
-  const g = text.replace(/[{}-]/g, '').toLowerCase();
-  return HEX32.test(g) ? g : undefined;
-}
+import { parseGuid } from '../scalars/guids.ts';
 
 export function tagSetKey(sortedOptionIds: readonly string[]): string {
   return sortedOptionIds.join(',');
@@ -28,7 +21,7 @@ export function resolveTagSets(
   optionGroups: readonly (readonly string[])[],
 ): number[] | undefined {
   const groups = optionGroups
-    .map((g) => new Set(g.map((o) => canonicalGuid(o) ?? o.toLowerCase())))
+    .map((g) => new Set(g.map((o) => parseGuid(o) ?? o.toLowerCase())))
     .filter((g) => g.size > 0);
   if (groups.length === 0) return undefined;
   return tagSets

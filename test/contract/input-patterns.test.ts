@@ -5,10 +5,9 @@
  */
 import { expect } from 'chai';
 import { loadOpenApiDocument } from '../../src/contract/openapi-document.ts';
-import { parseLegacyCalendarDate } from '../../src/http/legacy-date.ts';
-import { parseLegacyGuid } from '../../src/http/legacy-scalars.ts';
-import { DEFAULT_BINDING_LIMITS } from '../../src/http/binding.ts';
-import { loadConfig } from '../../src/config.ts';
+import { parseLegacyCalendarDate } from '../../src/scalars/dates.ts';
+import { parseGuid } from '../../src/scalars/guids.ts';
+import { configDefaults, loadConfig } from '../../src/config.ts';
 
 type Schema = { pattern?: string; maxItems?: number; type?: string; items?: unknown };
 const doc = loadOpenApiDocument();
@@ -52,7 +51,7 @@ describe('contract input patterns', () => {
     const h = '0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9';
     const samples = [n, n.toUpperCase(), h, h.toLowerCase(), `{${n}}`, `{${h}}`, `(${h})`, `(${n})`, `{${h})`, `${n}0`, n.slice(1),
       h.replace(/-/g, '').slice(0, 31) + 'g', '0A1B2C3D4E5F-6071-8293-A4B5C6D7E8F9', `{{${n}}}`, '', `[${n}]`];
-    for (const text of samples) expect(guid.test(text), text).to.equal(parseLegacyGuid(text) !== undefined);
+    for (const text of samples) expect(guid.test(text), text).to.equal(parseGuid(text) !== undefined);
   });
 
   it('Locations and Filters declare maxItems equal to the default MAX_ARRAY_ITEMS, on the query and in the body', () => {
@@ -64,7 +63,7 @@ describe('contract input patterns', () => {
     const body = schemas.GetFlatRequest as { properties: Record<string, Schema> };
     for (const limit of [params.LocationsParam!.schema.maxItems, params.FiltersParam!.schema.maxItems, body.properties.Locations!.maxItems, body.properties.Filters!.maxItems]) {
       expect(limit).to.equal(configured);
-      expect(limit).to.equal(DEFAULT_BINDING_LIMITS.maxArrayItems);
+      expect(limit).to.equal(configDefaults.maxArrayItems);
     }
   });
 });

@@ -6,7 +6,7 @@ import { buildFlatPnl } from '../../src/reports/flat-pnl.ts';
 import { resolveFlatOptions } from '../../src/reports/flat-options.ts';
 import { monthlyPeriods } from '../../src/reports/periods.ts';
 import { resolveRelativeRange } from '../../src/reports/relative-ranges.ts';
-import { formatIsoDate } from '../../src/http/legacy-date.ts';
+import { formatIsoDate } from '../../src/scalars/dates.ts';
 import type { Account, AccountMonthTotal, CompanyCatalog } from '../../src/store/ledger-store.ts';
 
 const d = (iso: string) => {

@@ -1,6 +1,6 @@
 /** A seeded random ledger (not a test file): locations, mixed account types, two tracking categories, unposted entries. */
 import { seededRandom } from '../../src/store/demo-ledger.ts';
-import { addDays } from '../../src/store/dates.ts';
+import { addIsoDays } from '../../src/scalars/dates.ts';
 import type { AccountMonthTotal, LedgerBatch, PnlQuery } from '../../src/store/ledger-store.ts';
 import { PNL_ACCOUNT_TYPES } from '../../src/store/ledger-store.ts';
 
@@ -20,7 +20,7 @@ export function randomLedger(seed: number, entryCount: number): LedgerBatch {
   const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)]!;
   const entries: NonNullable<LedgerBatch['entries']> = [];
   for (let i = 0; i < entryCount; i++) {
-    const date = addDays('2023-01-01', Math.floor(rnd() * 900));
+    const date = addIsoDays('2023-01-01', Math.floor(rnd() * 900));
     const locationId = pick(RANDOM_LOCATIONS);
     const n = 1 + Math.floor(rnd() * 3);
     const lines: NonNullable<LedgerBatch['entries']>[number]['lines'] = [];
@@ -73,8 +73,8 @@ export function expectedTotals(batch: LedgerBatch, q: PnlQuery): AccountMonthTot
 }
 
 export function randomQuery(rnd: () => number): PnlQuery {
-  const from = addDays('2022-12-20', Math.floor(rnd() * 900));
-  const to = addDays(from, Math.floor(rnd() * 400));
+  const from = addIsoDays('2022-12-20', Math.floor(rnd() * 900));
+  const to = addIsoDays(from, Math.floor(rnd() * 400));
   const pick = <T>(a: readonly T[]) => a.filter(() => rnd() < 0.5);
   const locationIds = rnd() < 0.5 ? [] : pick(RANDOM_LOCATIONS);
   const optionGroups: string[][] = [];
