@@ -133,7 +133,7 @@ export type components = {
         /**
          * @description A date in the legacy form `/Date(ms[±hhmm])/` (also with JSON's escaped slashes `\/Date(...)\/`), or ISO 8601
          *     `yyyy-MM-dd` with an optional time (`T` or space, `HH:mm[:ss[.fff]]`, then `Z` or `±HH[:]mm`), or `yyyyMMdd`.
-         *     Calendar dates must exist (leap years included) and years start at 0100. Only the calendar date is used.
+         *     Calendar dates must exist (leap years included) and years are 0100-9999, `/Date()/` values included. Only the calendar date is used.
          * @example 2025-01-31
          */
         LegacyDateInput: string;

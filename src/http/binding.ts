@@ -21,8 +21,18 @@ export interface BoundFields {
 const INVALID = Symbol('invalid');
 type Parsed = unknown | typeof INVALID;
 
+/** Longest value quoted back in an error message. */
+const MAX_DESCRIBED_CHARS = 200;
+
+/** The value as the client sent it, for an error message: bounded in length, and safe for any nesting depth. */
 function describe(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : JSON.stringify(value);
+  } catch {
+    text = Array.isArray(value) ? '[…]' : '{…}'; // nested too deeply for the stack: RangeError
+  }
+  return text.length > MAX_DESCRIBED_CHARS ? `${text.slice(0, MAX_DESCRIBED_CHARS)}…` : text;
 }
 
 function invalid(sentName: string, value: unknown): FieldError {

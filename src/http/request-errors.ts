@@ -17,7 +17,7 @@ interface LibraryError extends Error {
 }
 
 function isLibraryError(error: unknown): error is LibraryError {
-  return error instanceof Error && typeof (error as LibraryError).status === 'number';
+  return error instanceof Error && !(error instanceof AppError) && typeof (error as LibraryError).status === 'number';
 }
 
 const LOCATIONS = ['query', 'body', 'path', 'params', 'headers'];
@@ -62,5 +62,7 @@ export function fromLibraryError(error: unknown, sentNames: Record<string, strin
     });
     return new AppError('ArgumentException', fieldErrors[0]?.message ?? error.message, fieldErrors);
   }
+  // The body parser's other client errors: a corrupt gzip/deflate/br body (zlib's message), an aborted or short body.
+  if (error.status === 400) return new AppError('SerializationException', `The request body could not be read: ${error.message}`);
   return undefined;
 }

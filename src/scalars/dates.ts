@@ -12,6 +12,12 @@ export interface CalendarDate {
 }
 
 const DAY_MS = 86_400_000;
+/**
+ * Years every date on the wire must fall in, whatever its form: 9999 is .NET's DateTime maximum; 0100 is where the
+ * ISO forms start (see valid()) and the contract's LegacyDateInput pattern, so `/Date(ms)/` obeys the same range.
+ */
+const MIN_WIRE_YEAR = 100;
+const MAX_WIRE_YEAR = 9999;
 /** `/Date(ms)/` with an optional `±hhmm` display offset; the slashes may come JSON-escaped (`\/`). */
 const WCF_DATE = /^\\?\/Date\((-?\d+)(?:([+-])(\d{2})(\d{2}))?\)\\?\/$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -135,7 +141,9 @@ export function parseLegacyCalendarDate(text: string): CalendarDate | undefined 
     const [, ms, sign, hh, mm] = wcf;
     const offsetMinutes = sign ? (sign === '-' ? -1 : 1) * (Number(hh) * 60 + Number(mm)) : 0;
     const d = new Date(Number(ms) + offsetMinutes * 60_000);
-    return Number.isNaN(d.getTime()) ? undefined : { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+    const year = d.getUTCFullYear(); // NaN for an invalid date
+    if (!(year >= MIN_WIRE_YEAR && year <= MAX_WIRE_YEAR)) return undefined;
+    return { year, month: d.getUTCMonth() + 1, day: d.getUTCDate() };
   }
   const iso = ISO_DATE.exec(value) ?? COMPACT_DATE.exec(value);
   if (!iso) return undefined;

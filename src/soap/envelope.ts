@@ -2,6 +2,11 @@
  * Parses a SOAP request with saxes, a strict (well-formedness checking), namespace-aware XML parser. A document type
  * declaration is refused as soon as it is seen, so no DTD is read, no entity is declared or expanded and no external
  * resource is ever opened; references to undeclared entities are errors in saxes.
+ *
+ * Work is bounded before it grows: saxes resolves each element's namespace prefix by walking the stack of open
+ * elements, so a deeply nested body costs the square of its depth (60,000 levels held the event loop for a minute).
+ * Parsing stops at the first element deeper than MAX_XML_DEPTH or past MAX_XML_ELEMENTS, so every message costs at
+ * most MAX_XML_DEPTH steps per element and a bounded number of elements.
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { AppError } from '../errors/app-error.ts';
@@ -14,6 +19,15 @@ export type ParsedEnvelope =
   | { version: 'soap11' }
   /** A well-formed document whose root is not a SOAP Envelope (namespace and local name as found). */
   | { version: 'unknown'; rootNamespace: string; rootName: string };
+
+/** Deepest element nesting read (Envelope = 1); a real SOAP message of this service needs fewer than ten levels. */
+export const MAX_XML_DEPTH = 64;
+/** Most elements read in one message. */
+export const MAX_XML_ELEMENTS = 10_000;
+
+function tooComplex(detail: string): AppError {
+  return new AppError('SerializationException', `The request XML is too complex: ${detail}`);
+}
 
 function malformed(detail: string, cause?: unknown): AppError {
   return new AppError('SerializationException', `The request is not a well-formed XML document: ${detail}`, [], { cause });
@@ -34,10 +48,16 @@ export function parseEnvelope(text: string): ParsedEnvelope {
   let wsaActionDepth = -1;
   let wsaAction: string | undefined;
   let refusedDoctype = false;
+  let elements = 0;
 
   parser.on('doctype', () => {
     refusedDoctype = true;
     throw malformed('a document type declaration (DOCTYPE) is not allowed.');
+  });
+  // opentagstart comes before saxes resolves the element's namespace (the step whose cost grows with the depth).
+  parser.on('opentagstart', () => {
+    if (depth + 1 > MAX_XML_DEPTH) throw tooComplex(`elements nest deeper than ${MAX_XML_DEPTH} levels.`);
+    if (++elements > MAX_XML_ELEMENTS) throw tooComplex(`more than ${MAX_XML_ELEMENTS} elements.`);
   });
   parser.on('opentag', (tag: SaxesTagNS) => {
     depth++;
