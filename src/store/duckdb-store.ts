@@ -3,17 +3,20 @@ import {
   BIGINT, BOOLEAN, DATE, DuckDBConnection, DuckDBDataChunk, DuckDBInstance, INTEGER, LIST, VARCHAR,
   dateValue, listValue, type DuckDBDateValue, type DuckDBType, type DuckDBValue,
 } from '@duckdb/node-api';
+import { CompanyBalances } from './balance-index.ts';
 import { readCatalog } from './catalog-sql.ts';
-import { isoEpochDay } from '../scalars/dates.ts';
+import { isIsoDate, isoEpochDay } from '../scalars/dates.ts';
 import * as keys from './api-key-sql.ts';
 import type {
   AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, LedgerBatch, LedgerStore, NewApiKey, PnlQuery,
 } from './ledger-store.ts';
 import { loadBatch } from './load-sql.ts';
-import { scanPnl, sumPnl } from './pnl-sql.ts';
+import { readTagSets, scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
 import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
+import { resolveTagSets } from './tag-sets.ts';
+import { PNL_ACCOUNT_TYPES } from './ledger-store.ts';
 
 /** Runs one task at a time on a connection (DuckDB connections are not meant for interleaved statements). */
 class Serial {
@@ -109,10 +112,44 @@ async function writeStaging(conn: DuckDBConnection, st: Staging): Promise<void> 
   await appendColumns(conn, 'stage_line_options', [BIGINT, VARCHAR], [big(O.lineId), O.optionId]);
 }
 
+const PNL_TYPES: ReadonlySet<string> = new Set(PNL_ACCOUNT_TYPES);
+/** Largest |cents| a float64 holds exactly. */
+const SAFE_CENTS = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A company's balance_daily rows, read column by column into the in-memory index; undefined when some daily sum is
+ * beyond 2^53 cents (such a company is answered by SQL, which reports the unsafe amount).
+ */
+async function readBalances(conn: DuckDBConnection, companyId: number): Promise<CompanyBalances | undefined> {
+  const result = await conn.run(
+    `SELECT location_id, account_id, tag_set_id, CAST(day - DATE '1970-01-01' AS INTEGER) AS day, CAST(cents AS DOUBLE) AS cents
+       FROM balance_daily WHERE company_id = $1`, [companyId], [INTEGER]);
+  const balances = new CompanyBalances();
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const [location, account, tagSet, day, cents] = [0, 1, 2, 3, 4].map((i) => chunk!.getColumnValues(i) as number[]);
+    for (let i = 0; i < chunk.rowCount; i++) {
+      if (!(Math.abs(cents![i]!) < SAFE_CENTS)) return undefined;
+      balances.add(location![i]!, account![i]!, tagSet![i]!, day![i]!, cents![i]!);
+    }
+  }
+  return balances;
+}
+
 export class DuckDbLedgerStore implements LedgerStore {
   readonly kind = 'duckdb' as const;
   private readonly writeQueue = new Serial();
   private readonly catalogs = new Map<number, Promise<CompanyCatalog | undefined>>();
+  /**
+   * The pre-aggregates in memory (balance-index.ts), per company: built from balance_daily on first use and kept in
+   * step by every load of this process, the file's only writer. A build overtaken by a load is not kept.
+   */
+  private readonly balances = new Map<number, Promise<CompanyBalances | undefined>>();
+  private readonly builtBalances = new Map<number, CompanyBalances>();
+  private loads = 0;
+  private readonly tagSets = new Map<number, Promise<{ id: number; optionIds: string[] }[]>>();
+  /** Found API keys by hash; creation and revocation go through this process, which clears it. */
+  private readonly apiKeys = new Map<string, Promise<ApiKeyRecord | undefined>>();
+  private apiKeyChanges = 0;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -157,7 +194,56 @@ export class DuckDbLedgerStore implements LedgerStore {
     return reading;
   }
 
-  sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
+  private balancesOf(companyId: number): Promise<CompanyBalances | undefined> {
+    const cached = this.balances.get(companyId);
+    if (cached) return cached;
+    const loadsAtStart = this.loads;
+    const building = this.readers.run((conn) => readBalances(conn, companyId));
+    this.balances.set(companyId, building);
+    building.then(
+      (built) => {
+        if (built && this.loads === loadsAtStart) this.builtBalances.set(companyId, built);
+        else if (this.balances.get(companyId) === building) this.balances.delete(companyId);
+      },
+      () => { if (this.balances.get(companyId) === building) this.balances.delete(companyId); },
+    );
+    return building;
+  }
+
+  private tagSetsOf(companyId: number): Promise<{ id: number; optionIds: string[] }[]> {
+    let cached = this.tagSets.get(companyId);
+    if (!cached) {
+      cached = this.read((s) => readTagSets(s, companyId));
+      this.tagSets.set(companyId, cached);
+      cached.catch(() => this.tagSets.delete(companyId));
+    }
+    return cached;
+  }
+
+  /** From the in-memory pre-aggregates (the same figures as the SQL over balance_monthly/balance_daily; see the contract test). */
+  async sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
+    if (!isIsoDate(query.from) || !isIsoDate(query.to)) throw new RangeError(`invalid date range ${query.from}..${query.to}`);
+    const filtered = query.optionGroups.some((g) => g.length > 0);
+    const [catalog, balances, tagSets] = await Promise.all([
+      this.getCatalog(query.companyId),
+      this.balancesOf(query.companyId),
+      filtered ? this.tagSetsOf(query.companyId) : undefined,
+    ]);
+    if (!catalog) return [];
+    if (!balances) return this.sumPnlBySql(query);
+    const tagSetIds = tagSets && resolveTagSets(tagSets, query.optionGroups);
+    if (tagSetIds && tagSetIds.length === 0) return [];
+    return balances.sum({
+      fromDay: isoEpochDay(query.from),
+      toDay: isoEpochDay(query.to),
+      locations: query.locationIds,
+      tagSets: tagSetIds,
+      accounts: catalog.accounts.filter((a) => PNL_TYPES.has(a.type)).map((a) => a.id),
+    });
+  }
+
+  /** The same figures by SQL over the pre-aggregate tables (balance_monthly + balance_daily). */
+  sumPnlBySql(query: PnlQuery): Promise<AccountMonthTotal[]> {
     return this.read((s) => sumPnl(s, query));
   }
 
@@ -167,8 +253,30 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   async load(batch: LedgerBatch): Promise<void> {
-    await this.write((s) => loadBatch(s, batch, (_s, staging) => writeStaging(this.writer, staging)));
+    let staged: Staging | undefined;
+    let committed = false;
+    try {
+      await this.write((s) => loadBatch(s, batch, (_s, staging) => writeStaging(this.writer, (staged = staging))));
+      committed = true;
+    } finally {
+      this.afterLoad(committed ? staged : undefined);
+    }
+  }
+
+  /** Brings the in-memory caches in step with a load: committed lines join the built indexes; the rest is re-read. */
+  private afterLoad(staged: Staging | undefined): void {
+    this.loads++;
     this.catalogs.clear();
+    this.tagSets.clear();
+    for (const companyId of this.balances.keys()) {
+      if (!this.builtBalances.has(companyId)) this.balances.delete(companyId);
+    }
+    if (!staged) return;
+    const L = staged.lines;
+    for (let i = 0; i < L.id.length; i++) {
+      if (!L.posted[i]) continue;
+      this.builtBalances.get(L.companyId[i]!)?.add(L.locationId[i]!, L.accountId[i]!, L.tagSetId[i]!, isoEpochDay(L.date[i]!), L.cents[i]!);
+    }
   }
 
   linkSecret(): Promise<string> {
@@ -195,11 +303,24 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
-    return this.write((s) => keys.insertApiKey(s, key));
+    return this.write((s) => keys.insertApiKey(s, key)).finally(() => this.forgetApiKeys());
   }
 
+  /** Found keys are kept (until a key is created or revoked); unknown hashes are always looked up, never kept. */
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    return this.read((s) => keys.findApiKeyByHash(s, keyHash));
+    const cached = this.apiKeys.get(keyHash);
+    if (cached) return cached;
+    const changesAtStart = this.apiKeyChanges;
+    const finding = this.read((s) => keys.findApiKeyByHash(s, keyHash)).then((record) => record && deepFreeze(record));
+    this.apiKeys.set(keyHash, finding);
+    const forget = () => { if (this.apiKeys.get(keyHash) === finding) this.apiKeys.delete(keyHash); };
+    finding.then((record) => { if (!record || this.apiKeyChanges !== changesAtStart) forget(); }, forget);
+    return finding;
+  }
+
+  private forgetApiKeys(): void {
+    this.apiKeyChanges++;
+    this.apiKeys.clear();
   }
 
   listApiKeys(): Promise<ApiKeyRecord[]> {
@@ -207,7 +328,7 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   revokeApiKey(id: number): Promise<boolean> {
-    return this.write((s) => keys.revokeApiKey(s, id));
+    return this.write((s) => keys.revokeApiKey(s, id)).finally(() => this.forgetApiKeys());
   }
 
   async ping(): Promise<void> {

@@ -277,6 +277,41 @@ function contract(name: string, open: () => Promise<TestStore>): void {
 
 contract('DuckDB', () => DuckDbLedgerStore.open(':memory:'));
 
+describe('DuckDB adapter: in-memory pre-aggregates', function () {
+  this.timeout(60_000);
+  it('stay in step with loads: after every load they equal the SQL pre-aggregates, a direct scan and the expected sums', async () => {
+    const store = await DuckDbLedgerStore.open(':memory:');
+    try {
+      await store.migrate();
+      const batch = randomLedger(4242, 2400);
+      const entries = batch.entries!;
+      const rnd = seededRandom(7);
+      const check = async (loaded: LedgerBatch) => {
+        for (let i = 0; i < 15; i++) {
+          const query = randomQuery(rnd);
+          const fromMemory = await store.sumPnlByAccountMonth(query);
+          expect(fromMemory, JSON.stringify(query)).to.deep.equal(await store.sumPnlBySql(query));
+          expect(fromMemory, JSON.stringify(query)).to.deep.equal(await store.scanPnlByAccountMonth(query));
+          expect(fromMemory, JSON.stringify(query)).to.deep.equal(expectedTotals(loaded, query));
+        }
+      };
+      await store.load({ ...batch, entries: entries.slice(0, 800) });
+      await check({ ...batch, entries: entries.slice(0, 800) }); // builds the index from balance_daily
+      await store.load({ entries: entries.slice(800, 1600) }); // folded into the built index
+      const unbalanced = { ...entries[0]!, lines: [{ ...entries[0]!.lines[0]!, cents: 1 }] };
+      await store.load({ entries: [...entries.slice(1600), unbalanced] }).then(() => expect.fail('loaded'), () => undefined);
+      await check({ ...batch, entries: entries.slice(0, 1600) }); // a refused load changes nothing
+      // A query concurrent with a load leaves nothing stale behind.
+      const racing = store.sumPnlByAccountMonth(randomQuery(rnd));
+      await store.load({ entries: entries.slice(1600) });
+      await racing;
+      await check(batch);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('PostgreSQL adapter', function () {
   this.timeout(120_000);
   if (skipPostgres) {

@@ -1,0 +1,213 @@
+/**
+ * The pre-aggregates of one company held in process memory: posted cents per (location, account, tag set) and
+ * calendar day, grouped by month. A report over a range reads each whole month's totals and, for a clipped first
+ * or last month, the days inside it (or the month's total minus the days outside it, whichever is fewer), so its
+ * cost follows the answer (accounts × months × the company's location/tag-set combinations), never the number of
+ * journal lines. Pure data structure: filled from balance_daily or from a load's staged lines, no I/O.
+ *
+ * Amounts are integer cents held in float64, exact while |sum| < 2^53; `sum()` checks every figure it returns.
+ */
+import { daysInMonth } from '../scalars/dates.ts';
+import type { AccountMonthTotal } from './ledger-store.ts';
+import { toSafeCents } from './money.ts';
+
+const DAY_MS = 86_400_000;
+const MAX_DAYS = 31;
+
+/** Cells of one calendar month: one slot per (location, account, tag set) seen in it, as dense company-wide indexes. */
+class MonthCells {
+  readonly slotOf = new Map<number, number>();
+  location: Int32Array = new Int32Array(16);
+  account: Int32Array = new Int32Array(16);
+  tagSet: Int32Array = new Int32Array(16);
+  total: Float64Array = new Float64Array(16);
+  /** Slot s, day d (0-based) at s * 31 + d. */
+  daily: Float64Array = new Float64Array(16 * MAX_DAYS);
+  size = 0;
+
+  constructor(readonly key: string /* YYYY-MM */, readonly days: number) {}
+
+  add(location: number, account: number, tagSet: number, dayIndex: number, cents: number): void {
+    // Dense indexes stay below 2^16 per kind in any real company; the key is exact up to 2^53.
+    const k = (location * 65_536 + account) * 65_536 + tagSet;
+    let slot = this.slotOf.get(k);
+    if (slot === undefined) {
+      slot = this.size++;
+      if (slot === this.location.length) this.grow();
+      this.location[slot] = location;
+      this.account[slot] = account;
+      this.tagSet[slot] = tagSet;
+      this.slotOf.set(k, slot);
+    }
+    this.total[slot]! += cents;
+    this.daily[slot * MAX_DAYS + dayIndex]! += cents;
+  }
+
+  private grow(): void {
+    const n = this.location.length * 2;
+    const widen = <T extends Int32Array | Float64Array>(a: T, size: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(size);
+      b.set(a);
+      return b;
+    };
+    this.location = widen(this.location, n);
+    this.account = widen(this.account, n);
+    this.tagSet = widen(this.tagSet, n);
+    this.total = widen(this.total, n);
+    this.daily = widen(this.daily, n * MAX_DAYS);
+  }
+}
+
+/** Which cells a query counts. `tagSets` undefined = every tag set; `locations` empty = every location. */
+export interface BalanceFilter {
+  /** Inclusive epoch days (UTC calendar days since 1970-01-01). */
+  fromDay: number;
+  toDay: number;
+  locations: readonly number[];
+  tagSets: readonly number[] | undefined;
+  /** Accounts to report (the company's P&L accounts). */
+  accounts: Iterable<number>;
+}
+
+const monthIndexOf = (year: number, month: number) => year * 12 + (month - 1);
+
+/** Ids ↔ dense indexes (0, 1, 2, …) in order of first sight. */
+class Dense {
+  readonly ids: number[] = [];
+  private readonly index = new Map<number, number>();
+  of(id: number): number {
+    let i = this.index.get(id);
+    if (i === undefined) this.index.set(id, (i = this.ids.push(id) - 1));
+    return i;
+  }
+  find(id: number): number | undefined {
+    return this.index.get(id);
+  }
+  /** 1 for each dense index whose id is listed. */
+  mask(ids: Iterable<number>): Uint8Array {
+    const m = new Uint8Array(this.ids.length);
+    for (const id of ids) {
+      const i = this.index.get(id);
+      if (i !== undefined) m[i] = 1;
+    }
+    return m;
+  }
+}
+
+/** Per-slot filter state of one query, as arrays indexed by dense index. */
+interface Plan {
+  location: Uint8Array | null;
+  tagSet: Uint8Array | null;
+  /** Dense account → output row, or -1 when the account is not reported. */
+  row: Int32Array;
+  width: number;
+  sums: Float64Array;
+}
+
+export class CompanyBalances {
+  private readonly months = new Map<number, MonthCells>();
+  private readonly locations = new Dense();
+  private readonly accounts = new Dense();
+  private readonly tagSets = new Dense();
+
+  /** Adds posted cents of one (location, account, tag set) on one epoch day. */
+  add(locationId: number, accountId: number, tagSetId: number, epochDay: number, cents: number): void {
+    const date = new Date(epochDay * DAY_MS);
+    const year = date.getUTCFullYear(), month = date.getUTCMonth() + 1;
+    const index = monthIndexOf(year, month);
+    let cells = this.months.get(index);
+    if (!cells) {
+      cells = new MonthCells(`${year}-${String(month).padStart(2, '0')}`, daysInMonth(year, month));
+      this.months.set(index, cells);
+    }
+    cells.add(this.locations.of(locationId), this.accounts.of(accountId), this.tagSets.of(tagSetId), date.getUTCDate() - 1, cents);
+  }
+
+  /** Cents per account and month over the filter, nonzero sums only, ordered by account then month (as the SQL answers). */
+  sum(filter: BalanceFilter): AccountMonthTotal[] {
+    if (filter.fromDay > filter.toDay) return [];
+    const from = new Date(filter.fromDay * DAY_MS), to = new Date(filter.toDay * DAY_MS);
+    const first = monthIndexOf(from.getUTCFullYear(), from.getUTCMonth() + 1);
+    const last = monthIndexOf(to.getUTCFullYear(), to.getUTCMonth() + 1);
+    const width = last - first + 1;
+    const reported = [...new Set(filter.accounts)].filter((id) => this.accounts.find(id) !== undefined).sort((a, b) => a - b);
+    const row = new Int32Array(this.accounts.ids.length).fill(-1);
+    reported.forEach((id, r) => (row[this.accounts.find(id)!] = r));
+    const plan: Plan = {
+      location: filter.locations.length === 0 ? null : this.locations.mask(filter.locations),
+      tagSet: filter.tagSets === undefined ? null : this.tagSets.mask(filter.tagSets),
+      row,
+      width,
+      sums: new Float64Array(reported.length * width),
+    };
+    const keys: string[] = new Array<string>(width);
+    for (let m = first; m <= last; m++) {
+      const cells = this.months.get(m);
+      if (!cells) continue;
+      keys[m - first] = cells.key;
+      const lo = m === first ? from.getUTCDate() - 1 : 0;
+      const hi = m === last ? to.getUTCDate() - 1 : cells.days - 1;
+      addMonth(cells, lo, hi, plan, m - first);
+    }
+    const out: AccountMonthTotal[] = [];
+    reported.forEach((accountId, r) => {
+      for (let c = 0; c < width; c++) {
+        const cents = plan.sums[r * width + c]!;
+        if (cents !== 0) out.push({ accountId, month: keys[c]!, cents: toSafeCents(cents) });
+      }
+    });
+    return out;
+  }
+}
+
+/** Adds days lo..hi (0-based, inclusive) of one month's passing cells into column `col`. */
+function addMonth(cells: MonthCells, lo: number, hi: number, plan: Plan, col: number): void {
+  const whole = lo === 0 && hi === cells.days - 1;
+  // A clipped month reads its days, or its total minus the days outside, whichever touches fewer days.
+  const inside = hi - lo + 1;
+  const complement = !whole && inside > cells.days - inside;
+  const { location: locationMask, tagSet: tagSetMask, row, width, sums } = plan;
+  const { location, account, tagSet, total, daily, size, days } = cells;
+  for (let s = 0; s < size; s++) {
+    const r = row[account[s]!]!;
+    if (r < 0) continue;
+    if (locationMask !== null && locationMask[location[s]!] === 0) continue;
+    if (tagSetMask !== null && tagSetMask[tagSet[s]!] === 0) continue;
+    let v: number;
+    if (whole) v = total[s]!;
+    else {
+      const base = s * MAX_DAYS;
+      let part = 0;
+      if (complement) {
+        for (let d = 0; d < lo; d++) part += daily[base + d]!;
+        for (let d = hi + 1; d < days; d++) part += daily[base + d]!;
+        v = total[s]! - part;
+      } else {
+        for (let d = lo; d <= hi; d++) part += daily[base + d]!;
+        v = part;
+      }
+    }
+    sums[r * width + col]! += v;
+  }
+}
+
+/** Per company; a company is absent until it is built from the store. */
+export class BalanceIndex {
+  private readonly companies = new Map<number, CompanyBalances>();
+
+  get(companyId: number): CompanyBalances | undefined {
+    return this.companies.get(companyId);
+  }
+
+  set(companyId: number, balances: CompanyBalances): void {
+    this.companies.set(companyId, balances);
+  }
+
+  delete(companyId: number): void {
+    this.companies.delete(companyId);
+  }
+
+  clear(): void {
+    this.companies.clear();
+  }
+}
