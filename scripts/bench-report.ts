@@ -8,15 +8,21 @@
  *   --hledger          also time hledger on a journal of the full size (slow; hledger keeps everything in memory)
  *   --hledger-entries  size of the hledger anchor journal (default 100,000)
  *   --rebuild          ignore the cached DuckDB file
+ *   --connections N    connections of the throughput runs (default 50); --duration S seconds each (default 5)
+ *   --pg-entries N     entries of the PostgreSQL throughput ledger (default 200,000); SKIP_POSTGRES=1 leaves it out
  *
  * It builds the seeded random ledger (test/support/random-ledger.ts) into a DuckDB file under os.tmpdir(), cached by
- * seed, size and a hash of the generator and store schema sources; starts the real app (createApp + listen on port 0
- * + warmUp, responses not validated, as in production); and prints, in one run:
+ * seed, size and a hash of the generator and store schema sources; starts the real app in a child process over that store
+ * (createApp + listen on port 0 + warmUp, responses not validated, as in production); and prints, in one run:
  *   - median and p95 latency of GET /v1/Reporting/ProfitAndLoss/Flat over HTTP, per scenario, with sequential requests;
+ *   - report requests/s at 50 connections against the same store's raw query rate (sumPnlByAccountMonth called by 50
+ *     concurrent callers inside the server process, no HTTP) as the anchor: DuckDB (this ledger) and PostgreSQL;
  *   - anchor (a): an in-process scan over typed arrays holding the same lines (the physical limit of the computation);
  *   - anchor (b): hledger incomestatement over a journal of the first 100k entries of the same ledger (same range).
  * The scan's sums are cross-checked against the report's figures, so the anchor provably computes the same thing.
  */
+import autocannon from 'autocannon';
+import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, tmpdir, totalmem } from 'node:os';
@@ -26,7 +32,7 @@ import { pino } from 'pino';
 import { createApp } from '../src/app.ts';
 import { createApiKey } from '../src/auth/api-keys.ts';
 import { listen, warmUp } from '../src/server.ts';
-import type { AccountType, LedgerStore } from '../src/store/ledger-store.ts';
+import type { AccountType, LedgerStore, PnlQuery } from '../src/store/ledger-store.ts';
 import { openStore } from '../src/store/open-store.ts';
 import { hledgerQuery, hledgerVersion, runHledger, writeHledgerJournal } from '../test/support/hledger-journal.ts';
 import { startPostgresServer, type PostgresServer } from '../test/support/postgres-server.ts';
@@ -71,9 +77,9 @@ function cacheKey(): string {
   return `s${seed}-n${entries}-${h.digest('hex').slice(0, 10)}`;
 }
 
-async function loadLedger(store: LedgerStore): Promise<{ genMs: number; loadMs: number }> {
+async function loadLedger(store: LedgerStore, ledger: RandomLedgerOptions): Promise<{ genMs: number; loadMs: number }> {
   let genMs = 0, loadMs = 0, done = 0;
-  const chunks = randomLedgerChunks(LEDGER, 50_000);
+  const chunks = randomLedgerChunks(ledger, 50_000);
   for (;;) {
     const t0 = performance.now();
     const next = chunks.next();
@@ -83,38 +89,47 @@ async function loadLedger(store: LedgerStore): Promise<{ genMs: number; loadMs: 
     await store.load(next.value);
     loadMs += performance.now() - t1;
     done += next.value.entries?.length ?? 0;
-    if (done % 200_000 === 0 || done === entries) {
-      process.stdout.write(`  loaded ${fmtInt(done)} / ${fmtInt(entries)} entries (generate ${secs(genMs)}, load ${secs(loadMs)})\n`);
+    if (done % 1_000_000 === 0 || done === ledger.entries) {
+      process.stdout.write(`  loaded ${fmtInt(done)} / ${fmtInt(ledger.entries)} entries (generate ${secs(genMs)}, load ${secs(loadMs)})\n`);
     }
   }
   return { genMs, loadMs };
 }
 
-async function openBenchStore(): Promise<{ store: LedgerStore; pg?: PostgresServer; note: string }> {
-  if (storeKind === 'postgres') {
-    const pg = await startPostgresServer('bench');
-    const store = await openStore({ databaseUrl: pg.url, dataDir: '.' });
-    log(`Loading ${fmtInt(entries)} entries into a throwaway PostgreSQL…`);
-    const { genMs, loadMs } = await loadLedger(store);
-    return { store, pg, note: `PostgreSQL (fresh): generate ${secs(genMs)}, load ${secs(loadMs)}` };
-  }
+/** Where the server process finds the ledger: a DuckDB file (closed here first: one process per file) or a PostgreSQL URL. */
+type StoreSpec = { kind: 'duckdb'; path: string } | { kind: 'postgres'; url: string };
+
+const openSpec = (spec: StoreSpec) =>
+  spec.kind === 'postgres' ? openStore({ databaseUrl: spec.url, dataDir: '.' }) : openStore({ dataDir: dirname(spec.path), duckdbPath: spec.path });
+
+async function preparePostgres(size: number): Promise<{ spec: StoreSpec; pg: PostgresServer; note: string }> {
+  const pg = await startPostgresServer('bench');
+  const store = await openStore({ databaseUrl: pg.url, dataDir: '.' });
+  log(`Loading ${fmtInt(size)} entries into a throwaway PostgreSQL…`);
+  const { genMs, loadMs } = await loadLedger(store, { ...LEDGER, entries: size });
+  await store.close();
+  return { spec: { kind: 'postgres', url: pg.url }, pg, note: `PostgreSQL (fresh, ${fmtInt(size)} entries): generate ${secs(genMs)}, load ${secs(loadMs)}` };
+}
+
+async function prepareDuckDb(): Promise<{ spec: StoreSpec; note: string }> {
   const dir = join(tmpdir(), 'reporting-bench');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `ledger-${cacheKey()}.duckdb`);
   const marker = `${file}.ok`;
+  const size = () => `${(statSync(file).size / 1e6).toFixed(0)} MB`;
   if (args.has('rebuild') || !existsSync(marker)) {
     for (const f of [file, `${file}.wal`, marker]) rmSync(f, { force: true });
     log(`Building ${fmtInt(entries)} entries into ${file}…`);
     const store = await openStore({ dataDir: dir, duckdbPath: file });
-    const { genMs, loadMs } = await loadLedger(store);
+    const { genMs, loadMs } = await loadLedger(store, LEDGER);
+    await store.close();
     writeFileSync(marker, JSON.stringify({ entries, seed, genMs, loadMs }));
-    return { store, note: `DuckDB file built: generate ${secs(genMs)}, load ${secs(loadMs)} (${file})` };
+    return { spec: { kind: 'duckdb', path: file }, note: `DuckDB file built: generate ${secs(genMs)}, load ${secs(loadMs)}, file ${size()} (${file})` };
   }
   const info = JSON.parse(readFileSync(marker, 'utf8')) as { genMs: number; loadMs: number };
-  const store = await openStore({ dataDir: dir, duckdbPath: file });
   return {
-    store,
-    note: `DuckDB file reused (${(statSync(file).size / 1e6).toFixed(0)} MB; when built: generate ${secs(info.genMs)}, load ${secs(info.loadMs)}) ${file}`,
+    spec: { kind: 'duckdb', path: file },
+    note: `DuckDB file reused: ${size()}; when built: generate ${secs(info.genMs)}, load ${secs(info.loadMs)} (${file})`,
   };
 }
 
@@ -306,19 +321,47 @@ function ensureJournal(size: number): string {
   return file;
 }
 
-// ---------------------------------------------------------------- main
-async function main(): Promise<void> {
-  log(`Flat P&L benchmark: ${fmtInt(entries)} entries, seed ${seed}, ${storeKind} store, ${requests} requests per scenario`);
-  log(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), Node ${process.version}`);
-  const tOpen = performance.now();
-  const { store, pg, note } = await openBenchStore();
-  log(note);
-  log(`Store ready in ${secs(performance.now() - tOpen)}`);
+// ---------------------------------------------------------------- the server process
+const connections = Number(args.get('connections') ?? 50);
+const duration = Number(args.get('duration') ?? 5);
+const pgEntries = Number(args.get('pg-entries') ?? 200_000);
+/** The scenarios of the throughput runs: the whole year and the clipped quarter. */
+const LOAD_SCENARIOS = [SCENARIOS[0]!, SCENARIOS[4]!];
 
-  const tCols = performance.now();
-  const { cols, accountIds, optionIds } = buildColumns();
-  log(`Typed arrays for the scan anchor: ${fmtInt(cols.n)} posted P&L lines, built in ${secs(performance.now() - tCols)}`);
+const pnlQuery = (s: Scenario): PnlQuery => ({
+  companyId: ref.companyId, from: s.from, to: s.to, locationIds: s.locations, optionGroups: s.filters.length ? [s.filters] : [],
+});
 
+/** sumPnlByAccountMonth calls per second with `concurrency` callers, each issuing its next call when the last one answers. */
+async function rawQueryRate(store: LedgerStore, q: PnlQuery, concurrency: number, seconds: number): Promise<number> {
+  let n = 0;
+  const t0 = performance.now();
+  const end = t0 + seconds * 1000;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (performance.now() < end) {
+      await store.sumPnlByAccountMonth(q);
+      n++;
+      if (n % 64 === 0) await new Promise(setImmediate); // let timers and I/O of the store run
+    }
+  }));
+  return n / ((performance.now() - t0) / 1000);
+}
+
+interface ServerReady { url: string; key: string; openMs: number; firstQueryMs: number; raw: number[]; rssMiB: number }
+
+/** Child: opens the store, times its first query and its raw query rate, then serves the app until told to stop. */
+async function serveStore(spec: StoreSpec): Promise<void> {
+  const t0 = performance.now();
+  const store = await openSpec(spec);
+  const openMs = performance.now() - t0;
+  const t1 = performance.now();
+  await store.sumPnlByAccountMonth(pnlQuery(SCENARIOS[0]!));
+  const firstQueryMs = performance.now() - t1;
+  const raw: number[] = [];
+  for (const s of LOAD_SCENARIOS) {
+    await rawQueryRate(store, pnlQuery(s), connections, 1); // warm-up
+    raw.push(await rawQueryRate(store, pnlQuery(s), connections, duration));
+  }
   const app = await createApp({
     config: { companyName: 'Bench', debug: false, bodyLimitBytes: 1_048_576, validateResponses: false },
     store,
@@ -326,7 +369,68 @@ async function main(): Promise<void> {
   });
   const { server, url } = await listen(app, 0, '127.0.0.1');
   await warmUp(url);
-  apiKey = (await createApiKey(store, { name: 'bench', companyIds: [1] })).key;
+  const key = (await createApiKey(store, { name: 'bench', companyIds: [ref.companyId] })).key;
+  process.once('message', () => {
+    server.closeAllConnections();
+    server.close(() => void store.close().then(() => process.exit(0)));
+  });
+  process.send!({ url, key, openMs, firstQueryMs, raw, rssMiB: process.memoryUsage().rss / 2 ** 20 } satisfies ServerReady);
+}
+
+async function startServer(spec: StoreSpec): Promise<{ ready: ServerReady; stop: () => Promise<void> }> {
+  const child = fork(fileURLToPath(import.meta.url), [...process.argv.slice(2), '--serve-store', JSON.stringify(spec)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise<ServerReady>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as ServerReady));
+    child.once('exit', (code) => reject(new Error(`report server exited (${code}) before it was ready`)));
+  });
+  const stop = () => new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.send('stop');
+  });
+  return { ready, stop };
+}
+
+interface Throughput { rps: number; p50: number; p99: number; errors: number }
+
+async function throughput(url: string, s: Scenario): Promise<Throughput> {
+  const opts = { url: reportUrl(url, s), connections, pipelining: 1, headers: { 'X-ApiKey': apiKey } };
+  await autocannon({ ...opts, duration: 1 });
+  const r = await autocannon({ ...opts, duration });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
+}
+
+/** Report req/s at `connections` against the raw query rate of the same store, per load scenario. */
+async function throughputRows(label: string, url: string, ready: ServerReady): Promise<string[][]> {
+  const rows: string[][] = [];
+  for (const [i, s] of LOAD_SCENARIOS.entries()) {
+    const t = await throughput(url, s);
+    rows.push([label, s.name, fmtInt(t.rps), fmtMs(t.p50), fmtMs(t.p99), String(t.errors), fmtInt(ready.raw[i]!), fmtRatio(t.rps / ready.raw[i]!)]);
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------- main
+async function main(): Promise<void> {
+  log(`Flat P&L benchmark: ${fmtInt(entries)} entries, seed ${seed}, ${storeKind} store, ${requests} requests per scenario`);
+  log(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), Node ${process.version}`);
+  const tOpen = performance.now();
+  const main = storeKind === 'postgres' ? await preparePostgres(entries) : { ...(await prepareDuckDb()), pg: undefined };
+  log(main.note);
+  log(`Ledger ready in ${secs(performance.now() - tOpen)}`);
+
+  const tCols = performance.now();
+  const { cols, accountIds, optionIds } = buildColumns();
+  log(`Typed arrays for the scan anchor: ${fmtInt(cols.n)} posted P&L lines, built in ${secs(performance.now() - tCols)}`);
+
+  const server = await startServer(main.spec);
+  const { url } = server.ready;
+  apiKey = server.ready.key;
+  log(`Report server (child process): store opened in ${fmtMs(server.ready.openMs)} ms, first report query (builds the in-memory index) `
+    + `${fmtMs(server.ready.firstQueryMs)} ms, RSS ${server.ready.rssMiB.toFixed(0)} MiB`);
 
   const rows: string[][] = [[
     'scenario', 'cols', 'HTTP p50 ms', 'HTTP p95 ms', 'BuildTime p50', 'scan p50 ms', 'p50 / scan', 'hledger 100k ms', 'check',
@@ -334,6 +438,7 @@ async function main(): Promise<void> {
   const version = await hledgerVersion();
   const journal = version ? ensureJournal(hledgerEntries) : undefined;
   const results: { s: Scenario; p50: number; scanMs: number; hledgerMs?: number }[] = [];
+  const loadRows: string[][] = [['store', 'scenario', 'report req/s', 'p50 ms', 'p99 ms', 'errors', 'raw query/s', 'report / raw']];
   try {
     for (const s of SCENARIOS) {
       const http = await measureHttp(reportUrl(url, s));
@@ -354,9 +459,22 @@ async function main(): Promise<void> {
       ]);
       process.stdout.write(`  measured: ${s.name} (${fmtInt(http.bytes)} bytes per response)\n`);
     }
+    loadRows.push(...(await throughputRows(`${main.spec.kind} ${fmtInt(entries)}`, url, server.ready)));
   } finally {
-    server.closeIdleConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.stop();
+    await main.pg?.destroy();
+  }
+  if (storeKind === 'duckdb' && process.env.SKIP_POSTGRES !== '1') {
+    const pg = await preparePostgres(pgEntries);
+    log(pg.note);
+    const pgServer = await startServer(pg.spec);
+    apiKey = pgServer.ready.key;
+    try {
+      loadRows.push(...(await throughputRows(`postgres ${fmtInt(pgEntries)}`, pgServer.ready.url, pgServer.ready)));
+    } finally {
+      await pgServer.stop();
+      await pg.pg.destroy();
+    }
   }
 
   log('');
@@ -382,8 +500,13 @@ async function main(): Promise<void> {
       log(`         ${SCENARIOS[0]!.name}: ${fmtMs(ms)} ms = ${fmtRatio(ms / results[0]!.p50)} the report's HTTP p50`);
     }
   }
-  await store.close();
-  await pg?.destroy();
+  log('');
+  log(`Throughput: ${connections} keep-alive connections, ${duration} s per scenario (+1 s warm-up), autocannon against the server process.`);
+  log(table(loadRows));
+  log('raw query/s: the same store\'s sumPnlByAccountMonth for the same query, called by the same number of concurrent');
+  log('             callers inside the server process (no HTTP, no report build), measured before it serves: the anchor.');
 }
 
-await main();
+const serveAt = process.argv.indexOf('--serve-store');
+if (serveAt >= 0) await serveStore(JSON.parse(process.argv[serveAt + 1]!) as StoreSpec);
+else await main();
