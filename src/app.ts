@@ -1,7 +1,8 @@
 /**
  * The composition root of the HTTP service, in request order: logs and metrics, safe headers, the legacy
  * writer and limits, operations endpoints and static pages, route canonicalisation, SOAP, authentication,
- * the legacy binder, the OpenAPI validator, the contract's routes, native types, the legacy 404, errors.
+ * the legacy binder, the OpenAPI validator, the contract's routes, native types, the legacy 404, errors; all of it
+ * mounted under BASE_PATH when one is set.
  */
 import express, { type Express, type Request, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
@@ -21,6 +22,7 @@ import { notFound } from './http/not-found.ts';
 import { rejectPending, wireContext } from './http/wire-context.ts';
 import { contractOperations } from './http/operations.ts';
 import { handlers, type ServiceDependencies } from './routes.ts';
+import { useLinkSettings } from './http/base-url.ts';
 import { RawBody, sendRaw } from './http/raw-body.ts';
 import { staticPages } from './http/static-pages.ts';
 import { linkSecretSource } from './services/link-secret.ts';
@@ -57,7 +59,8 @@ export async function createApp({ config: given, store, logger, now = () => new 
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  app.set('trust proxy', config.trustProxy ?? false);
+  useLinkSettings(app, { publicBaseUrl: config.publicBaseUrl, basePath: config.basePath ?? '' });
   app.use(requestLog(logger));
   app.use(metrics.middleware);
   // No CSP here: HTML resources set their own; JSONP must stay loadable cross-origin.
@@ -74,6 +77,7 @@ export async function createApp({ config: given, store, logger, now = () => new 
   app.use(identifyOperation(planFor));
   app.use(authenticate({
     store,
+    mode: config.auth,
     defaultCompanyName: config.companyName,
     requiresKey: (req, res) => secured.has(`${req.method === 'HEAD' ? 'GET' : req.method} ${wireContext(res).template}`),
   }));
@@ -103,5 +107,20 @@ export async function createApp({ config: given, store, logger, now = () => new 
   app.use(nativeTypesRoutes(now)); // /types/typescript, /types/csharp: before the legacy 404
   app.use(notFound(routes, config.debug));
   app.use(renderError);
-  return app;
+  return config.basePath ? underBasePath(app, config.basePath, config.trustProxy ?? false) : app;
+}
+
+/**
+ * The app mounted under BASE_PATH, as an IIS virtual directory served it: inside, every route, page and rule as at
+ * the root (req.url without the prefix); outside, a plain 404.
+ */
+function underBasePath(app: Express, basePath: string, trustProxy: NonNullable<AppConfig['trustProxy']>): Express {
+  const outer = express();
+  outer.disable('x-powered-by');
+  outer.set('trust proxy', trustProxy);
+  outer.use(basePath, app);
+  outer.use((_req: Request, res: Response) => {
+    res.status(404).type('text/plain').send(`Not found: the service is under ${basePath}/`);
+  });
+  return outer;
 }

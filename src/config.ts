@@ -4,6 +4,9 @@
  * lists exactly these keys (test/config.test.ts checks it).
  */
 import path from 'node:path';
+import { AUTH_MODES, type AuthMode } from './auth/auth-mode.ts';
+import { parseBasePath, parsePublicBaseUrl } from './http/base-url.ts';
+import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.ts';
 import { parseSettingBoolean } from './scalars/booleans.ts';
 
 interface Setting<T> {
@@ -28,6 +31,12 @@ function flag(raw: string, env: string): boolean {
 
 const text = (raw: string): string => raw;
 
+function authMode(raw: string, env: string): AuthMode {
+  const mode = raw.trim().toLowerCase();
+  if (!(AUTH_MODES as readonly string[]).includes(mode)) throw new Error(`${env} must be one of ${AUTH_MODES.join(', ')}, got '${raw}'`);
+  return mode as AuthMode;
+}
+
 function setting<T>(env: string, defaultValue: T | undefined, parse: (raw: string, env: string) => T, doc: string): Setting<T> {
   return { env, default: defaultValue, parse, doc };
 }
@@ -48,6 +57,10 @@ export const configSchema = {
   maxArrayItems: setting('MAX_ARRAY_ITEMS', 1000, nonNegativeInt, 'Most items one array field (Locations, Filters) may carry (400 above it).'),
   requestTimeoutMs: setting('REQUEST_TIMEOUT_MS', 30_000, nonNegativeInt, 'Time-out per request in ms: 503 RequestTimeout after it; 0 = none.'),
   drainTimeoutMs: setting('DRAIN_TIMEOUT_MS', 10_000, nonNegativeInt, 'How long SIGTERM/SIGINT waits for in-flight requests before closing their connections.'),
+  publicBaseUrl: setting<string>('PUBLIC_BASE_URL', undefined, parsePublicBaseUrl, 'Absolute base of every link the service writes (report Url, WSDL address, native types), e.g. https://reports.example.com/reporting; unset = from the request.'),
+  basePath: setting<string>('BASE_PATH', undefined, parseBasePath, 'Path prefix every route, page, WSDL and link is served under, e.g. /reporting; unset = the root.'),
+  trustProxy: setting<TrustProxy>('TRUST_PROXY', undefined, parseTrustProxy, "Express's trust proxy: whose X-Forwarded-For/-Proto/-Host count (addresses, subnets, loopback, a hop count, true); false = nobody's."),
+  auth: setting<AuthMode>('AUTH', 'apikey', authMode, '`apikey`: reports need an API key for their company; `none`: every operation public (a warning at start).'),
 } as const;
 
 type Schema = typeof configSchema;

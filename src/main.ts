@@ -21,18 +21,29 @@ process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unha
 const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 if (config.demoData) await seedDemoIfEmpty(store, new Date());
 // The embedded demo gets one key on first start; only its hash is stored, so it is printed here once.
-const demoKey = config.demoData && (await store.listApiKeys()).length === 0 && (await store.listCompanies()).some((c) => c.id === 1)
+const demoKey = config.demoData && config.auth === 'apikey' && (await store.listApiKeys()).length === 0 && (await store.listCompanies()).some((c) => c.id === 1)
   ? (await createApiKey(store, { name: 'demo', companyIds: [1] })).key
   : undefined;
+if (config.auth === 'none') {
+  logger.warn('AUTH=none: every operation is public, API keys are not read; any caller can read every company\'s report');
+}
 const app = await createApp({ config, store, logger });
-const { server, url } = await listen(app, config.port, config.host);
+const listening = await listen(app, config.port, config.host);
+const { server } = listening;
+// The service's root: under BASE_PATH when one is set.
+const url = listening.url + (config.basePath ?? '');
 await warmUp(url);
-logger.info({ url, store: store.kind }, 'ready');
+logger.info({ url, store: store.kind, auth: config.auth, basePath: config.basePath || undefined, publicBaseUrl: config.publicBaseUrl }, 'ready');
 console.log(`Reporting Service listening on ${url} (${store.kind} store)`);
 console.log(`  curl ${url}/v1/echo/hello`);
 const keyText = demoKey ?? '<your key>';
-console.log(`  curl -H 'X-ApiKey: ${keyText}' '${url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true'`);
-if (demoKey) {
+const keyHeader = config.auth === 'none' ? '' : `-H 'X-ApiKey: ${keyText}' `;
+console.log(`  curl ${keyHeader}'${url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true'`);
+if (config.auth === 'none') {
+  console.log('AUTH=none: reports need no API key.');
+  const pageUrl = config.demoData ? await reportPageUrl(url) : undefined;
+  if (pageUrl) console.log(`  open in a browser (report page with chart): ${pageUrl}`);
+} else if (demoKey) {
   console.log(`Demo API key for company 1 (shown once, stored hashed): ${demoKey}`);
   const pageUrl = await reportPageUrl(url, demoKey);
   if (pageUrl) console.log(`  open in a browser (report page with chart): ${pageUrl}`);
@@ -41,11 +52,11 @@ if (demoKey) {
 }
 
 /** Builds this year's demo report once and returns its link, with the key as `apikey` so a browser can open it. */
-async function reportPageUrl(base: string, key: string): Promise<string | undefined> {
-  const res = await fetch(`${base}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true`, { headers: { 'X-ApiKey': key } });
+async function reportPageUrl(base: string, key?: string): Promise<string | undefined> {
+  const res = await fetch(`${base}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true`, { headers: key ? { 'X-ApiKey': key } : {} });
   if (!res.ok) return undefined;
   const { Url } = (await res.json()) as { Url: string };
-  return `${Url}${Url.includes('?') ? '&' : '?'}apikey=${encodeURIComponent(key)}`;
+  return key ? `${Url}${Url.includes('?') ? '&' : '?'}apikey=${encodeURIComponent(key)}` : Url;
 }
 
 let stopping = false;

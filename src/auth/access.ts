@@ -13,13 +13,18 @@ import type { Caller } from '../services/caller.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { wireContext } from '../http/wire-context.ts';
 import { hashApiKey, presentedApiKey } from './api-keys.ts';
+import type { AuthMode } from './auth-mode.ts';
 
 export const WWW_AUTHENTICATE = 'Bearer realm="reporting", ApiKey header="X-ApiKey"';
 /** Company names change rarely; echo reads them through this cache. */
 const NAME_TTL_MS = 60_000;
 
+const KEY_REQUIRED = 'An API key is required: send X-ApiKey, Authorization: Bearer (or Basic with the key as user name), or the apikey query parameter.';
+
 export interface AuthenticateOptions {
   store: LedgerStore;
+  /** AUTH (default `apikey`). */
+  mode?: AuthMode;
   /** Name echoed to anonymous callers. */
   defaultCompanyName: string;
   /** True when the matched operation cannot be called without a key. */
@@ -37,13 +42,21 @@ export function unauthorized(res: Response | undefined, message: string): AppErr
 
 /** Throws 401 for an anonymous caller and 403 when the caller's key does not cover `companyId`. */
 export function requireCompanyAccess(caller: Caller, companyId: number, res?: Response): void {
-  if (caller.keyId === undefined) throw unauthorized(res, 'An API key is required: send X-ApiKey, Authorization: Bearer, or the apikey query parameter.');
+  if (caller.anyCompany) return;
+  if (caller.keyId === undefined) throw unauthorized(res, KEY_REQUIRED);
   if (!caller.companyIds.includes(companyId)) {
     throw new AppError('Forbidden', `The API key does not give access to company ${companyId}.`);
   }
 }
 
-export function authenticate({ store, defaultCompanyName, requiresKey }: AuthenticateOptions): RequestHandler {
+export function authenticate({ store, mode = 'apikey', defaultCompanyName, requiresKey }: AuthenticateOptions): RequestHandler {
+  if (mode === 'none') {
+    // As a host without an auth feature: credentials are not read, every caller reads every company.
+    return (_req, res, next) => {
+      res.locals.caller = { companyName: defaultCompanyName, companyIds: [], anyCompany: true } satisfies Caller;
+      next();
+    };
+  }
   const names = new Map<number, string>();
   let namesAt = -Infinity;
   const companyName = async (companyId: number | undefined): Promise<string> => {
@@ -62,7 +75,7 @@ export function authenticate({ store, defaultCompanyName, requiresKey }: Authent
       const key = presentedApiKey(req.headers, req.originalUrl);
       if (key === undefined) {
         res.locals.caller = { companyName: defaultCompanyName, companyIds: [] } satisfies Caller;
-        if (requiresKey?.(req, res)) wireContext(res).pendingError = unauthorized(res, 'An API key is required: send X-ApiKey, Authorization: Bearer, or the apikey query parameter.');
+        if (requiresKey?.(req, res)) wireContext(res).pendingError = unauthorized(res, KEY_REQUIRED);
         return next();
       }
       const record = key ? await store.findApiKeyByHash(hashApiKey(key)) : undefined;

@@ -1,8 +1,9 @@
 /**
  * API keys: 256-bit random secrets, shown once, stored only as their SHA-256 (a fast hash is enough for
- * random keys: there is nothing to brute-force). Sent as `X-ApiKey: <key>` or `Authorization: Bearer <key>`,
- * or, for a link opened in a browser (which cannot add headers), as the `apikey` query parameter, as
- * ServiceStack's ApiKeyAuthProvider allowed with AllowInHttpParams. The parameter is redacted from logs.
+ * random keys: there is nothing to brute-force). Sent the ways ServiceStack's ApiKeyAuthProvider took them:
+ * `X-ApiKey: <key>`, `Authorization: Bearer <key>`, HTTP Basic with the key as the user name (password ignored),
+ * or, for a link opened in a browser (which cannot add headers), the `apikey` query parameter (AllowInHttpParams).
+ * The parameter is redacted from logs.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -31,10 +32,21 @@ export function presentedApiKey(headers: IncomingHttpHeaders, url = ''): string 
   const fromHeader = Array.isArray(header) ? header[0] : header;
   if (fromHeader !== undefined) return usable(fromHeader.trim());
   const authorization = headers.authorization;
-  const bearer = authorization === undefined ? undefined : /^Bearer(?:\s+(.*))?$/i.exec(authorization.trim());
-  if (bearer) return usable((bearer[1] ?? '').trim());
+  const scheme = authorization === undefined ? undefined : /^(Bearer|Basic)(?:\s+(.*))?$/i.exec(authorization.trim());
+  if (scheme) {
+    const credentials = (scheme[2] ?? '').trim();
+    return usable(scheme[1]!.toLowerCase() === 'basic' ? basicUserName(credentials) : credentials);
+  }
   const fromQuery = queryApiKey(url);
   return fromQuery === undefined ? undefined : usable(fromQuery.trim());
+}
+
+/** The user name of HTTP Basic credentials (`base64(user:password)`); '' when they are not valid base64. */
+function basicUserName(credentials: string): string {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(credentials) || credentials.length > MAX_KEY_CHARS * 2) return '';
+  const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return (colon === -1 ? decoded : decoded.slice(0, colon)).trim();
 }
 
 /** The `apikey` query parameter (name matched case-insensitively, like every legacy query name). */

@@ -14,7 +14,7 @@ import { MEDIA_TYPES, negotiateFormat, type WireFormat } from './format.ts';
 import { Keywords } from './keywords.ts';
 import { RawBody } from './raw-body.ts';
 import { wireContext } from './wire-context.ts';
-import { REPORT_ASSETS } from './static-pages.ts';
+import { reportAssets } from './static-pages.ts';
 
 /** In negotiation order: JSON first, so that `Accept: application/json, text/html` stays JSON. */
 export const REPORT_FORMATS: readonly WireFormat[] = ['json', 'html', 'csv', 'xlsx'];
@@ -45,7 +45,7 @@ export async function reportResponse(req: Request, built: BuiltFlatReport): Prom
         json: formatLink(req, pathname, 'json'),
         csv: formatLink(req, pathname, 'csv'),
         xlsx: formatLink(req, pathname, 'xlsx'),
-      }, REPORT_ASSETS);
+      }, reportAssets(req));
       return new RawBody(`${MEDIA_TYPES.html}; charset=utf-8`, Buffer.from(page, 'utf8'), undefined, { 'Content-Security-Policy': REPORT_PAGE_CSP });
     }
     default:

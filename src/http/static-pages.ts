@@ -4,12 +4,14 @@
  * `/openapi.yaml`), and the report page's assets (`/assets/…`: chart.js from node_modules, the page's script
  * and style). Mounted before the legacy 404 handler.
  */
-import express, { Router, type Response } from 'express';
+import express, { Router, type Request, type Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseDocument } from 'yaml';
 import { OPENAPI_PATH, loadOpenApiDocument } from '../contract/openapi-document.ts';
+import { publicPath } from './base-url.ts';
 
 const require = createRequire(import.meta.url);
 const CHART_JS_DIST = path.dirname(require.resolve('chart.js'));
@@ -22,37 +24,43 @@ export const REPORT_ASSETS = {
   pageJs: '/assets/report-page.js',
 } as const;
 
+/** The report page's asset links under the service's public path (BASE_PATH / PUBLIC_BASE_URL). */
+export function reportAssets(req: Request): Record<keyof typeof REPORT_ASSETS, string> {
+  const prefix = publicPath(req);
+  return { css: prefix + REPORT_ASSETS.css, chartJs: prefix + REPORT_ASSETS.chartJs, pageJs: prefix + REPORT_ASSETS.pageJs };
+}
+
 const DOCS_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'self'";
 
-const DOCS_PAGE = `<!DOCTYPE html>
+const docsPage = (prefix: string) => `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Reporting Service · API documentation</title>
-<link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
-<link rel="stylesheet" href="/docs/docs.css">
+<link rel="icon" type="image/png" href="${prefix}/docs/assets/favicon-32x32.png">
+<link rel="stylesheet" href="${prefix}/docs/assets/swagger-ui.css">
+<link rel="stylesheet" href="${prefix}/docs/docs.css">
 </head>
 <body>
 <header class="docs-bar">
   <strong>Reporting Service API</strong>
   <nav>
-    <a href="/openapi.json">OpenAPI (JSON)</a>
-    <a href="/openapi.yaml">OpenAPI (YAML)</a>
-    <a href="/soap12?wsdl" id="wsdl-link">SOAP 1.2 WSDL</a>
+    <a href="${prefix}/openapi.json">OpenAPI (JSON)</a>
+    <a href="${prefix}/openapi.yaml">OpenAPI (YAML)</a>
+    <a href="${prefix}/soap12?wsdl" id="wsdl-link">SOAP 1.2 WSDL</a>
   </nav>
 </header>
 <div id="swagger-ui"></div>
-<script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script src="/docs/docs.js"></script>
+<script src="${prefix}/docs/assets/swagger-ui-bundle.js"></script>
+<script src="${prefix}/docs/docs.js"></script>
 </body>
 </html>
 `;
 
-const DOCS_SCRIPT = `// Swagger UI over the service's own contract; validatorUrl null: no call to the online validator.
+const docsScript = (prefix: string) => `// Swagger UI over the service's own contract; validatorUrl null: no call to the online validator.
 window.ui = SwaggerUIBundle({
-  url: '/openapi.json',
+  url: '${prefix}/openapi.json',
   dom_id: '#swagger-ui',
   deepLinking: true,
   validatorUrl: null,
@@ -79,14 +87,21 @@ export function staticPages(): Router {
   const router = Router();
   const contractJson = JSON.stringify(loadOpenApiDocument(), null, 2);
   const contractYaml = readFileSync(OPENAPI_PATH, 'utf8');
+  // Under a path prefix the contract's server is that prefix, so Swagger UI and generated clients call it there.
+  const contractJsonAt = (prefix: string) => JSON.stringify({ ...loadOpenApiDocument(), servers: [{ url: prefix }] }, null, 2);
+  const contractYamlAt = (prefix: string) => {
+    const doc = parseDocument(contractYaml);
+    doc.setIn(['servers'], doc.createNode([{ url: prefix }]));
+    return doc.toString({ lineWidth: 0 });
+  };
   const assetOptions = { index: false, fallthrough: true, maxAge: '1h' } as const;
 
-  router.get(['/docs', '/docs/'], (_req, res) => sendText(res, 'text/html; charset=utf-8', DOCS_PAGE, DOCS_CSP));
-  router.get('/docs/docs.js', (_req, res) => sendText(res, 'text/javascript; charset=utf-8', DOCS_SCRIPT));
+  router.get(['/docs', '/docs/'], (req, res) => sendText(res, 'text/html; charset=utf-8', docsPage(publicPath(req)), DOCS_CSP));
+  router.get('/docs/docs.js', (req, res) => sendText(res, 'text/javascript; charset=utf-8', docsScript(publicPath(req))));
   router.get('/docs/docs.css', (_req, res) => sendText(res, 'text/css; charset=utf-8', DOCS_STYLE));
   router.use('/docs/assets', express.static(SWAGGER_UI_DIST, assetOptions));
-  router.get('/openapi.json', (_req, res) => sendText(res, 'application/json; charset=utf-8', contractJson));
-  router.get('/openapi.yaml', (_req, res) => sendText(res, 'application/yaml; charset=utf-8', contractYaml));
+  router.get('/openapi.json', (req, res) => sendText(res, 'application/json; charset=utf-8', publicPath(req) ? contractJsonAt(publicPath(req)) : contractJson));
+  router.get('/openapi.yaml', (req, res) => sendText(res, 'application/yaml; charset=utf-8', publicPath(req) ? contractYamlAt(publicPath(req)) : contractYaml));
   router.get(REPORT_ASSETS.chartJs, (_req, res) => res.sendFile(path.join(CHART_JS_DIST, 'chart.umd.min.js'), { maxAge: '1h' }));
   router.get(REPORT_ASSETS.pageJs, (_req, res) => res.sendFile(path.join(REPORT_ASSETS_DIR, 'report-page.js'), { maxAge: '1h' }));
   router.get(REPORT_ASSETS.css, (_req, res) => res.sendFile(path.join(REPORT_ASSETS_DIR, 'report-page.css'), { maxAge: '1h' }));

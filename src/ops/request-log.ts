@@ -1,6 +1,7 @@
 /**
  * Structured access logs (pino-http) with one request id per request: the caller's `X-Request-Id` when it is a
  * sane token, else a new UUID; echoed in the `X-Request-Id` response header. Headers are never logged (API keys), and an `apikey` query value is redacted.
+ * The address logged is the client's (behind a trusted proxy, from X-Forwarded-For).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -26,7 +27,9 @@ export function requestLog(logger: Logger): RequestHandler {
     quietReqLogger: true,
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     serializers: {
-      req: (req: { id: unknown; method: string; url: string; remoteAddress?: string }) => ({ id: req.id, method: req.method, url: redactApiKey(req.url), remoteAddress: req.remoteAddress }),
+      // remoteAddress is the client's: Express's req.ip, which follows X-Forwarded-For only from trusted proxies (TRUST_PROXY).
+      req: (req: { id: unknown; method: string; url: string; remoteAddress?: string; raw?: { ip?: string } }) =>
+        ({ id: req.id, method: req.method, url: redactApiKey(req.url), remoteAddress: req.raw?.ip ?? req.remoteAddress }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   }) as unknown as RequestHandler;

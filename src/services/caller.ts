@@ -6,4 +6,6 @@ export interface Caller {
   companyIds: readonly number[];
   /** The API key's id; undefined for anonymous callers. */
   keyId?: number;
+  /** Every company is readable without a key (AUTH=none). */
+  anyCompany?: boolean;
 }

@@ -1,7 +1,7 @@
 /**
  * Every route × {no key, wrong key, revoked key, other company's key, right company's key}, on the app as deployed
- * (no default key). Reports need a key covering CompanyId (401 / 403 as ResponseStatus); echo is public and names
- * the key's company.
+ * (no default key), each key sent as X-ApiKey, Bearer, HTTP Basic user name and ?apikey=. Reports need a key
+ * covering CompanyId (401 / 403 as ResponseStatus); echo is public and names the key's company.
  */
 import { expect } from 'chai';
 import request from 'supertest';
@@ -29,6 +29,7 @@ const ROUTES: Route[] = [
 function credentials(via: string, key: string | undefined): { headers: Record<string, string>; query: Query } {
   if (key === undefined) return { headers: {}, query: {} };
   if (via === 'Bearer') return { headers: { Authorization: `Bearer ${key}` }, query: {} };
+  if (via === 'Basic') return { headers: { Authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` }, query: {} };
   if (via === 'apikey') return { headers: {}, query: { apikey: key } };
   return { headers: { 'X-ApiKey': key }, query: {} };
 }
@@ -61,7 +62,7 @@ describe('auth matrix: route × key', () => {
 
   for (const route of ROUTES) {
     for (const c of Object.keys(expected) as Case[]) {
-      for (const via of c === 'none' ? ['-'] : ['X-ApiKey', 'Bearer', 'apikey']) {
+      for (const via of c === 'none' ? ['-'] : ['X-ApiKey', 'Bearer', 'Basic', 'apikey']) {
         const want = route.echo ? expected[c].echo : expected[c].report;
         it(`${route.name} × ${c} key${c === 'none' ? '' : ` (${via})`} → ${want[0]}${want[1] ? ` ${want[1]}` : ''}`, async () => {
           const { headers, query } = credentials(via, keys[c]);
@@ -105,13 +106,16 @@ describe('auth matrix: route × key', () => {
     expect(jsonp.text).to.match(/^cb\(\{"ResponseStatus":\{"ErrorCode":"Unauthorized"/);
   });
 
-  it('empty, oversized and non-bearer credentials', async () => {
+  it('empty, oversized and other-scheme credentials', async () => {
     await request(t.rawApp).get('/v1/echo/hi').set('X-ApiKey', '').expect(401);
     await request(t.rawApp).get('/v1/echo/hi').set('Authorization', 'Bearer').expect(401);
     await request(t.rawApp).get('/v1/echo/hi').set('X-ApiKey', 'x'.repeat(5000)).expect(401);
-    const basic = await request(t.rawApp).get('/v1/echo/hi').set('Authorization', 'Basic dTpw').expect(200);
-    expect(basic.body.CompanyName).to.equal(TEST_COMPANY_NAME);
+    // HTTP Basic: the user name is the key ('u' is not one); an empty user name is an unusable key.
+    await request(t.rawApp).get('/v1/echo/hi').set('Authorization', 'Basic dTpw').expect(401);
+    await request(t.rawApp).get('/v1/echo/hi').set('Authorization', `Basic ${Buffer.from(':p').toString('base64')}`).expect(401);
     await request(t.rawApp).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').set('Authorization', 'Basic dTpw').expect(401);
+    const digest = await request(t.rawApp).get('/v1/echo/hi').set('Authorization', 'Digest username="x"').expect(200);
+    expect(digest.body.CompanyName).to.equal(TEST_COMPANY_NAME);
   });
 
   it('only the hash of a key is stored', async () => {

@@ -132,4 +132,23 @@ describe('production build: node dist/main.js with production dependencies only'
       expect(await again.stop()).to.equal(0);
     }
   });
+
+  it('AUTH=none under BASE_PATH behind PUBLIC_BASE_URL: warns at start, prints the root with its prefix, links use the public base', async () => {
+    const server = await startProductionServer({ DATA_DIR: data, DEMO_DATA: '1', AUTH: 'none', BASE_PATH: '/reporting', PUBLIC_BASE_URL: 'https://reports.example.com/reporting' }, install);
+    try {
+      expect(server.url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/reporting$/);
+      const warning = server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string })
+        .find((l) => l.msg.startsWith('AUTH=none'));
+      expect(warning?.level, 'a pino warning').to.equal(40);
+      await server.waitForOutput(/open in a browser \(report page with chart\): https:\/\/reports\.example\.com\/reporting\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\/\S+\n/);
+      const report = await fetch(`${server.url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1`);
+      expect(report.status).to.equal(200);
+      const { Url } = (await report.json()) as { Url: string };
+      expect(Url).to.match(/^https:\/\/reports\.example\.com\/reporting\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\//);
+      expect((await fetch(`${server.url}${new URL(Url).pathname.slice('/reporting'.length)}.csv`)).status).to.equal(200);
+      expect((await fetch(server.url.replace('/reporting', '/v1/echo/hi'))).status).to.equal(404);
+    } finally {
+      expect(await server.stop(), server.output()).to.equal(0);
+    }
+  });
 });

@@ -14,6 +14,8 @@ export interface ServerProcess {
   url: string;
   output(): string;
   exited: Promise<number | null>;
+  /** Resolves when the output so far matches (e.g. the last line main.ts prints at start). */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
   stop(): Promise<number | null>;
   kill(): Promise<number | null>;
 }
@@ -34,7 +36,10 @@ export function startServerProcess(command: string, args: string[], options: { c
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => {
+    if (signal) out += `\n[process ended by ${signal}]`;
+    resolve(code);
+  }));
   const stopWith = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     return exited;
@@ -52,7 +57,14 @@ export function startServerProcess(command: string, args: string[], options: { c
       const m = /listening on (http:\/\/[^\s]+?)(?:\s|$)/.exec(out);
       if (!m) return;
       clearTimeout(timer);
-      resolve({ child, url: m[1]!.replace(/\/$/, ''), output: () => out, exited, stop: () => stopWith('SIGTERM'), kill: () => stopWith('SIGKILL') });
+      const waitForOutput = async (pattern: RegExp, timeoutMs = 30_000) => {
+        const until = Date.now() + timeoutMs;
+        while (!pattern.test(out)) {
+          if (Date.now() > until || child.exitCode !== null) throw new Error(`output never matched ${pattern}:\n${out}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
+      resolve({ child, url: m[1]!.replace(/\/$/, ''), output: () => out, exited, waitForOutput, stop: () => stopWith('SIGTERM'), kill: () => stopWith('SIGKILL') });
     });
   });
 }

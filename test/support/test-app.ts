@@ -37,8 +37,9 @@ export interface TestAppOptions {
   now?: () => Date;
   /** The app's logger (silent by default). */
   logger?: Logger;
-  /** Limits (defaults as in production). */
-  config?: Partial<Pick<AppConfig, 'maxUrlLength' | 'maxArrayItems' | 'requestTimeoutMs' | 'bodyLimitBytes'>>;
+  /** Limits and deployment settings (defaults as in production). */
+  config?: Partial<Pick<AppConfig, 'maxUrlLength' | 'maxArrayItems' | 'requestTimeoutMs' | 'bodyLimitBytes'
+    | 'publicBaseUrl' | 'basePath' | 'trustProxy' | 'auth'>>;
 }
 
 export const TEST_COMPANY_NAME = 'Test Company';
