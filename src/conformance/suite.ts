@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
 import { loadOpenApiDocument } from '../contract/openapi-document.ts';
 import { responseSchemaName } from '../contract/response-types.ts';
+import { HYPHENATED_GUID, operationRequests, SAMPLE_MESSAGE, WSDL_REQUESTS, wireRequests, type ContractRequest } from './requests.ts';
 
 export type RuleStatus = 'pass' | 'fail' | 'n/a';
 export interface RuleResult {
@@ -31,7 +32,6 @@ export interface ConformanceOptions {
 }
 
 const WSDL_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../wsdl/SyncReply.wsdl');
-const SAMPLE_MESSAGE = 'conformance';
 
 interface Exchange {
   request: string;
@@ -61,7 +61,8 @@ export async function runConformance(baseUrl: string, options: ConformanceOption
   const results: RuleResult[] = [];
   let last: Exchange | undefined;
 
-  async function send(method: string, pathAndQuery: string, init: { headers?: Record<string, string>; body?: string; key?: boolean } = {}): Promise<Exchange> {
+  async function send(request: ContractRequest): Promise<Exchange> {
+    const { method, url: pathAndQuery, ...init } = request;
     const headers: Record<string, string> = { ...init.headers };
     if (init.key !== false && options.apiKey) headers['X-ApiKey'] = options.apiKey;
     const res = await doFetch(base + pathAndQuery, { method, headers, body: init.body, redirect: 'manual' });
@@ -108,49 +109,40 @@ export async function runConformance(baseUrl: string, options: ConformanceOption
   }
 
   // ---- rules derived from openapi/: every operation, every documented status we can provoke ----
-  for (const [template, item] of Object.entries(doc.paths)) {
-    for (const method of ['get', 'post'] as const) {
-      const op = (item as Record<string, OpenAPIV3.OperationObject> | undefined)?.[method];
-      if (!op?.operationId) continue;
-      const id = op.operationId;
-      const verb = method.toUpperCase();
-      const security = (op.security ?? (doc as { security?: OpenAPIV3.SecurityRequirementObject[] }).security) ?? [];
-      const needsKey = security.length > 0 && !security.some((s) => Object.keys(s).length === 0);
-      const sample = sampleRequest(doc, template, op, verb, companyId);
-      const ok = op.responses?.['200'];
-      const okType = ok ? responseSchemaName(doc, ok) : undefined;
-      const okMedia = ok ? Object.keys(resolveResponse(doc, ok).content ?? {})[0] : undefined;
+  for (const { operationId: id, template, method: verb, needsKey, sample, bad } of operationRequests(doc, companyId)) {
+    const op = (doc.paths[template] as Record<string, OpenAPIV3.OperationObject>)[verb.toLowerCase()]!;
+    const ok = op.responses?.['200'];
+    const okType = ok ? responseSchemaName(doc, ok) : undefined;
+    const okMedia = ok ? Object.keys(resolveResponse(doc, ok).content ?? {})[0] : undefined;
 
-      await rule(`op:${id}:200`, `${verb} ${template} answers 200 ${okMedia ?? ''} with a ${okType ?? 'body'}`, async () => {
-        if (!sample) throw new NotApplicable('no sample request can be built from the contract (e.g. a signed token)');
+    await rule(`op:${id}:200`, `${verb} ${template} answers 200 ${okMedia ?? ''} with a ${okType ?? 'body'}`, async () => {
+      if (!sample) throw new NotApplicable('no sample request can be built from the contract (e.g. a signed token)');
+      if (needsKey && !options.apiKey) throw new NotApplicable('requires an API key (--api-key)');
+      const res = await send(sample);
+      check(res.status === 200, `status ${res.status}, expected 200`);
+      check(okMedia && res.contentType.startsWith(okMedia), `Content-Type '${res.contentType}', expected ${okMedia}`);
+      const required = okType ? (doc.components?.schemas?.[okType] as OpenAPIV3.SchemaObject | undefined)?.required ?? [] : [];
+      for (const name of required) check(res.json && name in (res.json as object), `${okType}.${name} missing`);
+    });
+
+    if (op.responses?.['400']) {
+      await rule(`op:${id}:400`, `${verb} ${template}: a bad request answers 400 with a ResponseStatus`, async () => {
+        if (!bad) throw new NotApplicable('no input of this operation can be malformed');
         if (needsKey && !options.apiKey) throw new NotApplicable('requires an API key (--api-key)');
-        const res = await send(verb, sample.url, sample.init);
-        check(res.status === 200, `status ${res.status}, expected 200`);
-        check(okMedia && res.contentType.startsWith(okMedia), `Content-Type '${res.contentType}', expected ${okMedia}`);
-        const required = okType ? (doc.components?.schemas?.[okType] as OpenAPIV3.SchemaObject | undefined)?.required ?? [] : [];
-        for (const name of required) check(res.json && name in (res.json as object), `${okType}.${name} missing`);
+        const res = await send(bad);
+        check(res.status === 400, `status ${res.status}, expected 400`);
+        check(res.contentType.startsWith('application/json'), `Content-Type '${res.contentType}', expected application/json`);
+        check(hasResponseStatus(res.json), 'no ResponseStatus with ErrorCode and Message');
       });
+    }
 
-      if (op.responses?.['400']) {
-        await rule(`op:${id}:400`, `${verb} ${template}: a bad request answers 400 with a ResponseStatus`, async () => {
-          const bad = badRequest(doc, template, op, verb);
-          if (!bad) throw new NotApplicable('no input of this operation can be malformed');
-          if (needsKey && !options.apiKey) throw new NotApplicable('requires an API key (--api-key)');
-          const res = await send(verb, bad.url, bad.init);
-          check(res.status === 400, `status ${res.status}, expected 400`);
-          check(res.contentType.startsWith('application/json'), `Content-Type '${res.contentType}', expected application/json`);
-          check(hasResponseStatus(res.json), 'no ResponseStatus with ErrorCode and Message');
-        });
-      }
-
-      if (op.responses?.['401'] && needsKey) {
-        await rule(`op:${id}:401`, `${verb} ${template}: no API key answers 401 with a ResponseStatus`, async () => {
-          if (!sample) throw new NotApplicable('no sample request can be built from the contract');
-          const res = await send(verb, sample.url, { ...sample.init, key: false });
-          check(res.status === 401, `status ${res.status}, expected 401`);
-          check(hasResponseStatus(res.json), 'no ResponseStatus with ErrorCode and Message');
-        });
-      }
+    if (op.responses?.['401'] && needsKey) {
+      await rule(`op:${id}:401`, `${verb} ${template}: no API key answers 401 with a ResponseStatus`, async () => {
+        if (!sample) throw new NotApplicable('no sample request can be built from the contract');
+        const res = await send({ ...sample, key: false });
+        check(res.status === 401, `status ${res.status}, expected 401`);
+        check(hasResponseStatus(res.json), 'no ResponseStatus with ErrorCode and Message');
+      });
     }
   }
 
@@ -162,7 +154,7 @@ export async function runConformance(baseUrl: string, options: ConformanceOption
     binding: /<wsdl:binding name="([^"]+)"/.exec(wsdl)?.[1],
   };
   await rule('wsdl:served', `GET /soap12?wsdl serves the WSDL naming ${names.service}, ${names.portType}, ${names.binding} with no operations`, async () => {
-    const res = await send('GET', '/soap12?wsdl');
+    const res = await send(WSDL_REQUESTS['wsdl:served']);
     check(res.status === 200, `status ${res.status}, expected 200`);
     check(/xml/.test(res.contentType), `Content-Type '${res.contentType}', expected text/xml`);
     for (const [what, name] of Object.entries(names)) {
@@ -171,81 +163,78 @@ export async function runConformance(baseUrl: string, options: ConformanceOption
     check(!/<wsdl:operation\b/.test(res.text), 'the WSDL lists operations');
   });
   await rule('soap:fault', 'POST /soap12 with a SOAP 1.2 message answers a SOAP 1.2 Fault (application/soap+xml)', async () => {
-    const envelope = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><EchoRequest xmlns="http://schemas.servicestack.net/types"><Message>${SAMPLE_MESSAGE}</Message></EchoRequest></soap:Body></soap:Envelope>`;
-    const res = await send('POST', '/soap12', { headers: { 'Content-Type': 'application/soap+xml; charset=utf-8' }, body: envelope });
+    const res = await send(WSDL_REQUESTS['soap:fault']);
     check(res.contentType.startsWith('application/soap+xml'), `Content-Type '${res.contentType}', expected application/soap+xml`);
     check(/<(\w+:)?Fault\b/.test(res.text) && /http:\/\/www\.w3\.org\/2003\/05\/soap-envelope/.test(res.text), 'no SOAP 1.2 Fault in the body');
   });
 
   // ---- wire rules of the spec ----
-  const echo = `/v1/echo/${SAMPLE_MESSAGE}`;
+  const wire = wireRequests(companyId);
   const isEcho = (json: unknown) => (json as { Message?: unknown } | undefined)?.Message === SAMPLE_MESSAGE;
   await rule('wire:json-default', 'JSON by default: application/json; charset=utf-8', async () => {
-    const res = await send('GET', echo);
+    const res = await send(wire['wire:json-default']);
     check(res.status === 200, `status ${res.status}`);
     check(/^application\/json;\s*charset=utf-8$/i.test(res.contentType), `Content-Type '${res.contentType}'`);
     check(isEcho(res.json), 'Message not echoed');
   });
   await rule('wire:json-suffix', 'a .json suffix forces JSON over Accept', async () => {
-    const res = await send('GET', `${echo}.json`, { headers: { Accept: 'application/xml' } });
+    const res = await send(wire['wire:json-suffix']);
     check(res.contentType.startsWith('application/json'), `Content-Type '${res.contentType}'`);
     check(isEcho(res.json), 'Message not echoed without the suffix');
   });
   await rule('wire:format-json', '?format=json forces JSON over Accept', async () => {
-    const res = await send('GET', `${echo}?format=json`, { headers: { Accept: 'application/xml' } });
+    const res = await send(wire['wire:format-json']);
     check(res.contentType.startsWith('application/json') && isEcho(res.json), `Content-Type '${res.contentType}'`);
   });
   await rule('wire:jsonp', '?callback=cb wraps the JSON as cb(...) in text/javascript', async () => {
-    const res = await send('GET', `${echo}?callback=cb`);
+    const res = await send(wire['wire:jsonp']);
     check(res.contentType.startsWith('text/javascript'), `Content-Type '${res.contentType}'`);
     check(res.text.startsWith('cb(') && res.text.endsWith(')'), 'not wrapped as cb(...)');
     check(isEcho(JSON.parse(res.text.slice(3, -1))), 'the wrapped JSON is not the EchoResponse');
   });
   await rule('wire:jsonp-sanitise', 'the callback name is reduced to [A-Za-z0-9._]', async () => {
-    const res = await send('GET', `${echo}?callback=${encodeURIComponent('a<b>(c);d')}`);
+    const res = await send(wire['wire:jsonp-sanitise']);
     check(res.text.startsWith('a_b__c__d('), `body starts '${res.text.slice(0, 12)}'`);
   });
   await rule('wire:jsonp-error', 'a JSONP error keeps its ResponseStatus', async () => {
-    const res = await send('GET', '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=x&callback=cb');
+    const res = await send(wire['wire:jsonp-error']);
     check(res.status >= 400, `status ${res.status}, expected an error status`);
     check(res.text.startsWith('cb(') && hasResponseStatus(JSON.parse(res.text.slice(3, -1))), 'no cb({ResponseStatus}) body');
   });
   await rule('wire:case-insensitive', 'routes match case-insensitively', async () => {
-    const res = await send('GET', `/V1/ECHO/${SAMPLE_MESSAGE}`);
+    const res = await send(wire['wire:case-insensitive']);
     check(res.status === 200 && isEcho(res.json), `status ${res.status}`);
   });
   await rule('wire:404-text-plain', 'an unknown route answers 404 text/plain with the body 404', async () => {
-    const res = await send('GET', '/conformance/no/such/route');
+    const res = await send(wire['wire:404-text-plain']);
     check(res.status === 404, `status ${res.status}, expected 404`);
     check(res.contentType.startsWith('text/plain'), `Content-Type '${res.contentType}', expected text/plain`);
     check(res.text.startsWith('404') || res.text.startsWith('Handler for Request not found'), 'body is not 404');
   });
   await rule('wire:405-unknown-op', 'an unknown /json/reply/{Op} answers 405 with a ResponseStatus', async () => {
-    const res = await send('GET', '/json/reply/NoSuchConformanceOperation');
+    const res = await send(wire['wire:405-unknown-op']);
     check(res.status === 405, `status ${res.status}, expected 405`);
     check(hasResponseStatus(res.json), 'no ResponseStatus');
     check((res.json as { ResponseStatus: { ErrorCode: string } }).ResponseStatus.ErrorCode === 'NotImplementedException', 'ErrorCode is not NotImplementedException');
   });
-  const report = `/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${companyId}&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-01-31`;
   await rule('wire:date-form', 'dates are written \\/Date(ms)\\/', async () => {
     if (!options.apiKey) throw new NotApplicable('the report requires an API key (--api-key)');
-    const res = await send('GET', report);
+    const res = await send(wire['wire:date-form']);
     check(res.status === 200, `status ${res.status}`);
     check(/"StartDate":"\\\/Date\(1704067200000\)\\\/"/.test(res.text), 'StartDate is not "\\/Date(1704067200000)\\/"');
   });
   await rule('wire:guid-form', 'GUIDs are written as 32 lowercase hex digits (hyphenated input accepted)', async () => {
     if (!options.apiKey) throw new NotApplicable('the report requires an API key (--api-key)');
-    const guid = '0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9';
-    const res = await send('GET', `${report}&Filters=${guid}`);
+    const res = await send(wire['wire:guid-form']);
     if (res.status === 400 && /Filters/.test(res.text) && !/Unable to bind/.test(res.text)) {
       throw new NotApplicable('the deployment has no tracking option to filter by; unknown option refused');
     }
     check(res.status === 200, `status ${res.status}`);
     const filters = (res.json as { SelectedOptions?: { Filters?: string[] } }).SelectedOptions?.Filters;
-    check(filters?.length === 1 && filters[0] === guid.replace(/-/g, '').toLowerCase(), `Filters echoed as ${JSON.stringify(filters)}`);
+    check(filters?.length === 1 && filters[0] === HYPHENATED_GUID.replace(/-/g, '').toLowerCase(), `Filters echoed as ${JSON.stringify(filters)}`);
   });
   await rule('wire:xml', 'a .xml suffix answers DataContract XML (application/xml) in the ServiceStack namespace', async () => {
-    const res = await send('GET', `${echo}.xml`);
+    const res = await send(wire['wire:xml']);
     check(res.status === 200, `status ${res.status}`);
     check(res.contentType.startsWith('application/xml'), `Content-Type '${res.contentType}'`);
     check(/<EchoResponse [^>]*xmlns="http:\/\/schemas\.servicestack\.net\/types"/.test(res.text), 'root is not EchoResponse in http://schemas.servicestack.net/types');
@@ -256,44 +245,6 @@ export async function runConformance(baseUrl: string, options: ConformanceOption
 function resolveResponse(doc: OpenAPIV3.DocumentV3, node: OpenAPIV3.ResponseObject | OpenAPIV3.ReferenceObject): OpenAPIV3.ResponseObject {
   if ('$ref' in node) return resolveResponse(doc, doc.components!.responses![node.$ref.split('/').pop()!]!);
   return node;
-}
-
-function resolveParameter(doc: OpenAPIV3.DocumentV3, node: OpenAPIV3.ParameterObject | OpenAPIV3.ReferenceObject): OpenAPIV3.ParameterObject {
-  if ('$ref' in node) return resolveParameter(doc, doc.components!.parameters![node.$ref.split('/').pop()!]!);
-  return node;
-}
-
-interface SampleRequest {
-  url: string;
-  init: { headers?: Record<string, string>; body?: string };
-}
-
-/** A valid request for an operation: path strings filled in, the company id where the DTO has one. */
-function sampleRequest(doc: OpenAPIV3.DocumentV3, template: string, op: OpenAPIV3.OperationObject, verb: string, companyId: number): SampleRequest | undefined {
-  const params = (op.parameters ?? []).map((p) => resolveParameter(doc, p));
-  let url = template;
-  for (const p of params.filter((x) => x.in === 'path')) {
-    const schema = p.schema as OpenAPIV3.SchemaObject | undefined;
-    if (schema?.type !== 'string' || schema.pattern) return undefined;
-    url = url.replace(`{${p.name}}`, SAMPLE_MESSAGE);
-  }
-  const hasCompany = params.some((p) => p.in === 'query' && p.name === 'CompanyId');
-  if (verb === 'GET') return { url: hasCompany ? `${url}?CompanyId=${companyId}` : url, init: {} };
-  const schemaRef = (op.requestBody as OpenAPIV3.RequestBodyObject | undefined)?.content['application/json']?.schema as OpenAPIV3.ReferenceObject | undefined;
-  const bodySchema = schemaRef && doc.components?.schemas?.[schemaRef.$ref.split('/').pop()!] as OpenAPIV3.SchemaObject | undefined;
-  const body: Record<string, unknown> = {};
-  if (bodySchema?.properties?.CompanyId) body.CompanyId = companyId;
-  if (bodySchema?.properties?.Message) body.Message = SAMPLE_MESSAGE;
-  return { url, init: { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } };
-}
-
-/** A request the operation must refuse with 400: a non-integer for an integer query field, or a malformed JSON body. */
-function badRequest(doc: OpenAPIV3.DocumentV3, template: string, op: OpenAPIV3.OperationObject, verb: string): SampleRequest | undefined {
-  if (verb === 'POST') return { url: template, init: { headers: { 'Content-Type': 'application/json' }, body: '{"Message":' } };
-  const params = (op.parameters ?? []).map((p) => resolveParameter(doc, p));
-  if (params.some((p) => p.in === 'path')) return undefined;
-  const integer = params.find((p) => p.in === 'query' && (p.schema as OpenAPIV3.SchemaObject | undefined)?.type === 'integer');
-  return integer ? { url: `${template}?${integer.name}=not-a-number`, init: {} } : undefined;
 }
 
 /** The result table; failures follow with their request and response. */

@@ -1,0 +1,144 @@
+/**
+ * npm run compare -- --old <url> --new <url> [sources…] [options]
+ * Replays requests (the built-in battery, HAR files, IIS W3C or access logs, URL lists) against the old host and
+ * this service and reports every difference a client would see; exit 0 when nothing differs beyond noise and
+ * allowed rules, 1 otherwise, 2 on bad usage. See src/compare/ and the README's migration walk-through.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { renderHtmlReport } from '../src/compare/html-report.ts';
+import { DEFAULT_HEADERS, loadRulesFile, parseTolerance, type PathRule, type Rules } from '../src/compare/rules.ts';
+import { runComparison } from '../src/compare/run.ts';
+import { loadSource, REQUEST_SOURCES } from '../src/compare/sources/registry.ts';
+import { formatSummary } from '../src/compare/summary.ts';
+import { runCli } from './cli.ts';
+
+const USAGE = `usage: npm run compare -- --old <url> --new <url> [sources…] [options]
+
+sources (any mix; none = battery):
+  battery                  every operation and wire rule of openapi/, wsdl/ and the README, generated from the contract
+  FILE | KIND:FILE         ${REQUEST_SOURCES.map((s) => `${s.name} (${s.description})`).join(', ')}
+
+options:
+  --old2 <url>             a second old instance for noise (default: the old host a second time)
+  --old-header 'K: V'      header sent to the old host(s) (repeatable), e.g. an API key
+  --new-header 'K: V'      header sent to the new host (repeatable)
+  --header NAME            also compare this response header (repeatable); --headers A,B replaces the list
+                           (default: ${DEFAULT_HEADERS.join(', ')})
+  --ignore PATH            allow differences at a JSONPath ($.ReportModel.BuildTime, $..Url), 'header NAME' or 'status'
+  --tolerance PATH=N[%]    allow numbers at PATH to differ by N (or N percent)
+  --rules FILE             JSON rules file: { headers, extraHeaders, ignore, tolerances }
+  --concurrency N          requests in flight (default 4)
+  --rps N                  at most N requests per second to each host
+  --timeout MS             time-out of every request (default 30000)
+  --allow-post             replay POST requests too (default: GET and HEAD only; the old host is production)
+  --company ID             the company of the battery's report requests (default 1)
+  --json FILE              write the JSON report
+  --html FILE              write the self-contained HTML report (side-by-side diffs)
+  --no-progress            no progress bar (it is off anyway when stderr is not a terminal)`;
+
+class UsageError extends Error {}
+
+function headerPairs(values: string[] | undefined, option: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const value of values ?? []) {
+    const at = value.indexOf(':');
+    if (at <= 0) throw new UsageError(`${option} '${value}': expected 'Name: value'`);
+    out[value.slice(0, at).trim()] = value.slice(at + 1).trim();
+  }
+  return out;
+}
+
+function positive(value: string | undefined, option: string, fallback?: number): number | undefined {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${option} must be a positive number, got '${value}'`);
+  return n;
+}
+
+function baseUrl(value: string | undefined, option: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^https?:\/\/[^/]/.test(value)) throw new UsageError(`${option} must be an http(s) URL, got '${value}'`);
+  return value.replace(/\/+$/, '');
+}
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        old: { type: 'string' }, old2: { type: 'string' }, new: { type: 'string' },
+        'old-header': { type: 'string', multiple: true }, 'new-header': { type: 'string', multiple: true },
+        header: { type: 'string', multiple: true }, headers: { type: 'string' },
+        ignore: { type: 'string', multiple: true }, tolerance: { type: 'string', multiple: true }, rules: { type: 'string' },
+        concurrency: { type: 'string' }, rps: { type: 'string' }, timeout: { type: 'string' },
+        'allow-post': { type: 'boolean' }, company: { type: 'string' },
+        json: { type: 'string' }, html: { type: 'string' }, 'no-progress': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values: o, positionals } = parsed;
+  if (o.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  let options;
+  try {
+    const old = baseUrl(o.old, '--old');
+    const neu = baseUrl(o.new, '--new');
+    if (!old || !neu) throw new UsageError('--old and --new are required');
+    const file = o.rules ? loadRulesFile(o.rules) : {};
+    const rules: Rules = {
+      headers: [...(o.headers ? o.headers.split(',').map((h) => h.trim()).filter(Boolean) : file.headers ?? DEFAULT_HEADERS), ...(file.extraHeaders ?? []), ...(o.header ?? [])],
+      ignore: [...(file.ignore ?? []).map((r): PathRule => (typeof r === 'string' ? { path: r } : r)), ...(o.ignore ?? []).map((path) => ({ path }))],
+      tolerances: [...(file.tolerances ?? []), ...(o.tolerance ?? []).map(parseTolerance)],
+    };
+    const oldHeaders = headerPairs(o['old-header'], '--old-header');
+    const old2 = baseUrl(o.old2, '--old2');
+    options = {
+      old: { base: old, headers: oldHeaders },
+      old2: old2 ? { base: old2, headers: oldHeaders } : undefined,
+      new: { base: neu, headers: headerPairs(o['new-header'], '--new-header') },
+      rules,
+      concurrency: positive(o.concurrency, '--concurrency', 4)!,
+      rps: positive(o.rps, '--rps'),
+      timeoutMs: positive(o.timeout, '--timeout', 30_000)!,
+      allowPost: !!o['allow-post'],
+    };
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+
+  const companyId = positive(o.company, '--company');
+  const loaded = (positionals.length ? positionals : ['battery']).map((spec) => loadSource(spec, { companyId }));
+  const issues = loaded.flatMap((s) => s.issues);
+  for (const issue of issues) console.error(`${issue.file}:${issue.line}: skipped: ${issue.reason}`);
+  const requests = loaded.flatMap((s) => s.requests);
+
+  const bar = process.stderr.isTTY && !o['no-progress']
+    ? new cliProgress.SingleBar({ stream: process.stderr, format: 'compare [{bar}] {value}/{total} requests | {eta_formatted} left' }, cliProgress.Presets.shades_classic)
+    : undefined;
+  bar?.start(requests.length, 0);
+  const report = await runComparison(requests, { ...options, onProgress: (done) => bar?.update(done) }, {
+    sources: loaded.map((s) => ({ spec: s.spec, source: s.source, requests: s.requests.length, issues: s.issues.length })),
+    issues,
+  });
+  bar?.stop();
+
+  console.log(formatSummary(report.summary));
+  if (o.json) writeFileSync(o.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (o.html) writeFileSync(o.html, renderHtmlReport(report));
+  if (o.json || o.html) console.log(`\nreports: ${[o.json, o.html].filter(Boolean).join(', ')}`);
+  return report.summary.totals.different ? 1 : 0;
+}
+
+await runCli(main);

@@ -1,0 +1,59 @@
+/** The shapes `npm run compare` passes between its parts: requests to replay, answers captured, differences found. */
+
+/** Where a request came from: a source file and line, or a rule of the built-in battery. */
+export interface RequestOrigin {
+  source: string;
+  file?: string;
+  line?: number;
+  /** The battery rule (e.g. `op:GetFlat:200`, `binder:GetFlat:Locations=[1,2]`). */
+  rule?: string;
+}
+
+export interface ReplayRequest {
+  method: string;
+  /** Path and query, relative to each host's base URL. */
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Sent without the API key headers given per host (a 401 rule, or an anonymous call of a public operation). */
+  anonymous?: boolean;
+  origin: RequestOrigin;
+}
+
+/** A line (or HAR entry) a source could not read: reported with its line number and skipped. */
+export interface SourceIssue {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export interface SourceResult {
+  requests: ReplayRequest[];
+  issues: SourceIssue[];
+}
+
+/** One host's answer, base URL already replaced by `{host}` in header values and text bodies. */
+export interface Captured {
+  status: number;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** Text bodies as text; other bodies as base64 (see `binary`). */
+  body: string;
+  binary?: boolean;
+  /** A transport failure or time-out (status 0). */
+  error?: string;
+  ms: number;
+}
+
+export type DiffKind = 'changed' | 'added' | 'removed';
+
+/** One difference between two answers at one place: `status`, `header Vary`, or a body path `$.ReportModel.Rows[3].Name`. */
+export interface FieldDiff {
+  /** Display path. */
+  path: string;
+  /** Body paths as segments (`$` first) for rule matching; absent for status and headers. */
+  segments?: (string | number)[];
+  kind: DiffKind;
+  old?: unknown;
+  new?: unknown;
+}

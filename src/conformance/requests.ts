@@ -1,0 +1,122 @@
+/**
+ * The requests of the contract's rules, as data: one per rule of openapi/ (each operation's valid sample, a bad
+ * request, a request without a key), of wsdl/ and of the wire rules. The conformance suite checks the answers to
+ * these; `npm run compare` replays the same requests (plus the binder forms of src/compare/sources/battery.ts)
+ * against two hosts. Nothing here sends anything.
+ */
+import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
+
+export const SAMPLE_MESSAGE = 'conformance';
+export const ECHO_PATH = `/v1/echo/${SAMPLE_MESSAGE}`;
+
+export interface ContractRequest {
+  method: string;
+  /** Path and query, relative to the deployment's base URL. */
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** `false`: sent without the caller's API key (a 401 rule, or an anonymous call of a public operation). */
+  key?: boolean;
+}
+
+export interface OperationRequests {
+  operationId: string;
+  template: string;
+  method: string;
+  needsKey: boolean;
+  /** A valid request (undefined when the contract gives no way to build one, e.g. a signed token). */
+  sample?: ContractRequest;
+  /** A request the operation must refuse with 400, when it documents one and has an input that can be malformed. */
+  bad?: ContractRequest;
+}
+
+function resolveParameter(doc: OpenAPIV3.DocumentV3, node: OpenAPIV3.ParameterObject | OpenAPIV3.ReferenceObject): OpenAPIV3.ParameterObject {
+  if ('$ref' in node) return resolveParameter(doc, doc.components!.parameters![node.$ref.split('/').pop()!]!);
+  return node;
+}
+
+/** Every operation of openapi/ with its sample and bad requests. */
+export function operationRequests(doc: OpenAPIV3.DocumentV3, companyId: number): OperationRequests[] {
+  const out: OperationRequests[] = [];
+  for (const [template, item] of Object.entries(doc.paths)) {
+    for (const method of ['get', 'post'] as const) {
+      const op = (item as Record<string, OpenAPIV3.OperationObject> | undefined)?.[method];
+      if (!op?.operationId) continue;
+      const verb = method.toUpperCase();
+      const security = (op.security ?? (doc as { security?: OpenAPIV3.SecurityRequirementObject[] }).security) ?? [];
+      out.push({
+        operationId: op.operationId,
+        template,
+        method: verb,
+        needsKey: security.length > 0 && !security.some((s) => Object.keys(s).length === 0),
+        sample: sampleRequest(doc, template, op, verb, companyId),
+        bad: op.responses?.['400'] ? badRequest(doc, template, op, verb) : undefined,
+      });
+    }
+  }
+  return out;
+}
+
+/** A valid request for an operation: path strings filled in, the company id where the DTO has one. */
+function sampleRequest(doc: OpenAPIV3.DocumentV3, template: string, op: OpenAPIV3.OperationObject, verb: string, companyId: number): ContractRequest | undefined {
+  const params = (op.parameters ?? []).map((p) => resolveParameter(doc, p));
+  let url = template;
+  for (const p of params.filter((x) => x.in === 'path')) {
+    const schema = p.schema as OpenAPIV3.SchemaObject | undefined;
+    if (schema?.type !== 'string' || schema.pattern) return undefined;
+    url = url.replace(`{${p.name}}`, SAMPLE_MESSAGE);
+  }
+  const hasCompany = params.some((p) => p.in === 'query' && p.name === 'CompanyId');
+  if (verb === 'GET') return { method: verb, url: hasCompany ? `${url}?CompanyId=${companyId}` : url };
+  const schemaRef = (op.requestBody as OpenAPIV3.RequestBodyObject | undefined)?.content['application/json']?.schema as OpenAPIV3.ReferenceObject | undefined;
+  const bodySchema = schemaRef && doc.components?.schemas?.[schemaRef.$ref.split('/').pop()!] as OpenAPIV3.SchemaObject | undefined;
+  const body: Record<string, unknown> = {};
+  if (bodySchema?.properties?.CompanyId) body.CompanyId = companyId;
+  if (bodySchema?.properties?.Message) body.Message = SAMPLE_MESSAGE;
+  return { method: verb, url, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+/** A request the operation must refuse with 400: a non-integer for an integer query field, or a malformed JSON body. */
+function badRequest(doc: OpenAPIV3.DocumentV3, template: string, op: OpenAPIV3.OperationObject, verb: string): ContractRequest | undefined {
+  if (verb === 'POST') return { method: verb, url: template, headers: { 'Content-Type': 'application/json' }, body: '{"Message":' };
+  const params = (op.parameters ?? []).map((p) => resolveParameter(doc, p));
+  if (params.some((p) => p.in === 'path')) return undefined;
+  const integer = params.find((p) => p.in === 'query' && (p.schema as OpenAPIV3.SchemaObject | undefined)?.type === 'integer');
+  return integer ? { method: verb, url: `${template}?${integer.name}=not-a-number` } : undefined;
+}
+
+/** The rules of wsdl/: the WSDL is served; a POSTed SOAP 1.2 message gets a fault. */
+export const WSDL_REQUESTS = {
+  'wsdl:served': { method: 'GET', url: '/soap12?wsdl' },
+  'soap:fault': {
+    method: 'POST',
+    url: '/soap12',
+    headers: { 'Content-Type': 'application/soap+xml; charset=utf-8' },
+    body: `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><EchoRequest xmlns="http://schemas.servicestack.net/types"><Message>${SAMPLE_MESSAGE}</Message></EchoRequest></soap:Body></soap:Envelope>`,
+  },
+} as const satisfies Record<string, ContractRequest>;
+
+/** The report request of the wire rules that need one (January 2024 of `companyId`). */
+export function reportPath(companyId: number): string {
+  return `/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${companyId}&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-01-31`;
+}
+
+export const HYPHENATED_GUID = '0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9';
+
+/** The wire rules of the spec (README's behaviour list, openapi/'s description), one request each. */
+export function wireRequests(companyId: number) {
+  return {
+    'wire:json-default': { method: 'GET', url: ECHO_PATH },
+    'wire:json-suffix': { method: 'GET', url: `${ECHO_PATH}.json`, headers: { Accept: 'application/xml' } },
+    'wire:format-json': { method: 'GET', url: `${ECHO_PATH}?format=json`, headers: { Accept: 'application/xml' } },
+    'wire:jsonp': { method: 'GET', url: `${ECHO_PATH}?callback=cb` },
+    'wire:jsonp-sanitise': { method: 'GET', url: `${ECHO_PATH}?callback=${encodeURIComponent('a<b>(c);d')}` },
+    'wire:jsonp-error': { method: 'GET', url: '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=x&callback=cb' },
+    'wire:case-insensitive': { method: 'GET', url: `/V1/ECHO/${SAMPLE_MESSAGE}` },
+    'wire:404-text-plain': { method: 'GET', url: '/conformance/no/such/route' },
+    'wire:405-unknown-op': { method: 'GET', url: '/json/reply/NoSuchConformanceOperation' },
+    'wire:date-form': { method: 'GET', url: reportPath(companyId) },
+    'wire:guid-form': { method: 'GET', url: `${reportPath(companyId)}&Filters=${HYPHENATED_GUID}` },
+    'wire:xml': { method: 'GET', url: `${ECHO_PATH}.xml` },
+  } as const satisfies Record<string, ContractRequest>;
+}

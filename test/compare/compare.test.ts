@@ -1,0 +1,164 @@
+/**
+ * `npm run compare` end to end, against real instances of this service started as a user starts them (child
+ * processes of `tsx src/main.ts` over their own DuckDB stores with the demo ledger): A and A2 configured alike, B
+ * with another COMPANY_NAME. The tool finds exactly that difference on the whole battery and nothing between A and
+ * A2; a header that changes on every call (X-Request-Id) and ReportModel.BuildTime are noise, not differences;
+ * explicit rules allow differences; POST is replayed only with --allow-post; a hung host times out. The HTML report
+ * is opened in Chromium (test/compare/html-report.test.ts), the source parsers on fixtures (sources.test.ts).
+ */
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { CompareReport } from '../../src/compare/run.ts';
+import { startService, type ServiceProcess } from '../support/service-process.ts';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  report: CompareReport;
+}
+
+describe('npm run compare: two real instances of this service', function () {
+  this.timeout(300_000);
+  let a: ServiceProcess;
+  let a2: ServiceProcess;
+  let b: ServiceProcess;
+  let dir: string;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rs-compare-'));
+    // One link secret for all: report Urls are signed, and a different secret would be a real difference.
+    const common = { REPORT_LINK_SECRET: 'compare-test-secret' };
+    [a, a2, b] = await Promise.all([startService(common), startService(common), startService({ ...common, COMPANY_NAME: 'Another Company' })]);
+  });
+  after(async () => {
+    await Promise.all([a, a2, b].filter(Boolean).map((s) => s.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  let counter = 0;
+  async function compare(old: ServiceProcess | string, neu: ServiceProcess, ...args: string[]): Promise<CliResult> {
+    const json = join(dir, `report-${++counter}.json`);
+    const oldArgs = typeof old === 'string' ? ['--old', old] : ['--old', old.url, '--old-header', `X-ApiKey: ${old.apiKey}`];
+    const argv = ['tsx', 'scripts/compare.ts', ...oldArgs, '--new', neu.url, '--new-header', `X-ApiKey: ${neu.apiKey}`, '--json', json, ...args];
+    const { code, stdout, stderr } = await run('npx', argv, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }),
+    );
+    let report: CompareReport;
+    try {
+      report = JSON.parse(readFileSync(json, 'utf8')) as CompareReport;
+    } catch {
+      throw new Error(`no JSON report (exit ${code}):\n${stdout}\n${stderr}`);
+    }
+    return { code, stdout, stderr, report };
+  }
+
+  const differences = (report: CompareReport) =>
+    report.exchanges.flatMap((e) => e.differences.map((d) => `${e.request.origin.rule ?? e.request.url} ${d.path}: ${JSON.stringify(d.old)} → ${JSON.stringify(d.new)}`)).sort();
+
+  it('the battery between two alike instances: no differences, exit 0 (noise only ReportModel.BuildTime)', async () => {
+    const { code, stdout, report } = await compare(a, a2, '--allow-post');
+    expect(differences(report), stdout).to.deep.equal([]);
+    expect(code, stdout).to.equal(0);
+    const t = report.summary.totals;
+    expect(t.requests).to.be.greaterThan(300);
+    expect(t.skipped).to.equal(0);
+    expect(t.errors).to.equal(0);
+    expect(t.identical + t.noiseOnly).to.equal(t.requests);
+    const noisyFields = new Set(report.exchanges.flatMap((e) => e.noise.map((d) => d.path)));
+    for (const path of noisyFields) expect(path).to.match(/ReportModel\.BuildTime$/);
+    expect(stdout).to.match(/^\d+ requests: \d+ identical, 0 different/m);
+  });
+
+  it('the battery against the instance with another COMPANY_NAME: exactly the anonymous echo answers differ, exit 1', async () => {
+    const { code, stdout, report } = await compare(a, b, '--allow-post');
+    expect(code, stdout).to.equal(1);
+    expect(differences(report)).to.deep.equal([
+      'op:Echo:anonymous $.CompanyName: "Reporting Service" → "Another Company"',
+      'op:EchoReplyGet:anonymous $.CompanyName: "Reporting Service" → "Another Company"',
+      'op:EchoReplyPost:anonymous $.CompanyName: "Reporting Service" → "Another Company"',
+    ]);
+    const echo = report.summary.byEndpoint.find((g) => g.name === 'GET /v1/echo/{Message}')!;
+    expect(echo.different).to.equal(1);
+    expect(echo.fields).to.deep.equal([{ path: '$.CompanyName', count: 1, example: '"Reporting Service" → "Another Company"' }]);
+    expect(report.summary.byRule.find((g) => g.name === 'op:Echo:anonymous')!.different).to.equal(1);
+    expect(stdout).to.include('differs  $.CompanyName  ×1  e.g. "Reporting Service" → "Another Company"');
+  });
+
+  it('a header that changes on every call (X-Request-Id) is noise: reported apart, not a difference', async () => {
+    const { code, stdout, report } = await compare(a, a2, '--header', 'X-Request-Id');
+    expect(code, stdout).to.equal(0);
+    const replayed = report.exchanges.filter((e) => !e.skipped);
+    expect(replayed.length).to.be.greaterThan(200);
+    for (const e of replayed) {
+      expect(e.differences, e.request.url).to.deep.equal([]);
+      expect(e.noise.map((d) => d.path), e.request.url).to.include('header X-Request-Id');
+    }
+    expect(stdout).to.match(/noise {4}header X-Request-Id {2}×\d+/);
+  });
+
+  it('--ignore and a rules file allow differences, counted under their rule; exit 0', async () => {
+    const rules = join(dir, 'rules.json');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(rules, JSON.stringify({ ignore: [{ path: '$..CompanyName', endpoint: 'GET /v1/echo/{Message}' }] }));
+    const { code, stdout, report } = await compare(a, b, '--rules', rules, '--ignore', '$.CompanyName');
+    expect(code, stdout).to.equal(0);
+    expect(report.summary.allowedBy).to.deep.equal([
+      { rule: 'ignore $..CompanyName (GET /v1/echo/{Message})', count: 1 },
+      { rule: 'ignore $.CompanyName', count: 1 },
+    ]);
+    expect(report.summary.totals.allowedOnly).to.equal(2);
+  });
+
+  it('POST is not replayed without --allow-post: those requests are reported as skipped', async () => {
+    const { report } = await compare(a, a2);
+    const posts = report.exchanges.filter((e) => e.request.method === 'POST');
+    expect(posts.length).to.be.greaterThan(20);
+    for (const e of posts) {
+      expect(e.skipped).to.equal('POST is replayed only with --allow-post');
+      expect(e.old).to.equal(undefined);
+    }
+    expect(report.summary.totals.skipped).to.equal(posts.length);
+  });
+
+  it('replays log, HAR and URL-list sources, reporting each bad line with its number', async () => {
+    const sources = ['w3c:' + join(FIXTURES, 'iis-w3c.log'), join(FIXTURES, 'access-combined.log'), join(FIXTURES, 'capture.har'), join(FIXTURES, 'urls.txt')];
+    const { code, stdout, stderr, report } = await compare(a, b, ...sources);
+    expect(stderr).to.include('iis-w3c.log:7: skipped: 5 values for 15 #Fields');
+    expect(stderr).to.include('access-combined.log:3: skipped: not a common/combined log line');
+    expect(stderr).to.include('capture.har:27: skipped: entries[1]: bad request.url "not a url"');
+    expect(stderr).to.include('urls.txt:6: skipped: expected URL or METHOD URL');
+    expect(report.sources.map((s) => [s.source, s.requests, s.issues])).to.deep.equal([['w3c', 4, 2], ['access-log', 4, 2], ['har', 2, 2], ['urls', 4, 2]]);
+    // Every request carries each host's key, so echo answers the key's company on both: no difference.
+    expect(code, stdout).to.equal(0);
+    expect(report.summary.totals.skipped).to.equal(2); // the POSTs of the W3C log and the HAR
+  });
+
+  it('every request has a time-out: a host that never answers is reported, not waited for', async () => {
+    const hung: Server = createServer(() => { /* accept, never answer */ });
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const port = (hung.address() as { port: number }).port;
+    const list = join(dir, 'one.txt');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(list, '/v1/echo/hello\n');
+    try {
+      const { code, report } = await compare(`http://127.0.0.1:${port}`, a, list, '--timeout', '500');
+      expect(code).to.equal(1);
+      expect(report.exchanges[0]!.old!.error).to.equal('time-out after 500 ms');
+      expect(report.exchanges[0]!.differences.map((d) => d.path)).to.include.members(['error', 'status']);
+    } finally {
+      hung.close();
+    }
+  });
+});
