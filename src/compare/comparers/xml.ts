@@ -1,5 +1,7 @@
 /**
- * XML element by element (fast-xml-parser): elements become fields (`$.EchoResponse.Message`), attributes `@name`,
+ * XML element by element (fast-xml-parser): the root element (the DTO, e.g. `EchoResponse`) is `$`, as in JSON, so one
+ * rule (`--ignore '$.ReportModel.BuildTime'`) and one noise field cover both formats; the root's name is compared as
+ * the field `root()`. Child elements become fields (`$.ReportModel.Rows.ReportRow[3].Name`), attributes `@name`,
  * repeated elements arrays, text kept as written (no number coercion: `007` stays `007`). Child element order matters
  * to DataContract readers, so a different order of the same children is a difference too (`…/order()`).
  */
@@ -33,9 +35,11 @@ function elementOrder(nodes: Ordered, segments: (string | number)[], out: Map<st
   if (names.length > 1) out.set(jsonPath(segments), names);
 }
 
-function orderOf(body: string): Map<string, string[]> {
+function orderOf(body: string, root: string | undefined): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  elementOrder(orderedParser.parse(body) as Ordered, ['$'], out);
+  const document = orderedParser.parse(body) as Ordered;
+  const rootNode = root && document.find((node) => root in node);
+  elementOrder(rootNode ? (rootNode[root] as Ordered) : document, ['$'], out);
   return out;
 }
 
@@ -45,11 +49,18 @@ export const xmlComparer: BodyComparer = {
   parse(body) {
     const valid = XMLValidator.validate(body);
     if (valid !== true) throw new Error(`not XML: ${valid.err.msg}`);
-    const tree: unknown = parser.parse(body);
-    return { tree, pretty: String(builder.build(orderedParser.parse(body))).trim(), meta: { 'order()': JSON.stringify([...orderOf(body)]) } };
+    const document = parser.parse(body) as Record<string, unknown>;
+    const roots = Object.keys(document).filter((name) => !name.startsWith('?'));
+    const root = roots.length === 1 ? roots[0]! : undefined;
+    return {
+      tree: root ? document[root] : document,
+      pretty: String(builder.build(orderedParser.parse(body))).trim(),
+      meta: { 'root()': root ?? '', 'order()': JSON.stringify([...orderOf(body, root)]) },
+    };
   },
   diff(a, b) {
     const out: FieldDiff[] = treeDiff(a.tree, b.tree);
+    if (a.meta!['root()'] !== b.meta!['root()']) out.unshift({ path: 'root()', kind: 'changed', old: a.meta!['root()'], new: b.meta!['root()'] });
     const orderA = new Map(JSON.parse(a.meta!['order()']!) as [string, string[]][]);
     const orderB = new Map(JSON.parse(b.meta!['order()']!) as [string, string[]][]);
     for (const [path, names] of orderA) {
