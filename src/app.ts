@@ -27,7 +27,7 @@ import { RawBody, sendRaw } from './http/raw-body.ts';
 import { staticPages } from './http/static-pages.ts';
 import { linkSecretSource } from './services/link-secret.ts';
 import { authenticate, callerOf } from './auth/access.ts';
-import { maxUrlLength, requestTimeout } from './http/limits.ts';
+import { maxUrlLength, requestSignal, requestTimeout } from './http/limits.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { health, ready } from './ops/health.ts';
 import { requestLog } from './ops/request-log.ts';
@@ -52,7 +52,9 @@ export async function createApp({ config: given, store, logger, now = () => new 
     const template = wireContext(res).template;
     return operations.find((op) => op.method === method && op.template === template);
   };
-  const deps: Omit<ServiceDependencies, 'caller'> = { store, now, linkSecret: linkSecretSource(store, config.reportLinkSecret) };
+  const deps: Omit<ServiceDependencies, 'caller'> = {
+    store, now, linkSecret: linkSecretSource(store, config.reportLinkSecret), reportLimits: { maxColumns: config.maxReportColumns },
+  };
   const secured = securedOperations(doc);
   const renderError = errorHandler({ debug: config.debug, logger });
   const metrics = createMetrics();
@@ -98,7 +100,7 @@ export async function createApp({ config: given, store, logger, now = () => new 
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
     app[op.method.toLowerCase() as 'get' | 'post'](op.expressPath, async (req, res) => {
-      const result = await handler(req, { ...deps, caller: callerOf(res) });
+      const result = await handler(req, { ...deps, caller: callerOf(res), signal: requestSignal(res) });
       if (res.headersSent) return; // the request ran past its time-out and was answered
       if (result instanceof RawBody) sendRaw(res, result);
       else res.json(result);

@@ -23,6 +23,15 @@ function nonNegativeInt(raw: string, env: string): number {
   return value;
 }
 
+/** Most monthly columns a report may have: XLSX allows 16,384 columns, the report writes 7 besides the months. */
+export const MAX_REPORT_COLUMNS_CEILING = 16_384 - 8;
+
+function reportColumns(raw: string, env: string): number {
+  const value = nonNegativeInt(raw, env);
+  if (value < 1 || value > MAX_REPORT_COLUMNS_CEILING) throw new Error(`${env} must be 1-${MAX_REPORT_COLUMNS_CEILING} (XLSX's column limit), got '${raw}'`);
+  return value;
+}
+
 function flag(raw: string, env: string): boolean {
   const value = parseSettingBoolean(raw);
   if (value === undefined) throw new Error(`${env} must be a boolean (1/0, true/false), got '${raw}'`);
@@ -55,6 +64,7 @@ export const configSchema = {
   logLevel: setting('LOG_LEVEL', 'info', text, 'pino log level.'),
   maxUrlLength: setting('MAX_URL_LENGTH', 8192, nonNegativeInt, 'Longest accepted URL, path and query string, in characters (414 above it).'),
   maxArrayItems: setting('MAX_ARRAY_ITEMS', 1000, nonNegativeInt, 'Most items one array field (Locations, Filters) may carry (400 above it).'),
+  maxReportColumns: setting('MAX_REPORT_COLUMNS', 1200, reportColumns, 'Most monthly columns one report may have (1200 = 100 years; 400 naming StartDate and EndDate above it; at most 16,376, XLSX\'s limit).'),
   requestTimeoutMs: setting('REQUEST_TIMEOUT_MS', 30_000, nonNegativeInt, 'Time-out per request in ms: 503 RequestTimeout after it; 0 = none.'),
   drainTimeoutMs: setting('DRAIN_TIMEOUT_MS', 10_000, nonNegativeInt, 'How long SIGTERM/SIGINT waits for in-flight requests before closing their connections.'),
   publicBaseUrl: setting<string>('PUBLIC_BASE_URL', undefined, parsePublicBaseUrl, 'Absolute base of every link the service writes (report Url, WSDL address, native types), e.g. https://reports.example.com/reporting; unset = from the request.'),

@@ -13,6 +13,7 @@ import { reportResponse } from './http/report-formats.ts';
 import { requireCompanyAccess } from './auth/access.ts';
 import type { Caller } from './services/caller.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
+import type { ReportLimits } from './reports/flat-options.ts';
 
 export interface ServiceDependencies {
   store: LedgerStore;
@@ -20,6 +21,10 @@ export interface ServiceDependencies {
   caller: Caller;
   /** Signs and verifies report links (GetFlatResponse.Url). */
   linkSecret: LinkSecretSource;
+  /** What one report may compute (MAX_REPORT_COLUMNS). */
+  reportLimits: ReportLimits;
+  /** Aborted when the request times out: the service stops its work. */
+  signal?: AbortSignal;
 }
 
 type Handler = (req: Request, deps: ServiceDependencies) => unknown;
@@ -38,6 +43,8 @@ export const handlers: Record<string, Handler> = {
   GetFlatReplyPost: flatFromBody,
   GetFlatReport: async (req, deps) => {
     const context = { ...deps, baseUrl: requestBaseUrl(req), authorizeCompany: (companyId: number) => requireCompanyAccess(deps.caller, companyId, req.res) };
-    return reportResponse(req, await getFlatReport(req.params.Token as string, context));
+    const built = await getFlatReport(req.params.Token as string, context);
+    deps.signal?.throwIfAborted(); // no rendering for a request that timed out
+    return reportResponse(req, built);
   },
 };

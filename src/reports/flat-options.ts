@@ -35,6 +35,27 @@ function calendarDate(value: string | undefined): CalendarDate | undefined {
   return value === undefined ? undefined : parseLegacyCalendarDate(value);
 }
 
+/** Limits on what one report may compute. */
+export interface ReportLimits {
+  /** Most monthly columns (MAX_REPORT_COLUMNS). */
+  maxColumns: number;
+}
+
+export const DEFAULT_REPORT_LIMITS: ReportLimits = { maxColumns: 1200 };
+
+/** Monthly columns of a range: one per calendar month it touches. */
+export function monthsSpanned(range: DateRange): number {
+  return (range.to.year - range.from.year) * 12 + (range.to.month - range.from.month) + 1;
+}
+
+function checkColumns(range: DateRange, limits: ReportLimits, errors: FieldError[]): DateRange | undefined {
+  const months = monthsSpanned(range);
+  if (months <= limits.maxColumns) return range;
+  const message = `The range from 'Start Date' to 'End Date' spans ${months} months; a report has at most ${limits.maxColumns} monthly columns.`;
+  errors.push({ errorCode: 'LessThanOrEqual', fieldName: 'StartDate', message }, { errorCode: 'LessThanOrEqual', fieldName: 'EndDate', message });
+  return undefined;
+}
+
 function customRange(request: GetFlatRequest, errors: FieldError[]): DateRange | undefined {
   const from = calendarDate(request.StartDate);
   const to = calendarDate(request.EndDate);
@@ -85,16 +106,19 @@ export function unknownCompany(companyId: number): never {
   fail([{ errorCode: 'NotFound', fieldName: 'CompanyId', message: `Company ${companyId} does not exist.` }]);
 }
 
-export function resolveFlatOptions(request: GetFlatRequest, catalog: CompanyCatalog, today: CalendarDate): FlatOptions {
+export function resolveFlatOptions(
+  request: GetFlatRequest, catalog: CompanyCatalog, today: CalendarDate, limits: ReportLimits = DEFAULT_REPORT_LIMITS,
+): FlatOptions {
   const errors: FieldError[] = [];
   const locations = unique(request.Locations ?? []);
   const filters = unique((request.Filters ?? []).map((f) => f.toLowerCase()));
   checkLocations(locations, catalog, errors);
   const optionGroups = groupOptions(filters, catalog, errors);
   const useCustomDateRange = request.UseCustomDateRange ?? false;
-  const range = useCustomDateRange
+  const requested = useCustomDateRange
     ? customRange(request, errors)
     : resolveRelativeRange(DEFAULT_RELATIVE_RANGE, today, catalog.company.fiscalYearStartMonth);
+  const range = requested && checkColumns(requested, limits, errors);
   if (errors.length || !range) fail(errors);
   return {
     companyId: catalog.company.id,

@@ -5,6 +5,7 @@
  * sit in the sheet's header/footer so the table itself starts at row 1.
  */
 import ExcelJS from 'exceljs';
+import { AppError } from '../errors/app-error.ts';
 import type { FlatReport } from './flat-pnl.ts';
 import { centsToAmount } from './money.ts';
 import { CSV_FIXED_COLUMNS } from './render-csv.ts';
@@ -13,7 +14,14 @@ import type { ReportMeta } from './report-meta.ts';
 /** Thousands separators, 2 decimals, negatives in parentheses (the accountants' form). */
 export const MONEY_FORMAT = '#,##0.00;(#,##0.00);0.00';
 
+/** XLSX's (Excel's) column limit: a sheet has at most 16,384 columns (XFD). */
+export const XLSX_MAX_COLUMNS = 16_384;
+
 export async function renderXlsx(report: FlatReport, meta: ReportMeta): Promise<Buffer> {
+  const width = CSV_FIXED_COLUMNS.length + report.columnNames.length;
+  if (width > XLSX_MAX_COLUMNS) {
+    throw new AppError('ArgumentException', `The report has ${width} columns; XLSX holds at most ${XLSX_MAX_COLUMNS}: choose a shorter range or CSV.`);
+  }
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Reporting Service';
   workbook.title = `${meta.title} - ${meta.companyName}`;

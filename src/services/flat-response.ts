@@ -1,6 +1,7 @@
 /**
- * The shared last steps of GetFlat and GetFlatReport: sum the ledger for settled options, build the report,
- * and answer the GetFlatResponse with the report's signed link.
+ * The shared steps of GetFlat and GetFlatReport: read the company's catalog and sums from one snapshot of the
+ * ledger (settling the options in between), build the report, and answer the GetFlatResponse with its signed link.
+ * A request that timed out (its signal aborted) stops at the next step instead of computing a report nobody reads.
  */
 import type { GetFlatResponse } from '../contract/dtos.ts';
 import { formatIsoDate } from '../scalars/dates.ts';
@@ -8,27 +9,51 @@ import { buildFlatPnl, type FlatReport } from '../reports/flat-pnl.ts';
 import type { FlatOptions } from '../reports/flat-options.ts';
 import { toReportModel } from '../reports/render-report-model.ts';
 import { reportUrl, toSelectedOptions } from '../reports/selected-options.ts';
-import type { CompanyCatalog, LedgerStore } from '../store/ledger-store.ts';
+import type { AccountMonthTotal, CompanyCatalog, LedgerStore } from '../store/ledger-store.ts';
 
-export interface FlatResponseInput {
+export interface FlatReadInput {
   store: LedgerStore;
+  companyId: number;
+  /** The catalog → the effective options (throws a 400/404 for options the catalog refuses). */
+  settle: (catalog: CompanyCatalog) => FlatOptions;
+  /** Called when the company does not exist. */
+  missing: () => never;
+  signal?: AbortSignal;
+}
+
+export interface FlatRead {
   catalog: CompanyCatalog;
   options: FlatOptions;
+  totals: AccountMonthTotal[];
+}
+
+export function readFlat({ store, companyId, settle, missing, signal }: FlatReadInput): Promise<FlatRead> {
+  return store.readSnapshot(async (view) => {
+    const catalog = (await view.getCatalog(companyId)) ?? missing();
+    const options = settle(catalog);
+    const totals = await view.sumPnlByAccountMonth({
+      companyId: options.companyId,
+      from: formatIsoDate(options.range.from),
+      to: formatIsoDate(options.range.to),
+      locationIds: options.locations,
+      optionGroups: options.optionGroups,
+    });
+    return { catalog, options, totals };
+  }, { signal });
+}
+
+export interface FlatResponseInput extends FlatRead {
   /** `<scheme>://<host>` of the request, and the secret that signs the link. */
   link: { baseUrl: string; secret: string };
   /** performance.now() when the request's work began, for BuildTime. */
   started: number;
+  signal?: AbortSignal;
 }
 
-export async function buildFlatResponse({ store, catalog, options, link, started }: FlatResponseInput): Promise<{ response: GetFlatResponse; report: FlatReport }> {
-  const totals = await store.sumPnlByAccountMonth({
-    companyId: options.companyId,
-    from: formatIsoDate(options.range.from),
-    to: formatIsoDate(options.range.to),
-    locationIds: options.locations,
-    optionGroups: options.optionGroups,
-  });
+export function buildFlatResponse({ catalog, options, totals, link, started, signal }: FlatResponseInput): { response: GetFlatResponse; report: FlatReport } {
+  signal?.throwIfAborted();
   const report = buildFlatPnl(catalog, options, totals);
+  signal?.throwIfAborted();
   return {
     response: {
       Url: reportUrl(link.baseUrl, options, link.secret),

@@ -8,10 +8,10 @@ import type { GetFlatResponse } from '../contract/dtos.ts';
 import { AppError } from '../errors/app-error.ts';
 import { parseIsoDate } from '../scalars/dates.ts';
 import type { FlatReport } from '../reports/flat-pnl.ts';
-import { resolveFlatOptions, type FlatOptions } from '../reports/flat-options.ts';
+import { resolveFlatOptions, type FlatOptions, type ReportLimits } from '../reports/flat-options.ts';
 import { decodeReportToken, type ReportLinkPayload } from '../reports/report-link.ts';
 import { reportMeta, type ReportMeta } from '../reports/report-meta.ts';
-import { buildFlatResponse } from './flat-response.ts';
+import { buildFlatResponse, readFlat } from './flat-response.ts';
 import type { CompanyCatalog, LedgerStore } from '../store/ledger-store.ts';
 import type { LinkSecretSource } from './link-secret.ts';
 
@@ -22,6 +22,10 @@ export interface GetFlatReportContext {
   baseUrl: string;
   /** The caller's company check (issue 6): throws when the caller may not read this company. */
   authorizeCompany?: (companyId: number) => void;
+  /** What one report may compute (MAX_REPORT_COLUMNS): a link made under a larger limit is refused too. */
+  reportLimits?: ReportLimits;
+  /** Aborted when the request timed out. */
+  signal?: AbortSignal;
 }
 
 export interface BuiltFlatReport {
@@ -36,7 +40,7 @@ function noSuchReport(): never {
 }
 
 /** The link's options, validated again against the company's catalog as it is now. */
-function linkOptions(link: ReportLinkPayload, catalog: CompanyCatalog): FlatOptions {
+function linkOptions(link: ReportLinkPayload, catalog: CompanyCatalog, limits?: ReportLimits): FlatOptions {
   const options = resolveFlatOptions(
     {
       CompanyId: link.c, UseCustomDateRange: true, StartDate: link.f, EndDate: link.t, UseAccountMapping: link.m === 1,
@@ -44,6 +48,7 @@ function linkOptions(link: ReportLinkPayload, catalog: CompanyCatalog): FlatOpti
     },
     catalog,
     parseIsoDate(link.f) ?? noSuchReport(),
+    limits,
   );
   return link.r ? { ...options, useCustomDateRange: false, relativeDateRange: link.r } : options;
 }
@@ -53,8 +58,11 @@ export async function getFlatReport(token: string, context: GetFlatReportContext
   const secret = await context.linkSecret();
   const link = decodeReportToken(token, secret) ?? noSuchReport();
   context.authorizeCompany?.(link.c);
-  const catalog = (await context.store.getCatalog(link.c)) ?? noSuchReport();
-  const options = linkOptions(link, catalog);
-  const built = await buildFlatResponse({ store: context.store, catalog, options, link: { baseUrl: context.baseUrl, secret }, started });
-  return { ...built, options, meta: reportMeta(catalog, options) };
+  const { signal } = context;
+  const read = await readFlat({
+    store: context.store, companyId: link.c, signal, missing: noSuchReport,
+    settle: (catalog) => linkOptions(link, catalog, context.reportLimits),
+  });
+  const built = buildFlatResponse({ ...read, link: { baseUrl: context.baseUrl, secret }, started, signal });
+  return { ...built, options: read.options, meta: reportMeta(read.catalog, read.options) };
 }

@@ -2,9 +2,9 @@
  * GetFlat: read the company's catalog, settle the options, sum the ledger, build the report.
  */
 import type { GetFlatRequest, GetFlatResponse } from '../contract/dtos.ts';
-import { requireCompanyId, resolveFlatOptions, unknownCompany } from '../reports/flat-options.ts';
+import { requireCompanyId, resolveFlatOptions, unknownCompany, type ReportLimits } from '../reports/flat-options.ts';
 import { todayIn } from '../scalars/dates.ts';
-import { buildFlatResponse } from './flat-response.ts';
+import { buildFlatResponse, readFlat } from './flat-response.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { requireCompanyAccess } from '../auth/access.ts';
 import type { Caller } from './caller.ts';
@@ -18,14 +18,20 @@ export interface GetFlatContext {
   linkSecret: () => Promise<string>;
   /** Who asks: the API key's scope must include the company (401 without a key, 403 for another company). */
   caller: Caller;
+  /** What one report may compute (MAX_REPORT_COLUMNS). */
+  reportLimits?: ReportLimits;
+  /** Aborted when the request timed out. */
+  signal?: AbortSignal;
 }
 
-export async function getFlat(request: GetFlatRequest, { store, now, baseUrl, caller, linkSecret }: GetFlatContext): Promise<GetFlatResponse> {
+export async function getFlat(request: GetFlatRequest, context: GetFlatContext): Promise<GetFlatResponse> {
+  const { store, now, baseUrl, caller, linkSecret, reportLimits, signal } = context;
   const started = performance.now();
   const companyId = requireCompanyId(request);
   requireCompanyAccess(caller, companyId);
-  const catalog = (await store.getCatalog(companyId)) ?? unknownCompany(companyId);
-  const options = resolveFlatOptions(request, catalog, todayIn(catalog.company.timeZone, now()));
-  const { response } = await buildFlatResponse({ store, catalog, options, link: { baseUrl, secret: await linkSecret() }, started });
-  return response;
+  const read = await readFlat({
+    store, companyId, signal, missing: () => unknownCompany(companyId),
+    settle: (catalog) => resolveFlatOptions(request, catalog, todayIn(catalog.company.timeZone, now()), reportLimits),
+  });
+  return buildFlatResponse({ ...read, link: { baseUrl, secret: await linkSecret() }, started, signal }).response;
 }

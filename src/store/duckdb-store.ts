@@ -8,7 +8,8 @@ import { readCatalog } from './catalog-sql.ts';
 import { isIsoDate, isoEpochDay } from '../scalars/dates.ts';
 import * as keys from './api-key-sql.ts';
 import type {
-  AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, LedgerBatch, LedgerStore, NewApiKey, PnlQuery,
+  AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, LedgerBatch, LedgerStore, LedgerView, NewApiKey, PnlQuery,
+  ReadOptions,
 } from './ledger-store.ts';
 import { loadBatch } from './load-sql.ts';
 import { readTagSets, scanPnl, sumPnl } from './pnl-sql.ts';
@@ -245,6 +246,24 @@ export class DuckDbLedgerStore implements LedgerStore {
   /** The same figures by SQL over the pre-aggregate tables (balance_monthly + balance_daily). */
   sumPnlBySql(query: PnlQuery): Promise<AccountMonthTotal[]> {
     return this.read((s) => sumPnl(s, query));
+  }
+
+  /**
+   * A DuckDB file has one writer process, this one, and the server never loads while it serves (the import CLI
+   * cannot open a file the server holds), so the catalog and the sums of a report already agree. The signal is
+   * checked between the steps, so a request that timed out stops before its next one.
+   */
+  async readSnapshot<T>(read: (view: LedgerView) => Promise<T>, { signal }: ReadOptions = {}): Promise<T> {
+    const checked = async <R>(work: () => Promise<R>): Promise<R> => {
+      signal?.throwIfAborted();
+      const result = await work();
+      signal?.throwIfAborted();
+      return result;
+    };
+    return read({
+      getCatalog: (companyId) => checked(() => this.getCatalog(companyId)),
+      sumPnlByAccountMonth: (query) => checked(() => this.sumPnlByAccountMonth(query)),
+    });
   }
 
   /** Reference implementation: the same figures by a direct scan of journal lines (slow; for tests and checks). */

@@ -143,6 +143,17 @@ export interface NewApiKey {
   companyIds: number[];
 }
 
+/** What one report reads: the company's catalog and its sums, which must agree (one snapshot). */
+export interface LedgerView {
+  getCatalog(companyId: number): Promise<CompanyCatalog | undefined>;
+  sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]>;
+}
+
+export interface ReadOptions {
+  /** Aborted when the request that asked has timed out: the read stops (rejects with the signal's reason). */
+  signal?: AbortSignal;
+}
+
 export interface LedgerStore {
   readonly kind: 'duckdb' | 'postgres';
   /** Creates the schema if missing. Idempotent. */
@@ -151,6 +162,11 @@ export interface LedgerStore {
   isEmpty(): Promise<boolean>;
   getCatalog(companyId: number): Promise<CompanyCatalog | undefined>;
   sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]>;
+  /**
+   * Runs `read` against one consistent state of the ledger, so a load committing meanwhile is seen entirely or not
+   * at all (PostgreSQL: a REPEATABLE READ READ ONLY transaction). Stops with the signal's reason once it aborts.
+   */
+  readSnapshot<T>(read: (view: LedgerView) => Promise<T>, options?: ReadOptions): Promise<T>;
   /** Validates (balanced entries, known references) and writes the batch in one transaction, or throws and writes nothing. */
   load(batch: LedgerBatch): Promise<void>;
   /**

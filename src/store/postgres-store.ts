@@ -3,7 +3,8 @@ import pg from 'pg';
 import { readCatalog } from './catalog-sql.ts';
 import * as keys from './api-key-sql.ts';
 import type {
-  AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, LedgerBatch, LedgerStore, NewApiKey, PnlQuery,
+  AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, LedgerBatch, LedgerStore, LedgerView, NewApiKey, PnlQuery,
+  ReadOptions,
 } from './ledger-store.ts';
 import { loadBatch } from './load-sql.ts';
 import { mapPgError } from './pg-errors.ts';
@@ -107,6 +108,41 @@ export class PostgresLedgerStore implements LedgerStore {
 
   sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
     return this.withClient((c) => sumPnl(session(c), query));
+  }
+
+  /**
+   * One REPEATABLE READ READ ONLY transaction: every statement sees the snapshot of its first one, so the catalog
+   * and the sums of a report agree even while an import commits. An aborted signal cancels the running statement
+   * (pg_cancel_backend through the pool, as psql's Ctrl-C does) and ends the transaction.
+   */
+  readSnapshot<T>(read: (view: LedgerView) => Promise<T>, { signal }: ReadOptions = {}): Promise<T> {
+    signal?.throwIfAborted();
+    return this.withClient(async (client) => {
+      const pid = (client as unknown as { processID?: number }).processID;
+      const cancel = () => {
+        if (pid !== undefined) void this.pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
+      };
+      signal?.addEventListener('abort', cancel, { once: true });
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      try {
+        const s = session(client);
+        const checked = <R>(work: () => Promise<R>) => {
+          signal?.throwIfAborted();
+          return work().finally(() => signal?.throwIfAborted());
+        };
+        const result = await read({
+          getCatalog: (companyId) => checked(() => readCatalog(s, companyId)),
+          sumPnlByAccountMonth: (query) => checked(() => sumPnl(s, query)),
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw signal?.aborted ? signal.reason : err;
+      } finally {
+        signal?.removeEventListener('abort', cancel);
+      }
+    });
   }
 
   /** Reference implementation: the same figures by a direct scan of journal lines (slow; for tests and checks). */
