@@ -143,8 +143,7 @@ export function dateInTimeZone(at: Date, timeZone: string): string {
  * when the store holds no company. Returns true if it loaded.
  */
 export async function seedDemoIfEmpty(store: LedgerStore, today: string | Date, options: Omit<DemoOptions, 'to'> = {}): Promise<boolean> {
-  if (!(await store.isEmpty())) return false;
+  if (!(await store.isEmpty())) return false; // the usual restart: skip generating the ledger
   const to = typeof today === 'string' ? today : dateInTimeZone(today, 'America/New_York');
-  await store.load(generateDemoLedger({ ...options, to }));
-  return true;
+  return store.loadIfEmpty(generateDemoLedger({ ...options, to })); // decided again under the load lock
 }

@@ -298,6 +298,17 @@ export class DuckDbLedgerStore implements LedgerStore {
     }
   }
 
+  /** Loads are serial (one writer queue), so the check and the load cannot interleave with another load. */
+  async loadIfEmpty(batch: LedgerBatch): Promise<boolean> {
+    const loaded = await this.write(async (s) => {
+      if ((await s.query('SELECT 1 AS x FROM companies LIMIT 1')).length > 0) return false;
+      await loadBatch(s, batch, (_s, staging) => writeStaging(this.writer, staging));
+      return true;
+    });
+    this.catalogs.clear();
+    return loaded;
+  }
+
   linkSecret(): Promise<string> {
     return this.writeQueue.run(() => getOrCreateSetting(session(this.writer), LINK_SECRET_KEY, newLinkSecret()));
   }

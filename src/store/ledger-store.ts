@@ -170,6 +170,11 @@ export interface LedgerStore {
   /** Validates (balanced entries, known references) and writes the batch in one transaction, or throws and writes nothing. */
   load(batch: LedgerBatch): Promise<void>;
   /**
+   * Loads the batch only into a store that holds no company, deciding under the load lock in the same transaction,
+   * so of any number of concurrent callers (instances starting together) exactly one loads. True when it loaded.
+   */
+  loadIfEmpty(batch: LedgerBatch): Promise<boolean>;
+  /**
    * The secret that signs report links (GetFlatResponse.Url), the same for every instance over this store:
    * read from `settings`, created (random, 256 bits) on first use. Concurrent first calls agree on one value.
    */

@@ -115,7 +115,7 @@ export class PostgresLedgerStore implements LedgerStore {
    * and the sums of a report agree even while an import commits. An aborted signal cancels the running statement
    * (pg_cancel_backend through the pool, as psql's Ctrl-C does) and ends the transaction.
    */
-  readSnapshot<T>(read: (view: LedgerView) => Promise<T>, { signal }: ReadOptions = {}): Promise<T> {
+  async readSnapshot<T>(read: (view: LedgerView) => Promise<T>, { signal }: ReadOptions = {}): Promise<T> {
     signal?.throwIfAborted();
     return this.withClient(async (client) => {
       const pid = (client as unknown as { processID?: number }).processID;
@@ -151,14 +151,29 @@ export class PostgresLedgerStore implements LedgerStore {
   }
 
   async load(batch: LedgerBatch): Promise<void> {
-    await this.transaction(async (client) => {
+    await this.loadLocked(batch, false);
+  }
+
+  /**
+   * The emptiness check runs after the load lock is granted, in the load's own READ COMMITTED transaction, so it
+   * sees a concurrent seeder's committed rows: instances starting together on an empty database seed it once.
+   */
+  async loadIfEmpty(batch: LedgerBatch): Promise<boolean> {
+    return this.loadLocked(batch, true);
+  }
+
+  private async loadLocked(batch: LedgerBatch, onlyIfEmpty: boolean): Promise<boolean> {
+    const loaded = await this.transaction(async (client) => {
       // Serializes loads (id and tag-set allocation) while leaving reads free.
       await client.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
+      if (onlyIfEmpty && ((await client.query('SELECT 1 FROM companies LIMIT 1')).rowCount ?? 0) > 0) return false;
       await loadBatch(session(client), batch, (_s, staging) => writeStaging(client, staging));
+      return true;
     });
     // Fresh statistics after a bulk load, so the planner uses the indexes of the pre-aggregates at once
     // instead of waiting for autovacuum (a clipped range otherwise scans balance_daily).
-    if (batch.entries?.length) await this.withClient((c) => c.query('ANALYZE balance_monthly, balance_daily, tag_sets'));
+    if (loaded && batch.entries?.length) await this.withClient((c) => c.query('ANALYZE balance_monthly, balance_daily, tag_sets'));
+    return loaded;
   }
 
   linkSecret(): Promise<string> {
