@@ -55,6 +55,37 @@ export function referencedCompanyIds(batch: LedgerBatch): number[] {
   return [...ids];
 }
 
+/** Ids the batch writes, by kind: the adapter finds which companies already own them (see ownerCompanyIds). */
+export interface BatchIds {
+  locations: number[];
+  accounts: number[];
+  standardAccounts: number[];
+  trackingCategories: string[];
+  trackingOptions: string[];
+}
+
+export function batchIds(batch: LedgerBatch): BatchIds {
+  const guids = (ids: unknown[] | undefined) => (ids ?? []).map((id) => parseGuid(String(id))).filter((id): id is string => !!id);
+  const ints = (ids: unknown[] | undefined) => (ids ?? []).filter((id): id is number => typeof id === 'number' && Number.isSafeInteger(id));
+  return {
+    locations: ints(batch.locations?.map((r) => r.id)),
+    accounts: ints(batch.accounts?.map((r) => r.id)),
+    standardAccounts: ints(batch.standardAccounts?.map((r) => r.id)),
+    trackingCategories: guids(batch.trackingCategories?.map((r) => r.id)),
+    trackingOptions: guids(batch.trackingOptions?.map((r) => r.id)),
+  };
+}
+
+/** True for an IANA time zone name this runtime knows (what every report of the company will compute in). */
+export function isKnownTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 const isText = (v: unknown): v is string => typeof v === 'string' && v.trim().length > 0;
 
@@ -72,6 +103,25 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
   const standardCompany = new Map<number, number>();
   const categoryCompany = new Map<string, number>();
   const optionCategory = new Map<string, string>();
+  // Who owns each id before this batch: a batch may create or update records of the companies it names, never
+  // take over another company's record by reusing its id (that silently moved accounts between companies).
+  const owners = {
+    location: new Map<number, number>(), account: new Map<number, number>(), standard: new Map<number, number>(),
+    category: new Map<string, number>(), option: new Map<string, number>(),
+  };
+  for (const c of stored) {
+    for (const r of c.locations) owners.location.set(r.id, r.companyId);
+    for (const r of c.accounts) owners.account.set(r.id, r.companyId);
+    for (const r of c.standardAccounts) owners.standard.set(r.id, r.companyId);
+    for (const r of c.trackingCategories) owners.category.set(r.id, r.companyId);
+    for (const r of c.trackingOptions) owners.option.set(r.id, c.company.id);
+  }
+  const checkOwner = <K>(owner: Map<K, number>, id: K, companyId: number | undefined, at: BatchLocation, what: string) => {
+    const current = owner.get(id);
+    if (current !== undefined && companyId !== undefined && current !== companyId) {
+      fail(at, `${what} ${String(id)} belongs to company ${current}; this import is for company ${companyId}: use another id`);
+    }
+  };
   for (const c of stored) {
     companies.add(c.company.id);
     for (const r of c.locations) locationCompany.set(r.id, r.companyId);
@@ -104,6 +154,7 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
       fail(at, `company ${c.id}: fiscal year start month must be 1-12`);
     }
     if (!isText(c.timeZone)) fail(at, `company ${c.id}: time zone is required`);
+    else if (!isKnownTimeZone(c.timeZone)) fail(at, `company ${c.id}: time zone "${c.timeZone}" is not an IANA time zone (e.g. America/New_York)`);
     companies.add(c.id);
     out.companies.push({ ...c });
   });
@@ -118,6 +169,7 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
     if (!isId(r.id)) return fail(at, `location id ${String(r.id)} must be a positive integer`);
     dupLocation(r.id, at);
     checkCompany(r.companyId, at, `location ${r.id}`);
+    checkOwner(owners.location, r.id, r.companyId, at, 'location');
     if (!isText(r.name)) fail(at, `location ${r.id}: name is required`);
     locationCompany.set(r.id, r.companyId);
     out.locations.push({ ...r });
@@ -132,6 +184,7 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
     const at: BatchLocation = { kind: 'standardAccounts', index };
     if (!isId(r.id)) return fail(at, `standard account id ${String(r.id)} must be a positive integer`);
     checkCompany(r.companyId, at, `standard account ${r.id}`);
+    checkOwner(owners.standard, r.id, r.companyId, at, 'standard account');
     if (!isText(r.name)) fail(at, `standard account ${r.id}: name is required`);
     if (!ACCOUNT_TYPES.has(r.type)) fail(at, `standard account ${r.id}: unknown type "${r.type}"`);
     if (r.parentId != null && standardCompany.get(r.parentId) !== r.companyId) {
@@ -150,6 +203,7 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
     const at: BatchLocation = { kind: 'accounts', index };
     if (!isId(r.id)) return fail(at, `account id ${String(r.id)} must be a positive integer`);
     checkCompany(r.companyId, at, `account ${r.id}`);
+    checkOwner(owners.account, r.id, r.companyId, at, 'account');
     if (!isText(r.name)) fail(at, `account ${r.id}: name is required`);
     if (!ACCOUNT_TYPES.has(r.type)) fail(at, `account ${r.id}: unknown type "${r.type}"`);
     if (r.parentId != null && accountCompany.get(r.parentId) !== r.companyId) fail(at, `account ${r.id}: unknown parent ${r.parentId}`);
@@ -166,6 +220,7 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
     if (!id) return fail(at, `tracking category id "${r.id}" is not a GUID`);
     dupCategory(id, at);
     checkCompany(r.companyId, at, `tracking category ${id}`);
+    checkOwner(owners.category, id, r.companyId, at, 'tracking category');
     if (!isText(r.name)) fail(at, `tracking category ${id}: name is required`);
     categoryCompany.set(id, r.companyId);
     out.trackingCategories.push({ ...r, id });
@@ -179,6 +234,7 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
     if (!id) return fail(at, `tracking option id "${r.id}" is not a GUID`);
     dupOption(id, at);
     if (!categoryId || !categoryCompany.has(categoryId)) return fail(at, `tracking option ${id}: unknown category ${r.categoryId}`);
+    checkOwner(owners.option, id, categoryCompany.get(categoryId), at, 'tracking option');
     if (!isText(r.name)) fail(at, `tracking option ${id}: name is required`);
     optionCategory.set(id, categoryId);
     out.trackingOptions.push({ ...r, id, categoryId });

@@ -3,6 +3,7 @@
  * company as (kind, c1…c6) text columns, decoded per kind. One statement instead of six keeps the report's
  * fixed cost low (each statement costs about a millisecond on either engine).
  */
+import type { BatchIds } from './batch-validation.ts';
 import type { AccountType, CompanyCatalog } from './ledger-store.ts';
 import { int, intOrNull, str, strOrNull, type SqlRow, type SqlSession } from './sql-session.ts';
 
@@ -59,4 +60,26 @@ export async function readCatalog(s: SqlSession, companyId: number): Promise<Com
       .map((r) => ({ id: str(r.c1), categoryId: str(r.c3), name: str(r.c2) }))
       .sort((a, b) => byText(a.categoryId, b.categoryId) || byText(a.name, b.name) || byText(a.id, b.id)),
   };
+}
+
+/**
+ * The companies that already own any of these ids (shared SQL for both dialects). A load validates against their
+ * catalogs too, so a batch cannot take over another company's record by reusing its id.
+ */
+export async function ownerCompanyIds(s: SqlSession, ids: BatchIds): Promise<number[]> {
+  const parts: string[] = [];
+  const params: (number[] | string[])[] = [];
+  const add = (list: number[] | string[], sql: (p: string) => string) => {
+    if (list.length === 0) return;
+    params.push(list);
+    parts.push(sql(`$${params.length}`));
+  };
+  add(ids.locations, (p) => `SELECT company_id FROM locations WHERE id = ANY(${p})`);
+  add(ids.accounts, (p) => `SELECT company_id FROM accounts WHERE id = ANY(${p})`);
+  add(ids.standardAccounts, (p) => `SELECT company_id FROM standard_accounts WHERE id = ANY(${p})`);
+  add(ids.trackingCategories, (p) => `SELECT company_id FROM tracking_categories WHERE id = ANY(${p})`);
+  add(ids.trackingOptions, (p) => `SELECT c.company_id FROM tracking_options o JOIN tracking_categories c ON c.id = o.category_id WHERE o.id = ANY(${p})`);
+  if (parts.length === 0) return [];
+  const rows = await s.query(`SELECT DISTINCT CAST(company_id AS VARCHAR) AS c FROM (${parts.join(' UNION ALL ')}) owners`, params);
+  return rows.map((r) => int(r.c));
 }

@@ -3,9 +3,10 @@
  * catalogs, upserts reference rows, registers new tag sets, stages the journal in bulk (adapter writer), then moves
  * it into journal_* tables and folds posted lines into balance_monthly / balance_daily.
  */
-import { referencedCompanyIds, validateBatch, type NormalizedBatch } from './batch-validation.ts';
+import { batchIds, referencedCompanyIds, validateBatch, type NormalizedBatch } from './batch-validation.ts';
 import { buildStaging } from './batch-staging.ts';
-import { readCatalog } from './catalog-sql.ts';
+import { ownerCompanyIds, readCatalog } from './catalog-sql.ts';
+import { LedgerValidationError, type BatchIssue } from './errors.ts';
 import type { CompanyCatalog, LedgerBatch } from './ledger-store.ts';
 import { int, str, type SqlSession, type StagingWriter } from './sql-session.ts';
 import { optionIdsOfKey } from './tag-sets.ts';
@@ -97,18 +98,98 @@ async function registerTagSets(s: SqlSession, b: NormalizedBatch): Promise<(comp
   };
 }
 
+/** Entry ids (refs) per statement when recording or checking them. */
+const REF_CHUNK = 1000;
+const MAX_SAFE_CENTS = '9007199254740991';
+
+/**
+ * Entry ids (the CSV's `entry` column) are kept per company: an entry id already loaded for its company, or twice
+ * in one batch, is refused (re-importing a journal used to double every figure).
+ */
+async function checkEntryRefs(s: SqlSession, batch: LedgerBatch): Promise<void> {
+  const issues: BatchIssue[] = [];
+  const byCompany = new Map<number, Map<string, number>>(); // company → ref → entry index
+  (batch.entries ?? []).forEach((e, entryIndex) => {
+    if (e.ref === undefined || e.ref === '') return;
+    let refs = byCompany.get(e.companyId);
+    if (!refs) byCompany.set(e.companyId, (refs = new Map()));
+    const first = refs.get(e.ref);
+    if (first !== undefined) issues.push({ at: { kind: 'entry', entryIndex }, message: `entry ${e.ref} appears twice in the batch` });
+    else refs.set(e.ref, entryIndex);
+  });
+  for (const [companyId, refs] of byCompany) {
+    const all = [...refs.keys()];
+    for (let i = 0; i < all.length && issues.length < 50; i += REF_CHUNK) {
+      const rows = await s.query('SELECT ref FROM journal_entry_refs WHERE company_id = $1 AND ref = ANY($2)', [companyId, all.slice(i, i + REF_CHUNK)]);
+      for (const r of rows) {
+        issues.push({
+          at: { kind: 'entry', entryIndex: refs.get(str(r.ref))! },
+          message: `entry ${str(r.ref)} was already imported for company ${companyId} (an entry is never added twice)`,
+        });
+      }
+    }
+  }
+  if (issues.length) throw new LedgerValidationError(issues.sort((a, b) => (a.at as { entryIndex: number }).entryIndex - (b.at as { entryIndex: number }).entryIndex));
+}
+
+async function recordEntryRefs(s: SqlSession, batch: LedgerBatch, firstEntryId: number): Promise<void> {
+  const rows: [number, string, number][] = [];
+  (batch.entries ?? []).forEach((e, i) => {
+    if (e.ref !== undefined && e.ref !== '') rows.push([e.companyId, e.ref, firstEntryId + i]);
+  });
+  for (let i = 0; i < rows.length; i += REF_CHUNK) {
+    const chunk = rows.slice(i, i + REF_CHUNK);
+    const values = chunk.map((_, j) => `($${j * 3 + 1}, $${j * 3 + 2}, $${j * 3 + 3})`).join(', ');
+    await s.query(`INSERT INTO journal_entry_refs (company_id, ref, entry_id) VALUES ${values}`, chunk.flat());
+  }
+}
+
+/**
+ * Every account-month a report can show must stay a safe integer of cents (2^53 - 1): a load that would push one
+ * past it is refused at the first line on that account and month (it used to turn every report of the company
+ * into a 500).
+ */
+async function checkAccountMonths(s: SqlSession, batch: NormalizedBatch): Promise<void> {
+  const companies = [...new Set(batch.entries.map((e) => e.companyId))];
+  const [over] = await s.query(
+    `SELECT CAST(account_id AS VARCHAR) AS account, CAST(month AS VARCHAR) AS month FROM balance_monthly
+      WHERE company_id = ANY($1) GROUP BY company_id, account_id, month
+     HAVING SUM(cents) > ${MAX_SAFE_CENTS} OR SUM(cents) < -${MAX_SAFE_CENTS} ORDER BY month, account_id LIMIT 1`,
+    [companies],
+  );
+  if (!over) return;
+  const accountId = int(over.account);
+  const month = str(over.month).slice(0, 7);
+  for (let entryIndex = 0; entryIndex < batch.entries.length; entryIndex++) {
+    const e = batch.entries[entryIndex]!;
+    const lineIndex = e.date.startsWith(month) && e.isPosted ? e.lines.findIndex((l) => l.accountId === accountId) : -1;
+    if (lineIndex >= 0) {
+      throw new LedgerValidationError([{
+        at: { kind: 'entry', entryIndex, lineIndex },
+        message: `account ${accountId} would total more than 2^53 - 1 cents in ${month} (the largest amount a report can show exactly)`,
+      }]);
+    }
+  }
+  throw new LedgerValidationError([{ at: { kind: 'entry', entryIndex: 0 }, message: `account ${accountId} would total more than 2^53 - 1 cents in ${month}` }]);
+}
+
 export async function loadBatch(s: SqlSession, batch: LedgerBatch, writeStaging: StagingWriter): Promise<number> {
   const stored: CompanyCatalog[] = [];
-  for (const id of referencedCompanyIds(batch)) {
+  const companies = new Set([...referencedCompanyIds(batch), ...(await ownerCompanyIds(s, batchIds(batch)))]);
+  for (const id of companies) {
     const c = await readCatalog(s, id);
     if (c) stored.push(c);
   }
   const normalized = validateBatch(batch, stored);
+  await checkEntryRefs(s, batch);
   await writeReferences(s, normalized);
   if (normalized.entries.length === 0) return 0;
   const tagSetId = await registerTagSets(s, normalized);
-  const staging = buildStaging(normalized, await nextId(s, 'journal_entries'), await nextId(s, 'journal_lines'), tagSetId);
+  const firstEntryId = await nextId(s, 'journal_entries');
+  const staging = buildStaging(normalized, firstEntryId, await nextId(s, 'journal_lines'), tagSetId);
   await writeStaging(s, staging);
   for (const sql of MOVE_SQL) await s.query(sql);
+  await recordEntryRefs(s, batch, firstEntryId);
+  await checkAccountMonths(s, normalized);
   return normalized.entries.length;
 }

@@ -28,6 +28,9 @@ export function schemaStatements(dialect: Dialect): string[] {
     `CREATE TABLE IF NOT EXISTS journal_lines (
       id BIGINT${pk}, entry_id BIGINT NOT NULL, account_id INTEGER NOT NULL, location_id INTEGER NOT NULL,
       amount_cents BIGINT NOT NULL, tag_set_id INTEGER NOT NULL)`,
+    // The entry ids an import named (the CSV's `entry`), per company: a re-import of one is refused.
+    `CREATE TABLE IF NOT EXISTS journal_entry_refs (
+      company_id INTEGER NOT NULL, ref VARCHAR NOT NULL, entry_id BIGINT NOT NULL${dialect === 'postgres' ? ', PRIMARY KEY (company_id, ref)' : ''})`,
     `CREATE TABLE IF NOT EXISTS journal_line_options (line_id BIGINT NOT NULL, option_id VARCHAR(32) NOT NULL)`,
     `CREATE TABLE IF NOT EXISTS tag_sets (
       id INTEGER PRIMARY KEY, company_id INTEGER NOT NULL, tag_key VARCHAR NOT NULL, UNIQUE (company_id, tag_key))`,
