@@ -272,14 +272,27 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   async load(batch: LedgerBatch): Promise<void> {
+    await this.loadSerially(batch, false);
+  }
+
+  /** Loads are serial (one writer queue), so the emptiness check and the load cannot interleave with another load. */
+  loadIfEmpty(batch: LedgerBatch): Promise<boolean> {
+    return this.loadSerially(batch, true);
+  }
+
+  private async loadSerially(batch: LedgerBatch, onlyIfEmpty: boolean): Promise<boolean> {
     let staged: Staging | undefined;
-    let committed = false;
+    let loaded = false;
     try {
-      await this.write((s) => loadBatch(s, batch, (_s, staging) => writeStaging(this.writer, (staged = staging))));
-      committed = true;
+      loaded = await this.write(async (s) => {
+        if (onlyIfEmpty && (await s.query('SELECT 1 AS x FROM companies LIMIT 1')).length > 0) return false;
+        await loadBatch(s, batch, (_s, staging) => writeStaging(this.writer, (staged = staging)));
+        return true;
+      });
     } finally {
-      this.afterLoad(committed ? staged : undefined);
+      this.afterLoad(loaded ? staged : undefined);
     }
+    return loaded;
   }
 
   /** Brings the in-memory caches in step with a load: committed lines join the built indexes; the rest is re-read. */
@@ -296,17 +309,6 @@ export class DuckDbLedgerStore implements LedgerStore {
       if (!L.posted[i]) continue;
       this.builtBalances.get(L.companyId[i]!)?.add(L.locationId[i]!, L.accountId[i]!, L.tagSetId[i]!, isoEpochDay(L.date[i]!), L.cents[i]!);
     }
-  }
-
-  /** Loads are serial (one writer queue), so the check and the load cannot interleave with another load. */
-  async loadIfEmpty(batch: LedgerBatch): Promise<boolean> {
-    const loaded = await this.write(async (s) => {
-      if ((await s.query('SELECT 1 AS x FROM companies LIMIT 1')).length > 0) return false;
-      await loadBatch(s, batch, (_s, staging) => writeStaging(this.writer, staging));
-      return true;
-    });
-    this.catalogs.clear();
-    return loaded;
   }
 
   linkSecret(): Promise<string> {
