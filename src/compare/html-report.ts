@@ -36,7 +36,7 @@ function groupTable(groups: GroupSummary[]): SafeHtml {
 
 function sideBySide(record: ExchangeRecord): SafeHtml {
   if (!record.bodies) return html``;
-  const patch = createTwoFilesPatch('old', 'new', `${record.bodies.old}\n`, `${record.bodies.new}\n`, '', '', { context: 3 });
+  const patch = createTwoFilesPatch('old ← body → new', 'old ← body → new', `${record.bodies.old}\n`, `${record.bodies.new}\n`, '', '', { context: 3 });
   return new SafeHtml(diffHtml(patch, { outputFormat: 'side-by-side', drawFileList: false, matching: 'lines', diffStyle: 'word' }));
 }
 

@@ -1,31 +1,29 @@
 /**
  * HAR files (browser devtools, Fiddler, Charles): each entry's request, its path and query replayed on each host.
- * Read with `yaml` (JSON is YAML 1.2) for source positions, so a bad entry is reported with its line number.
+ * Read with jsonc-parser (strict JSON: no comments, no trailing commas), whose tree keeps source offsets, so a syntax
+ * error and a bad entry are reported with their line numbers.
  */
 import type { Entry } from 'har-format';
-import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { ReplayRequest, SourceIssue, SourceResult } from '../types.ts';
 
-function lineOf(node: Node | null | undefined, lines: LineCounter): number {
-  return node?.range ? lines.linePos(node.range[0]).line : 1;
-}
-
 export function readHar(file: string, text: string): SourceResult {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
   const issues: SourceIssue[] = [];
   const requests: ReplayRequest[] = [];
-  if (doc.errors.length) {
-    const error = doc.errors[0]!;
-    return { requests, issues: [{ file, line: error.linePos?.[0]?.line ?? 1, reason: `not a HAR file: ${error.message.split('\n')[0]}` }] };
+  const lineAt = (offset: number) => text.slice(0, offset).split('\n').length;
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
+  if (errors.length || !root) {
+    const error = errors[0];
+    return { requests, issues: [{ file, line: error ? lineAt(error.offset) : 1, reason: `not a HAR file: ${error ? printParseErrorCode(error.error) : 'empty'}` }] };
   }
-  const entries = doc.getIn(['log', 'entries'], true);
-  if (!isSeq(entries)) return { requests, issues: [{ file, line: 1, reason: 'not a HAR file: no log.entries array' }] };
-  entries.items.forEach((node, index) => {
-    const line = lineOf(node as Node, lines);
+  const entries = findNodeAtLocation(root, ['log', 'entries']);
+  if (entries?.type !== 'array') return { requests, issues: [{ file, line: 1, reason: 'not a HAR file: no log.entries array' }] };
+  (entries.children ?? []).forEach((node: Node, index) => {
+    const line = lineAt(node.offset);
     const bad = (reason: string) => issues.push({ file, line, reason: `entries[${index}]: ${reason}` });
-    if (!isMap(node)) return bad('not an object');
-    const entry = node.toJSON() as Partial<Entry>;
+    if (node.type !== 'object') return bad('not an object');
+    const entry = getNodeValue(node) as Partial<Entry>;
     const request = entry.request;
     if (!request || typeof request !== 'object') return bad('no request');
     if (typeof request.method !== 'string' || !/^[A-Z]+$/i.test(request.method)) return bad(`bad request.method ${JSON.stringify(request.method)}`);
