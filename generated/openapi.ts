@@ -288,28 +288,6 @@ export type components = {
         };
     };
     responses: {
-        /** @description The echoed message. */
-        EchoResponse: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["EchoResponse"];
-                "application/xml": components["schemas"]["EchoResponse"];
-                "text/javascript": string;
-            };
-        };
-        /** @description The built report. */
-        GetFlatResponse: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["GetFlatResponse"];
-                "application/xml": components["schemas"]["GetFlatResponse"];
-                "text/javascript": string;
-            };
-        };
         /** @description A field could not be bound or failed validation (ErrorCode `SerializationException`, `ArgumentException` or a validator name), or the body could not be parsed. */
         BadRequest: {
             headers: {
@@ -507,7 +485,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["EchoResponse"];
+            /** @description The echoed message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EchoResponse"];
+                    "application/xml": components["schemas"]["EchoResponse"];
+                    "text/javascript": string;
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             414: components["responses"]["UriTooLong"];
@@ -537,7 +525,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["EchoResponse"];
+            /** @description The echoed message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EchoResponse"];
+                    "application/xml": components["schemas"]["EchoResponse"];
+                    "text/javascript": string;
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             414: components["responses"]["UriTooLong"];
@@ -574,7 +572,17 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["EchoResponse"];
+            /** @description The echoed message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EchoResponse"];
+                    "application/xml": components["schemas"]["EchoResponse"];
+                    "text/javascript": string;
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
@@ -657,7 +665,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["GetFlatResponse"];
+            /** @description The built report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetFlatResponse"];
+                    "application/xml": components["schemas"]["GetFlatResponse"];
+                    "text/javascript": string;
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -740,7 +758,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["GetFlatResponse"];
+            /** @description The built report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetFlatResponse"];
+                    "application/xml": components["schemas"]["GetFlatResponse"];
+                    "text/javascript": string;
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -788,7 +816,17 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["GetFlatResponse"];
+            /** @description The built report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetFlatResponse"];
+                    "application/xml": components["schemas"]["GetFlatResponse"];
+                    "text/javascript": string;
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -40,7 +40,7 @@ export interface NativeTypesModel {
 }
 
 type OpenApi = {
-  paths: Record<string, Record<string, { 'x-request-dto'?: string; responses?: Record<string, { $ref?: string }> }>>;
+  paths: Record<string, Record<string, { 'x-request-dto'?: string; responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> }> }>>;
   components: {
     responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
     schemas: Record<string, { properties?: Record<string, unknown> }>;
@@ -63,8 +63,9 @@ export async function nativeTypesModel(root: string): Promise<NativeTypesModel> 
       if (!op || !dto) continue;
       // A resource route whose request is no DTO of the contract (the report link, GET …/Flat/Reports/{Token}) has no native type.
       if (!doc.components.schemas[dto]) continue;
-      const ok = op.responses?.['200']?.$ref;
-      const schemaRef = ok ? doc.components.responses[refName(ok)]?.content?.['application/json']?.schema?.$ref : undefined;
+      const ok = op.responses?.['200'];
+      const okResponse = ok?.$ref ? doc.components.responses?.[refName(ok.$ref)] : ok;
+      const schemaRef = okResponse?.content?.['application/json']?.schema?.$ref;
       if (!schemaRef) throw new Error(`openapi: ${method.toUpperCase()} ${template} has no 200 DTO`);
       const entry = operations.get(dto) ?? { response: refName(schemaRef), method: method.toUpperCase(), routes: [] };
       if (entry.response !== refName(schemaRef)) throw new Error(`openapi: ${dto} answers two response types`);
