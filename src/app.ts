@@ -100,6 +100,7 @@ export async function createApp({ config: given, store, logger, now = () => new 
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
     app[op.method.toLowerCase() as 'get' | 'post'](op.expressPath, async (req, res) => {
+      wireContext(res).serviceStarted = true;
       const result = await handler(req, { ...deps, caller: callerOf(res), signal: requestSignal(res) });
       if (res.headersSent) return; // the request ran past its time-out and was answered
       if (result instanceof RawBody) sendRaw(res, result);

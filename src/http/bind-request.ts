@@ -8,7 +8,7 @@ import type { OperationPlan } from '../contract/binding-plan.ts';
 import { AppError } from '../errors/app-error.ts';
 import { bindBody, bindQuery, type BindingLimits } from './binding.ts';
 import { MAX_CALLBACK_CHARS } from './jsonp.ts';
-import { Keywords, RESERVED_QUERY_NAMES } from './keywords.ts';
+import { Keywords, RESERVED_QUERY_NAMES, keywordValue } from './keywords.ts';
 import { wireContext } from './wire-context.ts';
 
 type RawQuery = Record<string, string | string[] | undefined>;
@@ -21,7 +21,7 @@ function reservedOnly(query: RawQuery): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const [key, value] of Object.entries(query)) {
     const text = first(value);
-    if (RESERVED_QUERY_NAMES.has(key) && text !== undefined) kept[key] = text;
+    if (RESERVED_QUERY_NAMES.has(key.toLowerCase()) && text !== undefined) kept[key.toLowerCase()] = text;
   }
   return kept;
 }
@@ -35,7 +35,7 @@ function setQuery(req: Request, query: Record<string, unknown>): void {
 export function identifyOperation(planFor: (req: Request, res: Response) => OperationPlan | undefined): RequestHandler {
   return (req, res, next) => {
     const wire = wireContext(res);
-    const callback = first((req.query as RawQuery)[Keywords.callback]);
+    const callback = keywordValue(req.query as RawQuery, Keywords.callback);
     wire.operation = planFor(req, res);
     if (wire.operation) wire.dtoName = wire.operation.dtoName;
     if (callback && callback.length > MAX_CALLBACK_CHARS) {

@@ -5,10 +5,10 @@
  */
 import type { FieldKind, FieldSpec, ScalarKind } from '../contract/binding-plan.ts';
 import type { FieldError } from '../errors/app-error.ts';
-import { canonicalLegacyDateInput, parseLegacyCalendarDate } from '../scalars/dates.ts';
-import { parseLegacyBoolean } from '../scalars/booleans.ts';
+import { canonicalLegacyDateInput } from '../scalars/dates.ts';
+import { legacyBooleanText, parseLegacyBoolean } from '../scalars/booleans.ts';
 import { parseGuid } from '../scalars/guids.ts';
-import { parseLegacyInt32, splitLegacyList } from './legacy-scalars.ts';
+import { parseLegacyInt32, parseLegacyListInt32, splitLegacyList } from './legacy-scalars.ts';
 
 export interface BoundFields {
   /** Canonical field name → typed value. */
@@ -35,6 +35,15 @@ function describe(value: unknown): string {
   return text.length > MAX_DESCRIBED_CHARS ? `${text.slice(0, MAX_DESCRIBED_CHARS)}…` : text;
 }
 
+/** A JSON value's own text (4.5 bound `"OrderBy":[1]` as "[1]"); undefined when nested too deeply to write. */
+function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
 function invalid(sentName: string, value: unknown): FieldError {
   return {
     errorCode: 'SerializationException',
@@ -43,20 +52,30 @@ function invalid(sentName: string, value: unknown): FieldError {
   };
 }
 
-function parseScalar(kind: ScalarKind, value: unknown): Parsed {
+/**
+ * One value as ServiceStack 4.5 converted it. Text (query, form, JSV, XML) follows the JSV binder's rules; a JSON value
+ * is converted where 4.5 converted it (`1`/`0` → boolean, `5`/`true` → "5"/"true", `"7"` → 7, any other JSON value →
+ * its JSON text for a string field) and is invalid where 4.5 silently dropped it (a deliberate deviation: a 400).
+ */
+function parseScalar(kind: ScalarKind, value: unknown, inList = false): Parsed {
   switch (kind.kind) {
     case 'string':
-      return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : INVALID;
+      if (typeof value === 'string') return value;
+      return value !== null && value !== undefined ? (jsonText(value) ?? INVALID) : INVALID;
     case 'boolean':
       if (typeof value === 'boolean') return value;
+      if (typeof value === 'number') return value === 1 ? true : value === 0 ? false : INVALID;
       return typeof value === 'string' ? (parseLegacyBoolean(value) ?? INVALID) : INVALID;
-    case 'integer':
-      if (typeof value === 'number') return Number.isInteger(value) ? (parseLegacyInt32(String(value)) ?? INVALID) : INVALID;
-      return typeof value === 'string' ? (parseLegacyInt32(value) ?? INVALID) : INVALID;
+    case 'integer': {
+      const parse = inList ? parseLegacyListInt32 : parseLegacyInt32;
+      if (typeof value === 'number') return Number.isInteger(value) ? (parse(String(value)) ?? INVALID) : INVALID;
+      return typeof value === 'string' ? (parse(value) ?? INVALID) : INVALID;
+    }
     case 'date':
-      return typeof value === 'string' && parseLegacyCalendarDate(value) ? canonicalLegacyDateInput(value) : INVALID;
+      return typeof value === 'string' ? (canonicalLegacyDateInput(value) ?? INVALID) : INVALID;
     case 'guid':
-      return typeof value === 'string' ? (parseGuid(value) ?? INVALID) : INVALID;
+      // A JSV list item may be double-quoted: `Filters="0a1b…"` bound in 4.5.
+      return typeof value === 'string' ? (parseGuid(value.trim().replace(/^"(.*)"$/s, '$1')) ?? INVALID) : INVALID;
     case 'enum': {
       if (typeof value !== 'string') return INVALID;
       // Case-insensitive like .NET enum parsing; an unknown value is left for the validator to name.
@@ -74,10 +93,11 @@ const TOO_MANY = Symbol('too many');
 
 function parseField(type: FieldKind, value: unknown, limits: BindingLimits): Parsed | typeof TOO_MANY {
   if (type.kind !== 'array') return parseScalar(type, value);
-  const items = typeof value === 'string' ? splitLegacyList(value) : Array.isArray(value) ? value : undefined;
+  // 4.5 read one JSON value as a one-item list (`101` → [101]) and a string as a JSV list (`"1,2"` → [1,2]).
+  const items = typeof value === 'string' ? splitLegacyList(value) : Array.isArray(value) ? value : value !== null && typeof value !== 'object' ? [value] : undefined;
   if (!items) return INVALID;
   if (items.length > limits.maxArrayItems) return TOO_MANY;
-  const parsed = items.map((item) => parseScalar(type.items, item));
+  const parsed = items.map((item) => parseScalar(type.items, item, true));
   return parsed.includes(INVALID) ? INVALID : parsed;
 }
 
@@ -97,7 +117,8 @@ function bind(entries: [string, unknown, string?][], plan: Map<string, FieldSpec
       continue;
     }
     if (parsed === INVALID) {
-      bound.errors.push(invalid(sentName, value));
+      // 4.5 names the part of a boolean it read: `yes` for `yes,no`.
+      bound.errors.push(invalid(sentName, spec.type.kind === 'boolean' && typeof value === 'string' ? legacyBooleanText(value) : value));
       continue;
     }
     bound.values[spec.name] = parsed;

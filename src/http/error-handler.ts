@@ -16,6 +16,9 @@ export function errorHandler(options: { debug: boolean; logger: Logger }): Error
       res.destroy();
       return;
     }
-    res.status(appError.status).json(toErrorResponse(appError, { debug: options.debug, dtoName: wire.dtoName }));
+    // 4.5 wrapped only errors raised inside the service in the JSONP callback; an error raised before it (binding,
+    // unknown operation, authentication) is plain JSON with its status even when ?callback= is given.
+    if (!wire.serviceStarted) wire.callback = undefined;
+    res.status(appError.status).json(toErrorResponse(appError, { debug: options.debug, dtoName: wire.dtoName, inService: wire.serviceStarted === true }));
   };
 }

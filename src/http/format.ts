@@ -4,7 +4,7 @@
  * which formats it can write; a choice it cannot write falls through to the next rule.
  */
 import type { Request } from 'express';
-import { Keywords } from './keywords.ts';
+import { Keywords, keywordValue } from './keywords.ts';
 
 export const MEDIA_TYPES = {
   json: 'application/json',
@@ -40,8 +40,8 @@ export function negotiateFormat(
   const can = (format: string | undefined): format is WireFormat => isFormat(format) && supported.includes(format);
   if (can(extensionFormat)) return extensionFormat;
   const query = req.query as Record<string, unknown>;
-  if (typeof query[Keywords.callback] === 'string' && query[Keywords.callback] !== '' && can('json')) return 'json';
-  const format = query[Keywords.format];
+  if (keywordValue(query, Keywords.callback) && can('json')) return 'json';
+  const format = keywordValue(query, Keywords.format);
   const fromQuery = typeof format === 'string' ? format.split('.')[0]!.toLowerCase() : undefined;
   if (can(fromQuery)) return fromQuery;
   if (/^\/json\//i.test(req.path) && can('json')) return 'json';

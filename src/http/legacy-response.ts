@@ -9,6 +9,8 @@ import { negotiateFormat } from './format.ts';
 import { JSONP_CONTENT_TYPE, wrapJsonp } from './jsonp.ts';
 import { toLegacyJson } from './legacy-json.ts';
 import { wireContext } from './wire-context.ts';
+import { applyJsConfig, parseJsConfig } from './jsconfig.ts';
+import { Keywords, keywordValue } from './keywords.ts';
 
 export { JSON_CONTENT_TYPE } from './dto-writers.ts';
 
@@ -22,9 +24,12 @@ export function legacyResponseWriter(): RequestHandler {
         res.setHeader('Content-Type', JSONP_CONTENT_TYPE);
         return res.send(Buffer.from(wrapJsonp(wire.callback, toLegacyJson(dto))));
       }
-      const writer = dtoWriters[negotiateFormat(req, wire.extensionFormat, DTO_FORMATS, 'json')]!;
+      const format = negotiateFormat(req, wire.extensionFormat, DTO_FORMATS, 'json');
+      const writer = dtoWriters[format]!;
+      // ?jsconfig= shapes the service's own JSON answer only (not JSONP above, not errors raised before the service).
+      const jsconfig = format === 'json' && wire.serviceStarted ? parseJsConfig(keywordValue(req.query as Record<string, unknown>, Keywords.jsconfig)) : undefined;
       res.setHeader('Content-Type', writer.contentType);
-      return res.send(Buffer.from(writer.write(dto, { dtoName: wire.dtoName, status: res.statusCode })));
+      return res.send(Buffer.from(writer.write(jsconfig ? applyJsConfig(dto, jsconfig) : dto, { dtoName: wire.dtoName, status: res.statusCode })));
     };
     next();
   };

@@ -6,7 +6,8 @@ import type { RequestHandler } from 'express';
 import { AppError } from '../errors/app-error.ts';
 import type { RouteTemplate } from '../contract/routes.ts';
 
-const PREDEFINED = /^\/json\/reply\/([^/?]+)\/?$/i;
+/** `/{format}/reply/{Op}` or `/{format}/oneway/{Op}`; without an operation, 4.5 named the rest of the path (`reply/`). */
+const PREDEFINED = /^\/(?:json|xml|jsv|csv|html)\/((?:reply|oneway)(?:\/([^/?]*))?\/?)$/i;
 
 export function notFound(routes: RouteTemplate[], debug: boolean): RequestHandler {
   const operations = new Map(
@@ -15,7 +16,7 @@ export function notFound(routes: RouteTemplate[], debug: boolean): RequestHandle
   return (req, res, next) => {
     const predefined = PREDEFINED.exec(req.path);
     if (predefined) {
-      const name = safeDecode(predefined[1]!);
+      const name = predefined[2] ? safeDecode(predefined[2]) : predefined[1]!;
       const route = operations.get(name.toLowerCase());
       const verb = req.method.charAt(0) + req.method.slice(1).toLowerCase();
       return next(

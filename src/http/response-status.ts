@@ -7,6 +7,11 @@ export interface ResponseStatusOptions {
   /** The request DTO's name, for the StackTrace header line. */
   dtoName: string;
   now?: Date;
+  /**
+   * True when the error was raised inside the service: 4.5 then wrote `Errors: []` when no field failed, while an
+   * error raised before the service (binding, unknown operation, authentication) had no `Errors` key at all.
+   */
+  inService?: boolean;
 }
 
 /** ServiceStack's DebugMode StackTrace: `[<Dto>: <UtcNow>]:` then the exception as text. */
@@ -20,7 +25,9 @@ export function toResponseStatus(error: AppError, options: ResponseStatusOptions
     ErrorCode: error.code,
     Message: options.debug && cause && error.code === 'Exception' ? cause.message : error.message,
     StackTrace: options.debug ? stackTrace(cause ?? error, options) : undefined,
-    Errors: error.fieldErrors.map((f) => ({ ErrorCode: f.errorCode, FieldName: f.fieldName, Message: f.message })),
+    Errors: error.fieldErrors.length || options.inService
+      ? error.fieldErrors.map((f) => ({ ErrorCode: f.errorCode, FieldName: f.fieldName, Message: f.message }))
+      : undefined,
   };
 }
 

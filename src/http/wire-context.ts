@@ -21,6 +21,8 @@ export interface WireContext {
   pendingError?: AppError;
   /** The request DTO's name, for error messages. */
   dtoName: string;
+  /** Set once the service (the operation's handler) runs: errors after this point are the service's own. */
+  serviceStarted?: boolean;
 }
 
 export function wireContext(res: Response): WireContext {

@@ -1,9 +1,9 @@
 /**
  * Dates, in one place and with no imports: the calendar date the service computes with ({year, month, day}, no
  * time zone), its ISO day form (`YYYY-MM-DD`, the store's and the report link's), calendar arithmetic, and the
- * legacy wire forms. ServiceStack read `/Date(ms)/`, `/Date(ms±hhmm)/`, `\/Date(...)\/`, ISO 8601 and `yyyyMMdd`;
- * it wrote `/Date(ms)/` for UTC values. The report only needs the calendar date the client meant, so an instant
- * with an offset is read in that offset, and ISO dates are taken as written.
+ * legacy wire forms. ServiceStack 4.5 read `/Date(ms)/`, `/Date(ms±hhmm)/`, `\/Date(...)\/`, ISO 8601, `yyyyMMdd` and
+ * what .NET's DateTime.Parse read; it wrote `/Date(ms)/` for UTC values. The report only needs the calendar date the
+ * client meant (see parseLegacyCalendarDate).
  */
 export interface CalendarDate {
   year: number;
@@ -20,7 +20,6 @@ const MIN_WIRE_YEAR = 100;
 const MAX_WIRE_YEAR = 9999;
 /** `/Date(ms)/` with an optional `±hhmm` display offset; the slashes may come JSON-escaped (`\/`). */
 const WCF_DATE = /^\\?\/Date\((-?\d+)(?:([+-])(\d{2})(\d{2}))?\)\\?\/$/;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const COMPACT_DATE = /^(\d{4})(\d{2})(\d{2})$/;
 
@@ -133,28 +132,103 @@ export function toLegacyDate({ year, month, day }: CalendarDate): string {
   return formatLegacyInstant(Date.UTC(year, month - 1, day));
 }
 
-/** The calendar date a legacy date string (any accepted input form) stands for, or undefined when it is not a date. */
+/** 4.5's ParseManual for 10-character values: `dd/MM/yyyy` (day first) when the last part has 4 digits, else y-M-d. */
+const TEN_CHAR_DATE = /^(\d{1,4})[-/](\d{1,2})[-/](\d{1,4})$/;
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH_NAME = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const TIME_ZONE = '(?:[T ](\\d{1,2}):(\\d{2})(?::(\\d{2})(?:\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?|([+-]\\d{2}:?\\d{2}))?';
+/** What .NET's DateTime.Parse (InvariantCulture) read of the forms clients send: numeric dates month first. */
+const GENERAL_FORMS: { pattern: RegExp; order: 'ymd' | 'mdy' | 'Mdy' | 'dMy' }[] = [
+  { pattern: new RegExp(`^(\\d{4})[-/](\\d{1,2})[-/](\\d{1,2})${TIME_ZONE}$`), order: 'ymd' },
+  { pattern: new RegExp(`^(\\d{1,2})/(\\d{1,2})/(\\d{4})${TIME_ZONE}$`), order: 'mdy' },
+  { pattern: new RegExp(`^${MONTH_NAME}\\.? (\\d{1,2}),? (\\d{4})${TIME_ZONE}$`, 'i'), order: 'Mdy' },
+  { pattern: new RegExp(`^(\\d{1,2}) ${MONTH_NAME}\\.?,? (\\d{4})${TIME_ZONE}$`, 'i'), order: 'dMy' },
+];
+
+/** A real day in the wire's years (see MIN_WIRE_YEAR), or undefined. */
+function wireDay(date: CalendarDate): CalendarDate | undefined {
+  return date.year >= MIN_WIRE_YEAR && date.year <= MAX_WIRE_YEAR ? valid(date) : undefined;
+}
+
+function wireDayOfInstant(ms: number): CalendarDate | undefined {
+  const d = new Date(ms);
+  const year = d.getUTCFullYear(); // NaN for an invalid date
+  if (!(year >= MIN_WIRE_YEAR && year <= MAX_WIRE_YEAR)) return undefined;
+  return { year, month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}
+
+/** Offset in minutes of `Z`, `+0200` or `+02:00`. */
+function zoneMinutes(zone: string): number {
+  if (zone === 'Z') return 0;
+  const digits = zone.slice(1).replace(':', '');
+  const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2));
+  return zone.startsWith('-') ? -minutes : minutes;
+}
+
+/**
+ * A date with an optional time and zone: without a zone the calendar date as written; with one (`Z`, `+02:00`), the
+ * UTC date of the instant it names (4.5 converted such values to that instant: 2025-01-01T00:00:00+02:00 is
+ * 2024-12-31T22:00Z).
+ */
+function dateAt(date: CalendarDate, hh = '0', mi = '0', ss = '0', zone: string | undefined): CalendarDate | undefined {
+  const day = wireDay(date);
+  if (!day || Number(hh) > 23 || Number(mi) > 59 || Number(ss) > 59) return undefined;
+  if (zone === undefined) return day;
+  return wireDayOfInstant(Date.UTC(day.year, day.month - 1, day.day, Number(hh), Number(mi), Number(ss)) - zoneMinutes(zone) * 60_000);
+}
+
+function monthOf(name: string): number {
+  return MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1;
+}
+
+function generalDate(value: string): CalendarDate | undefined {
+  for (const { pattern, order } of GENERAL_FORMS) {
+    const m = pattern.exec(value);
+    if (!m) continue;
+    const [, a, b, c, hh, mi, ss, zone, dateZone] = m as unknown as (string | undefined)[];
+    const date =
+      order === 'ymd' ? { year: Number(a), month: Number(b), day: Number(c) }
+      : order === 'mdy' ? { year: Number(c), month: Number(a), day: Number(b) }
+      : order === 'Mdy' ? { year: Number(c), month: monthOf(a!), day: Number(b) }
+      : { year: Number(c), month: monthOf(b!), day: Number(a) };
+    return dateAt(date, hh, mi, ss, zone ?? dateZone);
+  }
+  return undefined;
+}
+
+/**
+ * The calendar date a legacy date string (any accepted input form) stands for, or undefined when it is not a date.
+ * Read as a real ServiceStack 4.5.14 host read it (DateTimeSerializer.ParseShortestXsdDateTime): `/Date(ms)/` and
+ * `/Date(ms±hhmm)/` (the date of ms shifted by the offset); `yyyyMMdd`; a 10-character `dd/MM/yyyy` day first
+ * (`01/02/2025` is 1 February) and `yyyy-MM-dd`; otherwise as .NET's DateTime.Parse read it: `2025-1-1`, `2025/01/02`,
+ * month first `1/2/2025` and `12/31/2025`, `Jan 1 2025`, `2 Feb 2025`, with an optional time; a zone (`Z`,
+ * `+02:00`) makes it the instant it names, so its UTC date. Years 0100-9999.
+ */
 export function parseLegacyCalendarDate(text: string): CalendarDate | undefined {
   const value = text.trim();
   const wcf = WCF_DATE.exec(value);
   if (wcf) {
     const [, ms, sign, hh, mm] = wcf;
     const offsetMinutes = sign ? (sign === '-' ? -1 : 1) * (Number(hh) * 60 + Number(mm)) : 0;
-    const d = new Date(Number(ms) + offsetMinutes * 60_000);
-    const year = d.getUTCFullYear(); // NaN for an invalid date
-    if (!(year >= MIN_WIRE_YEAR && year <= MAX_WIRE_YEAR)) return undefined;
-    return { year, month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+    return wireDayOfInstant(Number(ms) + offsetMinutes * 60_000);
   }
-  const iso = ISO_DATE.exec(value) ?? COMPACT_DATE.exec(value);
-  if (!iso) return undefined;
-  const [, y, m, d, hh, mi, ss] = iso;
-  if ((hh !== undefined && Number(hh) > 23) || (mi !== undefined && Number(mi) > 59) || (ss !== undefined && Number(ss) > 59)) {
-    return undefined;
+  const compact = COMPACT_DATE.exec(value);
+  if (compact) return wireDay({ year: Number(compact[1]), month: Number(compact[2]), day: Number(compact[3]) });
+  if (value.length === 10) {
+    const parts = TEN_CHAR_DATE.exec(value);
+    if (parts) {
+      const [, a, b, c] = parts as unknown as string[];
+      const manual = c!.length === 4
+        ? wireDay({ year: Number(c), month: Number(b), day: Number(a) })
+        : wireDay({ year: Number(a), month: Number(b), day: Number(c) });
+      if (manual) return manual;
+    }
   }
-  return valid({ year: Number(y), month: Number(m), day: Number(d) });
+  return generalDate(value);
 }
 
-/** Canonical input form for the validator: the WCF slashes unescaped, everything else as sent. */
-export function canonicalLegacyDateInput(text: string): string {
-  return text.trim().replace(/^\\\//, '/').replace(/\\\/$/, '/');
+/** Canonical input form for the validator and the service: the calendar date the value names, as `yyyy-MM-dd`. */
+export function canonicalLegacyDateInput(text: string): string | undefined {
+  const date = parseLegacyCalendarDate(text);
+  return date ? formatIsoDate(date) : undefined;
 }

@@ -38,11 +38,17 @@ describe('contract input patterns', () => {
     const date = pattern('LegacyDateInput');
     const samples = [
       '2024-02-29T00:00:00Z', '2024-02-29 23:59:59.123', '2024-01-31T10:00', '2024-01-31T10:00+01:00', '2024-01-31T10:00-0500',
-      '2024-01-31T24:00', '2024-01-31T10:60', '2024-01-31T10:00:60', '2024-01-31T', '2024-01-31Z', '2024-1-31', '24-01-31',
+      '2024-01-31T24:00', '2024-01-31T10:60', '2024-01-31T10:00:60', '2024-01-31T', '2024-01-31Z', '24-01-31',
       '/Date(1704067200000)/', '/Date(-1)/', '/Date(1704067200000+0100)/', '/Date(1704067200000-0000)/', '\\/Date(1704067200000)\\/',
       '/Date(1704067200000+01)/', '/Date()/', '/Date(abc)/', 'Date(1)', '/Date(1.5)/', '', 'yesterday', '2024013', '202401311',
     ];
     for (const text of samples) expect(date.test(text), text).to.equal(parseLegacyCalendarDate(text) !== undefined);
+  });
+
+  it('the binder also reads the other forms ServiceStack 4.5 read (the description lists them; the pattern keeps the canonical ones)', () => {
+    for (const text of ['2024-1-31', '2025/01/02', '01/02/2025', '1/2/2025', 'Jan 1 2025', '2 Feb 2025', '2025-01-01+02:00']) {
+      expect(parseLegacyCalendarDate(text), text).to.not.equal(undefined);
+    }
   });
 
   it('GuidInput admits exactly the GUID forms the binder reads', () => {

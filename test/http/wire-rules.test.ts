@@ -59,11 +59,18 @@ describe('wire rules (ServiceStack compatibility)', () => {
       expect(res.text.startsWith('alert_1___script_a.b_(')).to.equal(true);
     });
 
-    it('When an error is answered to a JSONP caller, then the status is kept and the ResponseStatus is wrapped', async () => {
-      const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=x&callback=cb').expect(400);
+    it('When the service raises an error to a JSONP caller, then the status is kept and the ResponseStatus is wrapped', async () => {
+      const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations=99&callback=cb');
+      expect(res.status).to.be.within(400, 499);
       expect(res.headers['content-type']).to.equal('text/javascript');
       const body = JSON.parse(res.text.replace(/^cb\(/, '').replace(/\)$/, ''));
-      expect(body.ResponseStatus.ErrorCode).to.equal('SerializationException');
+      expect(body.ResponseStatus.Errors[0].FieldName).to.equal('Locations');
+    });
+
+    it('When binding fails for a JSONP caller, then the error is plain JSON (raised before the service, as 4.5 did)', async () => {
+      const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=x&callback=cb').expect(400);
+      expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+      expect(res.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
     });
   });
 
@@ -101,7 +108,6 @@ describe('wire rules (ServiceStack compatibility)', () => {
       expect(res.body.ResponseStatus).to.deep.equal({
         ErrorCode: 'NotImplementedException',
         Message: "The operation 'NoSuchRequest' does not exist for this service",
-        Errors: [],
       });
     });
 
