@@ -3,11 +3,12 @@
  *   npm run keys -- create --company 1 [--company 2 | --company 1,2] [--name x]   prints the key once
  *   npm run keys -- revoke <id>
  *   npm run keys -- list
- * Only SHA-256 hashes are stored; a lost key cannot be shown again, make a new one.
+ * Only SHA-256 hashes are stored; a lost key cannot be shown again, make a new one. With a server running on the
+ * embedded DuckDB store, the commands go to that server (its DATA_DIR/keys.sock) and take effect at once.
  */
 import { parseArgs } from 'node:util';
 import { createApiKey } from '../src/auth/api-keys.ts';
-import { runCli, withConfiguredStore } from './cli.ts';
+import { runCli, withKeyStore } from './cli.ts';
 
 const USAGE = 'usage: npm run keys -- create --company <id>[,<id>...] [--name <name>] | revoke <id> | list';
 
@@ -21,7 +22,7 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return command ? 0 : 2;
   }
-  return withConfiguredStore(async (store, config) => {
+  return withKeyStore(async (store, config) => {
     switch (command) {
       case 'create': {
         const ids = (values.company ?? []).flatMap((v) => v.split(',')).map((v) => Number(v.trim()));

@@ -2,12 +2,14 @@
  * Process entry: read config, open the store (seeding the demo ledger on first start), listen, warm up,
  * then drain and close on SIGTERM/SIGINT.
  */
+import { rmSync } from 'node:fs';
 import { pino } from 'pino';
 import { createApp } from './app.ts';
 import { createApiKey } from './auth/api-keys.ts';
 import { loadConfig } from './config.ts';
 import { listen, warmUp } from './server.ts';
 import { openStore } from './store/open-store.ts';
+import { keyAdminSocketPath, listenKeyAdmin } from './ops/key-admin-socket.ts';
 import { seedDemoIfEmpty } from './store/demo-ledger.ts';
 
 const config = loadConfig();
@@ -20,6 +22,9 @@ process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unha
 
 const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 if (config.demoData) await seedDemoIfEmpty(store, new Date());
+// The embedded file has one writer, this process: `npm run keys` reaches its key operations through this socket.
+const keyAdminPath = store.kind === 'duckdb' ? keyAdminSocketPath(config.dataDir) : undefined;
+const keyAdmin = keyAdminPath ? await listenKeyAdmin(keyAdminPath, store) : undefined;
 // The embedded demo gets one key on first start; only its hash is stored, so it is printed here once.
 const demoKey = config.demoData && config.auth === 'apikey' && (await store.listApiKeys()).length === 0 && (await store.listCompanies()).some((c) => c.id === 1)
   ? (await createApiKey(store, { name: 'demo', companyIds: [1] })).key
@@ -75,6 +80,8 @@ async function shutdown(signal: string): Promise<void> {
   await closed;
   clearInterval(idle);
   clearTimeout(force);
+  keyAdmin?.close();
+  if (keyAdminPath) rmSync(keyAdminPath, { force: true });
   await store.close({ beforeExit: true });
   logger.info('stopped');
   process.exit(0);

@@ -59,9 +59,46 @@ function queryApiKey(url: string): string | undefined {
   return undefined;
 }
 
-/** The URL with any `apikey` value replaced, for logs. */
+/** Query names whose values are secrets, read decoded and without separators (`api_key`, `API-Key`, `api%6Bey`). */
+const SECRET_NAME = /apikey|key|token|secret|passw|auth|bearer/;
+/** Our keys' shape, wherever they appear (a value under any name, a path segment). */
+const KEY_LIKE = /rsk_[A-Za-z0-9_-]{8,}/;
+const REDACTED = '[redacted]';
+
+function decodedLoosely(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text; // a malformed escape: judge the raw text
+  }
+}
+
+/**
+ * The URL for logs: redacts the value of every query parameter whose decoded name names a secret (the `apikey` that
+ * authenticates, however encoded, and near-misses such as `api_key` or `token`), and anything shaped like one of our
+ * keys, in the query or the path. Judged on decoded text, so percent-encoding cannot smuggle a key past it.
+ */
 export function redactApiKey(url: string): string {
-  return url.replace(/([?&]apikey=)[^&#]*/gi, '$1[redacted]');
+  const q = url.indexOf('?');
+  const path = (q === -1 ? url : url.slice(0, q))
+    .split('/')
+    .map((segment) => (KEY_LIKE.test(decodedLoosely(segment)) ? REDACTED : segment))
+    .join('/');
+  if (q === -1) return path;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq === -1 ? pair : pair.slice(0, eq);
+      const value = eq === -1 ? '' : pair.slice(eq + 1);
+      const secretName = SECRET_NAME.test(decodedLoosely(name).toLowerCase().replace(/[^a-z0-9]/g, ''));
+      if (secretName && eq !== -1) return `${name}=${REDACTED}`;
+      if (KEY_LIKE.test(decodedLoosely(pair))) return eq === -1 ? REDACTED : `${KEY_LIKE.test(decodedLoosely(name)) ? REDACTED : name}=${REDACTED}`;
+      return pair;
+    })
+    .join('&');
+  return `${path}?${query}`;
 }
 
 function usable(key: string): string {
@@ -69,7 +106,7 @@ function usable(key: string): string {
 }
 
 /** Makes a key for the given companies and stores its hash; returns the plaintext key (show it once) and the record. */
-export async function createApiKey(store: LedgerStore, options: { name: string; companyIds: number[] }): Promise<{ key: string; record: ApiKeyRecord }> {
+export async function createApiKey(store: Pick<LedgerStore, 'createApiKey'>, options: { name: string; companyIds: number[] }): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = generateApiKey();
   const record = await store.createApiKey({ name: options.name, companyIds: options.companyIds, keyHash: hashApiKey(key) });
   return { key, record };
