@@ -158,6 +158,50 @@ async function main(): Promise<void> {
     ['app throughput (req/s)', fmtRatio(app.rps / bare.rps), fmtRatio(app.rps / exp.rps)],
   ]));
   console.log('\nLatency ratios > 1 mean slower than the anchor; throughput ratios < 1 mean fewer requests per second.');
+  await compareScenario(Number(args.get('compare-rounds') ?? 3), Number(args.get('compare-concurrency') ?? 8));
+}
+
+// ---------------------------------------------------------------- compare scenario
+/**
+ * `npm run compare` between two local instances (each its own child process): the battery's GET/HEAD requests,
+ * `rounds` times, each sent to old, old again (noise) and new, then compared. Anchor, in the same run: the same three
+ * fetches per request with the bodies read but nothing compared (the replay floor).
+ */
+async function compareScenario(rounds: number, concurrency: number): Promise<void> {
+  const { batteryRequests } = await import('../src/compare/sources/battery.ts');
+  const { runComparison } = await import('../src/compare/run.ts');
+  const { replay } = await import('../src/compare/replay.ts');
+  const { DEFAULT_HEADERS } = await import('../src/compare/rules.ts');
+  const { default: pLimit } = await import('p-limit');
+  const gets = batteryRequests().filter((r) => r.method === 'GET' || r.method === 'HEAD');
+  const requests = Array.from({ length: rounds }, () => gets).flat();
+  console.log(`\nCompare: ${requests.length} requests (the battery's ${gets.length} GET/HEAD × ${rounds}), each to old, old again and new, concurrency ${concurrency}, two app instances`);
+  const [old, neu] = await Promise.all([startChild('app'), startChild('app')]);
+  try {
+    const hosts = { old: { base: old.url, headers: {} }, new: { base: neu.url, headers: {} } };
+    const measure = async (name: string, run: () => Promise<unknown>) => {
+      const started = performance.now();
+      await run();
+      const seconds = (performance.now() - started) / 1000;
+      return { name, seconds, rps: requests.length / seconds };
+    };
+    const plain = () => {
+      const limit = pLimit(concurrency);
+      return Promise.all(requests.map((r) => limit(() => Promise.all([replay(r, hosts.old, 30_000), replay(r, hosts.old, 30_000), replay(r, hosts.new, 30_000)]))));
+    };
+    const compare = () => runComparison(requests, { ...hosts, rules: { headers: DEFAULT_HEADERS, ignore: [], tolerances: [] }, concurrency, timeoutMs: 30_000, allowPost: false }, { sources: [], issues: [] });
+    await plain(); // warm-up: JIT, sockets, validators
+    const anchor = await measure('replay only (anchor)', plain);
+    const measured = await measure('npm run compare', compare);
+    console.log('');
+    console.log(table([
+      ['scenario', 'seconds', 'requests/s', 'HTTP calls/s'],
+      ...[anchor, measured].map((m) => [m.name, m.seconds.toFixed(2), fmtInt(m.rps), fmtInt(m.rps * 3)]),
+    ]));
+    console.log(`\ncompare throughput vs replay only: ${fmtRatio(measured.rps / anchor.rps)}`);
+  } finally {
+    await Promise.all([stopChild(old.child), stopChild(neu.child)]);
+  }
 }
 
 /** `--only overhead,startup` runs some sections; all by default. */
