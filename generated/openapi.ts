@@ -101,7 +101,8 @@ export type paths = {
          *     the link needs an API key whose scope includes the report's company (`401` without one, `403` for another company).
          *
          *     **Format** is chosen like everywhere else: a `.json`, `.html`, `.csv` or `.xlsx` suffix on the path, then
-         *     `?callback=` (JSON), then `?format=`, then `Accept`; otherwise JSON. Browsers send `Accept: text/html` and so
+         *     `?callback=` (JSON), then `?format=`, then `Accept`; otherwise JSON. A suffix or `format` naming a format this
+         *     operation does not have (`.xml`) is ignored. Browsers send `Accept: text/html` and so
          *     get the page by default.
          *     * `application/json`: the GetFlatResponse DTO, exactly as GetFlat returns it (Url, SelectedOptions, ReportModel).
          *     * `text/html`: a readable page: the statement with sections, totals and computed rows (negative figures in

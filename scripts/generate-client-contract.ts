@@ -5,7 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
 import { parse } from 'yaml';
+import { readOperations } from '../src/contract/operations.ts';
 import type { Generator } from './generators.ts';
 import { GENERATED_HEADER } from './generate-openapi-types.ts';
 
@@ -29,12 +31,9 @@ export async function clientContract(root: string): Promise<{ dates: string[]; o
   for (const parameter of Object.values(doc.components.parameters)) note(parameter.name, parameter.schema);
   const conflicts = [...kinds].filter(([, k]) => k.size > 1).map(([n]) => n);
   if (conflicts.length) throw new Error(`openapi: ${conflicts.join(', ')} are dates in one place and not in another`);
-  const operations: Record<string, { method: string; path: string }> = {};
-  for (const [template, item] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(item)) {
-      if (op?.operationId) operations[op.operationId] = { method: method.toUpperCase(), path: template };
-    }
-  }
+  const operations = Object.fromEntries(
+    readOperations(doc as unknown as OpenAPIV3.DocumentV3).all.map((op) => [op.operationId, { method: op.method, path: op.template }]),
+  );
   return { dates: [...kinds].filter(([, k]) => k.has(true)).map(([n]) => n).sort(), operations };
 }
 

@@ -1,7 +1,7 @@
 /**
- * The composition root of the HTTP service, in request order: logs and metrics, safe headers, the legacy
- * writer and limits, operations endpoints and static pages, route canonicalisation, SOAP, authentication,
- * the legacy binder, the OpenAPI validator, the contract's routes, native types, the legacy 404, errors; all of it
+ * The composition root of the HTTP service, in request order: logs and metrics, safe headers, the response writer,
+ * limits, operations endpoints and static pages, SOAP, resolving the request to its operation record, authentication,
+ * the legacy binder, the OpenAPI validator, the operation's service, native types, the legacy 404, errors; all of it
  * mounted under BASE_PATH when one is set.
  */
 import express, { type Express, type Request, type Response } from 'express';
@@ -9,28 +9,29 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { configDefaults, type AppConfig } from './config.ts';
+import { authenticate, callerOf } from './auth/access.ts';
 import { loadOpenApiDocument } from './contract/openapi-document.ts';
-import { validatorDocument } from './http/validator-document.ts';
-import { routeTemplates } from './contract/routes.ts';
-import { securedOperations } from './contract/secured-operations.ts';
-import { bindRequest, identifyOperation } from './http/bind-request.ts';
-import { canonicalRoutes } from './http/canonical-route.ts';
-import { errorHandler } from './http/error-handler.ts';
-import { legacyResponseWriter } from './http/legacy-response.ts';
+import { contractOperations } from './contract/operations.ts';
+import { jsonFormat } from './formats/json.ts';
+import { jsonpFormat } from './formats/jsonp.ts';
+import { createFormatRegistry } from './formats/registry.ts';
+import { reportCsvFormat, reportHtmlFormat, reportXlsxFormat } from './formats/report-formats.ts';
+import { xmlFormat } from './formats/xml.ts';
+import { requestBaseUrl, useLinkSettings } from './http/base-url.ts';
+import { bindRequest } from './http/bind-request.ts';
+import { maxUrlLength, requestSignal, requestTimeout } from './http/limits.ts';
 import { nativeTypesRoutes } from './http/native-types.ts';
 import { notFound } from './http/not-found.ts';
-import { rejectPending, wireContext } from './http/wire-context.ts';
-import { contractOperations } from './http/operations.ts';
-import { handlers, type ServiceDependencies } from './routes.ts';
-import { useLinkSettings } from './http/base-url.ts';
-import { RawBody, sendRaw } from './http/raw-body.ts';
-import { staticPages } from './http/static-pages.ts';
-import { linkSecretSource } from './services/link-secret.ts';
-import { authenticate, callerOf } from './auth/access.ts';
-import { maxUrlLength, requestSignal, requestTimeout } from './http/limits.ts';
+import { contextOf, rejectPending } from './http/request-context.ts';
+import { resolveOperation } from './http/resolve-operation.ts';
+import { createResponseWriter } from './http/response-writer.ts';
+import { REPORT_ASSETS, staticPages } from './http/static-pages.ts';
+import { validatorDocument } from './http/validator-document.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { health, ready } from './ops/health.ts';
 import { requestLog } from './ops/request-log.ts';
+import { serviceFor } from './services/index.ts';
+import { linkSecretSource } from './services/link-secret.ts';
 import { mountSoap12 } from './soap/mount-soap12.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
 
@@ -44,19 +45,16 @@ export interface AppDependencies {
 
 export async function createApp({ config: given, store, logger, now = () => new Date() }: AppDependencies): Promise<Express> {
   const config = { ...configDefaults, ...given };
-  const doc = loadOpenApiDocument();
-  const routes = routeTemplates(doc);
-  const operations = contractOperations(doc, routes);
-  const planFor = (req: Request, res: Response) => {
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const template = wireContext(res).template;
-    return operations.find((op) => op.method === method && op.template === template);
-  };
-  const deps: Omit<ServiceDependencies, 'caller'> = {
-    store, now, linkSecret: linkSecretSource(store, config.reportLinkSecret), reportLimits: { maxColumns: config.maxReportColumns },
-  };
-  const secured = securedOperations(doc);
-  const renderError = errorHandler({ debug: config.debug, logger });
+  const operations = contractOperations();
+  const formats = createFormatRegistry([jsonFormat, xmlFormat, jsonpFormat, reportHtmlFormat(REPORT_ASSETS), reportCsvFormat, reportXlsxFormat]);
+  const writer = createResponseWriter({ formats, operations, debug: config.debug, logger });
+  const services = new Map(operations.all.map((op) => {
+    const service = serviceFor(op.requestDto);
+    if (!service) throw new Error(`no service for ${op.requestDto} (operation ${op.operationId})`);
+    return [op.operationId, service] as const;
+  }));
+  const linkSecret = linkSecretSource(store, config.reportLinkSecret);
+  const reportLimits = { maxColumns: config.maxReportColumns };
   const metrics = createMetrics();
 
   const app = express();
@@ -67,27 +65,27 @@ export async function createApp({ config: given, store, logger, now = () => new 
   app.use(metrics.middleware);
   // No CSP here: HTML resources set their own; JSONP must stay loadable cross-origin.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } }));
-  app.use(legacyResponseWriter());
+  app.use(writer.install);
   app.use(maxUrlLength(config.maxUrlLength));
-  app.use(requestTimeout(config.requestTimeoutMs, renderError));
+  app.use(requestTimeout(config.requestTimeoutMs, writer.errorHandler));
   app.get('/health', health);
   app.get('/ready', ready(store));
   app.get('/metrics', metrics.handler);
   app.use(staticPages());
-  app.use(canonicalRoutes(routes));
   await mountSoap12(app, { bodyLimitBytes: config.bodyLimitBytes });
-  app.use(identifyOperation(planFor));
+  app.use(resolveOperation(operations.all, formats));
   app.use(authenticate({
     store,
     mode: config.auth,
     defaultCompanyName: config.companyName,
-    requiresKey: (req, res) => secured.has(`${req.method === 'HEAD' ? 'GET' : req.method} ${wireContext(res).template}`),
+    requiresKey: (_req, res) => contextOf(res).operation?.secured === true,
+    deny: (res, error) => { contextOf(res).pendingError = error; },
   }));
   app.use(express.json({ limit: config.bodyLimitBytes, strict: false }));
   app.use(bindRequest({ maxArrayItems: config.maxArrayItems }));
   app.use(
     OpenApiValidator.middleware({
-      apiSpec: validatorDocument(doc),
+      apiSpec: validatorDocument(loadOpenApiDocument()),
       validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false },
       validateResponses: config.validateResponses,
       validateSecurity: false,
@@ -96,20 +94,21 @@ export async function createApp({ config: given, store, logger, now = () => new 
     }),
   );
   app.use(rejectPending());
-  for (const op of operations) {
-    const handler = handlers[op.operationId];
-    if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
-    app[op.method.toLowerCase() as 'get' | 'post'](op.expressPath, async (req, res) => {
-      wireContext(res).serviceStarted = true;
-      const result = await handler(req, { ...deps, caller: callerOf(res), signal: requestSignal(res) });
-      if (res.headersSent) return; // the request ran past its time-out and was answered
-      if (result instanceof RawBody) sendRaw(res, result);
-      else res.json(result);
+  // The operation was resolved once; its service runs here with the bound DTO.
+  app.use(async (req, res, next) => {
+    const context = contextOf(res);
+    const service = context.operation && services.get(context.operation.operationId);
+    if (!service || !context.dto) return next();
+    context.serviceStarted = true;
+    const result = await service(context.dto as never, {
+      store, now, linkSecret, reportLimits, caller: callerOf(res), baseUrl: requestBaseUrl(req), signal: requestSignal(res),
     });
-  }
+    if (res.headersSent) return; // the request ran past its time-out and was answered
+    await writer.send(req, res, result);
+  });
   app.use(nativeTypesRoutes(now)); // /types/typescript, /types/csharp: before the legacy 404
-  app.use(notFound(routes, config.debug));
-  app.use(renderError);
+  app.use(notFound(operations.all, config.debug));
+  app.use(writer.errorHandler);
   return config.basePath ? underBasePath(app, config.basePath, config.trustProxy ?? false) : app;
 }
 

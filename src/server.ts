@@ -5,8 +5,7 @@
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadOpenApiDocument } from './contract/openapi-document.ts';
-import { routeTemplates } from './contract/routes.ts';
+import { contractOperations } from './contract/operations.ts';
 
 export interface RunningServer {
   server: Server;
@@ -23,14 +22,12 @@ export async function listen(app: Express, port: number, host: string): Promise<
 }
 
 export async function warmUp(url: string): Promise<void> {
-  const requests = routeTemplates(loadOpenApiDocument()).flatMap((route) =>
-    [...route.methods].map((method) => {
-      const path = route.template.replace(/\{\w+\}/g, 'warmup');
-      return method === 'GET'
-        ? fetch(url + path)
-        : fetch(url + path, { method, headers: { 'content-type': 'application/json' }, body: '{}' });
-    }),
-  );
+  const requests = contractOperations().all.map(({ method, template }) => {
+    const path = template.replace(/\{\w+\}/g, 'warmup');
+    return method === 'GET'
+      ? fetch(url + path)
+      : fetch(url + path, { method, headers: { 'content-type': 'application/json' }, body: '{}' });
+  });
   const responses = await Promise.all([...requests, fetch(`${url}/soap12?wsdl`)]);
   await Promise.all(responses.map((r) => r.arrayBuffer()));
 }

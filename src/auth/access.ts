@@ -1,19 +1,17 @@
 /**
  * Who is calling, and may they read this company. `authenticate()` runs once per request, early: it resolves the
- * presented API key to a Caller kept on res.locals (anonymous when no key is sent) and refuses a key that is
- * unknown or revoked (401). Operations whose openapi/ `security` requires a key get 401 without one: decided
- * here (WireContext.pendingError), delivered by `rejectPending()` after binding and validation, and in place of any error those raise, so
- * an anonymous caller learns nothing but the 401 while its request still exercises the pipeline (which is how
- * the start-up warm-up compiles the report routes' validators). Services then call
- * `requireCompanyAccess(caller, companyId)` (403 for another company).
+ * presented API key to a Caller (`callerOf(res)`; anonymous when no key is sent) and refuses a key that is unknown
+ * or revoked (401). An anonymous call to an operation whose openapi/ `security` requires a key is refused with 401
+ * through `deny`, which the composition root delivers after binding and validation, in place of any error those
+ * raise (so an anonymous caller learns nothing but the 401). The one authorisation rule every service applies is
+ * `requireCompanyAccess(caller, companyId)`: 403 unless the caller's key covers the company.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../errors/app-error.ts';
-import type { Caller } from '../services/caller.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
-import { wireContext } from '../http/wire-context.ts';
 import { hashApiKey, presentedApiKey } from './api-keys.ts';
 import type { AuthMode } from './auth-mode.ts';
+import type { Caller } from './caller.ts';
 
 export const WWW_AUTHENTICATE = 'Bearer realm="reporting", ApiKey header="X-ApiKey"';
 /** Company names change rarely; echo reads them through this cache. */
@@ -27,12 +25,16 @@ export interface AuthenticateOptions {
   mode?: AuthMode;
   /** Name echoed to anonymous callers. */
   defaultCompanyName: string;
-  /** True when the matched operation cannot be called without a key. */
-  requiresKey?: (req: Request, res: Response) => boolean;
+  /** True when the request's operation cannot be called without a key. */
+  requiresKey(req: Request, res: Response): boolean;
+  /** Records the 401 for an anonymous call to such an operation, to be answered after binding and validation. */
+  deny(res: Response, error: AppError): void;
 }
 
+const ANONYMOUS: Caller = { companyName: '', companyIds: [] };
+
 export function callerOf(res: Response): Caller {
-  return (res.locals.caller as Caller | undefined) ?? { companyName: '', companyIds: [] };
+  return (res.locals.caller as Caller | undefined) ?? ANONYMOUS;
 }
 
 export function unauthorized(res: Response | undefined, message: string): AppError {
@@ -40,16 +42,15 @@ export function unauthorized(res: Response | undefined, message: string): AppErr
   return new AppError('Unauthorized', message);
 }
 
-/** Throws 401 for an anonymous caller and 403 when the caller's key does not cover `companyId`. */
-export function requireCompanyAccess(caller: Caller, companyId: number, res?: Response): void {
+/** The one authorisation rule: 403 unless the caller's key covers `companyId` (or AUTH=none lets anyone read any). */
+export function requireCompanyAccess(caller: Caller, companyId: number): void {
   if (caller.anyCompany) return;
-  if (caller.keyId === undefined) throw unauthorized(res, KEY_REQUIRED);
   if (!caller.companyIds.includes(companyId)) {
     throw new AppError('Forbidden', `The API key does not give access to company ${companyId}.`);
   }
 }
 
-export function authenticate({ store, mode = 'apikey', defaultCompanyName, requiresKey }: AuthenticateOptions): RequestHandler {
+export function authenticate({ store, mode = 'apikey', defaultCompanyName, requiresKey, deny }: AuthenticateOptions): RequestHandler {
   if (mode === 'none') {
     // As a host without an auth feature: credentials are not read, every caller reads every company.
     return (_req, res, next) => {
@@ -75,7 +76,7 @@ export function authenticate({ store, mode = 'apikey', defaultCompanyName, requi
       const key = presentedApiKey(req.headers, req.originalUrl);
       if (key === undefined) {
         res.locals.caller = { companyName: defaultCompanyName, companyIds: [] } satisfies Caller;
-        if (requiresKey?.(req, res)) wireContext(res).pendingError = unauthorized(res, KEY_REQUIRED);
+        if (requiresKey(req, res)) deny(res, unauthorized(res, KEY_REQUIRED));
         return next();
       }
       const record = key ? await store.findApiKeyByHash(hashApiKey(key)) : undefined;

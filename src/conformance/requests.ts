@@ -5,6 +5,7 @@
  * against two hosts. Nothing here sends anything.
  */
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
+import { readOperations, type OperationRecord } from '../contract/operations.ts';
 
 export const SAMPLE_MESSAGE = 'conformance';
 export const ECHO_PATH = `/v1/echo/${SAMPLE_MESSAGE}`;
@@ -20,6 +21,7 @@ export interface ContractRequest {
 }
 
 export interface OperationRequests {
+  record: OperationRecord;
   operationId: string;
   template: string;
   method: string;
@@ -37,24 +39,19 @@ function resolveParameter(doc: OpenAPIV3.DocumentV3, node: OpenAPIV3.ParameterOb
 
 /** Every operation of openapi/ with its sample and bad requests. */
 export function operationRequests(doc: OpenAPIV3.DocumentV3, companyId: number): OperationRequests[] {
-  const out: OperationRequests[] = [];
-  for (const [template, item] of Object.entries(doc.paths)) {
-    for (const method of ['get', 'post'] as const) {
-      const op = (item as Record<string, OpenAPIV3.OperationObject> | undefined)?.[method];
-      if (!op?.operationId) continue;
-      const verb = method.toUpperCase();
-      const security = (op.security ?? (doc as { security?: OpenAPIV3.SecurityRequirementObject[] }).security) ?? [];
-      out.push({
-        operationId: op.operationId,
-        template,
-        method: verb,
-        needsKey: security.length > 0 && !security.some((s) => Object.keys(s).length === 0),
-        sample: sampleRequest(doc, template, op, verb, companyId),
-        bad: op.responses?.['400'] ? badRequest(doc, template, op, verb) : undefined,
-      });
-    }
-  }
-  return out;
+  return readOperations(doc).all.map((record) => {
+    const { operationId, template, method } = record;
+    const op = (doc.paths[template] as Record<string, OpenAPIV3.OperationObject>)[method.toLowerCase()]!;
+    return {
+      record,
+      operationId,
+      template,
+      method,
+      needsKey: record.secured,
+      sample: sampleRequest(doc, template, op, method, companyId),
+      bad: record.responses.has('400') ? badRequest(doc, template, op, method) : undefined,
+    };
+  });
 }
 
 /** A valid request for an operation: path strings filled in, the company id where the DTO has one. */

@@ -12,7 +12,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
 import { loadOpenApiDocument } from '../contract/openapi-document.ts';
-import { responseSchemaName } from '../contract/response-types.ts';
 import { HYPHENATED_GUID, operationRequests, SAMPLE_MESSAGE, WSDL_REQUESTS, wireRequests, type ContractRequest } from './requests.ts';
 
 export type RuleStatus = 'pass' | 'fail' | 'n/a';
@@ -109,11 +108,10 @@ export async function runConformance(baseUrl: string, options: ConformanceOption
   }
 
   // ---- rules derived from openapi/: every operation, every documented status we can provoke ----
-  for (const { operationId: id, template, method: verb, needsKey, sample, bad } of operationRequests(doc, companyId)) {
-    const op = (doc.paths[template] as Record<string, OpenAPIV3.OperationObject>)[verb.toLowerCase()]!;
-    const ok = op.responses?.['200'];
-    const okType = ok ? responseSchemaName(doc, ok) : undefined;
-    const okMedia = ok ? Object.keys(resolveResponse(doc, ok).content ?? {})[0] : undefined;
+  for (const { record, operationId: id, template, method: verb, needsKey, sample, bad } of operationRequests(doc, companyId)) {
+    const ok = record.responses.get('200');
+    const okType = ok?.dtoType;
+    const okMedia = ok?.mediaTypes[0];
 
     await rule(`op:${id}:200`, `${verb} ${template} answers 200 ${okMedia ?? ''} with a ${okType ?? 'body'}`, async () => {
       if (!sample) throw new NotApplicable('no sample request can be built from the contract (e.g. a signed token)');
@@ -125,7 +123,7 @@ export async function runConformance(baseUrl: string, options: ConformanceOption
       for (const name of required) check(res.json && name in (res.json as object), `${okType}.${name} missing`);
     });
 
-    if (op.responses?.['400']) {
+    if (record.responses.has('400')) {
       await rule(`op:${id}:400`, `${verb} ${template}: a bad request answers 400 with a ResponseStatus`, async () => {
         if (!bad) throw new NotApplicable('no input of this operation can be malformed');
         if (needsKey && !options.apiKey) throw new NotApplicable('requires an API key (--api-key)');
@@ -136,7 +134,7 @@ export async function runConformance(baseUrl: string, options: ConformanceOption
       });
     }
 
-    if (op.responses?.['401'] && needsKey) {
+    if (record.responses.has('401') && needsKey) {
       await rule(`op:${id}:401`, `${verb} ${template}: no API key answers 401 with a ResponseStatus`, async () => {
         if (!sample) throw new NotApplicable('no sample request can be built from the contract');
         const res = await send({ ...sample, key: false });
@@ -242,10 +240,6 @@ export async function runConformance(baseUrl: string, options: ConformanceOption
   return results;
 }
 
-function resolveResponse(doc: OpenAPIV3.DocumentV3, node: OpenAPIV3.ResponseObject | OpenAPIV3.ReferenceObject): OpenAPIV3.ResponseObject {
-  if ('$ref' in node) return resolveResponse(doc, doc.components!.responses![node.$ref.split('/').pop()!]!);
-  return node;
-}
 
 /** The result table; failures follow with their request and response. */
 export function formatResults(results: RuleResult[]): string {

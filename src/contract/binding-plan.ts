@@ -19,10 +19,10 @@ export interface FieldSpec {
   type: FieldKind;
 }
 
-export interface OperationPlan {
-  operationId: string;
-  /** The ServiceStack request DTO (`x-request-dto`), e.g. `GetFlatRequest`. */
-  dtoName: string;
+/** How the legacy binder reads one operation's inputs. */
+export interface BindingPlan {
+  /** Path variables, by name as in the template. */
+  path: readonly FieldSpec[];
   /** Query parameters by lower-cased name. */
   query: Map<string, FieldSpec>;
   /** JSON body properties by lower-cased name (operations with a body only). */
@@ -81,16 +81,10 @@ function byLowerName(fields: FieldSpec[]): Map<string, FieldSpec> {
   return new Map(fields.map((f) => [f.name.toLowerCase(), f]));
 }
 
-export function operationPlan(doc: OpenAPIV3.DocumentV3, template: string, method: string): OperationPlan {
-  const operation = (doc.paths[template] as Record<string, OpenAPIV3.OperationObject> | undefined)?.[method.toLowerCase()];
-  if (!operation) throw new Error(`openapi: no ${method} ${template}`);
-  const query = (operation.parameters ?? [])
-    .map((p) => resolve<OpenAPIV3.ParameterObject>(doc, p))
-    .filter((p) => p.in === 'query' && p.schema)
-    .map((p) => ({ name: p.name, type: fieldKind(doc, p.schema!) }));
-  const dtoName = (operation as { 'x-request-dto'?: string })['x-request-dto'];
-  if (!operation.operationId || !dtoName) throw new Error(`openapi: ${method} ${template} needs operationId and x-request-dto`);
-  const plan: OperationPlan = { operationId: operation.operationId, dtoName, query: byLowerName(query) };
+export function bindingPlan(doc: OpenAPIV3.DocumentV3, operation: OpenAPIV3.OperationObject): BindingPlan {
+  const parameters = (operation.parameters ?? []).map((p) => resolve<OpenAPIV3.ParameterObject>(doc, p)).filter((p) => p.schema);
+  const fields = (where: string) => parameters.filter((p) => p.in === where).map((p) => ({ name: p.name, type: fieldKind(doc, p.schema!) }));
+  const plan: BindingPlan = { path: fields('path'), query: byLowerName(fields('query')) };
   const bodySchema = operation.requestBody
     ? resolve<OpenAPIV3.RequestBodyObject>(doc, operation.requestBody).content['application/json']?.schema
     : undefined;

@@ -1,5 +1,5 @@
 /** Names for the contract's DTOs, all derived from the generated OpenAPI types. */
-import type { components } from '../../generated/openapi.ts';
+import type { components, operations } from '../../generated/openapi.ts';
 
 type Schemas = components['schemas'];
 export type EchoRequest = Schemas['EchoRequest'];
@@ -10,6 +10,8 @@ export type EchoResponse = Schemas['EchoResponse'];
  */
 export type GetFlatRequest = Omit<Schemas['GetFlatRequest'], 'CompanyId'> & Partial<Pick<Schemas['GetFlatRequest'], 'CompanyId'>>;
 export type GetFlatResponse = Schemas['GetFlatResponse'];
+/** The report link's request: its path variable (the signed token). */
+export type GetFlatReportRequest = operations['GetFlatReport']['parameters']['path'];
 export type SelectedOptions = Schemas['SelectedOptions'];
 export type ReportModel = Schemas['ReportModel'];
 export type ReportRow = Schemas['ReportRow'];

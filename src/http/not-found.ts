@@ -4,23 +4,21 @@
  */
 import type { RequestHandler } from 'express';
 import { AppError } from '../errors/app-error.ts';
-import type { RouteTemplate } from '../contract/routes.ts';
+import type { OperationRecord } from '../contract/operations.ts';
 
 /** `/{format}/reply/{Op}` or `/{format}/oneway/{Op}`; without an operation, 4.5 named the rest of the path (`reply/`). */
 const PREDEFINED = /^\/(?:json|xml|jsv|csv|html)\/((?:reply|oneway)(?:\/([^/?]*))?\/?)$/i;
 
-export function notFound(routes: RouteTemplate[], debug: boolean): RequestHandler {
-  const operations = new Map(
-    routes.filter((r) => r.predefined).map((r) => [r.template.split('/').pop()!.toLowerCase(), r]),
-  );
+export function notFound(operations: readonly OperationRecord[], debug: boolean): RequestHandler {
+  const predefinedDtos = new Set(operations.filter((op) => op.predefined).map((op) => op.requestDto.toLowerCase()));
   return (req, res, next) => {
     const predefined = PREDEFINED.exec(req.path);
     if (predefined) {
       const name = predefined[2] ? safeDecode(predefined[2]) : predefined[1]!;
-      const route = operations.get(name.toLowerCase());
+      const known = predefinedDtos.has(name.toLowerCase());
       const verb = req.method.charAt(0) + req.method.slice(1).toLowerCase();
       return next(
-        route
+        known
           ? new AppError('NotImplementedException', `Could not find method named ${verb}(${name}) or Any(${name}) on Service ${name.replace(/Request$/, '')}Service`)
           : new AppError('NotImplementedException', `The operation '${name}' does not exist for this service`),
       );

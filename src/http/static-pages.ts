@@ -24,12 +24,6 @@ export const REPORT_ASSETS = {
   pageJs: '/assets/report-page.js',
 } as const;
 
-/** The report page's asset links under the service's public path (BASE_PATH / PUBLIC_BASE_URL). */
-export function reportAssets(req: Request): Record<keyof typeof REPORT_ASSETS, string> {
-  const prefix = publicPath(req);
-  return { css: prefix + REPORT_ASSETS.css, chartJs: prefix + REPORT_ASSETS.chartJs, pageJs: prefix + REPORT_ASSETS.pageJs };
-}
-
 const DOCS_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'self'";
 
 const docsPage = (prefix: string) => `<!DOCTYPE html>

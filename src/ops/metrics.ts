@@ -4,7 +4,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { wireContext } from '../http/wire-context.ts';
+import { contextOf } from '../http/request-context.ts';
 import { SOAP12_PATH } from '../soap/mount-soap12.ts';
 
 let processRegistry: Registry | undefined;
@@ -18,7 +18,7 @@ function processMetrics(): Registry {
 
 /** The route template a finished request matched: the contract's path, an Express route, /soap12, or `unmatched`. */
 export function routeLabel(req: Request, res: Response): string {
-  const template = wireContext(res).template;
+  const template = contextOf(res).operation?.template;
   if (template) return template;
   const route = (req as { route?: { path?: unknown } }).route;
   if (route && typeof route.path === 'string') return (req.baseUrl || '') + route.path;

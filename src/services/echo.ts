@@ -1,5 +1,5 @@
 import type { EchoRequest, EchoResponse } from '../contract/dtos.ts';
-import type { Caller } from './caller.ts';
+import type { Caller } from '../auth/caller.ts';
 
 /** Echo: the message back, with the caller's company name and an empty status block. */
 export function echo(request: EchoRequest, caller: Caller): EchoResponse {

@@ -2,15 +2,17 @@
  * GetFlatReport: the report a link names. The token is verified (HMAC) before anything else; a token that does
  * not verify is no report (404), whatever it claims. Then the company is checked against the caller's scope,
  * the options are re-validated against the company's current catalog, and the report is built exactly as
- * GetFlat builds it. Returns the DTO and everything the download formats need.
+ * GetFlat builds it. Returns the DTO with the report, which the report's own formats render.
  */
-import type { GetFlatResponse } from '../contract/dtos.ts';
+import { requireCompanyAccess } from '../auth/access.ts';
+import type { Caller } from '../auth/caller.ts';
+import type { GetFlatReportRequest } from '../contract/dtos.ts';
 import { AppError } from '../errors/app-error.ts';
 import { parseIsoDate } from '../scalars/dates.ts';
-import type { FlatReport } from '../reports/flat-pnl.ts';
 import { resolveFlatOptions, type FlatOptions, type ReportLimits } from '../reports/flat-options.ts';
+import { FlatReportResult } from '../reports/flat-report-result.ts';
 import { decodeReportToken, type ReportLinkPayload } from '../reports/report-link.ts';
-import { reportMeta, type ReportMeta } from '../reports/report-meta.ts';
+import { reportMeta } from '../reports/report-meta.ts';
 import { buildFlatResponse, readFlat } from './flat-response.ts';
 import type { CompanyCatalog, LedgerStore } from '../store/ledger-store.ts';
 import type { LinkSecretSource } from './link-secret.ts';
@@ -20,19 +22,12 @@ export interface GetFlatReportContext {
   linkSecret: LinkSecretSource;
   /** `<scheme>://<host>` of the request, for the report's own Url. */
   baseUrl: string;
-  /** The caller's company check (issue 6): throws when the caller may not read this company. */
-  authorizeCompany?: (companyId: number) => void;
+  /** Who asks: the API key's scope must include the report's company (403 otherwise). */
+  caller: Caller;
   /** What one report may compute (MAX_REPORT_COLUMNS): a link made under a larger limit is refused too. */
   reportLimits?: ReportLimits;
   /** Aborted when the request timed out. */
   signal?: AbortSignal;
-}
-
-export interface BuiltFlatReport {
-  response: GetFlatResponse;
-  report: FlatReport;
-  options: FlatOptions;
-  meta: ReportMeta;
 }
 
 function noSuchReport(): never {
@@ -53,16 +48,17 @@ function linkOptions(link: ReportLinkPayload, catalog: CompanyCatalog, limits?: 
   return link.r ? { ...options, useCustomDateRange: false, relativeDateRange: link.r } : options;
 }
 
-export async function getFlatReport(token: string, context: GetFlatReportContext): Promise<BuiltFlatReport> {
+export async function getFlatReport(request: GetFlatReportRequest, context: GetFlatReportContext): Promise<FlatReportResult> {
   const started = performance.now();
   const secret = await context.linkSecret();
-  const link = decodeReportToken(token, secret) ?? noSuchReport();
-  context.authorizeCompany?.(link.c);
+  const link = decodeReportToken(request.Token, secret) ?? noSuchReport();
+  requireCompanyAccess(context.caller, link.c);
   const { signal } = context;
   const read = await readFlat({
     store: context.store, companyId: link.c, signal, missing: noSuchReport,
     settle: (catalog) => linkOptions(link, catalog, context.reportLimits),
   });
-  const built = buildFlatResponse({ ...read, link: { baseUrl: context.baseUrl, secret }, started, signal });
-  return { ...built, options: read.options, meta: reportMeta(read.catalog, read.options) };
+  const { response, report } = buildFlatResponse({ ...read, link: { baseUrl: context.baseUrl, secret }, started, signal });
+  signal?.throwIfAborted(); // no rendering for a request that timed out
+  return new FlatReportResult(response, report, read.options, reportMeta(read.catalog, read.options));
 }

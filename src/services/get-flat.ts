@@ -7,7 +7,7 @@ import { todayIn } from '../scalars/dates.ts';
 import { buildFlatResponse, readFlat } from './flat-response.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { requireCompanyAccess } from '../auth/access.ts';
-import type { Caller } from './caller.ts';
+import type { Caller } from '../auth/caller.ts';
 
 export interface GetFlatContext {
   store: LedgerStore;
@@ -16,7 +16,7 @@ export interface GetFlatContext {
   baseUrl: string;
   /** The secret that signs the report link. */
   linkSecret: () => Promise<string>;
-  /** Who asks: the API key's scope must include the company (401 without a key, 403 for another company). */
+  /** Who asks: the API key's scope must include the company (403 otherwise). */
   caller: Caller;
   /** What one report may compute (MAX_REPORT_COLUMNS). */
   reportLimits?: ReportLimits;

@@ -8,10 +8,14 @@
  */
 import type { Express } from 'express';
 import * as soap from 'soap';
+import { contextOf, type ErrorEdge } from '../http/request-context.ts';
 import { loadWsdl } from './wsdl.ts';
-import { soap12Handler } from './soap12-handler.ts';
+import { sendFault, soap12Handler } from './soap12-handler.ts';
 
 export const SOAP12_PATH = '/soap12';
+
+/** The SOAP edge answers every error, a time-out included, as a SOAP fault. */
+const soapEdge: ErrorEdge = { writeError: (res, error) => sendFault(res, error) };
 
 export interface MountSoap12Options {
   /** Largest accepted request body in bytes; larger ones get 413 and a SOAP fault. */
@@ -24,7 +28,10 @@ export async function mountSoap12(app: Express, options: MountSoap12Options): Pr
   }
   const wsdl = await loadWsdl();
 
-  app.all(SOAP12_PATH, soap12Handler({ wsdl, bodyLimitBytes: options.bodyLimitBytes, mountPath: SOAP12_PATH }));
+  app.all(SOAP12_PATH, (_req, res, next) => {
+    contextOf(res).edge = soapEdge;
+    next();
+  }, soap12Handler({ wsdl, bodyLimitBytes: options.bodyLimitBytes, mountPath: SOAP12_PATH }));
 
   await new Promise<void>((resolve, reject) => {
     try {

@@ -20,7 +20,8 @@ export interface Soap12HandlerOptions {
   mountPath: string;
 }
 
-function sendFault(res: Response, error: AppError, options: FaultOptions = {}): void {
+export function sendFault(res: Response, error: AppError, options: FaultOptions = {}): void {
+  if (res.headersSent) return; // answered already (the request's time-out, as a fault too)
   const fault = renderFault(error, options);
   res.status(fault.status).set('Content-Type', fault.contentType).send(fault.body);
 }

@@ -96,6 +96,24 @@ describe('report links: GET on GetFlatResponse.Url (issue 5)', function () {
       expect(res.text).to.match(/^show\(\{"Url":/);
     });
 
+    it('When a format the operation does not document is asked for (.xml, ?format=xml), then it is never answered: negotiation falls through to Accept, as without it', async () => {
+      for (const asked of [request(t.app).get(`${path}.xml`), request(t.app).get(path).query({ format: 'xml' })]) {
+        const res = await asked;
+        expect(res.status).to.equal(200);
+        expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+        expect(withoutBuildTime(res.body)).to.deep.equal(withoutBuildTime(original));
+      }
+      for (const asked of [request(t.app).get(`${path}.xml`), request(t.app).get(path).query({ format: 'xml' })]) {
+        const res = await asked.set('Accept', BROWSER_ACCEPT);
+        expect(res.status).to.equal(200);
+        expect(res.headers['content-type']).to.equal('text/html; charset=utf-8');
+      }
+      const altered = `${path.slice(0, -2)}${path.at(-2) === 'A' ? 'B' : 'A'}${path.at(-1)}`;
+      const error = await request(t.app).get(`${altered}.xml`).set('Accept', 'application/xml');
+      expect(error.status).to.equal(404);
+      expect(error.headers['content-type']).to.equal('application/json; charset=utf-8');
+    });
+
     it('keeps every option: locations, filters, mapping, order (C, D, E, F of §5 in one link)', async () => {
       const query = { ...A, Locations: `[${AIRPORT}]`, Filters: DINE_IN.toUpperCase(), UseAccountMapping: 'true', OrderBy: 'amountdescending' };
       const built = await flat(t.app, query);

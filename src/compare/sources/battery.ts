@@ -6,10 +6,10 @@
  * spellings (case, empty segments), anonymous calls and HEAD. Nothing is listed by hand per operation.
  */
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
-import { operationPlan, type FieldSpec, type ScalarKind } from '../../contract/binding-plan.ts';
+import type { FieldSpec, ScalarKind } from '../../contract/binding-plan.ts';
 import { loadOpenApiDocument } from '../../contract/openapi-document.ts';
 import { HYPHENATED_GUID, operationRequests, WSDL_REQUESTS, wireRequests, type ContractRequest } from '../../conformance/requests.ts';
-import { Keywords } from '../../http/keywords.ts';
+import { Keywords } from '../../contract/keywords.ts';
 import type { ReplayRequest, SourceResult } from '../types.ts';
 
 export interface BatteryOptions {
@@ -89,12 +89,12 @@ export function batteryRequests(options: BatteryOptions = {}): ReplayRequest[] {
     if (op.bad) add(`op:${id}:400`, op.bad);
     if (op.sample) add(op.needsKey ? `op:${id}:401` : `op:${id}:anonymous`, { ...op.sample, key: false });
     if (!op.sample) continue;
-    const plan = operationPlan(doc, op.template, op.method);
+    const plan = op.record.binding;
     const reserved = new Set<string>(Object.values(Keywords));
 
     if (op.method === 'GET') {
       const sample = op.sample;
-      const predefined = /^\/json\/reply\//i.test(op.template);
+      const predefined = op.record.predefined;
       // Response formats and route spellings.
       const get = (rule: string, url: string, headers?: Record<string, string>) => add(`${rule.split(':')[0]}:${id}:${rule.split(':').slice(1).join(':')}`, { method: 'GET', url, headers });
       for (const format of ['json', 'xml', 'csv', 'html', 'nosuch']) get(`format:format=${format}`, withQuery(sample.url, `format=${format}`));

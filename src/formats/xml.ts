@@ -3,15 +3,13 @@
  * `http://schemas.servicestack.net/types`, members in DataContract (XSD sequence) order, null members as
  * `i:nil="true"`, dates as xs:dateTime, collections as `ArrayOf…` with their items in the schema's namespace
  * (`http://schemas.microsoft.com/2003/10/Serialization/Arrays` for primitives). Member order and types come from
- * generated/xsd-types.ts; which DTO a response is comes from openapi/ (src/contract/response-types.ts).
+ * generated/xsd-types.ts; which DTO a response is comes from openapi/ (the operation record: WriteContext.dtoType).
  * The document is built with fast-xml-parser's XMLBuilder, which escapes every text value.
  */
 import { parseLegacyInstant } from '../scalars/dates.ts';
 import { XMLBuilder } from 'fast-xml-parser';
 import { xsdMembers, xsdTypeNamespaces } from '../../generated/xsd-types.ts';
-import { loadOpenApiDocument } from '../contract/openapi-document.ts';
-import { responseTypes } from '../contract/response-types.ts';
-import type { DtoWriteContext, DtoWriter } from './dto-writers.ts';
+import type { FormatEntry } from './registry.ts';
 
 export const XML_CONTENT_TYPE = 'application/xml';
 export const TYPES_NAMESPACE = 'http://schemas.servicestack.net/types';
@@ -126,11 +124,9 @@ export function toDataContractXml(typeName: string, dto: unknown): string {
   }) as string;
 }
 
-/** The `xml` entry of the DTO writer registry: the DTO type per request DTO and status comes from openapi/. */
-export function xmlDtoWriter(): DtoWriter {
-  const types = responseTypes(loadOpenApiDocument());
-  return {
-    contentType: XML_CONTENT_TYPE,
-    write: (dto: unknown, context: DtoWriteContext) => toDataContractXml(types.typeOf(context.dtoName, context.status), dto),
-  };
-}
+export const xmlFormat: FormatEntry = {
+  format: 'xml',
+  mediaType: 'application/xml',
+  contentType: XML_CONTENT_TYPE,
+  writeDto: (dto, ctx) => toDataContractXml(ctx.dtoType, dto),
+};

@@ -1,0 +1,135 @@
+/**
+ * The operation record: openapi/ walked once, one record per operation with everything the rest of the service
+ * asks about it: method, path template (and its Express form and segments), request DTO, whether it needs a key,
+ * the binding plan, and per documented status the response DTO type and media types. Routing, binding, security,
+ * the writers, conformance, the client contract generator and the warm-up all read these records; nothing else
+ * walks `doc.paths`.
+ */
+import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
+import { bindingPlan, type BindingPlan } from './binding-plan.ts';
+import { loadOpenApiDocument } from './openapi-document.ts';
+import { parseTemplate, type RouteSegment } from './routes.ts';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface ResponseRecord {
+  /** The DTO schema its JSON content names (`EchoResponse`, `ErrorResponse`), if it names one. */
+  dtoType?: string;
+  /** Documented media types, in document order. */
+  mediaTypes: readonly string[];
+}
+
+export interface OperationRecord {
+  operationId: string;
+  /** Upper-case HTTP method (HEAD requests resolve to the GET record). */
+  method: string;
+  /** The path as written in openapi/, e.g. `/v1/echo/{Message}`. */
+  template: string;
+  /** The template in Express syntax, `/v1/echo/:Message`. */
+  expressPath: string;
+  segments: readonly RouteSegment[];
+  /** True for ServiceStack's pre-defined `/{format}/reply/{Op}` routes. */
+  predefined: boolean;
+  /** The ServiceStack request DTO (`x-request-dto`), e.g. `GetFlatRequest`: it names the service that answers. */
+  requestDto: string;
+  /** The operation's `security` requires a key (no empty `{}` alternative). */
+  secured: boolean;
+  binding: BindingPlan;
+  /** Per documented status (`200`, `4XX`, ...). */
+  responses: ReadonlyMap<string, ResponseRecord>;
+}
+
+export interface OperationTable {
+  readonly all: readonly OperationRecord[];
+  /** The single error DTO type the contract documents (`ErrorResponse`). */
+  readonly errorType: string;
+  byId(operationId: string): OperationRecord | undefined;
+}
+
+type Resolvable = { $ref: string } | object;
+
+function refName(ref: string): string {
+  return ref.slice(ref.lastIndexOf('/') + 1);
+}
+
+function resolveResponse(doc: OpenAPIV3.DocumentV3, node: OpenAPIV3.ResponseObject | OpenAPIV3.ReferenceObject): OpenAPIV3.ResponseObject {
+  if ('$ref' in node) {
+    const target = doc.components?.responses?.[refName(node.$ref)];
+    if (!target) throw new Error(`openapi: unresolved ${node.$ref}`);
+    return resolveResponse(doc, target);
+  }
+  return node;
+}
+
+function responseRecord(doc: OpenAPIV3.DocumentV3, node: OpenAPIV3.ResponseObject | OpenAPIV3.ReferenceObject): ResponseRecord {
+  const content = resolveResponse(doc, node).content ?? {};
+  const schema = content['application/json']?.schema as Resolvable | undefined;
+  return {
+    dtoType: schema && '$ref' in schema ? refName(schema.$ref) : undefined,
+    mediaTypes: Object.keys(content),
+  };
+}
+
+function isSecured(operation: OpenAPIV3.OperationObject, doc: OpenAPIV3.DocumentV3): boolean {
+  const security = operation.security ?? (doc as { security?: OpenAPIV3.SecurityRequirementObject[] }).security;
+  return Array.isArray(security) && security.length > 0 && !security.some((s) => Object.keys(s).length === 0);
+}
+
+export function readOperations(doc: OpenAPIV3.DocumentV3): OperationTable {
+  const all: OperationRecord[] = [];
+  for (const [template, item] of Object.entries(doc.paths)) {
+    for (const method of METHODS) {
+      const operation = (item as Record<string, OpenAPIV3.OperationObject> | undefined)?.[method];
+      if (!operation) continue;
+      const requestDto = (operation as { 'x-request-dto'?: string })['x-request-dto'];
+      if (!operation.operationId || !requestDto) throw new Error(`openapi: ${method.toUpperCase()} ${template} needs operationId and x-request-dto`);
+      all.push({
+        operationId: operation.operationId,
+        method: method.toUpperCase(),
+        template,
+        expressPath: template.replace(/\{(\w+)\}/g, ':$1'),
+        segments: parseTemplate(template),
+        predefined: /^\/json\/reply\//i.test(template),
+        requestDto,
+        secured: isSecured(operation, doc),
+        binding: bindingPlan(doc, operation),
+        responses: new Map(Object.entries(operation.responses ?? {}).map(([status, response]) => [status, responseRecord(doc, response)])),
+      });
+    }
+  }
+  const errorTypes = new Set(all.flatMap((op) => [...op.responses].filter(([status]) => Number(status.charAt(0)) >= 4).map(([, r]) => r.dtoType)).filter((t) => t !== undefined));
+  if (errorTypes.size !== 1) throw new Error(`openapi: expected one error DTO type, found ${[...errorTypes].join(', ') || 'none'}`);
+  const byId = new Map(all.map((op) => [op.operationId, op]));
+  return { all, errorType: [...errorTypes][0]!, byId: (id) => byId.get(id) };
+}
+
+let cached: OperationTable | undefined;
+
+/** The records of the service's own contract (openapi/reporting-service.yaml), read once per process. */
+export function contractOperations(): OperationTable {
+  cached ??= readOperations(loadOpenApiDocument());
+  return cached;
+}
+
+/** The documented response of `op` for `status` (exact, then `4XX`-style), if any. */
+export function responseFor(op: OperationRecord | undefined, status: number): ResponseRecord | undefined {
+  return op?.responses.get(String(status)) ?? op?.responses.get(`${String(status).charAt(0)}XX`);
+}
+
+/** The media types `op` answers with on success: the `200` response's, in document order. */
+export function successMediaTypes(op: OperationRecord): readonly string[] {
+  return op.responses.get('200')?.mediaTypes ?? [];
+}
+
+/**
+ * The DTO type of a response to `op` with `status`: the documented one; for an undocumented error status (or no
+ * operation), the contract's error type; for an undocumented success status, the `200` type.
+ */
+export function dtoTypeOf(table: OperationTable, op: OperationRecord | undefined, status: number): string {
+  const documented = responseFor(op, status)?.dtoType;
+  if (documented) return documented;
+  if (status >= 400 || !op) return table.errorType;
+  const success = op.responses.get('200')?.dtoType;
+  if (!success) throw new Error(`openapi: ${op.operationId} documents no 200 DTO`);
+  return success;
+}

@@ -1,0 +1,99 @@
+/**
+ * The format registry, as ServiceStack's ContentTypes: one entry per wire format, `{ format, mediaType,
+ * contentType, writeDto | writeResult, read, wraps }`. Everything format-specific lives in an entry; the
+ * negotiation (src/http/negotiate.ts) and the one response writer (src/http/response-writer.ts) only consult the
+ * registry and the operation record, so neither grows a special case per format.
+ *
+ * HOW TO ADD A FORMAT (e.g. CSV, JSV or an HTML snapshot for every DTO):
+ *   1. Write an entry in src/formats/<format>.ts: `format` is the name `?format=`, the `.ext` path suffix and a
+ *      `/{format}/reply/{Op}` prefix use; `mediaType` is what Accept and openapi/ name. Give it
+ *      `writeDto(dto, ctx)` to write any response DTO (errors included: `ctx.status`, `ctx.dtoType` say which), and/or
+ *      `writeResult(result, ctx)` to render a RichResult whole (the report's page and downloads); `read(body, ctx)`
+ *      to accept request bodies of that media type.
+ *   2. Add it to the list in src/app.ts (`createFormatRegistry([...])`); list order is the Accept preference order.
+ *   3. Document the media type on the operations that answer it in openapi/ (negotiation offers an operation only
+ *      the media types its `200` response documents; a request for another falls through to the next rule).
+ * A wrapper (JSONP) names the format it wraps (`wraps`) and the query keyword that asks for it; it is never
+ * negotiated on its own.
+ */
+import type { OperationRecord } from '../contract/operations.ts';
+import type { RichResult } from '../contract/service-result.ts';
+
+export interface WriteContext {
+  /** The contract operation answered, when the request resolved to one. */
+  operation?: OperationRecord;
+  status: number;
+  /** The contract's DTO type of this response (`EchoResponse`, `ErrorResponse`, ...). */
+  dtoType: string;
+  /** The URL as the client sent it (to link to the same resource in another format). */
+  originalUrl: string;
+  /** The path of the service's public base ('' at the root, else BASE_PATH or PUBLIC_BASE_URL's path): the prefix of root-relative links. */
+  publicPath: string;
+  /** True once the operation's service ran: the answer is the service's own (not an error raised before it). */
+  inService: boolean;
+  /** True when a wrapper (JSONP) will wrap this output. */
+  wrapped: boolean;
+  /** A host keyword's value from the query (`jsconfig`, ...), its name matched case-insensitively. */
+  keyword(name: string): string | undefined;
+}
+
+export interface Written {
+  body: Buffer | string;
+  /** Download file name: sent as `Content-Disposition: attachment`. */
+  attachment?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ReadContext {
+  operation: OperationRecord;
+}
+
+export interface FormatEntry {
+  /** Name used by `?format=`, the path suffix and the predefined route prefix (`json`). */
+  format: string;
+  /** The media type Accept and openapi/ name (`application/json`). */
+  mediaType: string;
+  /** The Content-Type header sent (`application/json; charset=utf-8`). */
+  contentType: string;
+  /** Writes a response DTO (results and errors alike). */
+  writeDto?(dto: unknown, ctx: WriteContext): string | Buffer;
+  /** Renders a RichResult whole; undefined when this format has no form of that result. */
+  writeResult?(result: RichResult, ctx: WriteContext): Written | undefined | Promise<Written | undefined>;
+  /** Reads a request body of this media type into the request DTO's properties. */
+  read?(body: string, ctx: ReadContext): Record<string, unknown>;
+  /** A wrapper around another format's output (JSONP around JSON), asked for by a query keyword. */
+  wraps?: { format: string; keyword: string; wrap(body: string, keywordValue: string): string; accepts(keywordValue: string): boolean };
+}
+
+export interface FormatRegistry {
+  readonly entries: readonly FormatEntry[];
+  get(format: string): FormatEntry | undefined;
+  /** The format a path suffix names (case-sensitive, as ServiceStack looked it up); wrappers have none. */
+  byExtension(extension: string): FormatEntry | undefined;
+  /** The negotiable formats among `mediaTypes`, in that order (wrappers excluded). */
+  offered(mediaTypes: readonly string[]): FormatEntry[];
+  /** Every negotiable format that writes DTOs, in registry order: what a request outside the contract can get. */
+  readonly dtoFormats: readonly FormatEntry[];
+  readonly wrappers: readonly FormatEntry[];
+  /** The first entry: the default. */
+  readonly fallback: FormatEntry;
+}
+
+export function createFormatRegistry(entries: readonly FormatEntry[]): FormatRegistry {
+  const negotiable = entries.filter((e) => !e.wraps);
+  const byFormat = new Map(entries.map((e) => [e.format, e]));
+  const byExtension = new Map(negotiable.map((e) => [e.format, e]));
+  const byMediaType = new Map(negotiable.map((e) => [e.mediaType, e]));
+  if (byFormat.size !== entries.length) throw new Error('formats: two entries share a format name');
+  const fallback = negotiable[0];
+  if (!fallback?.writeDto) throw new Error('formats: the first entry (the default) must write DTOs');
+  return {
+    entries,
+    get: (format) => byFormat.get(format),
+    byExtension: (extension) => byExtension.get(extension),
+    offered: (mediaTypes) => mediaTypes.map((m) => byMediaType.get(m)).filter((e): e is FormatEntry => e !== undefined),
+    dtoFormats: negotiable.filter((e) => e.writeDto),
+    wrappers: entries.filter((e) => e.wraps),
+    fallback,
+  };
+}

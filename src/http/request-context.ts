@@ -1,0 +1,58 @@
+/**
+ * What the pipeline knows about one request, kept in one typed object (res.locals.context): the operation record it
+ * resolved to (once, at routing), the bound request DTO, the negotiated response form, and the edge
+ * that renders its errors. Each step fills in its part; later steps only read.
+ */
+import type { RequestHandler, Response } from 'express';
+import type { OperationRecord } from '../contract/operations.ts';
+import type { AppError } from '../errors/app-error.ts';
+import type { FormatEntry } from '../formats/registry.ts';
+
+/** The response form, negotiated once per request. */
+export interface ResponseForm {
+  entry: FormatEntry;
+  /** A wrapper (JSONP) and its keyword's value, when one applies to `entry`. */
+  wrapper?: { entry: FormatEntry; value: string };
+}
+
+/** An edge that speaks its own error form (the SOAP endpoint: a fault). */
+export interface ErrorEdge {
+  writeError(res: Response, error: AppError): void;
+}
+
+export interface RequestContext {
+  /** The contract operation the request resolved to, if any. */
+  operation?: OperationRecord;
+  /** Path variables of the matched template, decoded. */
+  params: Record<string, string>;
+  /** The format a path suffix (`.xml`) asked for, if any. */
+  extensionFormat?: string;
+  form?: ResponseForm;
+  /** The request DTO: path, query and body values bound and merged. */
+  dto?: Record<string, unknown>;
+  /** Canonical field → name as sent, for error messages. */
+  sentNames: Record<string, string>;
+  /**
+   * An error decided before the request was read (an anonymous call to a secured operation). The request is still
+   * bound and validated, then this error is answered, in place of any error those steps raise.
+   */
+  pendingError?: AppError;
+  edge?: ErrorEdge;
+  /** Set once the operation's service runs: errors after this point are the service's own. */
+  serviceStarted?: boolean;
+}
+
+export function contextOf(res: Response): RequestContext {
+  res.locals.context ??= { params: {}, sentNames: {} } satisfies RequestContext;
+  return res.locals.context as RequestContext;
+}
+
+/** The request DTO's name, for error messages (`Request` outside the contract). */
+export function requestDtoName(context: RequestContext): string {
+  return context.operation?.requestDto ?? 'Request';
+}
+
+/** Answers the pending error, if any, once binding and validation have run (see RequestContext.pendingError). */
+export function rejectPending(): RequestHandler {
+  return (_req, res, next) => next(contextOf(res).pendingError);
+}

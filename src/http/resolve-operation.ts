@@ -1,0 +1,58 @@
+/**
+ * Resolves a request to its operation record, once: the path is matched against the contract's routes the way
+ * ServiceStack did (HEAD as GET, case-insensitive literals, empty segments dropped, a registered format's
+ * extension stripped from REST routes), `req.url` is rewritten to the path as openapi/ spells it (so the validator
+ * sees one canonical form), and the record, path variables and extension format go into the request context.
+ * A JSONP callback name over the limit is refused here, before anything is read (mounted after the SOAP endpoint).
+ */
+import type { RequestHandler } from 'express';
+import { Keywords, keywordValue } from '../contract/keywords.ts';
+import type { OperationRecord } from '../contract/operations.ts';
+import { matchRoute, type RouteMatch } from '../contract/routes.ts';
+import { AppError } from '../errors/app-error.ts';
+import { MAX_CALLBACK_CHARS } from '../formats/jsonp.ts';
+import type { FormatRegistry } from '../formats/registry.ts';
+import { contextOf } from './request-context.ts';
+
+export function resolveOperation(operations: readonly OperationRecord[], formats: FormatRegistry): RequestHandler {
+  const byMethod = new Map<string, OperationRecord[]>();
+  for (const op of operations) byMethod.set(op.method, [...(byMethod.get(op.method) ?? []), op]);
+
+  const splitExtension = (last: string): [string, string] | undefined => {
+    const dot = last.lastIndexOf('.');
+    if (dot <= 0) return undefined;
+    const format = formats.byExtension(last.slice(dot + 1))?.format;
+    return format ? [last.slice(0, dot), format] : undefined;
+  };
+
+  return (req, res, next) => {
+    const done = () => {
+      const name = keywordValue(req.query as Record<string, unknown>, Keywords.callback);
+      if (name === undefined || name.length <= MAX_CALLBACK_CHARS) return next();
+      const message = `The JSONP callback name is longer than ${MAX_CALLBACK_CHARS} characters`;
+      next(new AppError('ArgumentException', message, [{ errorCode: 'ArgumentException', fieldName: Keywords.callback, message }]));
+    };
+    const queryStart = req.url.indexOf('?');
+    const rawPath = queryStart === -1 ? req.url : req.url.slice(0, queryStart);
+    const query = queryStart === -1 ? '' : req.url.slice(queryStart);
+    const segments = rawPath.split('/').filter(Boolean);
+    const withExtension = segments.length ? splitExtension(segments[segments.length - 1]!) : undefined;
+    const stripped = withExtension && [...segments.slice(0, -1), withExtension[0]];
+
+    const resolve = (op: OperationRecord, match: RouteMatch, extensionFormat?: string) => {
+      req.url = match.canonicalPath + query;
+      const context = contextOf(res);
+      context.operation = op;
+      context.params = match.params;
+      if (extensionFormat) context.extensionFormat = extensionFormat;
+      done();
+    };
+    for (const op of byMethod.get(req.method === 'HEAD' ? 'GET' : req.method) ?? []) {
+      const withoutExtension = stripped && !op.predefined ? matchRoute(op.segments, stripped) : undefined;
+      if (withoutExtension) return resolve(op, withoutExtension, withExtension![1]);
+      const asSent = matchRoute(op.segments, segments);
+      if (asSent) return resolve(op, asSent);
+    }
+    done();
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * The one response writer. Services hand back values (a DTO, or a RichResult such as a built report); errors arrive
+ * as AppErrors. Both are written here, in the response form negotiated once per request (src/http/negotiate.ts)
+ * from the format registry, or by the request's edge when it speaks its own error form (the SOAP endpoint: a fault,
+ * also on time-out).
+ *
+ * DTOs go through `res.json`, which this writer installs first: express-openapi-validator wraps `res.json` later and
+ * so validates every DTO against openapi/. A RichResult the negotiated format renders whole (the report's page, CSV,
+ * XLSX) is written directly. A format that has no form for a value falls back to the default format (JSON).
+ */
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { keywordValue } from '../contract/keywords.ts';
+import { dtoTypeOf, type OperationTable } from '../contract/operations.ts';
+import { RichResult, dtoOf } from '../contract/service-result.ts';
+import { toAppError, type AppError } from '../errors/app-error.ts';
+import type { FormatRegistry, WriteContext, Written } from '../formats/registry.ts';
+import { publicPath } from './base-url.ts';
+import { negotiate } from './negotiate.ts';
+import { contextOf, requestDtoName, type ResponseForm } from './request-context.ts';
+import { fromLibraryError } from './request-errors.ts';
+import { toErrorResponse } from './response-status.ts';
+
+export interface ResponseWriter {
+  /** Installed before the response validator: makes `res.json` the DTO writer. */
+  install: RequestHandler;
+  /** Answers a service's result. */
+  send(req: Request, res: Response, result: unknown): Promise<void>;
+  /** The error handler: anything thrown becomes an AppError, answered in the edge's form. */
+  errorHandler: ErrorRequestHandler;
+}
+
+export interface ResponseWriterOptions {
+  formats: FormatRegistry;
+  operations: OperationTable;
+  debug: boolean;
+  logger: Logger;
+}
+
+export function createResponseWriter({ formats, operations, debug, logger }: ResponseWriterOptions): ResponseWriter {
+  const formOf = (req: Request, res: Response): ResponseForm => {
+    const context = contextOf(res);
+    context.form ??= negotiate(req, formats, context.operation, context.extensionFormat);
+    return context.form;
+  };
+  const writeContext = (req: Request, res: Response, wrapped = false): WriteContext => {
+    const { operation, serviceStarted } = contextOf(res);
+    return {
+      operation, status: res.statusCode, dtoType: dtoTypeOf(operations, operation, res.statusCode), originalUrl: req.originalUrl,
+      publicPath: publicPath(req), inService: serviceStarted === true, wrapped,
+      keyword: (name) => keywordValue(req.query as Record<string, unknown>, name),
+    };
+  };
+  const sendBody = (res: Response, contentType: string, written: Written) => {
+    res.vary('Accept');
+    if (written.attachment) res.attachment(written.attachment); // Content-Disposition (content-disposition package)
+    for (const [name, value] of Object.entries(written.headers ?? {})) res.setHeader(name, value);
+    // A Buffer keeps the Content-Type exactly as set (Express adds a charset to strings).
+    res.setHeader('Content-Type', contentType);
+    res.send(typeof written.body === 'string' ? Buffer.from(written.body, 'utf8') : written.body);
+  };
+
+  const install: RequestHandler = (req, res, next) => {
+    res.json = function writeDto(dto: unknown) {
+      const form = formOf(req, res);
+      const entry = form.entry.writeDto ? form.entry : formats.fallback;
+      // 4.5 wrapped only the service's own answers; an error raised before it (binding, unknown operation,
+      // authentication) is plain JSON with its status even when ?callback= is given.
+      const wrapper = form.wrapper && entry === form.entry && contextOf(res).serviceStarted ? form.wrapper : undefined;
+      const body = entry.writeDto!(dto, writeContext(req, res, wrapper !== undefined));
+      if (wrapper) {
+        sendBody(res, wrapper.entry.contentType, { body: wrapper.entry.wraps!.wrap(String(body), wrapper.value) });
+      } else {
+        sendBody(res, entry.contentType, { body });
+      }
+      return res;
+    };
+    next();
+  };
+
+  const send = async (req: Request, res: Response, result: unknown) => {
+    const { entry } = formOf(req, res);
+    if (result instanceof RichResult && entry.writeResult) {
+      const written = await entry.writeResult(result, writeContext(req, res));
+      if (res.headersSent) return; // answered meanwhile (time-out)
+      if (written) return sendBody(res, entry.contentType, written);
+    }
+    res.json(dtoOf(result));
+  };
+
+  const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+    const context = contextOf(res);
+    const appError: AppError = context.pendingError ?? fromLibraryError(error, context.sentNames, requestDtoName(context)) ?? toAppError(error);
+    if (appError.status >= 500) logger.error({ err: appError.cause ?? error, code: appError.code }, 'request failed');
+    if (res.writableEnded) return; // already answered (e.g. a request that ran past its time-out)
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (context.edge) return context.edge.writeError(res, appError);
+    res.status(appError.status).json(toErrorResponse(appError, { debug, dtoName: requestDtoName(context), inService: context.serviceStarted === true }));
+  };
+
+  return { install, send, errorHandler };
+}
