@@ -85,6 +85,7 @@ const FALSE_POSITIVES: Call[] = [
   { name: 'array as 1,2', url: `${FLAT}?CompanyId=1&Locations=10,20` },
   { name: 'boolean as 1', url: `${FLAT}?CompanyId=1&IncludeComputedColumns=1` },
   { name: 'boolean as on', url: `${FLAT}?CompanyId=1&IncludeComputedColumns=on` },
+  { name: 'dates as 4.5 parsed them beyond the pattern (dd/MM/yyyy, month names)', url: `${FLAT}?CompanyId=1&UseCustomDateRange=true&StartDate=${enc('01/02/2024')}&EndDate=${enc('29 Feb 2024')}` },
   { name: 'route in another case', url: '/V1/REPORTING/ProfitAndLoss/flat?CompanyId=1' },
   { name: 'enum value in another case', url: `${FLAT}?CompanyId=1&OrderBy=amountdescending` },
   { name: 'body property names in another case', method: 'POST', url: '/json/reply/GetFlatRequest', body: { companyid: 1 } },
