@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages the test suite uses: a JDK (xsd-schema-validator compiles its Java helper), PostgreSQL
 # (a real server for the store tests), hledger (the independent P&L oracle), libxml2-utils (xmllint),
-# chromium (pages tested in a real browser).
+# chromium (pages tested in a real browser), nginx and openssl (the shipped nginx site in front of two instances).
 # Installs what is missing when run as root with apt-get; otherwise says what to install.
 set -euo pipefail
 missing=()
@@ -10,6 +10,8 @@ command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
 command -v hledger >/dev/null || missing+=(hledger)
 command -v xmllint >/dev/null || missing+=(libxml2-utils)
 [ -x /usr/bin/chromium ] || missing+=(chromium)                       # the browser tests (playwright-core drives it)
+[ -x "${NGINX_BIN:-/usr/sbin/nginx}" ] || missing+=(nginx)              # deploy/nginx in front of two instances
+command -v openssl >/dev/null || missing+=(openssl)                     # the test nginx's self-signed certificate
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "Installing Debian packages: ${missing[*]}"
@@ -18,6 +20,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   # Debian starts a cluster of its own; the tests start their own servers.
   service postgresql stop >/dev/null 2>&1 || true
+  service nginx stop >/dev/null 2>&1 || true
 else
   echo "Missing system packages for the test suite: ${missing[*]} (install them, e.g. sudo apt-get install ${missing[*]})" >&2
   exit 1
