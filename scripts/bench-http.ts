@@ -9,8 +9,9 @@
  * Each server runs in its own child process (so the load generator does not share its event loop); autocannon drives
  * it over loopback with N keep-alive connections for a warm-up second, then for --duration seconds. Latencies of every
  * response are recorded to give exact p50/p95; requests/s is autocannon's average.
- * Then start-up to ready, production build against tsx (scripts/bench/startup.ts). `--only overhead,startup` picks
- * sections.
+ * Then start-up to ready, production build against tsx (scripts/bench/startup.ts), and report requests/s through
+ * nginx with one and two instances over one PostgreSQL (scripts/bench/nginx-instances.ts).
+ * `--only overhead,startup,instances` picks sections.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -19,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
+import { benchInstances } from './bench/nginx-instances.ts';
 import { benchStartup } from './bench/startup.ts';
 
 const PATH = '/v1/echo/hello';
@@ -216,6 +218,7 @@ async function runSections(): Promise<void> {
     execFileSync(process.execPath, [fileURLToPath(new URL('./ensure-build.mjs', import.meta.url))], { stdio: 'inherit' });
     await benchStartup(Number(args.get('startup-runs') ?? 5));
   }
+  if (wanted('instances')) await benchInstances(Number(args.get('instances-duration') ?? 10));
 }
 
 const serveAt = process.argv.indexOf('--serve');
