@@ -119,6 +119,17 @@ describe('compare: body comparers and rules', () => {
     expect(diff('application/xml', '<A/>', '<B/>')).to.deep.equal(['root() changed "A" "B"']);
   });
 
+  it('XML by namespace, not prefix: .NET\'s d2p1/d3p1 and s:/env: are the same; another namespace or i:nil is not', () => {
+    const arrays = (prefix: string, second: string) => `<R xmlns="urn:t" xmlns:i="http://www.w3.org/2001/XMLSchema-instance"><C xmlns:${prefix}="http://schemas.microsoft.com/2003/10/Serialization/Arrays"><${prefix}:string>a</${prefix}:string><${prefix}:string>${second}</${prefix}:string></C><S i:nil="true"/></R>`;
+    expect(diff('application/xml', arrays('d2p1', 'b'), arrays('d3p1', 'b'))).to.deep.equal([]);
+    expect(diff('application/xml', arrays('d2p1', 'b'), arrays('d3p1', 'c').replace('<S i:nil="true"/>', '<S/>'))).to.deep.equal([
+      "$.C.string[1]['#text'] changed \"b\" \"c\"", "$.S changed {\"@xsi:nil\":\"true\"} \"\"",
+    ]);
+    const envelope = (p: string, ns: string) => `<${p}:Envelope xmlns:${p}="http://www.w3.org/2003/05/soap-envelope"><${p}:Body><X xmlns="${ns}">1</X></${p}:Body></${p}:Envelope>`;
+    expect(diff('application/soap+xml', envelope('s', 'urn:a'), envelope('env', 'urn:a'))).to.deep.equal([]);
+    expect(diff('application/soap+xml', envelope('s', 'urn:a'), envelope('env', 'urn:b'))).to.deep.equal(["$.Body.X['@xmlns'] changed \"urn:a\" \"urn:b\""]);
+  });
+
   it('CSV cell by cell, by column name', () => {
     expect(diff('text/csv', 'Name,Jan 2024\nSales,1\nRent,2\n', 'Name,Jan 2024\nSales,1\nRent,3\n')).to.deep.equal(["$.rows[1]['Jan 2024'] changed \"2\" \"3\""]);
   });

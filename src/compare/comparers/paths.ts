@@ -5,7 +5,7 @@ export function jsonPath(segments: readonly (string | number)[]): string {
   for (const segment of segments) {
     if (segment === '$') out += '$';
     else if (typeof segment === 'number') out += `[${segment}]`;
-    else if (/^[A-Za-z_@][\w@]*$/.test(segment)) out += `.${segment}`;
+    else if (/^[A-Za-z_][\w]*$/.test(segment)) out += `.${segment}`;
     else out += `[${JSON.stringify(segment).replace(/^"|"$/g, "'")}]`;
   }
   return out;

@@ -1,62 +1,119 @@
 /**
- * XML element by element (fast-xml-parser): the root element (the DTO, e.g. `EchoResponse`) is `$`, as in JSON, so one
- * rule (`--ignore '$.ReportModel.BuildTime'`) and one noise field cover both formats; the root's name is compared as
- * the field `root()`. Child elements become fields (`$.ReportModel.Rows.ReportRow[3].Name`), attributes `@name`,
- * repeated elements arrays, text kept as written (no number coercion: `007` stays `007`). Child element order matters
- * to DataContract readers, so a different order of the same children is a difference too (`…/order()`).
+ * XML element by element, namespace-aware (saxes, the strict parser the SOAP endpoint uses): elements are keyed by
+ * local name and compared by namespace URI, never by prefix, so `d2p1:string` and `d3p1:string` (which .NET numbers
+ * by depth) or `s:Envelope` and `env:Envelope` are the same element. The root element (the DTO, e.g. `EchoResponse`)
+ * is `$`, as in JSON, so one rule (`--ignore '$.ReportModel.BuildTime'`) and one noise field cover both formats; its
+ * name is the field `root()`. An element's namespace shows as `@xmlns` where it differs from its parent's; attributes
+ * are `@name` (`@xsi:nil` for XML Schema's); repeated elements are arrays; text is kept as written. Child element order
+ * matters to DataContract readers, so the same children in another order are a difference too (`….order()`).
  */
-import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
-import { treeDiff } from './tree-diff.ts';
-import type { BodyComparer } from './comparer.ts';
-import { jsonPath } from './paths.ts';
+import { XMLBuilder, XMLParser } from 'fast-xml-parser';
+import { SaxesParser, type SaxesTagNS } from 'saxes';
 import type { FieldDiff } from '../types.ts';
+import type { BodyComparer, ParsedBody } from './comparer.ts';
+import { jsonPath } from './paths.ts';
+import { treeDiff } from './tree-diff.ts';
 
-const options = { ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, parseAttributeValue: false, trimValues: true };
-const parser = new XMLParser(options);
-const orderedParser = new XMLParser({ ...options, preserveOrder: true });
-const builder = new XMLBuilder({ ...options, format: true, indentBy: '  ', preserveOrder: true, suppressEmptyNode: true });
+const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
+const XMLNS = 'http://www.w3.org/2000/xmlns/';
 
-type Ordered = Record<string, unknown>[];
+type XmlNode = Record<string, unknown>;
 
-/** Child element names in document order, per element path. */
-function elementOrder(nodes: Ordered, segments: (string | number)[], out: Map<string, string[]>): void {
-  const elements = nodes
-    .map((node) => ({ node, name: Object.keys(node).find((k) => k !== ':@') }))
-    .filter((e): e is { node: Record<string, unknown>; name: string } => !!e.name && e.name !== '#text' && !e.name.startsWith('?'));
-  const names = elements.map((e) => e.name);
-  const seen = new Map<string, number>();
-  for (const { node, name } of elements) {
-    const index = seen.get(name) ?? 0;
-    seen.set(name, index + 1);
-    // The same path the element has in the tree: an index only where the name repeats.
-    const repeated = names.indexOf(name) !== names.lastIndexOf(name);
-    elementOrder(node[name] as Ordered, repeated ? [...segments, name, index] : [...segments, name], out);
-  }
-  if (names.length > 1) out.set(jsonPath(segments), names);
+interface Open {
+  node: XmlNode;
+  uri: string;
+  text: string;
+  children: string[];
 }
 
-function orderOf(body: string, root: string | undefined): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  const document = orderedParser.parse(body) as Ordered;
-  const rootNode = root && document.find((node) => root in node);
-  elementOrder(rootNode ? (rootNode[root] as Ordered) : document, ['$'], out);
-  return out;
+interface XmlDocument {
+  root: string;
+  tree: unknown;
+  /** Child element names in document order, per element path. */
+  order: Map<string, string[]>;
+}
+
+function attributeKey(attribute: { local: string; uri: string }): string {
+  if (!attribute.uri) return `@${attribute.local}`;
+  return attribute.uri === XSI ? `@xsi:${attribute.local}` : `@{${attribute.uri}}${attribute.local}`;
+}
+
+function readXml(body: string): XmlDocument {
+  const parser = new SaxesParser({ xmlns: true });
+  const stack: Open[] = [];
+  const childOrder = new WeakMap<XmlNode, string[]>();
+  let root: { name: string; value: unknown } | undefined;
+  parser.on('opentag', (tag: SaxesTagNS) => {
+    const parent = stack.at(-1);
+    const node: XmlNode = {};
+    if (tag.uri !== (parent?.uri ?? '')) node['@xmlns'] = tag.uri;
+    for (const attribute of Object.values(tag.attributes)) {
+      if (attribute.uri === XMLNS || attribute.name === 'xmlns') continue;
+      node[attributeKey(attribute)] = attribute.value;
+    }
+    parent?.children.push(tag.local);
+    stack.push({ node, uri: tag.uri, text: '', children: [] });
+  });
+  parser.on('text', (text) => {
+    const open = stack.at(-1);
+    if (open) open.text += text;
+  });
+  parser.on('cdata', (text) => {
+    const open = stack.at(-1);
+    if (open) open.text += text;
+  });
+  parser.on('closetag', (tag: SaxesTagNS) => {
+    const open = stack.pop()!;
+    const text = open.text.trim();
+    const hasContent = Object.keys(open.node).length > 0;
+    const value: unknown = hasContent ? (text ? { ...open.node, '#text': text } : open.node) : text;
+    if (hasContent) childOrder.set(value as XmlNode, open.children);
+    const parent = stack.at(-1);
+    if (!parent) {
+      root = { name: tag.local, value };
+      return;
+    }
+    // An element's value is never an array, so an array here is the element repeated.
+    const existing = parent.node[tag.local];
+    if (existing === undefined) parent.node[tag.local] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else parent.node[tag.local] = [existing, value];
+  });
+  parser.write(body).close();
+  if (!root) throw new Error('no root element');
+  const order = new Map<string, string[]>();
+  const walk = (value: unknown, segments: (string | number)[]) => {
+    if (typeof value !== 'object' || value === null) return;
+    const names = childOrder.get(value as XmlNode);
+    if (names && names.length > 1) order.set(jsonPath(segments), names);
+    for (const [key, child] of Object.entries(value)) {
+      if (key.startsWith('@') || key === '#text') continue;
+      if (Array.isArray(child)) child.forEach((item, i) => walk(item, [...segments, key, i]));
+      else walk(child, [...segments, key]);
+    }
+  };
+  walk(root.value, ['$']);
+  return { root: root.name, tree: root.value, order };
+}
+
+const prettyOptions = { ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, trimValues: true, preserveOrder: true };
+const prettyParser = new XMLParser(prettyOptions);
+const prettyBuilder = new XMLBuilder({ ...prettyOptions, format: true, indentBy: '  ', suppressEmptyNode: true });
+
+function pretty(body: string): string {
+  try {
+    return String(prettyBuilder.build(prettyParser.parse(body))).trim();
+  } catch {
+    return body;
+  }
 }
 
 export const xmlComparer: BodyComparer = {
   name: 'xml',
   accepts: (mediaType) => /^(application|text)\/xml$/.test(mediaType) || mediaType.endsWith('+xml'),
-  parse(body) {
-    const valid = XMLValidator.validate(body);
-    if (valid !== true) throw new Error(`not XML: ${valid.err.msg}`);
-    const document = parser.parse(body) as Record<string, unknown>;
-    const roots = Object.keys(document).filter((name) => !name.startsWith('?'));
-    const root = roots.length === 1 ? roots[0]! : undefined;
-    return {
-      tree: root ? document[root] : document,
-      pretty: String(builder.build(orderedParser.parse(body))).trim(),
-      meta: { 'root()': root ?? '', 'order()': JSON.stringify([...orderOf(body, root)]) },
-    };
+  parse(body): ParsedBody {
+    const document = readXml(body);
+    return { tree: document.tree, pretty: pretty(body), meta: { 'root()': document.root, 'order()': JSON.stringify([...document.order]) } };
   },
   diff(a, b) {
     const out: FieldDiff[] = treeDiff(a.tree, b.tree);
