@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 import { createTwoFilesPatch } from 'diff';
 import { html as diffHtml } from 'diff2html';
 import { html, SafeHtml } from '../reports/html.ts';
-import type { CompareReport, ExchangeRecord } from './run.ts';
+import type { CompareReport } from './run.ts';
+import type { ExchangeRecord } from './types.ts';
 import { describeDiff, type GroupSummary } from './summary.ts';
 
 const require = createRequire(import.meta.url);

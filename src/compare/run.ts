@@ -13,7 +13,7 @@ import { endpointOf } from './endpoint.ts';
 import { replay, type HostConfig } from './replay.ts';
 import { RuleMatcher, type Rules } from './rules.ts';
 import { summarise, type Summary } from './summary.ts';
-import type { Captured, FieldDiff, ReplayRequest, SourceIssue } from './types.ts';
+import type { AnswerSummary, Captured, ExchangeRecord, FieldDiff, Outcome, ReplayRequest, SourceIssue } from './types.ts';
 
 export interface CompareOptions {
   old: HostConfig;
@@ -29,32 +29,6 @@ export interface CompareOptions {
   /** Largest body kept per side for the side-by-side view (characters). */
   maxBodyChars?: number;
   onProgress?: (done: number, total: number) => void;
-}
-
-export type Outcome = 'identical' | 'noise-only' | 'allowed-only' | 'different' | 'skipped';
-
-export interface AnswerSummary {
-  status: number;
-  contentType?: string;
-  error?: string;
-  ms: number;
-}
-
-export interface ExchangeRecord {
-  id: number;
-  request: { method: string; url: string; origin: ReplayRequest['origin'] };
-  endpoint: string;
-  outcome: Outcome;
-  skipped?: string;
-  old?: AnswerSummary;
-  old2?: AnswerSummary;
-  new?: AnswerSummary;
-  comparer?: string;
-  differences: FieldDiff[];
-  noise: FieldDiff[];
-  allowed: (FieldDiff & { rule: string })[];
-  /** Pretty bodies (old, new) of exchanges with differences, for the side-by-side view. */
-  bodies?: { old: string; new: string };
 }
 
 export interface CompareReport {

@@ -1,6 +1,6 @@
 /** The report's summary: totals, then by endpoint and by rule (battery rule or source) and by allowing rule, with the fields that differ and how often. */
 import { generalPath } from './comparers/paths.ts';
-import type { ExchangeRecord, Outcome } from './run.ts';
+import type { ExchangeRecord, Outcome } from './types.ts';
 
 export interface FieldCount {
   path: string;

@@ -57,3 +57,29 @@ export interface FieldDiff {
   old?: unknown;
   new?: unknown;
 }
+
+export type Outcome = 'identical' | 'noise-only' | 'allowed-only' | 'different' | 'skipped';
+
+export interface AnswerSummary {
+  status: number;
+  contentType?: string;
+  error?: string;
+  ms: number;
+}
+
+export interface ExchangeRecord {
+  id: number;
+  request: { method: string; url: string; origin: ReplayRequest['origin'] };
+  endpoint: string;
+  outcome: Outcome;
+  skipped?: string;
+  old?: AnswerSummary;
+  old2?: AnswerSummary;
+  new?: AnswerSummary;
+  comparer?: string;
+  differences: FieldDiff[];
+  noise: FieldDiff[];
+  allowed: (FieldDiff & { rule: string })[];
+  /** Pretty bodies (old, new) of exchanges with differences, for the side-by-side view. */
+  bodies?: { old: string; new: string };
+}
