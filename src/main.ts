@@ -29,6 +29,9 @@ const keyAdmin = keyAdminPath ? await listenKeyAdmin(keyAdminPath, store) : unde
 const demoKey = config.demoData && config.auth === 'apikey' && (await store.listApiKeys()).length === 0 && (await store.listCompanies()).some((c) => c.id === 1)
   ? (await createApiKey(store, { name: 'demo', companyIds: [1] })).key
   : undefined;
+if (config.trustProxy === true) {
+  logger.warn('TRUST_PROXY=true: X-Forwarded-For/-Proto/-Host are believed from any peer; name the proxy instead unless only it can reach this port');
+}
 if (config.auth === 'none') {
   logger.warn('AUTH=none: every operation is public, API keys are not read; any caller can read every company\'s report');
 }

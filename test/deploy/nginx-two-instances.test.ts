@@ -191,6 +191,19 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
     expect(seen).to.include(after);
   });
 
+  it('the conformance kit (compiled CLI) passes against the deployment, over TLS, under /reporting, across both instances', async () => {
+    const result = await run(process.execPath, ['dist/scripts/conformance.js', `${nginx.httpsUrl}/reporting`, '--api-key', key, '--company', '1'], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: path.join(nginx.dir, 'cert.pem') },
+      maxBuffer: 16 << 20,
+    }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    expect('code' in result ? result.code : 0, `${result.stdout}\n${result.stderr}`).to.equal(0);
+    const summary = /(\d+) pass, (\d+) fail, (\d+) n\/a/.exec(result.stdout);
+    expect(summary, result.stdout).to.not.equal(null);
+    expect(Number(summary![2]), result.stdout).to.equal(0);
+    expect(Number(summary![1])).to.be.greaterThan(20);
+  });
+
   it('one instance killed mid-load: the other keeps answering and no request is lost', async () => {
     const victim = instances[1]!;
     const statuses: Record<string, number> = {};
