@@ -1,6 +1,6 @@
 /**
- * `npm run compare` end to end, against real instances of this service started as a user starts them (child
- * processes of `tsx src/main.ts` over their own DuckDB stores with the demo ledger): A and A2 configured alike, B
+ * `npm run compare` end to end, against real instances of this service started as a user starts them (`npm start`'s
+ * `node dist/main.js`, each over its own DuckDB store with the demo ledger and the demo key it prints): A and A2 configured alike, B
  * with another COMPANY_NAME. The tool finds exactly that difference on the whole battery and nothing between A and
  * A2; a header that changes on every call (X-Request-Id) and ReportModel.BuildTime are noise, not differences;
  * explicit rules allow differences; POST is replayed only with --allow-post; a hung host times out. The HTML report
@@ -8,18 +8,32 @@
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { CompareReport } from '../../src/compare/run.ts';
-import { startService, type ServiceProcess } from '../support/service-process.ts';
+import { ensureProductionBuild, startProductionServer, type ServerProcess } from '../support/server-process.ts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+
+interface ServiceProcess {
+  url: string;
+  /** The demo key the service printed on first start. */
+  apiKey: string;
+  server: ServerProcess;
+}
+
+/** `npm start` on a fresh data directory: the demo ledger is loaded and a demo key for company 1 printed once. */
+async function startService(dataDir: string, env: Record<string, string>): Promise<ServiceProcess> {
+  const server = await startProductionServer({ DATA_DIR: dataDir, DEMO_DATA: '1', LOG_LEVEL: 'warn', ...env });
+  await server.waitForOutput(/Demo API key for company 1[^:]*: \S+\n/, 120_000);
+  return { url: server.url, apiKey: /Demo API key for company 1[^:]*: (\S+)/.exec(server.output())![1]!, server };
+}
 
 interface CliResult {
   code: number;
@@ -37,12 +51,17 @@ describe('npm run compare: two real instances of this service', function () {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'rs-compare-'));
+    await ensureProductionBuild();
     // One link secret for all: report Urls are signed, and a different secret would be a real difference.
     const common = { REPORT_LINK_SECRET: 'compare-test-secret' };
-    [a, a2, b] = await Promise.all([startService(common), startService(common), startService({ ...common, COMPANY_NAME: 'Another Company' })]);
+    [a, a2, b] = await Promise.all([
+      startService(mkdtempSync(join(dir, 'a-')), common),
+      startService(mkdtempSync(join(dir, 'a2-')), common),
+      startService(mkdtempSync(join(dir, 'b-')), { ...common, COMPANY_NAME: 'Another Company' }),
+    ]);
   });
   after(async () => {
-    await Promise.all([a, a2, b].filter(Boolean).map((s) => s.stop()));
+    await Promise.all([a, a2, b].filter(Boolean).map((s) => s.server.stop()));
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -114,7 +133,6 @@ describe('npm run compare: two real instances of this service', function () {
 
   it('--ignore and a rules file allow differences, counted under their rule; exit 0', async () => {
     const rules = join(dir, 'rules.json');
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(rules, JSON.stringify({ ignore: [{ path: '$..CompanyName', endpoint: 'GET /v1/echo/{Message}' }] }));
     const { code, stdout, report } = await compare(a, b, '--rules', rules, '--ignore', '$.CompanyName', ...BUILD_TIME);
     expect(code, stdout).to.equal(0);
@@ -155,7 +173,6 @@ describe('npm run compare: two real instances of this service', function () {
     await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
     const port = (hung.address() as { port: number }).port;
     const list = join(dir, 'one.txt');
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(list, '/v1/echo/hello\n');
     try {
       const { code, report } = await compare(`http://127.0.0.1:${port}`, a, list, '--timeout', '500');
