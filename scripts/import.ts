@@ -4,7 +4,7 @@
  * Store selection as the service: DATABASE_URL → PostgreSQL, else DuckDB at $DATA_DIR/ledger.duckdb (default ./data).
  * Format: scripts/import-format.md. Exit code 1 with `line N: reason` on failure.
  */
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CsvImportError, importLedgerCsv } from '../src/store/csv-import.ts';
 import { runCli, withConfiguredStore } from './cli.ts';
@@ -24,7 +24,7 @@ async function main(): Promise<number> {
     console.error(`--company must be a positive integer, got "${values.company}"`);
     return 2;
   }
-  const journal = readFileSync(file, 'utf8');
+  const journal = createReadStream(file); // streamed: the file's text is never held whole
   const reference = values.reference === undefined ? undefined : readFileSync(values.reference, 'utf8');
   return withConfiguredStore(async (store) => {
     try {

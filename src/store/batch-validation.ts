@@ -30,6 +30,8 @@ export interface NormalizedEntry {
   date: string;
   memo: string | null;
   isPosted: boolean;
+  /** The entry id the import named (kept per company; see load-sql.ts), or null. */
+  ref: string | null;
   lines: NormalizedLine[];
 }
 
@@ -301,7 +303,8 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
     sum += BigInt(small);
     if (sum !== 0n) fail(at, `${name()}: lines do not balance (they sum to ${sum} cents, expected 0)`);
     out.entries.push({
-      companyId: e.companyId, locationId: e.locationId, date: e.date, memo: e.memo ?? null, isPosted: e.isPosted ?? true, lines,
+      companyId: e.companyId, locationId: e.locationId, date: e.date, memo: e.memo ?? null, isPosted: e.isPosted ?? true,
+      ref: e.ref === undefined || e.ref === '' ? null : e.ref, lines,
     });
   }
 

@@ -1,14 +1,16 @@
 /**
  * CSV import (format: scripts/import-format.md). Parses a journal CSV (and optionally a reference CSV) into a
  * LedgerBatch, validates it with the shared batch validation, and loads it in one transaction. Every error names the
- * CSV line; nothing is written on any error.
+ * CSV line; nothing is written on any error. A journal file is read as a stream (csv-parse's streaming parser): only
+ * the entries it builds are held, never the file's text or its parsed rows (a 114 MB file took 3.7 GB).
  */
+import type { Readable } from 'node:stream';
+import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
-import { validateBatch, referencedCompanyIds } from './batch-validation.ts';
 import { isIsoDate } from '../scalars/dates.ts';
 import { LedgerValidationError, type BatchIssue } from './errors.ts';
 import type {
-  Account, AccountType, CompanyCatalog, JournalEntryInput, JournalLineInput, LedgerBatch, LedgerStore,
+  Account, AccountType, JournalEntryInput, JournalLineInput, LedgerBatch, LedgerStore,
 } from './ledger-store.ts';
 import { parseDecimalCents } from './money.ts';
 import { parseSettingBoolean } from '../scalars/booleans.ts';
@@ -23,18 +25,57 @@ export class CsvImportError extends Error {
 
 type Row = { record: Record<string, string | undefined>; info: { lines: number } };
 
-function readCsv(text: string, file: 'journal' | 'reference', required: string[]): Row[] {
-  let rows: Row[];
-  try {
-    rows = parse(text, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), info: true, skip_empty_lines: true, trim: true, relax_column_count: true, bom: true }) as Row[];
-  } catch (err) {
-    const e = err as Error & { lines?: number };
-    throw new CsvImportError(e.lines ?? 1, `malformed CSV: ${e.message}`, file);
-  }
-  const header = rows[0] ? Object.keys(rows[0].record) : (parse(text, { to_line: 1, bom: true }) as string[][])[0]?.map((c) => c.trim().toLowerCase()) ?? [];
+/** The parser's options, and the header it read (names trimmed, lower-cased). */
+function csvOptions() {
+  const seen = { header: [] as string[] };
+  const options = {
+    columns: (h: string[]) => (seen.header = h.map((c) => c.trim().toLowerCase())),
+    info: true, skip_empty_lines: true, trim: true, relax_column_count: true, bom: true,
+  };
+  return { options, seen };
+}
+
+function malformedCsv(err: unknown, file: 'journal' | 'reference'): CsvImportError {
+  const e = err as Error & { lines?: number };
+  return new CsvImportError(e.lines ?? 1, `malformed CSV: ${e.message}`, file);
+}
+
+function checkHeader(header: string[], file: 'journal' | 'reference', required: string[]): void {
   const missing = required.filter((c) => !header.includes(c));
   if (missing.length > 0) throw new CsvImportError(1, `missing column(s): ${missing.join(', ')}`, file);
+}
+
+function readCsv(text: string, file: 'journal' | 'reference', required: string[]): Row[] {
+  const { options, seen } = csvOptions();
+  let rows: Row[];
+  try {
+    rows = parse(text, options) as Row[];
+  } catch (err) {
+    throw malformedCsv(err, file);
+  }
+  checkHeader(seen.header, file, required);
   return rows;
+}
+
+const JOURNAL_COLUMNS = ['entry', 'date', 'location', 'account', 'amount'];
+
+/** Rows of a CSV stream, one at a time (the header checked before the first). */
+async function* streamCsv(input: Readable, file: 'journal' | 'reference', required: string[]): AsyncGenerator<Row> {
+  const { options, seen } = csvOptions();
+  const parser = input.pipe(parseStream(options));
+  input.once('error', (err) => parser.destroy(err));
+  let checked = false;
+  try {
+    for await (const row of parser) {
+      if (!checked) (checkHeader(seen.header, file, required), (checked = true));
+      yield row as Row;
+    }
+  } catch (err) {
+    if (err instanceof CsvImportError) throw err;
+    if ((err as NodeJS.ErrnoException).code?.startsWith('CSV_')) throw malformedCsv(err, file);
+    throw err;
+  }
+  if (!checked) checkHeader(seen.header, file, required);
 }
 
 const cell = (r: Row, c: string) => (r.record[c] ?? '').trim();
@@ -56,9 +97,30 @@ export interface ParsedCsv {
 
 /** Journal CSV → entries. Columns: entry,date,location,account,amount[,options][,memo][,posted]. */
 export function parseJournalCsv(text: string, companyId: number): Pick<ParsedCsv, 'entryLines'> & { entries: JournalEntryInput[] } {
-  const rows = readCsv(text, 'journal', ['entry', 'date', 'location', 'account', 'amount']);
-  const byRef = new Map<string, { entry: JournalEntryInput; lines: number[] }>();
-  for (const r of rows) {
+  const journal = new JournalBuilder(companyId);
+  for (const r of readCsv(text, 'journal', JOURNAL_COLUMNS)) journal.add(r);
+  return journal.result();
+}
+
+/** The same, from a stream (a file of any size): rows are read one at a time. */
+export async function readJournalCsv(input: Readable, companyId: number): Promise<Pick<ParsedCsv, 'entryLines'> & { entries: JournalEntryInput[] }> {
+  const journal = new JournalBuilder(companyId);
+  for await (const r of streamCsv(input, 'journal', JOURNAL_COLUMNS)) journal.add(r);
+  return journal.result();
+}
+
+/** Journal rows → entries, grouped by their `entry` id, each row checked as it comes. */
+class JournalBuilder {
+  private readonly byRef = new Map<string, { entry: JournalEntryInput; lines: number[] }>();
+  constructor(private readonly companyId: number) {}
+
+  result(): Pick<ParsedCsv, 'entryLines'> & { entries: JournalEntryInput[] } {
+    const groups = [...this.byRef.values()];
+    return { entries: groups.map((g) => g.entry), entryLines: groups.map((g) => g.lines) };
+  }
+
+  add(r: Row): void {
+    const { byRef, companyId } = this;
     const line = r.info.lines;
     const ref = cell(r, 'entry');
     if (ref === '') throw new CsvImportError(line, 'entry is empty');
@@ -88,13 +150,11 @@ export function parseJournalCsv(text: string, companyId: number): Pick<ParsedCsv
     } else if (group.entry.date !== date) {
       throw new CsvImportError(line, `entry ${ref} has date ${date} but its first line has ${group.entry.date}`);
     }
-    const l: JournalLineInput = { accountId, cents, trackingOptionIds };
+    const l: JournalLineInput = trackingOptionIds.length ? { accountId, cents, trackingOptionIds } : { accountId, cents };
     if (locationId !== group.entry.locationId) l.locationId = locationId;
     group.entry.lines.push(l);
     group.lines.push(line);
   }
-  const groups = [...byRef.values()];
-  return { entries: groups.map((g) => g.entry), entryLines: groups.map((g) => g.lines) };
 }
 
 /** Reference CSV (a `kind` column) → reference rows of a batch. */
@@ -165,9 +225,20 @@ export function parseReferenceCsv(text: string): Pick<ParsedCsv, 'referenceLines
 
 export function parseLedgerCsv(journal: string, options: { reference?: string; companyId?: number } = {}): ParsedCsv {
   const ref = options.reference !== undefined ? parseReferenceCsv(options.reference) : undefined;
-  const companyId = options.companyId ?? (ref?.batch.companies?.length === 1 ? ref.batch.companies[0]!.id : 1);
-  const j = parseJournalCsv(journal, companyId);
+  const j = parseJournalCsv(journal, journalCompany(ref, options.companyId));
   return { batch: { ...(ref?.batch ?? {}), entries: j.entries }, entryLines: j.entryLines, referenceLines: ref?.referenceLines ?? {} };
+}
+
+/** The same, reading the journal as a stream (a file of any size). */
+export async function readLedgerCsv(journal: Readable, options: { reference?: string; companyId?: number } = {}): Promise<ParsedCsv> {
+  const ref = options.reference !== undefined ? parseReferenceCsv(options.reference) : undefined;
+  const j = await readJournalCsv(journal, journalCompany(ref, options.companyId));
+  return { batch: { ...(ref?.batch ?? {}), entries: j.entries }, entryLines: j.entryLines, referenceLines: ref?.referenceLines ?? {} };
+}
+
+/** `--company N`, else the single company of the reference file, else 1. */
+function journalCompany(ref: { batch: LedgerBatch } | undefined, companyId: number | undefined): number {
+  return companyId ?? (ref?.batch.companies?.length === 1 ? ref.batch.companies[0]!.id : 1);
 }
 
 /** Maps the first validation issue to its CSV line. */
@@ -185,18 +256,12 @@ export function toCsvError(err: unknown, parsed: ParsedCsv): unknown {
 /** Parses, validates against the store, and loads in one transaction. Returns the number of entries loaded. */
 export async function importLedgerCsv(
   store: LedgerStore,
-  journal: string,
+  journal: string | Readable,
   options: { reference?: string; companyId?: number } = {},
 ): Promise<number> {
-  const parsed = parseLedgerCsv(journal, options);
+  const parsed = typeof journal === 'string' ? parseLedgerCsv(journal, options) : await readLedgerCsv(journal, options);
   try {
-    // Dry validation first for line-numbered errors (load() validates again, atomically, under its lock).
-    const catalogs: CompanyCatalog[] = [];
-    for (const id of referencedCompanyIds(parsed.batch)) {
-      const c = await store.getCatalog(id);
-      if (c) catalogs.push(c);
-    }
-    validateBatch(parsed.batch, catalogs);
+    // load() validates atomically under its lock; its issues name batch positions, mapped back to CSV lines below.
     await store.load(parsed.batch);
   } catch (err) {
     throw toCsvError(err, parsed);

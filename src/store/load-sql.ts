@@ -38,6 +38,7 @@ const MOVE_SQL = [
    SELECT company_id, entry_date, location_id, account_id, tag_set_id, SUM(amount_cents)
      FROM stage_lines WHERE is_posted GROUP BY 1, 2, 3, 4, 5
    ON CONFLICT (company_id, day, location_id, account_id, tag_set_id) DO UPDATE SET cents = balance_daily.cents + EXCLUDED.cents`,
+  `INSERT INTO journal_entry_refs (company_id, ref, entry_id) SELECT company_id, ref, id FROM stage_entries WHERE ref IS NOT NULL`,
   'DROP TABLE stage_entries',
   'DROP TABLE stage_lines',
   'DROP TABLE stage_line_options',
@@ -98,50 +99,35 @@ async function registerTagSets(s: SqlSession, b: NormalizedBatch): Promise<(comp
   };
 }
 
-/** Entry ids (refs) per statement when recording or checking them. */
-const REF_CHUNK = 1000;
 const MAX_SAFE_CENTS = '9007199254740991';
+const MAX_REF_ISSUES = 50;
 
 /**
  * Entry ids (the CSV's `entry` column) are kept per company: an entry id already loaded for its company, or twice
- * in one batch, is refused (re-importing a journal used to double every figure).
+ * in one batch, is refused (re-importing a journal used to double every figure). Runs on the staged entries, so a
+ * batch of any size is checked in one statement.
  */
-async function checkEntryRefs(s: SqlSession, batch: LedgerBatch): Promise<void> {
+async function checkEntryRefs(s: SqlSession, batch: NormalizedBatch): Promise<void> {
   const issues: BatchIssue[] = [];
-  const byCompany = new Map<number, Map<string, number>>(); // company → ref → entry index
-  (batch.entries ?? []).forEach((e, entryIndex) => {
-    if (e.ref === undefined || e.ref === '') return;
-    let refs = byCompany.get(e.companyId);
-    if (!refs) byCompany.set(e.companyId, (refs = new Map()));
-    const first = refs.get(e.ref);
-    if (first !== undefined) issues.push({ at: { kind: 'entry', entryIndex }, message: `entry ${e.ref} appears twice in the batch` });
-    else refs.set(e.ref, entryIndex);
+  const indexOf = new Map<string, number>(); // `${company}|${ref}` → entry index
+  batch.entries.forEach((e, entryIndex) => {
+    if (e.ref === null) return;
+    const key = `${e.companyId}|${e.ref}`;
+    if (!indexOf.has(key)) indexOf.set(key, entryIndex);
+    else if (issues.length < MAX_REF_ISSUES) issues.push({ at: { kind: 'entry', entryIndex }, message: `entry ${e.ref} appears twice in the batch` });
   });
-  for (const [companyId, refs] of byCompany) {
-    const all = [...refs.keys()];
-    for (let i = 0; i < all.length && issues.length < 50; i += REF_CHUNK) {
-      const rows = await s.query('SELECT ref FROM journal_entry_refs WHERE company_id = $1 AND ref = ANY($2)', [companyId, all.slice(i, i + REF_CHUNK)]);
-      for (const r of rows) {
-        issues.push({
-          at: { kind: 'entry', entryIndex: refs.get(str(r.ref))! },
-          message: `entry ${str(r.ref)} was already imported for company ${companyId} (an entry is never added twice)`,
-        });
-      }
-    }
+  const repeated = await s.query(
+    `SELECT CAST(r.company_id AS VARCHAR) AS company, r.ref AS ref FROM stage_entries s
+       JOIN journal_entry_refs r ON r.company_id = s.company_id AND r.ref = s.ref LIMIT ${MAX_REF_ISSUES}`,
+  );
+  for (const r of repeated) {
+    issues.push({
+      at: { kind: 'entry', entryIndex: indexOf.get(`${str(r.company)}|${str(r.ref)}`) ?? 0 },
+      message: `entry ${str(r.ref)} was already imported for company ${str(r.company)} (an entry is never added twice)`,
+    });
   }
-  if (issues.length) throw new LedgerValidationError(issues.sort((a, b) => (a.at as { entryIndex: number }).entryIndex - (b.at as { entryIndex: number }).entryIndex));
-}
-
-async function recordEntryRefs(s: SqlSession, batch: LedgerBatch, firstEntryId: number): Promise<void> {
-  const rows: [number, string, number][] = [];
-  (batch.entries ?? []).forEach((e, i) => {
-    if (e.ref !== undefined && e.ref !== '') rows.push([e.companyId, e.ref, firstEntryId + i]);
-  });
-  for (let i = 0; i < rows.length; i += REF_CHUNK) {
-    const chunk = rows.slice(i, i + REF_CHUNK);
-    const values = chunk.map((_, j) => `($${j * 3 + 1}, $${j * 3 + 2}, $${j * 3 + 3})`).join(', ');
-    await s.query(`INSERT INTO journal_entry_refs (company_id, ref, entry_id) VALUES ${values}`, chunk.flat());
-  }
+  const position = (i: BatchIssue) => (i.at.kind === 'entry' ? i.at.entryIndex : 0);
+  if (issues.length) throw new LedgerValidationError(issues.sort((x, y) => position(x) - position(y)));
 }
 
 /**
@@ -181,15 +167,13 @@ export async function loadBatch(s: SqlSession, batch: LedgerBatch, writeStaging:
     if (c) stored.push(c);
   }
   const normalized = validateBatch(batch, stored);
-  await checkEntryRefs(s, batch);
   await writeReferences(s, normalized);
   if (normalized.entries.length === 0) return 0;
   const tagSetId = await registerTagSets(s, normalized);
-  const firstEntryId = await nextId(s, 'journal_entries');
-  const staging = buildStaging(normalized, firstEntryId, await nextId(s, 'journal_lines'), tagSetId);
+  const staging = buildStaging(normalized, await nextId(s, 'journal_entries'), await nextId(s, 'journal_lines'), tagSetId);
   await writeStaging(s, staging);
+  await checkEntryRefs(s, normalized);
   for (const sql of MOVE_SQL) await s.query(sql);
-  await recordEntryRefs(s, batch, firstEntryId);
   await checkAccountMonths(s, normalized);
   return normalized.entries.length;
 }

@@ -60,7 +60,7 @@ export function schemaStatements(dialect: Dialect): string[] {
 
 /** Staging tables filled by the adapter's bulk writer, then moved into the ledger by shared SQL (see load-sql.ts). */
 export const STAGE_DDL = [
-  `CREATE TEMP TABLE stage_entries (id BIGINT, company_id INTEGER, location_id INTEGER, entry_date DATE, memo VARCHAR, is_posted BOOLEAN)`,
+  `CREATE TEMP TABLE stage_entries (id BIGINT, company_id INTEGER, location_id INTEGER, entry_date DATE, memo VARCHAR, is_posted BOOLEAN, ref VARCHAR)`,
   `CREATE TEMP TABLE stage_lines (id BIGINT, entry_id BIGINT, company_id INTEGER, location_id INTEGER, account_id INTEGER,
     tag_set_id INTEGER, entry_date DATE, is_posted BOOLEAN, amount_cents BIGINT)`,
   `CREATE TEMP TABLE stage_line_options (line_id BIGINT, option_id VARCHAR)`,

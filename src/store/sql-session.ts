@@ -8,7 +8,7 @@ export interface SqlSession {
 
 /** Columnar rows to stage for one load; filled by batch-staging.ts, written in bulk by the adapter. */
 export interface Staging {
-  entries: { id: number[]; companyId: number[]; locationId: number[]; date: string[]; memo: (string | null)[]; posted: boolean[] };
+  entries: { id: number[]; companyId: number[]; locationId: number[]; date: string[]; memo: (string | null)[]; posted: boolean[]; ref: (string | null)[] };
   lines: {
     id: number[]; entryId: number[]; companyId: number[]; locationId: number[]; accountId: number[]; tagSetId: number[];
     date: string[]; posted: boolean[]; cents: number[];
