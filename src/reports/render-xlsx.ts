@@ -3,8 +3,8 @@
  * amounts as numbers with a money format, section totals and computed rows bold, header row bold and frozen,
  * account names indented by level. Workbook properties carry the title and company; the range and options
  * sit in the sheet's header/footer so the table itself starts at row 1.
+ * exceljs is loaded on the first download, not at start-up (it is the largest module of the service).
  */
-import ExcelJS from 'exceljs';
 import { AppError } from '../errors/app-error.ts';
 import type { FlatReport } from './flat-pnl.ts';
 import { centsToAmount } from './money.ts';
@@ -22,6 +22,7 @@ export async function renderXlsx(report: FlatReport, meta: ReportMeta): Promise<
   if (width > XLSX_MAX_COLUMNS) {
     throw new AppError('ArgumentException', `The report has ${width} columns; XLSX holds at most ${XLSX_MAX_COLUMNS}: choose a shorter range or CSV.`);
   }
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Reporting Service';
   workbook.title = `${meta.title} - ${meta.companyName}`;

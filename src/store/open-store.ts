@@ -1,9 +1,7 @@
 /** Chooses and opens the ledger store from configuration: DATABASE_URL → PostgreSQL, else a DuckDB file. Runs migrate(). */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDbLedgerStore } from './duckdb-store.ts';
 import type { LedgerStore } from './ledger-store.ts';
-import { PostgresLedgerStore } from './postgres-store.ts';
 
 export interface StoreConfig {
   databaseUrl?: string;
@@ -15,10 +13,13 @@ export interface StoreConfig {
 export async function openStore(config: StoreConfig): Promise<LedgerStore> {
   let store: LedgerStore;
   if (config.databaseUrl) {
+    // Each adapter's driver is loaded only when chosen (start-up time).
+    const { PostgresLedgerStore } = await import('./postgres-store.ts');
     store = new PostgresLedgerStore(config.databaseUrl);
   } else {
     const path = config.duckdbPath ?? join(config.dataDir, 'ledger.duckdb');
     if (path !== ':memory:' && !config.duckdbPath) mkdirSync(config.dataDir, { recursive: true });
+    const { DuckDbLedgerStore } = await import('./duckdb-store.ts');
     store = await DuckDbLedgerStore.open(path).catch((error: unknown) => {
       // DuckDB lets one process at a time open a file for writing: say so plainly.
       if (error instanceof Error && /Could not set lock/i.test(error.message)) {
