@@ -1,9 +1,10 @@
 /**
  * The pre-aggregates of one company held in process memory: posted cents per (location, account, tag set) and
- * calendar day, grouped by month. A report over a range reads each whole month's totals and, for a clipped first
- * or last month, the days inside it (or the month's total minus the days outside it, whichever is fewer), so its
- * cost follows the answer (accounts × months × the company's location/tag-set combinations), never the number of
- * journal lines. Pure data structure: filled from balance_daily or from a load's staged lines, no I/O.
+ * calendar day, grouped by month, and the same per account alone. A report over a range reads each whole month's
+ * totals and, for a clipped first or last month, the days inside it (or the month's total minus the days outside
+ * it, whichever is fewer). Without filters it reads one cell per account and month; with a location or tracking
+ * filter, one per (location, account, tag set) of each month. Its cost follows the answer and the company's
+ * chart, never the number of journal lines. Pure data structure: filled from balance_daily or from a load's staged lines, no I/O.
  *
  * Amounts are integer cents held in float64, exact while |sum| < 2^53; `sum()` checks every figure it returns.
  */
@@ -24,6 +25,9 @@ class MonthCells {
   /** Slot s, day d (0-based) at s * 31 + d. */
   daily: Float64Array = new Float64Array(16 * MAX_DAYS);
   size = 0;
+  /** The same per account alone (every location and tag set): what a report without filters reads. */
+  accountTotal: Float64Array = new Float64Array(8);
+  accountDaily: Float64Array = new Float64Array(8 * MAX_DAYS);
 
   constructor(readonly key: string /* YYYY-MM */, readonly days: number) {}
 
@@ -41,6 +45,16 @@ class MonthCells {
     }
     this.total[slot]! += cents;
     this.daily[slot * MAX_DAYS + dayIndex]! += cents;
+    if (account >= this.accountTotal.length) {
+      const n = Math.max(account + 1, this.accountTotal.length * 2);
+      const total = new Float64Array(n), daily = new Float64Array(n * MAX_DAYS);
+      total.set(this.accountTotal);
+      daily.set(this.accountDaily);
+      this.accountTotal = total;
+      this.accountDaily = daily;
+    }
+    this.accountTotal[account]! += cents;
+    this.accountDaily[account * MAX_DAYS + dayIndex]! += cents;
   }
 
   private grow(): void {
@@ -162,33 +176,41 @@ export class CompanyBalances {
 
 /** Adds days lo..hi (0-based, inclusive) of one month's passing cells into column `col`. */
 function addMonth(cells: MonthCells, lo: number, hi: number, plan: Plan, col: number): void {
-  const whole = lo === 0 && hi === cells.days - 1;
-  // A clipped month reads its days, or its total minus the days outside, whichever touches fewer days.
-  const inside = hi - lo + 1;
-  const complement = !whole && inside > cells.days - inside;
   const { location: locationMask, tagSet: tagSetMask, row, width, sums } = plan;
+  if (locationMask === null && tagSetMask === null) {
+    // No filter: the per-account cells answer, one per reported account.
+    const accounts = Math.min(row.length, cells.accountTotal.length);
+    for (let a = 0; a < accounts; a++) {
+      const r = row[a]!;
+      if (r >= 0) sums[r * width + col]! += cellSum(cells.accountTotal, cells.accountDaily, a, lo, hi, cells.days);
+    }
+    return;
+  }
   const { location, account, tagSet, total, daily, size, days } = cells;
   for (let s = 0; s < size; s++) {
     const r = row[account[s]!]!;
     if (r < 0) continue;
     if (locationMask !== null && locationMask[location[s]!] === 0) continue;
     if (tagSetMask !== null && tagSetMask[tagSet[s]!] === 0) continue;
-    let v: number;
-    if (whole) v = total[s]!;
-    else {
-      const base = s * MAX_DAYS;
-      let part = 0;
-      if (complement) {
-        for (let d = 0; d < lo; d++) part += daily[base + d]!;
-        for (let d = hi + 1; d < days; d++) part += daily[base + d]!;
-        v = total[s]! - part;
-      } else {
-        for (let d = lo; d <= hi; d++) part += daily[base + d]!;
-        v = part;
-      }
-    }
-    sums[r * width + col]! += v;
+    sums[r * width + col]! += cellSum(total, daily, s, lo, hi, days);
   }
+}
+
+/**
+ * Days lo..hi (0-based, inclusive) of cell i: its total for the whole month; for a clipped month its days, or its
+ * total minus the days outside, whichever reads fewer days (at most 15).
+ */
+function cellSum(total: Float64Array, daily: Float64Array, i: number, lo: number, hi: number, days: number): number {
+  if (lo === 0 && hi === days - 1) return total[i]!;
+  const base = i * MAX_DAYS;
+  let part = 0;
+  if (hi - lo + 1 > days - (hi - lo + 1)) {
+    for (let d = 0; d < lo; d++) part += daily[base + d]!;
+    for (let d = hi + 1; d < days; d++) part += daily[base + d]!;
+    return total[i]! - part;
+  }
+  for (let d = lo; d <= hi; d++) part += daily[base + d]!;
+  return part;
 }
 
 /** Per company; a company is absent until it is built from the store. */
