@@ -31,10 +31,14 @@ class MonthCells {
 
   constructor(readonly key: string /* YYYY-MM */, readonly days: number) {}
 
+  private lastKey = -1;
+  private lastSlot = -1;
+
   add(location: number, account: number, tagSet: number, dayIndex: number, cents: number): void {
     // Dense indexes stay below 2^16 per kind in any real company; the key is exact up to 2^53.
     const k = (location * 65_536 + account) * 65_536 + tagSet;
-    let slot = this.slotOf.get(k);
+    // Rows read in (location, account, tag set) order hit the same slot for every day of the month.
+    let slot = k === this.lastKey ? this.lastSlot : this.slotOf.get(k);
     if (slot === undefined) {
       slot = this.size++;
       if (slot === this.location.length) this.grow();
@@ -43,6 +47,8 @@ class MonthCells {
       this.tagSet[slot] = tagSet;
       this.slotOf.set(k, slot);
     }
+    this.lastKey = k;
+    this.lastSlot = slot;
     this.total[slot]! += cents;
     this.daily[slot * MAX_DAYS + dayIndex]! += cents;
     if (account >= this.accountTotal.length) {
@@ -123,18 +129,26 @@ export class CompanyBalances {
   private readonly locations = new Dense();
   private readonly accounts = new Dense();
   private readonly tagSets = new Dense();
+  private lastCells: MonthCells | undefined;
+  private lastMonth = -1;
 
   /** Adds posted cents of one (location, account, tag set) on one epoch day. */
   add(locationId: number, accountId: number, tagSetId: number, epochDay: number, cents: number): void {
     const date = new Date(epochDay * DAY_MS);
-    const year = date.getUTCFullYear(), month = date.getUTCMonth() + 1;
-    const index = monthIndexOf(year, month);
-    let cells = this.months.get(index);
+    this.addOn(monthIndexOf(date.getUTCFullYear(), date.getUTCMonth() + 1), date.getUTCDate(), locationId, accountId, tagSetId, cents);
+  }
+
+  /** The same, the day given as its month (`year * 12 + month - 1`) and day of month (1-31): the bulk path. */
+  addOn(monthIndex: number, dayOfMonth: number, locationId: number, accountId: number, tagSetId: number, cents: number): void {
+    let cells = this.lastMonth === monthIndex ? this.lastCells : this.months.get(monthIndex);
     if (!cells) {
+      const year = Math.floor(monthIndex / 12), month = (monthIndex % 12) + 1;
       cells = new MonthCells(`${year}-${String(month).padStart(2, '0')}`, daysInMonth(year, month));
-      this.months.set(index, cells);
+      this.months.set(monthIndex, cells);
     }
-    cells.add(this.locations.of(locationId), this.accounts.of(accountId), this.tagSets.of(tagSetId), date.getUTCDate() - 1, cents);
+    this.lastMonth = monthIndex;
+    this.lastCells = cells;
+    cells.add(this.locations.of(locationId), this.accounts.of(accountId), this.tagSets.of(tagSetId), dayOfMonth - 1, cents);
   }
 
   /** Cents per account and month over the filter, nonzero sums only, ordered by account then month (as the SQL answers). */
