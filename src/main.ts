@@ -41,6 +41,8 @@ const { server } = listening;
 // The service's root: under BASE_PATH when one is set.
 const url = listening.url + (config.basePath ?? '');
 await warmUp(url);
+// The first report of a company would otherwise wait for its in-memory pre-aggregates; read them now, in the background.
+void store.preload().catch((err: unknown) => logger.warn({ err }, 'preload failed; reports read on demand'));
 logger.info({ url, store: store.kind, auth: config.auth, basePath: config.basePath || undefined, publicBaseUrl: config.publicBaseUrl }, 'ready');
 console.log(`Reporting Service listening on ${url} (${store.kind} store)`);
 console.log(`  curl ${url}/v1/echo/hello`);

@@ -367,6 +367,10 @@ export class DuckDbLedgerStore implements LedgerStore {
     return this.write((s) => keys.revokeApiKey(s, id)).finally(() => this.forgetApiKeys());
   }
 
+  async preload(): Promise<void> {
+    for (const company of await this.listCompanies()) await this.balancesOf(company.id);
+  }
+
   async ping(): Promise<void> {
     await this.read((s) => s.query('SELECT 1'));
   }

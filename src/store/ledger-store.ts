@@ -192,6 +192,11 @@ export interface LedgerStore {
   /** Cheap reachability probe. */
   ping(): Promise<void>;
   /**
+   * Reads ahead what reports read, so the first report does not wait for it (DuckDB: the in-memory pre-aggregates
+   * of every company). Optional work: the server starts it in the background once it is ready.
+   */
+  preload(): Promise<void>;
+  /**
    * Releases the store. With `beforeExit` (the process ends right after) an embedded store only makes its data
    * durable in its file and leaves its handles to the process's end (see DuckDbLedgerStore.close).
    */

@@ -203,6 +203,9 @@ export class PostgresLedgerStore implements LedgerStore {
     return this.transaction((client) => keys.revokeApiKey(session(client), id));
   }
 
+  /** Nothing is kept in memory: every report reads the pre-aggregate tables of the shared database. */
+  async preload(): Promise<void> {}
+
   async ping(): Promise<void> {
     await this.withClient((c) => c.query('SELECT 1'));
   }
