@@ -1,5 +1,5 @@
 /**
- * HTTP overhead benchmark (`npm run bench -- [--duration 5] [--connections 10]`).
+ * HTTP overhead benchmark (`npm run bench -- [--duration 5] [--connections 50]`).
  *
  * Measures GET /v1/echo/hello on our app against two anchors answering the same JSON bytes, in one run:
  *   - node:http   a bare node:http server (the floor of any Node HTTP service);
@@ -9,9 +9,9 @@
  * Each server runs in its own child process (so the load generator does not share its event loop); autocannon drives
  * it over loopback with N keep-alive connections for a warm-up second, then for --duration seconds. Latencies of every
  * response are recorded to give exact p50/p95; requests/s is autocannon's average.
- * Then start-up to ready, production build against tsx (scripts/bench/startup.ts), and report requests/s through
- * nginx with one and two instances over one PostgreSQL (scripts/bench/nginx-instances.ts).
- * `--only overhead,startup,instances` picks sections.
+ * Then start-up (first 200 and ready), production build against tsx, and the production process's idle and peak
+ * memory (scripts/bench/startup.ts), and report requests/s through nginx with one and two instances over one
+ * PostgreSQL (scripts/bench/nginx-instances.ts). `--only overhead,startup,memory,instances` picks sections.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
 import { benchInstances } from './bench/nginx-instances.ts';
-import { benchStartup } from './bench/startup.ts';
+import { benchMemory, benchStartup } from './bench/startup.ts';
 
 const PATH = '/v1/echo/hello';
 const TARGETS = ['node:http', 'express', 'app'] as const;
@@ -115,7 +115,7 @@ async function drive(target: Target, url: string, duration: number, connections:
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const duration = Number(args.get('duration') ?? 5);
-  const connections = Number(args.get('connections') ?? 10);
+  const connections = Number(args.get('connections') ?? 50);
   console.log(`HTTP overhead: GET ${PATH}, ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), loopback`);
 
   // Our app first: its response body is what the anchors answer, byte for byte.
@@ -157,6 +157,7 @@ async function main(): Promise<void> {
     ['ratio', 'vs node:http', 'vs express'],
     ['app p50 latency', fmtRatio(app.p50 / bare.p50), fmtRatio(app.p50 / exp.p50)],
     ['app p95 latency', fmtRatio(app.p95 / bare.p95), fmtRatio(app.p95 / exp.p95)],
+    ['app p99 latency', fmtRatio(app.p99 / bare.p99), fmtRatio(app.p99 / exp.p99)],
     ['app throughput (req/s)', fmtRatio(app.rps / bare.rps), fmtRatio(app.rps / exp.rps)],
   ]));
   console.log('\nLatency ratios > 1 mean slower than the anchor; throughput ratios < 1 mean fewer requests per second.');
@@ -214,10 +215,11 @@ async function runSections(): Promise<void> {
   const wanted = (section: string) => !only || only.includes(section);
   console.log(`machine: ${availableParallelism()} cores, Node ${process.version}`);
   if (wanted('overhead')) await main();
-  if (wanted('startup')) {
+  if (wanted('startup') || wanted('memory')) {
     execFileSync(process.execPath, [fileURLToPath(new URL('./ensure-build.mjs', import.meta.url))], { stdio: 'inherit' });
-    await benchStartup(Number(args.get('startup-runs') ?? 5));
   }
+  if (wanted('startup')) await benchStartup(Number(args.get('startup-runs') ?? 5));
+  if (wanted('memory')) await benchMemory(Number(args.get('connections') ?? 50), Number(args.get('duration') ?? 5));
   if (wanted('instances')) await benchInstances(Number(args.get('instances-duration') ?? 10));
 }
 
