@@ -9,7 +9,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { configDefaults, type AppConfig } from './config.ts';
-import { authenticate, callerOf } from './auth/access.ts';
+import { authenticate, callerOf, requireAnyApiKey } from './auth/access.ts';
 import { loadOpenApiDocument } from './contract/openapi-document.ts';
 import { contractOperations } from './contract/operations.ts';
 import { jsonFormat } from './formats/json.ts';
@@ -70,7 +70,9 @@ export async function createApp({ config: given, store, logger, now = () => new 
   app.use(requestTimeout(config.requestTimeoutMs, writer.errorHandler));
   app.get('/health', health);
   app.get('/ready', ready(store));
-  app.get('/metrics', metrics.handler);
+  // METRICS: off (the legacy 404), public, or behind any valid API key.
+  if (config.metrics === 'public') app.get('/metrics', metrics.handler);
+  else if (config.metrics === 'key') app.get('/metrics', requireAnyApiKey(store), metrics.handler);
   app.use(staticPages());
   await mountSoap12(app, { bodyLimitBytes: config.bodyLimitBytes });
   app.use(resolveOperation(operations.all, formats));

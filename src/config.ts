@@ -46,6 +46,16 @@ function authMode(raw: string, env: string): AuthMode {
   return mode as AuthMode;
 }
 
+/** Who may read /metrics: nobody (`off`: 404), anyone (`public`), or callers with a valid API key (`key`). */
+export const METRICS_MODES = ['off', 'public', 'key'] as const;
+export type MetricsMode = (typeof METRICS_MODES)[number];
+
+function metricsMode(raw: string, env: string): MetricsMode {
+  const mode = raw.trim().toLowerCase();
+  if (!(METRICS_MODES as readonly string[]).includes(mode)) throw new Error(`${env} must be one of ${METRICS_MODES.join(', ')}, got '${raw}'`);
+  return mode as MetricsMode;
+}
+
 function setting<T>(env: string, defaultValue: T | undefined, parse: (raw: string, env: string) => T, doc: string): Setting<T> {
   return { env, default: defaultValue, parse, doc };
 }
@@ -70,6 +80,7 @@ export const configSchema = {
   publicBaseUrl: setting<string>('PUBLIC_BASE_URL', undefined, parsePublicBaseUrl, 'Absolute base of every link the service writes (report Url, WSDL address, native types), e.g. https://reports.example.com/reporting; unset = from the request.'),
   basePath: setting<string>('BASE_PATH', undefined, parseBasePath, 'Path prefix every route, page, WSDL and link is served under, e.g. /reporting; unset = the root.'),
   trustProxy: setting<TrustProxy>('TRUST_PROXY', undefined, parseTrustProxy, "Express's trust proxy: whose X-Forwarded-For/-Proto/-Host count (addresses, subnets, loopback, a hop count, true); false = nobody's."),
+  metrics: setting<MetricsMode>('METRICS', 'public', metricsMode, '`public`: /metrics open to anyone who reaches the port; `key`: only with a valid API key (X-ApiKey, Bearer, Basic user; any company); `off`: not served (404).'),
   auth: setting<AuthMode>('AUTH', 'apikey', authMode, '`apikey`: reports need an API key for their company; `none`: every operation public (a warning at start).'),
 } as const;
 

@@ -92,3 +92,16 @@ export function authenticate({ store, mode = 'apikey', defaultCompanyName, requi
     }
   };
 }
+
+/** Any valid (known, unrevoked) API key, whatever its companies: for operations endpoints such as /metrics. */
+export function requireAnyApiKey(store: Pick<LedgerStore, 'findApiKeyByHash'>): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const key = presentedApiKey(req.headers, req.url);
+      const record = key ? await store.findApiKeyByHash(hashApiKey(key)) : undefined;
+      next(record && !record.revokedAt ? undefined : unauthorized(res, key ? 'The API key is unknown or revoked.' : KEY_REQUIRED));
+    } catch (error) {
+      next(error);
+    }
+  };
+}

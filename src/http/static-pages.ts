@@ -4,7 +4,7 @@
  * `/openapi.yaml`), and the report page's assets (`/assets/…`: chart.js from node_modules, the page's script
  * and style). Mounted before the legacy 404 handler.
  */
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -23,6 +23,14 @@ export const REPORT_ASSETS = {
   chartJs: '/assets/chart.umd.min.js',
   pageJs: '/assets/report-page.js',
 } as const;
+
+/**
+ * The files of swagger-ui-dist the docs page loads, and nothing else of the package (its index.html and
+ * swagger-initializer.js open the petstore demo; oauth2-redirect.html is a page of its own).
+ */
+const DOCS_ASSET_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png'] as const;
+/** Scripts, styles and images are not documents: nothing may run or load in their context. */
+const ASSET_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 const DOCS_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'self'";
 
@@ -88,12 +96,16 @@ export function staticPages(): Router {
     doc.setIn(['servers'], doc.createNode([{ url: prefix }]));
     return doc.toString({ lineWidth: 0 });
   };
-  const assetOptions = { index: false, fallthrough: true, maxAge: '1h' } as const;
 
   router.get(['/docs', '/docs/'], (req, res) => sendText(res, 'text/html; charset=utf-8', docsPage(publicPath(req)), DOCS_CSP));
-  router.get('/docs/docs.js', (req, res) => sendText(res, 'text/javascript; charset=utf-8', docsScript(publicPath(req))));
-  router.get('/docs/docs.css', (_req, res) => sendText(res, 'text/css; charset=utf-8', DOCS_STYLE));
-  router.use('/docs/assets', express.static(SWAGGER_UI_DIST, assetOptions));
+  router.get('/docs/docs.js', (req, res) => sendText(res, 'text/javascript; charset=utf-8', docsScript(publicPath(req)), ASSET_CSP));
+  router.get('/docs/docs.css', (_req, res) => sendText(res, 'text/css; charset=utf-8', DOCS_STYLE, ASSET_CSP));
+  for (const file of DOCS_ASSET_FILES) {
+    router.get(`/docs/assets/${file}`, (_req, res) => {
+      res.setHeader('Content-Security-Policy', ASSET_CSP);
+      res.sendFile(path.join(SWAGGER_UI_DIST, file), { maxAge: '1h' });
+    });
+  }
   router.get('/openapi.json', (req, res) => sendText(res, 'application/json; charset=utf-8', publicPath(req) ? contractJsonAt(publicPath(req)) : contractJson));
   router.get('/openapi.yaml', (req, res) => sendText(res, 'application/yaml; charset=utf-8', publicPath(req) ? contractYamlAt(publicPath(req)) : contractYaml));
   router.get(REPORT_ASSETS.chartJs, (_req, res) => res.sendFile(path.join(CHART_JS_DIST, 'chart.umd.min.js'), { maxAge: '1h' }));

@@ -39,7 +39,7 @@ export interface TestAppOptions {
   logger?: Logger;
   /** Limits and deployment settings (defaults as in production). */
   config?: Partial<Pick<AppConfig, 'maxUrlLength' | 'maxArrayItems' | 'requestTimeoutMs' | 'bodyLimitBytes'
-    | 'publicBaseUrl' | 'basePath' | 'trustProxy' | 'auth' | 'maxReportColumns'>>;
+    | 'publicBaseUrl' | 'basePath' | 'trustProxy' | 'auth' | 'maxReportColumns' | 'metrics'>>;
 }
 
 export const TEST_COMPANY_NAME = 'Test Company';
