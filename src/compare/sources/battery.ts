@@ -1,7 +1,7 @@
 /**
  * The built-in battery: every request of the conformance kit's rules (src/conformance/requests.ts: each operation of
  * openapi/ valid, bad and without a key; wsdl/; the wire rules), plus what the contract says each operation reads,
- * generated from openapi/ (src/contract/binding-plan.ts): every binder form of every input field (booleans, dates,
+ * generated from openapi/ (each operation record's binding plan, src/contract/operations.ts): every binder form of every input field (booleans, dates,
  * GUIDs, arrays, enums, integers, valid and not), every response format (suffix, `?format=`, Accept, JSONP), route
  * spellings (case, empty segments), anonymous calls and HEAD. Nothing is listed by hand per operation.
  */
