@@ -15,7 +15,7 @@
  * local instances against plain replays (compareScenario). `--only overhead,startup,memory,instances,compare` picks sections.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -221,7 +221,7 @@ async function runSections(): Promise<void> {
   const onlyArg = args.get('only');
   const only = typeof onlyArg === 'string' ? onlyArg.split(',') : undefined;
   const wanted = (section: string) => !only || only.includes(section);
-  console.log(`machine: ${availableParallelism()} cores, Node ${process.version}`);
+  console.log(`machine: ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, Node ${process.version}`);
   if (wanted('overhead')) await main();
   if (wanted('startup') || wanted('memory')) {
     execFileSync(process.execPath, [fileURLToPath(new URL('./ensure-build.mjs', import.meta.url))], { stdio: 'inherit' });
