@@ -128,7 +128,8 @@ const figures = (body: unknown) => {
 };
 
 const JAN_FEB_2024 = { CompanyId: 1, UseCustomDateRange: true, StartDate: '2024-01-01', EndDate: '2024-02-29', IncludeComputedColumns: true } as const;
-const FILTERED: FlatInput = { ...JAN_FEB_2024, Locations: [DOWNTOWN], Filters: [DINE_IN], OrderBy: 'AmountDescending' };
+/** EndDate carries a `+`: a client that sent it raw (allowReserved) would have it read as a space, a 400. */
+const FILTERED: FlatInput = { ...JAN_FEB_2024, EndDate: '/Date(1709164800000+0100)/', Locations: [DOWNTOWN], Filters: [DINE_IN], OrderBy: 'AmountDescending' };
 /** Both locations of the fixture: the same figures as none, but the array must arrive whole (SelectedOptions). */
 const TWO_LOCATIONS: FlatInput = { ...JAN_FEB_2024, Locations: [DOWNTOWN, AIRPORT] };
 const UNFILTERED: FlatInput = { ...JAN_FEB_2024 };
