@@ -8,6 +8,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Agent, request as httpRequest } from 'node:http';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { Ajv } from 'ajv';
 import { loadOpenApiDocument } from '../../src/contract/openapi-document.ts';
 import { listenTestApp, type ListeningTestApp } from '../support/listening.ts';
@@ -15,7 +16,7 @@ import { listenTestApp, type ListeningTestApp } from '../support/listening.ts';
 const RUNS = Number(process.env.FUZZ_RUNS || 400);
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 
-interface Req { method: string; path: string; headers: Record<string, string>; body?: string }
+interface Req { method: string; path: string; headers: Record<string, string>; body?: string | Buffer }
 interface Res { status: number; headers: Record<string, string | string[] | undefined>; text: string }
 
 function send(base: URL, r: Req): Promise<Res> {
@@ -96,7 +97,41 @@ const soapBody = fc.oneof(
 );
 const soapType = fc.constantFrom('application/soap+xml; charset=utf-8', 'application/soap+xml; action="urn:GetFlat"', 'text/xml', 'application/json', 'text/plain');
 
+// ---- hostile shapes (issue 15): deep nesting, huge ranges, encodings ----
+/** Nesting depths: small, around the SOAP cap (64), and far past it (the red team's 60,000 levels). */
+const depth = fc.oneof(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 100, max: 5_000 }), fc.constantFrom(60, 63, 64, 65, 20_000, 30_000));
+const deepXml = fc.tuple(depth, fc.constantFrom('a', 'x:a', 's:Body'), fc.boolean(), fc.boolean()).map(([n, tag, closed, prefixed]) => {
+  const decl = prefixed ? ' xmlns:x="urn:x"' : '';
+  const inner = `<${tag}${decl}>`.repeat(n) + (closed ? `</${tag}>`.repeat(n) : '');
+  return `<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"${decl}><s:Body>${inner}</s:Body></s:Envelope>`;
+});
+const wideXml = fc.integer({ min: 1, max: 15_000 }).map((n) => `<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body><Op>${'<a/>'.repeat(n)}</Op></s:Body></s:Envelope>`);
+const deepJson = fc.tuple(depth, fc.constantFrom('[', '{"a":'), fc.constantFrom('Message', 'CompanyId', 'Locations', 'StartDate', 'Filters')).map(([n, open, key]) => {
+  const close = open === '[' ? ']' : '}';
+  return `{"${key}":${open.repeat(n)}${open === '[' ? '' : '1'}${close.repeat(n)}}`;
+});
+const year = fc.oneof(fc.integer({ min: 0, max: 10_000 }), fc.constantFrom(0, 1, 99, 100, 101, 1900, 9999, 10_000));
+const isoDay = fc.tuple(year, fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 }))
+  .map(([y, m, d]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`);
+const epochMs = fc.oneof(fc.integer({ min: -70_000_000_000_000, max: 300_000_000_000_000 }), fc.constantFrom(-62_198_755_200_000, 253_402_300_800_000, 8_640_000_000_000_000, -8_640_000_000_000_001));
+const anyDate = fc.oneof(isoDay, epochMs.map((ms) => `/Date(${ms})/`), epochMs.map((ms) => `/Date(${ms}+0100)/`));
+const hugeRange = fc.tuple(anyDate, anyDate, fc.constantFrom('', '.json', '.csv'), fc.boolean())
+  .map(([from, to, ext, computed]) => `/v1/Reporting/ProfitAndLoss/Flat${ext}?CompanyId=1&UseCustomDateRange=true&StartDate=${encodeURIComponent(from)}&EndDate=${encodeURIComponent(to)}&IncludeComputedColumns=${computed}`);
+const encoded = fc.tuple(fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'x-gzip', 'gzip, br', 'GZIP'), jsonBody(ECHO_KEYS), fc.constantFrom('whole', 'truncated', 'raw', 'garbage'))
+  .map(([encoding, json, how]) => {
+    const name = encoding.toLowerCase();
+    const packed = name === 'gzip' ? gzipSync(json) : name === 'deflate' ? deflateSync(json) : name === 'br' ? brotliCompressSync(json) : Buffer.from(json);
+    const body = how === 'whole' ? packed : how === 'truncated' ? packed.subarray(0, Math.max(1, packed.length >> 1)) : how === 'raw' ? Buffer.from(json) : Buffer.from('\x1f\x8b\x08\x00garbage');
+    return { encoding, body };
+  });
+
 const ROUTES: Record<string, fc.Arbitrary<Req>> = {
+  'POST /soap12 deep and wide XML': fc.tuple(fc.oneof(deepXml, wideXml), soapType).map(([b, ct]) => ({ method: 'POST', path: '/soap12', headers: { 'content-type': ct }, body: b })),
+  'POST /json/reply/{Op} deep JSON': fc.tuple(fc.constantFrom('EchoRequest', 'GetFlatRequest'), deepJson)
+    .map(([op, b]) => ({ method: 'POST', path: `/json/reply/${op}`, headers: { 'content-type': 'application/json' }, body: b })),
+  'GET /v1/Reporting/ProfitAndLoss/Flat huge ranges': fc.tuple(hugeRange, headers).map(([path, h]) => ({ method: 'GET', path, headers: h })),
+  'POST /json/reply/EchoRequest encodings': fc.tuple(encoded, fc.constantFrom('EchoRequest', 'GetFlatRequest'))
+    .map(([{ encoding, body }, op]) => ({ method: 'POST', path: `/json/reply/${op}`, headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body })),
   'GET /v1/echo/{Message}': fc.tuple(segment, queryString(ECHO_KEYS), headers).map(([s, q, h]) => ({ method: 'GET', path: `/v1/echo/${s || 'x'}${q}`, headers: h })),
   'GET /json/reply/EchoRequest': fc.tuple(queryString(ECHO_KEYS), headers).map(([q, h]) => ({ method: 'GET', path: `/json/reply/EchoRequest${q}`, headers: h })),
   'POST /json/reply/EchoRequest': fc.tuple(queryString(ECHO_KEYS), jsonBody(ECHO_KEYS), contentType, headers)
@@ -115,7 +150,7 @@ describe(`fuzz: generated requests per route (FUZZ_RUNS=${RUNS})`, function () {
   let t: ListeningTestApp;
   let base: URL;
   before(async () => {
-    t = await listenTestApp();
+    t = await listenTestApp({ config: { bodyLimitBytes: 1_048_576 } }); // as in production: attacks under the limit reach the parsers
     base = new URL(t.url);
   });
   after(async () => {
