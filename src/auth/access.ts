@@ -7,7 +7,7 @@
  * `requireCompanyAccess(caller, companyId)`: 403 unless the caller's key covers the company.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { AppError } from '../errors/app-error.ts';
+import { appError, AppError } from '../errors/app-error.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { hashApiKey, presentedApiKey } from './api-keys.ts';
 import type { AuthMode } from './auth-mode.ts';
@@ -17,7 +17,6 @@ export const WWW_AUTHENTICATE = 'Bearer realm="reporting", ApiKey header="X-ApiK
 /** Company names change rarely; echo reads them through this cache. */
 const NAME_TTL_MS = 60_000;
 
-const KEY_REQUIRED = 'An API key is required: send X-ApiKey, Authorization: Bearer (or Basic with the key as user name), or the apikey query parameter.';
 
 export interface AuthenticateOptions {
   store: LedgerStore;
@@ -37,16 +36,16 @@ export function callerOf(res: Response): Caller {
   return (res.locals.caller as Caller | undefined) ?? ANONYMOUS;
 }
 
-export function unauthorized(res: Response | undefined, message: string): AppError {
+export function unauthorized(res: Response | undefined, id: 'ApiKeyRequired' | 'ApiKeyInvalid' | 'ApiKeyUnknownOrRevoked'): AppError {
   res?.setHeader('WWW-Authenticate', WWW_AUTHENTICATE);
-  return new AppError('Unauthorized', message);
+  return appError(id);
 }
 
 /** The one authorisation rule: 403 unless the caller's key covers `companyId` (or AUTH=none lets anyone read any). */
 export function requireCompanyAccess(caller: Caller, companyId: number): void {
   if (caller.anyCompany) return;
   if (!caller.companyIds.includes(companyId)) {
-    throw new AppError('Forbidden', `The API key does not give access to company ${companyId}.`);
+    throw appError('CompanyForbidden', { companyId });
   }
 }
 
@@ -76,11 +75,11 @@ export function authenticate({ store, mode = 'apikey', defaultCompanyName, requi
       const key = presentedApiKey(req.headers, req.originalUrl);
       if (key === undefined) {
         res.locals.caller = { companyName: defaultCompanyName, companyIds: [] } satisfies Caller;
-        if (requiresKey(req, res)) deny(res, unauthorized(res, KEY_REQUIRED));
+        if (requiresKey(req, res)) deny(res, unauthorized(res, 'ApiKeyRequired'));
         return next();
       }
       const record = key ? await store.findApiKeyByHash(hashApiKey(key)) : undefined;
-      if (!record || record.revokedAt) throw unauthorized(res, 'The API key is not valid.');
+      if (!record || record.revokedAt) throw unauthorized(res, 'ApiKeyInvalid');
       res.locals.caller = {
         companyName: await companyName(record.companyIds[0]),
         companyIds: record.companyIds,
@@ -99,7 +98,7 @@ export function requireAnyApiKey(store: Pick<LedgerStore, 'findApiKeyByHash'>): 
     try {
       const key = presentedApiKey(req.headers, req.url);
       const record = key ? await store.findApiKeyByHash(hashApiKey(key)) : undefined;
-      next(record && !record.revokedAt ? undefined : unauthorized(res, key ? 'The API key is unknown or revoked.' : KEY_REQUIRED));
+      next(record && !record.revokedAt ? undefined : unauthorized(res, key ? 'ApiKeyUnknownOrRevoked' : 'ApiKeyRequired'));
     } catch (error) {
       next(error);
     }

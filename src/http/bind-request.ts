@@ -6,7 +6,7 @@
  */
 import type { RequestHandler, Request } from 'express';
 import { RESERVED_QUERY_NAMES } from '../contract/keywords.ts';
-import { AppError } from '../errors/app-error.ts';
+import { appError } from '../errors/app-error.ts';
 import { bindBody, bindQuery, type BindingLimits } from './binding.ts';
 import { contextOf } from './request-context.ts';
 
@@ -41,13 +41,13 @@ export function bindRequest(limits: BindingLimits): RequestHandler {
     const bound = bindQuery(raw, plan.body ?? plan.query, limits);
     if (plan.body && req.body !== undefined) {
       if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
-        return next(new AppError('SerializationException', `Could not deserialize 'application/json' request using ${op.requestDto}: the body must be a JSON object`));
+        return next(appError('BodyUnreadable', { dto: op.requestDto, reason: 'the body must be a JSON object' }));
       }
       bindBody(req.body as Record<string, unknown>, plan.body, bound, limits);
     }
     context.sentNames = bound.sentNames;
     if (bound.errors.length) {
-      return next(new AppError('SerializationException', `Unable to bind to request '${op.requestDto}'`, bound.errors));
+      return next(appError('BindFailed', { dto: op.requestDto }, { fieldErrors: bound.errors }));
     }
     const pathValues = Object.fromEntries(plan.path.flatMap((field) => (field.name in context.params ? [[field.name, context.params[field.name]]] : [])));
     context.dto = { ...bound.values, ...pathValues };

@@ -4,11 +4,11 @@
  * and its signal (requestSignal) aborts, so the service and the store stop its work; a late result is dropped.
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { AppError } from '../errors/app-error.ts';
+import { appError } from '../errors/app-error.ts';
 
 export function maxUrlLength(limit: number): RequestHandler {
   return (req, _res, next) => {
-    if (req.url.length > limit) return next(new AppError('UriTooLong', `The URL is ${req.url.length} characters long; the limit is ${limit}.`));
+    if (req.url.length > limit) return next(appError('UrlTooLong', { length: req.url.length, limit }));
     next();
   };
 }
@@ -24,11 +24,11 @@ export function requestTimeout(ms: number, render: ErrorRequestHandler): Request
     const abort = new AbortController();
     res.locals.abort = abort;
     const timer = setTimeout(() => {
-      abort.abort(new AppError('RequestTimeout', `The request did not complete within ${ms} ms; retry later.`));
+      abort.abort(appError('RequestTimedOut', { ms }));
       if (res.headersSent) return;
       res.setHeader('Retry-After', '1');
       res.setHeader('Connection', 'close');
-      const error = new AppError('RequestTimeout', `The request did not complete within ${ms} ms; retry later.`);
+      const error = appError('RequestTimedOut', { ms });
       try {
         render(error, req, res, () => undefined);
       } catch {

@@ -3,7 +3,7 @@
  * does not take) is a 405 ResponseStatus; any other unknown route is `404` in text/plain.
  */
 import type { RequestHandler } from 'express';
-import { AppError } from '../errors/app-error.ts';
+import { appError } from '../errors/app-error.ts';
 import type { OperationRecord } from '../contract/operations.ts';
 
 /** `/{format}/reply/{Op}` or `/{format}/oneway/{Op}`; without an operation, 4.5 named the rest of the path (`reply/`). */
@@ -19,8 +19,8 @@ export function notFound(operations: readonly OperationRecord[], debug: boolean)
       const verb = req.method.charAt(0) + req.method.slice(1).toLowerCase();
       return next(
         known
-          ? new AppError('NotImplementedException', `Could not find method named ${verb}(${name}) or Any(${name}) on Service ${name.replace(/Request$/, '')}Service`)
-          : new AppError('NotImplementedException', `The operation '${name}' does not exist for this service`),
+          ? appError('MethodNotFound', { verb, name, service: name.replace(/Request$/, '') })
+          : appError('OperationNotFound', { name }),
       );
     }
     const body = debug

@@ -2,7 +2,7 @@
  * Errors raised by libraries before a service runs (express-openapi-validator, the JSON body parser),
  * turned into AppErrors with one field entry per bad field, named as the client sent it.
  */
-import { AppError, type FieldError } from '../errors/app-error.ts';
+import { appError, AppError, type FieldError } from '../errors/app-error.ts';
 
 interface ValidatorItem {
   path?: string;
@@ -43,15 +43,15 @@ export function fromLibraryError(error: unknown, sentNames: Record<string, strin
   if (!isLibraryError(error)) return undefined;
   switch (error.type) {
     case 'entity.parse.failed':
-      return new AppError('SerializationException', `Could not deserialize 'application/json' request using ${dtoName}: ${error.message}`);
+      return appError('BodyUnreadable', { dto: dtoName, reason: error.message });
     case 'entity.too.large':
-      return new AppError('RequestEntityTooLarge', 'The request body is larger than the limit.');
+      return appError('BodyTooLarge');
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new AppError('UnsupportedMediaType', error.message);
+      return appError('BodyEncodingUnsupported', { reason: error.message });
   }
-  if (error.status === 415) return new AppError('UnsupportedMediaType', 'The request body must be application/json.');
-  if (error.status === 413) return new AppError('RequestEntityTooLarge', 'The request body is larger than the limit.');
+  if (error.status === 415) return appError('BodyNotJson');
+  if (error.status === 413) return appError('BodyTooLarge');
   if (error.status === 400 && error.errors) {
     const fieldErrors: FieldError[] = error.errors.map((item) => {
       const canonical = fieldOf(item.path);
@@ -60,9 +60,9 @@ export function fromLibraryError(error: unknown, sentNames: Record<string, strin
       const message = sent ? `'${sent}' ${item.message ?? 'is invalid'}` : (item.message ?? 'is invalid');
       return { errorCode: validatorCode(item.errorCode), fieldName: sent, message };
     });
-    return new AppError('ArgumentException', fieldErrors[0]?.message ?? error.message, fieldErrors);
+    return appError('InvalidFields', { first: fieldErrors[0]?.message ?? error.message }, { fieldErrors });
   }
   // The body parser's other client errors: a corrupt gzip/deflate/br body (zlib's message), an aborted or short body.
-  if (error.status === 400) return new AppError('SerializationException', `The request body could not be read: ${error.message}`);
+  if (error.status === 400) return appError('BodyReadFailed', { reason: error.message });
   return undefined;
 }

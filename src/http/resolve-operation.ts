@@ -9,7 +9,8 @@ import type { RequestHandler } from 'express';
 import { Keywords, keywordValue } from '../contract/keywords.ts';
 import type { OperationRecord } from '../contract/operations.ts';
 import { matchRoute, type RouteMatch } from '../contract/routes.ts';
-import { AppError } from '../errors/app-error.ts';
+import { appError } from '../errors/app-error.ts';
+import { formatMessage } from '../errors/messages.ts';
 import { MAX_CALLBACK_CHARS } from '../formats/jsonp.ts';
 import type { FormatRegistry } from '../formats/registry.ts';
 import { contextOf } from './request-context.ts';
@@ -29,8 +30,8 @@ export function resolveOperation(operations: readonly OperationRecord[], formats
     const done = () => {
       const name = keywordValue(req.query as Record<string, unknown>, Keywords.callback);
       if (name === undefined || name.length <= MAX_CALLBACK_CHARS) return next();
-      const message = `The JSONP callback name is longer than ${MAX_CALLBACK_CHARS} characters`;
-      next(new AppError('ArgumentException', message, [{ errorCode: 'ArgumentException', fieldName: Keywords.callback, message }]));
+      const message = formatMessage('CallbackTooLong', { max: MAX_CALLBACK_CHARS });
+      next(appError('CallbackTooLong', { max: MAX_CALLBACK_CHARS }, { fieldErrors: [{ errorCode: 'ArgumentException', fieldName: Keywords.callback, message }] }));
     };
     const queryStart = req.url.indexOf('?');
     const rawPath = queryStart === -1 ? req.url : req.url.slice(0, queryStart);

@@ -3,7 +3,7 @@
  * answers a ping within the time limit, else 503 with a ResponseStatus (StoreUnavailable).
  */
 import type { RequestHandler } from 'express';
-import { AppError } from '../errors/app-error.ts';
+import { appError } from '../errors/app-error.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 
 const PING_TIMEOUT_MS = 2_000;
@@ -27,7 +27,7 @@ export function ready(store: LedgerStore, timeoutMs = PING_TIMEOUT_MS): RequestH
       sendJson(res, { Status: 'Ready', Store: store.kind });
     } catch (error) {
       res.setHeader('Cache-Control', 'no-store');
-      next(new AppError('StoreUnavailable', 'The ledger store is unavailable; retry later.', [], { cause: error }));
+      next(appError('StoreUnavailable', {}, { cause: error }));
     } finally {
       clearTimeout(timer);
     }

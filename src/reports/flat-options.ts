@@ -3,7 +3,7 @@
  * company's catalog, range resolution, defaults. Pure: `today` is given.
  */
 import type { GetFlatRequest, OrderBy, RelativeDateRange } from '../contract/dtos.ts';
-import { AppError, type FieldError } from '../errors/app-error.ts';
+import { appError, type FieldError } from '../errors/app-error.ts';
 import type { CompanyCatalog } from '../store/ledger-store.ts';
 import { compareDates, parseLegacyCalendarDate, type CalendarDate } from '../scalars/dates.ts';
 import { resolveRelativeRange, type DateRange } from './relative-ranges.ts';
@@ -93,7 +93,7 @@ function checkLocations(locations: number[], catalog: CompanyCatalog, errors: Fi
 }
 
 function fail(errors: FieldError[]): never {
-  throw new AppError('ArgumentException', errors[0]!.message, errors);
+  throw appError('InvalidFields', { first: errors[0]!.message }, { fieldErrors: errors });
 }
 
 /** The CompanyId the request names, or a 400 naming the field. */

@@ -5,7 +5,7 @@
  * sit in the sheet's header/footer so the table itself starts at row 1.
  * exceljs is loaded on the first download, not at start-up (it is the largest module of the service).
  */
-import { AppError } from '../errors/app-error.ts';
+import { appError } from '../errors/app-error.ts';
 import type { FlatReport } from './flat-pnl.ts';
 import { centsToAmount } from './money.ts';
 import { CSV_FIXED_COLUMNS } from './render-csv.ts';
@@ -20,7 +20,7 @@ export const XLSX_MAX_COLUMNS = 16_384;
 export async function renderXlsx(report: FlatReport, meta: ReportMeta): Promise<Buffer> {
   const width = CSV_FIXED_COLUMNS.length + report.columnNames.length;
   if (width > XLSX_MAX_COLUMNS) {
-    throw new AppError('ArgumentException', `The report has ${width} columns; XLSX holds at most ${XLSX_MAX_COLUMNS}: choose a shorter range or CSV.`);
+    throw appError('XlsxTooWide', { width, max: XLSX_MAX_COLUMNS });
   }
   const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();

@@ -7,7 +7,7 @@
 import { requireCompanyAccess } from '../auth/access.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { GetFlatReportRequest } from '../contract/dtos.ts';
-import { AppError } from '../errors/app-error.ts';
+import { appError } from '../errors/app-error.ts';
 import { parseIsoDate } from '../scalars/dates.ts';
 import { resolveFlatOptions, type FlatOptions, type ReportLimits } from '../reports/flat-options.ts';
 import { FlatReportResult } from '../reports/flat-report-result.ts';
@@ -31,7 +31,7 @@ export interface GetFlatReportContext {
 }
 
 function noSuchReport(): never {
-  throw new AppError('NotFound', 'No such report: the link is unknown, altered or no longer valid.');
+  throw appError('ReportNotFound');
 }
 
 /** The link's options, validated again against the company's catalog as it is now. */

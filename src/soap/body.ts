@@ -4,7 +4,7 @@
  * the limit (the rest is discarded, not buffered).
  */
 import type { Request } from 'express';
-import { AppError } from '../errors/app-error.ts';
+import { appError, AppError } from '../errors/app-error.ts';
 
 /** Media types a SOAP message may come in: SOAP 1.2's own, SOAP 1.1's text/xml, and generic XML. */
 export function isXmlMediaType(mediaType: string): boolean {
@@ -43,14 +43,11 @@ export function parseContentType(header: string | undefined): ContentTypeInfo {
 /** Throws UnsupportedMediaType unless the request declares an XML body (an absent Content-Type is read as XML). */
 export function assertXmlRequest(req: Request, contentType: ContentTypeInfo): void {
   if (contentType.mediaType && !isXmlMediaType(contentType.mediaType)) {
-    throw new AppError(
-      'UnsupportedMediaType',
-      `Content-Type '${contentType.mediaType}' is not supported: send application/soap+xml (SOAP 1.2).`,
-    );
+    throw appError('SoapContentTypeUnsupported', { mediaType: contentType.mediaType });
   }
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   if (encoding !== 'identity' && encoding !== '') {
-    throw new AppError('UnsupportedMediaType', `Content-Encoding '${encoding}' is not supported.`);
+    throw appError('ContentEncodingUnsupported', { encoding });
   }
 }
 
@@ -58,12 +55,12 @@ function decoderFor(charset: string | undefined): TextDecoder {
   try {
     return new TextDecoder(charset ?? 'utf-8', { fatal: true, ignoreBOM: false });
   } catch {
-    throw new AppError('UnsupportedMediaType', `charset '${charset}' is not supported.`);
+    throw appError('CharsetUnsupported', { charset: String(charset) });
   }
 }
 
 function tooLarge(limit: number): AppError {
-  return new AppError('RequestEntityTooLarge', `The request body is larger than the limit of ${limit} bytes.`);
+  return appError('BodyTooLargeBytes', { limit });
 }
 
 /**
@@ -108,7 +105,7 @@ export function readBodyText(req: Request, limit: number, charset?: string): Pro
       try {
         resolve(decoder.decode(Buffer.concat(chunks, received)));
       } catch (error) {
-        reject(new AppError('SerializationException', 'The request body is not valid text in its declared charset.', [], { cause: error }));
+        reject(appError('BodyNotText', {}, { cause: error }));
       }
     };
     const onError = (error: Error) => fail(error);

@@ -9,7 +9,7 @@
  * most MAX_XML_DEPTH steps per element and a bounded number of elements.
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { AppError } from '../errors/app-error.ts';
+import { appError, AppError } from '../errors/app-error.ts';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS, WSA_NAMESPACES } from './namespaces.ts';
 
 export type ParsedEnvelope =
@@ -26,16 +26,16 @@ export const MAX_XML_DEPTH = 64;
 export const MAX_XML_ELEMENTS = 10_000;
 
 function tooComplex(detail: string): AppError {
-  return new AppError('SerializationException', `The request XML is too complex: ${detail}`);
+  return appError('XmlTooComplex', { detail });
 }
 
 function malformed(detail: string, cause?: unknown): AppError {
-  return new AppError('SerializationException', `The request is not a well-formed XML document: ${detail}`, [], { cause });
+  return appError('XmlMalformed', { detail }, { cause });
 }
 
 export function parseEnvelope(text: string): ParsedEnvelope {
   if (text.trim() === '') {
-    throw new AppError('SerializationException', 'The request body is empty: a SOAP 1.2 Envelope is required.');
+    throw appError('BodyEmptyNoEnvelope');
   }
 
   const parser = new SaxesParser({ xmlns: true, position: true });

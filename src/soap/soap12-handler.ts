@@ -4,7 +4,7 @@
  * declares no operation.
  */
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
-import { AppError, toAppError } from '../errors/app-error.ts';
+import { appError, AppError, toAppError } from '../errors/app-error.ts';
 import { assertXmlRequest, discardRest, parseContentType, readBodyText } from './body.ts';
 import { parseEnvelope } from './envelope.ts';
 import { renderFault, type FaultOptions } from './fault.ts';
@@ -33,7 +33,7 @@ function lastSegment(action: string): string {
 
 function operationNotFound(name: string): AppError {
   const shown = name.length > MAX_OPERATION_CHARS ? `${name.slice(0, MAX_OPERATION_CHARS)}…` : name;
-  return new AppError('NotImplementedException', `The operation '${shown}' does not exist for this service`);
+  return appError('OperationNotFound', { name: shown });
 }
 
 /** Decides the fault for a message, from the strongest evidence first (as ServiceStack resolved the operation). */
@@ -45,25 +45,25 @@ export async function faultForMessage(req: Request, bodyLimitBytes: number): Pro
 
   if (envelope.version === 'soap11') {
     return {
-      error: new AppError('VersionMismatch', 'SOAP 1.1 envelopes are not supported: this endpoint speaks SOAP 1.2 only.'),
+      error: appError('Soap11Unsupported'),
       options: { envelope: 'soap11' },
     };
   }
   if (envelope.version === 'unknown') {
     return {
-      error: new AppError('VersionMismatch', 'The root element is not a SOAP 1.2 Envelope (http://www.w3.org/2003/05/soap-envelope).'),
+      error: appError('NotSoap12Envelope'),
       options: {},
     };
   }
   if (!envelope.hasBody) {
-    return { error: new AppError('SerializationException', 'The SOAP 1.2 Envelope has no Body.'), options: {} };
+    return { error: appError('EnvelopeWithoutBody'), options: {} };
   }
   const operation =
     (contentType.action && lastSegment(contentType.action)) ||
     (envelope.wsaAction && lastSegment(envelope.wsaAction)) ||
     envelope.operation;
   if (!operation) {
-    return { error: new AppError('SerializationException', 'The SOAP Body is empty: no operation was requested.'), options: {} };
+    return { error: appError('SoapBodyEmpty'), options: {} };
   }
   return { error: operationNotFound(operation), options: {} };
 }
