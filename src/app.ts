@@ -5,7 +5,6 @@
  * mounted under BASE_PATH when one is set.
  */
 import express, { type Express, type Request, type Response } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { configDefaults, type AppConfig } from './config.ts';
@@ -22,6 +21,7 @@ import { bindRequest } from './http/bind-request.ts';
 import { maxUrlLength, requestSignal, requestTimeout } from './http/limits.ts';
 import { nativeTypesRoutes } from './http/native-types.ts';
 import { notFound } from './http/not-found.ts';
+import { openApiValidation } from './http/openapi-validation.ts';
 import { contextOf, rejectPending } from './http/request-context.ts';
 import { resolveOperation } from './http/resolve-operation.ts';
 import { createResponseWriter } from './http/response-writer.ts';
@@ -85,16 +85,14 @@ export async function createApp({ config: given, store, logger, now = () => new 
   }));
   app.use(express.json({ limit: config.bodyLimitBytes, strict: false }));
   app.use(bindRequest({ maxArrayItems: config.maxArrayItems }));
-  app.use(
-    OpenApiValidator.middleware({
-      apiSpec: validatorDocument(loadOpenApiDocument()),
-      validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false },
-      validateResponses: config.validateResponses,
-      validateSecurity: false,
-      ignoreUndocumented: true,
-      useRequestUrl: true,
-    }),
-  );
+  app.use(await openApiValidation(
+    validatorDocument(loadOpenApiDocument()),
+    { validateResponses: config.validateResponses },
+    (req, res) => {
+      const operation = contextOf(res).operation;
+      return operation && { method: req.method, template: operation.template };
+    },
+  ));
   app.use(rejectPending());
   // The operation was resolved once; its service runs here with the bound DTO.
   app.use(async (req, res, next) => {

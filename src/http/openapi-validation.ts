@@ -1,0 +1,133 @@
+/**
+ * express-openapi-validator, handed the operation the request was already resolved to. Its own middleware chain
+ * finds the operation again on every request (four promise-chained middlewares, and a route lookup that compiles
+ * the path pattern of every route of the contract for every request); here the same library parts are set up once
+ * (its spec loader, schema preprocessor, request and response validators, with the options its middleware() would
+ * use) and each request goes straight to the validator of its operation, compiled on first use and kept per
+ * operation and content type by the library itself. Validation rules and error objects are the library's.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { BadRequest, type OpenAPIV3, type OpenApiRequest, type OpenApiRequestMetadata } from 'express-openapi-validator/dist/framework/types.js';
+import { OpenApiSpecLoader } from 'express-openapi-validator/dist/framework/openapi.spec.loader.js';
+import { SchemaPreprocessor } from 'express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js';
+import { OpenApiValidator } from 'express-openapi-validator/dist/openapi.validator.js';
+
+export interface ValidatedOperation {
+  /** Upper-case method of the operation (HEAD requests use the GET operation). */
+  method: string;
+  /** The path as openapi/ spells it, e.g. `/v1/echo/{Message}`. */
+  template: string;
+}
+
+export interface OpenApiValidationOptions {
+  /** Also validate every response against the operation's documented responses. */
+  validateResponses: boolean;
+}
+
+/** What the library's route lookup would have put on req.openapi, fixed per operation. */
+interface OperationMetadata {
+  expressRoute: string;
+  openApiRoute: string;
+  schema: OpenAPIV3.OperationObject;
+  responseSchema: unknown;
+  /** Position of each path variable among the path's segments. */
+  pathParams: readonly (readonly [name: string, segment: number])[];
+}
+
+type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
+
+/**
+ * The path variables of a request whose `req.url` is its canonical path, decoded as the library's route lookup
+ * decodes them (a malformed escape is its `malformed uri` 400).
+ */
+function pathParamsOf(req: Request, positions: OperationMetadata['pathParams']): Record<string, string> {
+  const query = req.url.indexOf('?');
+  const segments = (query === -1 ? req.url : req.url.slice(0, query)).split('/');
+  const params: Record<string, string> = {};
+  for (const [name, index] of positions) {
+    try {
+      params[name] = decodeURIComponent(segments[index] ?? '');
+    } catch {
+      throw new BadRequest({ path: req.path, message: "malformed uri'" });
+    }
+  }
+  return params;
+}
+
+/**
+ * The validation step. `operationOf` names the operation the request was resolved to (undefined = not a contract
+ * operation, left alone, as the library leaves undocumented routes); `req.url` is then the operation's canonical path.
+ * The method is the request's own, as the library matches it: a HEAD request is not validated.
+ */
+export async function openApiValidation(
+  apiSpec: OpenAPIV3.DocumentV3,
+  options: OpenApiValidationOptions,
+  operationOf: (req: Request, res: Response) => ValidatedOperation | undefined,
+): Promise<RequestHandler> {
+  const oav = new OpenApiValidator({
+    apiSpec,
+    validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false },
+    validateResponses: options.validateResponses,
+    validateSecurity: false,
+    ignoreUndocumented: true,
+    useRequestUrl: true,
+  });
+  // The contract is checked where it is written (npm run lint:openapi, generate --check); checking it again against the
+  // OpenAPI meta-schema at every start compiled that schema (a large share of start-up).
+  const spec = await new OpenApiSpecLoader({ apiDoc: structuredClone(apiSpec), validateApiSpec: false, $refParser: { mode: 'bundle' } }).load();
+  const internals = oav as unknown as {
+    ajvOpts: { preprocessor: object };
+    options: { validateResponses: unknown };
+    requestValidationMiddleware(apiDoc: OpenAPIV3.DocumentV3): Handler;
+    responseValidationMiddleware(apiDoc: OpenAPIV3.DocumentV3, serial: number): Handler;
+  };
+  const apiDoc = spec.apiDoc as OpenAPIV3.DocumentV3;
+  const { apiDocRes } = new SchemaPreprocessor(apiDoc, internals.ajvOpts.preprocessor as never, internals.options.validateResponses as never).preProcess();
+  const validateRequest = internals.requestValidationMiddleware(apiDoc);
+  const validateResponse = options.validateResponses && apiDocRes
+    ? internals.responseValidationMiddleware(apiDocRes as OpenAPIV3.DocumentV3, spec.serial)
+    : undefined;
+
+  const metadata = new Map<string, OperationMetadata>();
+  for (const route of spec.routes) {
+    const pathKey = route.openApiRoute.slice(route.basePath.length);
+    const method = route.method.toLowerCase();
+    metadata.set(`${route.method} ${pathKey}`, {
+      expressRoute: route.expressRoute,
+      openApiRoute: route.openApiRoute,
+      schema: (apiDoc.paths[pathKey] as Record<string, OpenAPIV3.OperationObject>)[method]!,
+      responseSchema: (apiDocRes?.paths?.[pathKey] as Record<string, unknown> | undefined)?.[method],
+      pathParams: route.pathParams.map((name) => [name, pathKey.split('/').indexOf(`{${name}}`)] as const),
+    });
+  }
+
+  return (req, res, next) => {
+    const operation = operationOf(req, res);
+    const meta = operation && metadata.get(`${operation.method} ${operation.template}`);
+    if (!meta) return next();
+    let pathParams: Record<string, string>;
+    try {
+      pathParams = pathParamsOf(req, meta.pathParams);
+    } catch (error) {
+      return next(error);
+    }
+    const openapi: OpenApiRequestMetadata & { _responseSchema?: unknown } = {
+      expressRoute: meta.expressRoute,
+      openApiRoute: meta.openApiRoute,
+      pathParams,
+      schema: meta.schema,
+      serial: spec.serial,
+    };
+    if (validateResponse) openapi._responseSchema = meta.responseSchema;
+    (req as OpenApiRequest).openapi = openapi;
+    req.params = pathParams;
+    try {
+      validateRequest(req, res, (error?: unknown) => {
+        if (error || !validateResponse) return next(error);
+        validateResponse(req, res, next);
+      });
+    } catch (error) {
+      next(error);
+    }
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The validation step hands express-openapi-validator the resolved operation: requests are still checked against the
+ * operation's parameters and body, responses against its documented responses, and a malformed path escape is the
+ * library's 400, exactly as through the library's own middleware.
+ */
+import { expect } from 'chai';
+import express, { type ErrorRequestHandler } from 'express';
+import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
+import request from 'supertest';
+import { openApiValidation } from '../../src/http/openapi-validation.ts';
+
+const SPEC = {
+  openapi: '3.0.3',
+  info: { title: 'mini', version: '1' },
+  paths: {
+    '/items/{Id}': {
+      post: {
+        parameters: [
+          { name: 'Id', in: 'path', required: true, schema: { type: 'integer' } },
+          { name: 'n', in: 'query', schema: { type: 'integer', maximum: 10 } },
+        ],
+        requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { Name: { type: 'string', maxLength: 3 } } } } } },
+        responses: {
+          200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', required: ['Ok'], properties: { Ok: { type: 'boolean' } } } } } },
+        },
+      },
+    },
+  },
+} as unknown as OpenAPIV3.DocumentV3;
+
+async function miniApp(validateResponses: boolean, answer: unknown) {
+  const app = express();
+  app.use(express.json());
+  app.use(await openApiValidation(SPEC, { validateResponses }, (req) =>
+    (req.path.startsWith('/items/') ? { method: req.method, template: '/items/{Id}' } : undefined)));
+  app.post('/items/:Id', (req, res) => res.json({ ...(answer as object), Id: req.params.Id }));
+  app.get('/other', (_req, res) => res.json({ anything: 1 }));
+  const errors: ErrorRequestHandler = (err: { status?: number; message: string }, _req, res, _next) => {
+    res.status(err.status ?? 500).json({ message: err.message });
+  };
+  app.use(errors);
+  return app;
+}
+
+describe('OpenAPI validation with the operation handed over', () => {
+  it('passes a valid request and gives the handler the decoded path variables', async () => {
+    const res = await request(await miniApp(true, { Ok: true })).post('/items/7?n=3').send({ Name: 'abc' });
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({ Ok: true, Id: '7' });
+  });
+
+  it('refuses bad path, query and body values with the library\'s 400', async () => {
+    const app = await miniApp(false, { Ok: true });
+    for (const [url, body, path] of [
+      ['/items/x', {}, 'Id'], ['/items/7?n=11', {}, 'n'], ['/items/7', { Name: 'abcd' }, 'Name'],
+    ] as const) {
+      const res = await request(app).post(url).send(body);
+      expect(res.status, url).to.equal(400);
+      expect(res.body.message, url).to.contain(path);
+    }
+  });
+
+  it('answers a malformed path escape with the library\'s 400', async () => {
+    const res = await request(await miniApp(false, { Ok: true })).post('/items/%E0%A4%A').send({});
+    expect(res.status).to.equal(400);
+    expect(res.body.message).to.equal("malformed uri'");
+  });
+
+  it('validates responses when asked, and only then', async () => {
+    expect((await request(await miniApp(true, { Ok: 'yes' })).post('/items/7').send({})).status).to.equal(500);
+    expect((await request(await miniApp(false, { Ok: 'yes' })).post('/items/7').send({})).status).to.equal(200);
+  });
+
+  it('leaves requests outside the contract alone', async () => {
+    expect((await request(await miniApp(true, { Ok: true })).get('/other')).status).to.equal(200);
+  });
+});
