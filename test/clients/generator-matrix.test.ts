@@ -9,7 +9,7 @@
  * path parameter into the URL without percent-encoding it.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -40,6 +40,14 @@ interface Generator {
 }
 
 const cli = (bin: string, ...args: string[]) => run(path.join(BIN, bin), args, { cwd: ROOT, maxBuffer: 16 << 20 });
+// node_modules/.bin/openapi is claimed by both @redocly/cli and openapi-typescript-codegen (whichever npm links
+// last wins), so this generator's bin is read from its own package.json.
+const packageBin = (pkg: string, bin: string, ...args: string[]) => {
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  const script = manifest.bin[bin];
+  if (!script) throw new Error(`${pkg} has no bin named ${bin}`);
+  return run(process.execPath, [path.join(ROOT, 'node_modules', pkg, script), ...args], { cwd: ROOT, maxBuffer: 16 << 20 });
+};
 
 const GENERATORS: Generator[] = [
   { name: '@hey-api/openapi-ts', id: 'hey-api', encodesPathParameters: true, generate: (dir) => cli('openapi-ts', '-i', OPENAPI_PATH, '-o', `${dir}/api`) },
@@ -58,7 +66,7 @@ const GENERATORS: Generator[] = [
   },
   { name: 'swagger-typescript-api', id: 'swagger-typescript-api', encodesPathParameters: false, generate: (dir) => cli('swagger-typescript-api', 'generate', '-p', OPENAPI_PATH, '-o', `${dir}/api`, '-n', 'api.ts') },
   { name: 'typed-openapi', id: 'typed-openapi', encodesPathParameters: false, generate: (dir) => cli('typed-openapi', OPENAPI_PATH, '-o', path.relative(ROOT, `${dir}/api/api.ts`)) }, // -o is joined to the working directory
-  { name: 'openapi-typescript-codegen', id: 'openapi-typescript-codegen', encodesPathParameters: false, generate: (dir) => cli('openapi', '--input', OPENAPI_PATH, '--output', `${dir}/api`, '--client', 'fetch') },
+  { name: 'openapi-typescript-codegen', id: 'openapi-typescript-codegen', encodesPathParameters: false, generate: (dir) => packageBin('openapi-typescript-codegen', 'openapi', '--input', OPENAPI_PATH, '--output', `${dir}/api`, '--client', 'fetch') },
   { name: 'openapi-zod-client', id: 'openapi-zod-client', encodesPathParameters: false, arrayForm: /[?&]Locations(\[\]|%5B%5D)=10&/, generate: (dir) => cli('openapi-zod-client', OPENAPI_PATH, '-o', `${dir}/api/api.ts`) },
 ];
 
