@@ -22,7 +22,8 @@ sources (any mix; none = battery):
 
 options:
   --old2 <url>             a second old instance for noise (default: the old host a second time)
-  --old-header 'K: V'      header sent to the old host(s) (repeatable), e.g. an API key
+  --old-header 'K: V'      header sent to the old host (repeatable), e.g. an API key; also to --old2 unless
+  --old2-header 'K: V'     headers of their own are given for it
   --new-header 'K: V'      header sent to the new host (repeatable)
   --header NAME            also compare this response header (repeatable); --headers A,B replaces the list
                            (default: ${DEFAULT_HEADERS.join(', ')})
@@ -70,7 +71,7 @@ async function main(): Promise<number> {
       allowPositionals: true,
       options: {
         old: { type: 'string' }, old2: { type: 'string' }, new: { type: 'string' },
-        'old-header': { type: 'string', multiple: true }, 'new-header': { type: 'string', multiple: true },
+        'old-header': { type: 'string', multiple: true }, 'old2-header': { type: 'string', multiple: true }, 'new-header': { type: 'string', multiple: true },
         header: { type: 'string', multiple: true }, headers: { type: 'string' },
         ignore: { type: 'string', multiple: true }, tolerance: { type: 'string', multiple: true }, rules: { type: 'string' },
         concurrency: { type: 'string' }, rps: { type: 'string' }, timeout: { type: 'string' },
@@ -102,7 +103,7 @@ async function main(): Promise<number> {
     const old2 = baseUrl(o.old2, '--old2');
     options = {
       old: { base: old, headers: oldHeaders },
-      old2: old2 ? { base: old2, headers: oldHeaders } : undefined,
+      old2: old2 ? { base: old2, headers: o['old2-header'] ? headerPairs(o['old2-header'], '--old2-header') : oldHeaders } : undefined,
       new: { base: neu, headers: headerPairs(o['new-header'], '--new-header') },
       rules,
       concurrency: positive(o.concurrency, '--concurrency', 4)!,

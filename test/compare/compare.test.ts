@@ -131,6 +131,16 @@ describe('npm run compare: two real instances of this service', function () {
     expect(stdout).to.match(/noise {4}header X-Request-Id {2}×\d+/);
   });
 
+  it('--old2: noise is what differs between two old instances (A and B as the old pair: the company name is noise)', async () => {
+    // The same comparison as above (A → B) is clean once B is also the second old instance.
+    const { code, stdout, report } = await compare(a, b, '--old2', b.url, '--old2-header', `X-ApiKey: ${b.apiKey}`, ...BUILD_TIME);
+    expect(code, stdout).to.equal(0);
+    expect(report.hosts.old2).to.equal(b.url);
+    const noisy = report.exchanges.filter((e) => e.noise.length);
+    expect(noisy.map((e) => e.request.origin.rule).sort()).to.deep.equal(['op:Echo:anonymous', 'op:EchoReplyGet:anonymous']);
+    for (const e of noisy) expect(e.noise.map((d) => d.path)).to.deep.equal(['$.CompanyName']);
+  });
+
   it('--ignore and a rules file allow differences, counted under their rule; exit 0', async () => {
     const rules = join(dir, 'rules.json');
     writeFileSync(rules, JSON.stringify({ ignore: [{ path: '$..CompanyName', endpoint: 'GET /v1/echo/{Message}' }] }));
@@ -159,6 +169,7 @@ describe('npm run compare: two real instances of this service', function () {
     const sources = ['w3c:' + join(FIXTURES, 'iis-w3c.log'), join(FIXTURES, 'access-combined.log'), join(FIXTURES, 'capture.har'), join(FIXTURES, 'urls.txt')];
     const { code, stdout, stderr, report } = await compare(a, b, ...sources, ...BUILD_TIME);
     expect(stderr).to.include('iis-w3c.log:7: skipped: 5 values for 15 #Fields');
+    expect(stderr, 'no progress bar when stderr is not a terminal').not.to.include('compare [');
     expect(stderr).to.include('access-combined.log:3: skipped: not a common/combined log line');
     expect(stderr).to.include('capture.har:27: skipped: entries[1]: bad request.url "not a url"');
     expect(stderr).to.include('urls.txt:6: skipped: expected URL or METHOD URL');
