@@ -22,7 +22,7 @@ import { maxUrlLength, requestSignal, requestTimeout } from './http/limits.ts';
 import { nativeTypesRoutes } from './http/native-types.ts';
 import { notFound } from './http/not-found.ts';
 import { openApiValidation } from './http/openapi-validation.ts';
-import { contextOf, rejectPending } from './http/request-context.ts';
+import { contextOf } from './http/request-context.ts';
 import { resolveOperation } from './http/resolve-operation.ts';
 import { createResponseWriter } from './http/response-writer.ts';
 import { REPORT_ASSETS, staticPages } from './http/static-pages.ts';
@@ -93,10 +93,10 @@ export async function createApp({ config: given, store, logger, now = () => new 
       return operation && { method: req.method, template: operation.template };
     },
   ));
-  app.use(rejectPending());
-  // The operation was resolved once; its service runs here with the bound DTO.
+  // The operation was resolved once; its service runs here with the bound DTO (or its pending 401 is answered).
   app.use(async (req, res, next) => {
     const context = contextOf(res);
+    if (context.pendingError) return next(context.pendingError);
     const service = context.operation && services.get(context.operation.operationId);
     if (!service || !context.dto) return next();
     context.serviceStarted = true;

@@ -3,6 +3,7 @@
  * keyword (`?callback` → JSON), then `?format=`, then a format-named first path segment (`/json/reply/...`), then
  * Accept, then the default. The candidates are the formats the operation's `200` response documents (in document
  * order; outside the contract, every format that writes DTOs); a choice outside them falls through to the next rule.
+ * Each operation's candidates are worked out once, on its first request, and kept.
  */
 import type { Request } from 'express';
 import { Keywords, keywordValue } from '../contract/keywords.ts';
@@ -10,28 +11,50 @@ import { successMediaTypes, type OperationRecord } from '../contract/operations.
 import type { FormatEntry, FormatRegistry } from '../formats/registry.ts';
 import type { ResponseForm } from './request-context.ts';
 
-function fromAccept(accept: string | undefined, candidates: readonly FormatEntry[]): FormatEntry | undefined {
-  const wanted = (accept ?? '').split(',').map((entry) => entry.split(';')[0]!.trim().toLowerCase());
-  return candidates.find((entry) => wanted.some((media) => media.startsWith(entry.mediaType)));
+interface Candidates {
+  /** In preference order; the first is the default. */
+  list: readonly FormatEntry[];
+  byFormat: ReadonlyMap<string, FormatEntry>;
 }
 
-export function negotiate(req: Request, registry: FormatRegistry, operation: OperationRecord | undefined, extensionFormat: string | undefined): ResponseForm {
-  const candidates = operation ? registry.offered(successMediaTypes(operation)) : registry.dtoFormats;
-  const offered = (format: string | undefined) => (format === undefined ? undefined : candidates.find((e) => e.format === format));
-  const query = req.query as Record<string, unknown>;
+export type Negotiate = (req: Request, operation: OperationRecord | undefined, extensionFormat: string | undefined) => ResponseForm;
 
-  const wrappers = registry.wrappers.flatMap((entry) => {
-    const value = keywordValue(query, entry.wraps!.keyword);
-    return value !== undefined && entry.wraps!.accepts(value) ? [{ entry, value }] : [];
-  });
-  const chosen =
-    offered(extensionFormat) ??
-    wrappers.map((w) => offered(w.entry.wraps!.format)).find((e) => e !== undefined) ??
-    offered(keywordValue(query, Keywords.format)?.split('.')[0]!.toLowerCase()) ??
-    offered(req.path.split('/')[1]?.toLowerCase()) ??
-    fromAccept(req.get('accept'), candidates) ??
-    candidates[0] ??
-    registry.fallback;
-  const wrapper = wrappers.find((w) => w.entry.wraps!.format === chosen.format);
-  return wrapper ? { entry: chosen, wrapper } : { entry: chosen };
+export function createNegotiator(registry: FormatRegistry): Negotiate {
+  const compile = (list: readonly FormatEntry[]): Candidates => ({ list, byFormat: new Map(list.map((e) => [e.format, e])) });
+  const outsideContract = compile(registry.dtoFormats);
+  const perOperation = new Map<OperationRecord, Candidates>();
+  const candidatesOf = (operation: OperationRecord | undefined): Candidates => {
+    if (!operation) return outsideContract;
+    let candidates = perOperation.get(operation);
+    if (!candidates) perOperation.set(operation, (candidates = compile(registry.offered(successMediaTypes(operation)))));
+    return candidates;
+  };
+
+  return (req, operation, extensionFormat) => {
+    const { list, byFormat } = candidatesOf(operation);
+    const query = req.query as Record<string, unknown>;
+    let wrapper: ResponseForm['wrapper'];
+    for (const entry of registry.wrappers) {
+      const value = keywordValue(query, entry.wraps!.keyword);
+      if (value !== undefined && entry.wraps!.accepts(value) && byFormat.has(entry.wraps!.format)) {
+        wrapper = { entry, value };
+        break;
+      }
+    }
+    const chosen =
+      (extensionFormat === undefined ? undefined : byFormat.get(extensionFormat)) ??
+      (wrapper && byFormat.get(wrapper.entry.wraps!.format)) ??
+      byFormat.get(keywordValue(query, Keywords.format)?.split('.')[0]!.toLowerCase() ?? '') ??
+      byFormat.get(req.path.split('/')[1]?.toLowerCase() ?? '') ??
+      fromAccept(req.get('accept'), list) ??
+      list[0] ??
+      registry.fallback;
+    return wrapper && wrapper.entry.wraps!.format === chosen.format ? { entry: chosen, wrapper } : { entry: chosen };
+  };
+}
+
+function fromAccept(accept: string | undefined, candidates: readonly FormatEntry[]): FormatEntry | undefined {
+  if (!accept) return undefined;
+  const wanted = accept.split(',').map((entry) => entry.split(';')[0]!.trim().toLowerCase());
+  return candidates.find((entry) => wanted.some((media) => media.startsWith(entry.mediaType)));
 }

@@ -3,7 +3,7 @@
  * resolved to (once, at routing), the bound request DTO, the negotiated response form, and the edge
  * that renders its errors. Each step fills in its part; later steps only read.
  */
-import type { RequestHandler, Response } from 'express';
+import type { Response } from 'express';
 import type { OperationRecord } from '../contract/operations.ts';
 import type { AppError } from '../errors/app-error.ts';
 import type { FormatEntry } from '../formats/registry.ts';
@@ -34,7 +34,7 @@ export interface RequestContext {
   sentNames: Record<string, string>;
   /**
    * An error decided before the request was read (an anonymous call to a secured operation). The request is still
-   * bound and validated, then this error is answered, in place of any error those steps raise.
+   * bound and validated, then this error is answered (by the service step), in place of any error those steps raise.
    */
   pendingError?: AppError;
   edge?: ErrorEdge;
@@ -50,9 +50,4 @@ export function contextOf(res: Response): RequestContext {
 /** The request DTO's name, for error messages (`Request` outside the contract). */
 export function requestDtoName(context: RequestContext): string {
   return context.operation?.requestDto ?? 'Request';
-}
-
-/** Answers the pending error, if any, once binding and validation have run (see RequestContext.pendingError). */
-export function rejectPending(): RequestHandler {
-  return (_req, res, next) => next(contextOf(res).pendingError);
 }

@@ -16,7 +16,7 @@ import { RichResult, dtoOf } from '../contract/service-result.ts';
 import { toAppError, type AppError } from '../errors/app-error.ts';
 import type { FormatRegistry, WriteContext, Written } from '../formats/registry.ts';
 import { publicPath } from './base-url.ts';
-import { negotiate } from './negotiate.ts';
+import { createNegotiator } from './negotiate.ts';
 import { contextOf, requestDtoName, type ResponseForm } from './request-context.ts';
 import { fromLibraryError } from './request-errors.ts';
 import { toErrorResponse } from './response-status.ts';
@@ -38,16 +38,20 @@ export interface ResponseWriterOptions {
 }
 
 export function createResponseWriter({ formats, operations, debug, logger }: ResponseWriterOptions): ResponseWriter {
+  const negotiate = createNegotiator(formats);
   const formOf = (req: Request, res: Response): ResponseForm => {
     const context = contextOf(res);
-    context.form ??= negotiate(req, formats, context.operation, context.extensionFormat);
+    context.form ??= negotiate(req, context.operation, context.extensionFormat);
     return context.form;
   };
   const writeContext = (req: Request, res: Response, wrapped = false): WriteContext => {
     const { operation, serviceStarted } = contextOf(res);
+    const status = res.statusCode;
+    // Read only by the formats that need them (XML's root type, the report page's links).
     return {
-      operation, status: res.statusCode, dtoType: dtoTypeOf(operations, operation, res.statusCode), originalUrl: req.originalUrl,
-      publicPath: publicPath(req), inService: serviceStarted === true, wrapped,
+      operation, status, originalUrl: req.originalUrl, inService: serviceStarted === true, wrapped,
+      get dtoType() { return dtoTypeOf(operations, operation, status); },
+      get publicPath() { return publicPath(req); },
       keyword: (name) => keywordValue(req.query as Record<string, unknown>, name),
     };
   };
