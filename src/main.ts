@@ -24,7 +24,10 @@ const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config
 if (config.demoData) await seedDemoIfEmpty(store, new Date());
 // The embedded file has one writer, this process: `npm run keys` reaches its key operations through this socket.
 const keyAdminPath = store.kind === 'duckdb' ? keyAdminSocketPath(config.dataDir) : undefined;
-const keyAdmin = keyAdminPath ? await listenKeyAdmin(keyAdminPath, store) : undefined;
+// Not fatal: without it (a path too long for a Unix socket, a read-only directory) keys are managed with the server stopped.
+const keyAdmin = keyAdminPath
+  ? await listenKeyAdmin(keyAdminPath, store).catch((err: unknown) => void logger.warn({ err, path: keyAdminPath }, 'no key administration socket: stop the server to run npm run keys'))
+  : undefined;
 // The embedded demo gets one key on first start; only its hash is stored, so it is printed here once.
 const demoKey = config.demoData && config.auth === 'apikey' && (await store.listApiKeys()).length === 0 && (await store.listCompanies()).some((c) => c.id === 1)
   ? (await createApiKey(store, { name: 'demo', companyIds: [1] })).key
