@@ -22,6 +22,7 @@ export const jsonFormat: FormatEntry = {
   format: 'json',
   mediaType: 'application/json',
   contentType: JSON_CONTENT_TYPE,
+  predefinedRoutes: true,
   writeDto: (dto, ctx) => {
     // ?jsconfig= shapes the service's own JSON answer only (not JSONP, not errors raised before the service).
     const jsconfig = ctx.inService && !ctx.wrapped ? parseJsConfig(ctx.keyword(Keywords.jsconfig)) : undefined;

@@ -14,7 +14,8 @@
  *   3. Document the media type on the operations that answer it in openapi/ (negotiation offers an operation only
  *      the media types its `200` response documents; a request for another falls through to the next rule).
  * A wrapper (JSONP) names the format it wraps (`wraps`) and the query keyword that asks for it; it is never
- * negotiated on its own.
+ * negotiated on its own. An entry with `predefinedRoutes` also answers ServiceStack's pre-defined routes under its
+ * name, `/{format}/reply/{Op}`, as the contract's `/json/reply/{Op}` operations (the prefix chooses the format).
  */
 import type { OperationRecord } from '../contract/operations.ts';
 import type { RichResult } from '../contract/service-result.ts';
@@ -61,6 +62,8 @@ export interface FormatEntry {
   writeResult?(result: RichResult, ctx: WriteContext): Written | undefined | Promise<Written | undefined>;
   /** Reads a request body of this media type into the request DTO's properties. */
   read?(body: string, ctx: ReadContext): Record<string, unknown>;
+  /** Answers the pre-defined routes `/{format}/reply/{Op}` of the contract's `/json/reply/{Op}` operations. */
+  predefinedRoutes?: boolean;
   /** A wrapper around another format's output (JSONP around JSON), asked for by a query keyword. */
   wraps?: { format: string; keyword: string; wrap(body: string, keywordValue: string): string; accepts(keywordValue: string): boolean };
 }

@@ -17,7 +17,14 @@ interface Candidates {
   byFormat: ReadonlyMap<string, FormatEntry>;
 }
 
-export type Negotiate = (req: Request, operation: OperationRecord | undefined, extensionFormat: string | undefined) => ResponseForm;
+export interface FormatHints {
+  /** The format a path suffix named. */
+  extension?: string;
+  /** The format a pre-defined route's prefix named (else the path's first segment is read). */
+  prefix?: string;
+}
+
+export type Negotiate = (req: Request, operation: OperationRecord | undefined, hints: FormatHints) => ResponseForm;
 
 export function createNegotiator(registry: FormatRegistry): Negotiate {
   const compile = (list: readonly FormatEntry[]): Candidates => ({ list, byFormat: new Map(list.map((e) => [e.format, e])) });
@@ -30,7 +37,7 @@ export function createNegotiator(registry: FormatRegistry): Negotiate {
     return candidates;
   };
 
-  return (req, operation, extensionFormat) => {
+  return (req, operation, hints) => {
     const { list, byFormat } = candidatesOf(operation);
     const query = req.query as Record<string, unknown>;
     let wrapper: ResponseForm['wrapper'];
@@ -42,10 +49,10 @@ export function createNegotiator(registry: FormatRegistry): Negotiate {
       }
     }
     const chosen =
-      (extensionFormat === undefined ? undefined : byFormat.get(extensionFormat)) ??
+      (hints.extension === undefined ? undefined : byFormat.get(hints.extension)) ??
       (wrapper && byFormat.get(wrapper.entry.wraps!.format)) ??
       byFormat.get(keywordValue(query, Keywords.format)?.split('.')[0]!.toLowerCase() ?? '') ??
-      byFormat.get(req.path.split('/')[1]?.toLowerCase() ?? '') ??
+      byFormat.get(hints.prefix ?? req.path.split('/')[1]?.toLowerCase() ?? '') ??
       fromAccept(req.get('accept'), list) ??
       list[0] ??
       registry.fallback;

@@ -27,6 +27,8 @@ export interface RequestContext {
   params: Record<string, string>;
   /** The format a path suffix (`.xml`) asked for, if any. */
   extensionFormat?: string;
+  /** The format a pre-defined route's prefix (`/json/reply/...`) names, if the request came that way. */
+  prefixFormat?: string;
   form?: ResponseForm;
   /** The request DTO: path, query and body values bound and merged. */
   dto?: Record<string, unknown>;

@@ -1,7 +1,7 @@
 /**
  * Resolves a request to its operation record, once: the path is matched against the contract's routes the way
  * ServiceStack did (HEAD as GET, case-insensitive literals, empty segments dropped, a registered format's
- * extension stripped from REST routes), `req.url` is rewritten to the path as openapi/ spells it (so the validator
+ * extension stripped from REST routes, a pre-defined `/{format}/reply/{Op}` route's prefix read as its format), `req.url` is rewritten to the path as openapi/ spells it (so the validator
  * sees one canonical form), and the record, path variables and extension format go into the request context.
  * A JSONP callback name over the limit is refused here, before anything is read (mounted after the SOAP endpoint).
  */
@@ -14,6 +14,14 @@ import { formatMessage } from '../errors/messages.ts';
 import { MAX_CALLBACK_CHARS } from '../formats/jsonp.ts';
 import type { FormatRegistry } from '../formats/registry.ts';
 import { contextOf } from './request-context.ts';
+
+function safeLower(segment: string): string {
+  try {
+    return decodeURIComponent(segment).toLowerCase();
+  } catch {
+    return segment.toLowerCase();
+  }
+}
 
 export function resolveOperation(operations: readonly OperationRecord[], formats: FormatRegistry): RequestHandler {
   const byMethod = new Map<string, OperationRecord[]>();
@@ -40,17 +48,27 @@ export function resolveOperation(operations: readonly OperationRecord[], formats
     const withExtension = segments.length ? splitExtension(segments[segments.length - 1]!) : undefined;
     const stripped = withExtension && [...segments.slice(0, -1), withExtension[0]];
 
-    const resolve = (op: OperationRecord, match: RouteMatch, extensionFormat?: string) => {
+    // `/{format}/reply/...` of a format that answers pre-defined routes: matched as the contract's `/json/reply/...`.
+    const prefix = segments.length ? formats.get(safeLower(segments[0]!)) : undefined;
+    const asPredefined = prefix?.predefinedRoutes ? segments.slice(1) : undefined;
+
+    const resolve = (op: OperationRecord, match: RouteMatch, formatFrom?: { extension?: string; prefix?: string }) => {
       req.url = match.canonicalPath + query;
       const context = contextOf(res);
       context.operation = op;
       context.params = match.params;
-      if (extensionFormat) context.extensionFormat = extensionFormat;
+      if (formatFrom?.extension) context.extensionFormat = formatFrom.extension;
+      if (formatFrom?.prefix) context.prefixFormat = formatFrom.prefix;
       done();
     };
     for (const op of byMethod.get(req.method === 'HEAD' ? 'GET' : req.method) ?? []) {
-      const withoutExtension = stripped && !op.predefined ? matchRoute(op.segments, stripped) : undefined;
-      if (withoutExtension) return resolve(op, withoutExtension, withExtension![1]);
+      if (op.predefined) {
+        const match = asPredefined && matchRoute(op.segments.slice(1), asPredefined);
+        if (match) return resolve(op, { canonicalPath: `/${op.segments[0]!.literal}${match.canonicalPath}`, params: match.params }, { prefix: prefix!.format });
+        continue;
+      }
+      const withoutExtension = stripped ? matchRoute(op.segments, stripped) : undefined;
+      if (withoutExtension) return resolve(op, withoutExtension, { extension: withExtension![1] });
       const asSent = matchRoute(op.segments, segments);
       if (asSent) return resolve(op, asSent);
     }

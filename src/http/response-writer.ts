@@ -41,7 +41,7 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
   const negotiate = createNegotiator(formats);
   const formOf = (req: Request, res: Response): ResponseForm => {
     const context = contextOf(res);
-    context.form ??= negotiate(req, context.operation, context.extensionFormat);
+    context.form ??= negotiate(req, context.operation, { extension: context.extensionFormat, prefix: context.prefixFormat });
     return context.form;
   };
   const writeContext = (req: Request, res: Response, wrapped = false): WriteContext => {
