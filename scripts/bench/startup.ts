@@ -124,9 +124,9 @@ export async function benchMemory(connections: number, seconds: number): Promise
   let server: Started | undefined;
   try {
     server = await start('node dist/main.js', dataDir, { DEMO_DATA: '1' });
-    const key = /(rsk_[A-Za-z0-9_-]{43})/.exec(server.output())?.[1];
     const url = /listening on (http:\/\/[^\s]+)/.exec(server.output())![1]!;
-    await new Promise((resolve) => setTimeout(resolve, 2000)); // preload and warm-up settle
+    await new Promise((resolve) => setTimeout(resolve, 2000)); // preload and warm-up settle; the demo key is printed
+    const key = /(rsk_[A-Za-z0-9_-]{43})/.exec(server.output())?.[1];
     const pid = server.child.pid!;
     const idle = memoryKiB(pid, 'VmRSS');
     const report = `${url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-12-31&IncludeComputedColumns=true`;
