@@ -1,6 +1,6 @@
 /**
  * Imports a journal CSV (and optionally a reference CSV) into the ledger store, all-or-nothing.
- *   npm run import -- <file.csv> [--reference ref.csv] [--company N]
+ *   npm run import -- <file.csv> [--reference ref.csv] [--company N] [--replace]
  * Store selection as the service: DATABASE_URL → PostgreSQL, else DuckDB at $DATA_DIR/ledger.duckdb (default ./data).
  * Format: scripts/import-format.md. Exit code 1 with `line N: reason` on failure.
  */
@@ -12,11 +12,11 @@ import { runCli, withConfiguredStore } from './cli.ts';
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { reference: { type: 'string' }, company: { type: 'string' } },
+    options: { reference: { type: 'string' }, company: { type: 'string' }, replace: { type: 'boolean' } },
   });
   const file = positionals[0];
   if (!file || positionals.length > 1) {
-    console.error('usage: npm run import -- <file.csv> [--reference ref.csv] [--company N]');
+    console.error('usage: npm run import -- <file.csv> [--reference ref.csv] [--company N] [--replace]');
     return 2;
   }
   const companyId = values.company === undefined ? undefined : Number(values.company);
@@ -29,7 +29,7 @@ async function main(): Promise<number> {
   return withConfiguredStore(async (store) => {
     try {
       const started = Date.now();
-      const count = await importLedgerCsv(store, journal, { reference, companyId });
+      const count = await importLedgerCsv(store, journal, { reference, companyId, replace: values.replace === true });
       console.log(`loaded ${count} entries into the ${store.kind} store in ${Date.now() - started} ms`);
       return 0;
     } catch (err) {

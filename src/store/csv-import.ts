@@ -160,7 +160,7 @@ class JournalBuilder {
 /** Reference CSV (a `kind` column) → reference rows of a batch. */
 export function parseReferenceCsv(text: string): Pick<ParsedCsv, 'referenceLines'> & { batch: LedgerBatch } {
   const rows = readCsv(text, 'reference', ['kind', 'id', 'name']);
-  const batch: Required<Omit<LedgerBatch, 'entries'>> = {
+  const batch: Required<Omit<LedgerBatch, 'entries' | 'replaceEntries'>> = {
     companies: [], locations: [], standardAccounts: [], accounts: [], trackingCategories: [], trackingOptions: [],
   };
   const lines: ParsedCsv['referenceLines'] = {};
@@ -257,12 +257,12 @@ export function toCsvError(err: unknown, parsed: ParsedCsv): unknown {
 export async function importLedgerCsv(
   store: LedgerStore,
   journal: string | Readable,
-  options: { reference?: string; companyId?: number } = {},
+  options: { reference?: string; companyId?: number; /** Re-imported entry ids replace their earlier entries. */ replace?: boolean } = {},
 ): Promise<number> {
   const parsed = typeof journal === 'string' ? parseLedgerCsv(journal, options) : await readLedgerCsv(journal, options);
   try {
     // load() validates atomically under its lock; its issues name batch positions, mapped back to CSV lines below.
-    await store.load(parsed.batch);
+    await store.load(options.replace ? { ...parsed.batch, replaceEntries: true } : parsed.batch);
   } catch (err) {
     throw toCsvError(err, parsed);
   }

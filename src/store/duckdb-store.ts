@@ -294,16 +294,20 @@ export class DuckDbLedgerStore implements LedgerStore {
         return true;
       });
     } finally {
-      this.afterLoad(loaded ? staged : undefined);
+      this.afterLoad(loaded ? staged : undefined, batch.replaceEntries === true);
     }
     return loaded;
   }
 
   /** Brings the in-memory caches in step with a load: committed lines join the built indexes; the rest is re-read. */
-  private afterLoad(staged: Staging | undefined): void {
+  private afterLoad(staged: Staging | undefined, replaced = false): void {
     this.loads++;
     this.catalogs.clear();
     this.tagSets.clear();
+    // Replaced entries left the pre-aggregates in SQL: their companies' indexes are read again rather than patched.
+    if (replaced && staged) {
+      for (const companyId of new Set(staged.entries.companyId)) this.builtBalances.delete(companyId);
+    }
     for (const companyId of this.balances.keys()) {
       if (!this.builtBalances.has(companyId)) this.balances.delete(companyId);
     }

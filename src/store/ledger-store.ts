@@ -122,6 +122,11 @@ export interface LedgerBatch {
   trackingCategories?: TrackingCategory[];
   trackingOptions?: TrackingOption[];
   entries?: JournalEntryInput[];
+  /**
+   * An entry whose `ref` was already imported for its company replaces the earlier entry (its lines leave every
+   * figure) instead of being refused. Off by default: a re-import is refused, never added twice.
+   */
+  replaceEntries?: boolean;
 }
 
 /** An API key as stored: never the key itself, only its SHA-256 hash. */

@@ -107,7 +107,32 @@ const MAX_REF_ISSUES = 50;
  * in one batch, is refused (re-importing a journal used to double every figure). Runs on the staged entries, so a
  * batch of any size is checked in one statement.
  */
-async function checkEntryRefs(s: SqlSession, batch: NormalizedBatch): Promise<void> {
+/**
+ * Under `replaceEntries`: the stored entries whose ids the staged entries name leave the ledger (their posted lines
+ * are subtracted from the pre-aggregates, then their rows and ids are deleted), so the staged ones take their place.
+ */
+const REPLACE_SQL = [
+  `CREATE TEMP TABLE replaced_entries AS
+   SELECT r.entry_id AS id FROM stage_entries s JOIN journal_entry_refs r ON r.company_id = s.company_id AND r.ref = s.ref`,
+  `INSERT INTO balance_monthly (company_id, month, location_id, account_id, tag_set_id, cents)
+   SELECT e.company_id, CAST(date_trunc('month', e.entry_date) AS DATE), l.location_id, l.account_id, l.tag_set_id, -SUM(l.amount_cents)
+     FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id
+    WHERE e.is_posted AND e.id IN (SELECT id FROM replaced_entries) GROUP BY 1, 2, 3, 4, 5
+   ON CONFLICT (company_id, month, location_id, account_id, tag_set_id) DO UPDATE SET cents = balance_monthly.cents + EXCLUDED.cents`,
+  `INSERT INTO balance_daily (company_id, day, location_id, account_id, tag_set_id, cents)
+   SELECT e.company_id, e.entry_date, l.location_id, l.account_id, l.tag_set_id, -SUM(l.amount_cents)
+     FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id
+    WHERE e.is_posted AND e.id IN (SELECT id FROM replaced_entries) GROUP BY 1, 2, 3, 4, 5
+   ON CONFLICT (company_id, day, location_id, account_id, tag_set_id) DO UPDATE SET cents = balance_daily.cents + EXCLUDED.cents`,
+  `DELETE FROM journal_line_options WHERE line_id IN
+     (SELECT id FROM journal_lines WHERE entry_id IN (SELECT id FROM replaced_entries))`,
+  'DELETE FROM journal_lines WHERE entry_id IN (SELECT id FROM replaced_entries)',
+  'DELETE FROM journal_entries WHERE id IN (SELECT id FROM replaced_entries)',
+  'DELETE FROM journal_entry_refs WHERE entry_id IN (SELECT id FROM replaced_entries)',
+  'DROP TABLE replaced_entries',
+];
+
+async function checkEntryRefs(s: SqlSession, batch: NormalizedBatch, replace: boolean): Promise<void> {
   const issues: BatchIssue[] = [];
   const indexOf = new Map<string, number>(); // `${company}|${ref}` → entry index
   batch.entries.forEach((e, entryIndex) => {
@@ -116,7 +141,7 @@ async function checkEntryRefs(s: SqlSession, batch: NormalizedBatch): Promise<vo
     if (!indexOf.has(key)) indexOf.set(key, entryIndex);
     else if (issues.length < MAX_REF_ISSUES) issues.push({ at: { kind: 'entry', entryIndex }, message: `entry ${e.ref} appears twice in the batch` });
   });
-  const repeated = await s.query(
+  const repeated = replace ? [] : await s.query(
     `SELECT CAST(r.company_id AS VARCHAR) AS company, r.ref AS ref FROM stage_entries s
        JOIN journal_entry_refs r ON r.company_id = s.company_id AND r.ref = s.ref LIMIT ${MAX_REF_ISSUES}`,
   );
@@ -172,7 +197,8 @@ export async function loadBatch(s: SqlSession, batch: LedgerBatch, writeStaging:
   const tagSetId = await registerTagSets(s, normalized);
   const staging = buildStaging(normalized, await nextId(s, 'journal_entries'), await nextId(s, 'journal_lines'), tagSetId);
   await writeStaging(s, staging);
-  await checkEntryRefs(s, normalized);
+  await checkEntryRefs(s, normalized, batch.replaceEntries === true);
+  if (batch.replaceEntries) for (const sql of REPLACE_SQL) await s.query(sql);
   for (const sql of MOVE_SQL) await s.query(sql);
   await checkAccountMonths(s, normalized);
   return normalized.entries.length;

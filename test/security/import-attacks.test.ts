@@ -96,6 +96,24 @@ function attacks(name: string, open: () => Promise<LedgerStore>): void {
       expect(await importLedgerCsv(store, 'entry,date,location,account,amount\nS1,2024-01-05,30,3400,-1\nS1,2024-01-05,30,3000,1\n', { companyId: 3 })).to.equal(1);
     });
 
+    it('finding 6: with --replace, a re-imported entry replaces the earlier one (figures as the new journal, never doubled)', async () => {
+      const fresh = await open();
+      await fresh.migrate();
+      // The whole journal anew under other amounts, plus one new entry: equal to loading the new journal alone.
+      const revised = JOURNAL_1.replace('-1000.00', '-1200.00').replace('1000.00\n', '1200.00\n') + 'N1,2024-03-03,10,5000,7\nN1,2024-03-03,10,1000,-7\n';
+      await importLedgerCsv(fresh, revised, { reference: REFERENCE_1 });
+      const before = await store.sumPnlByAccountMonth(q(1)); // (DuckDB: its in-memory index is built now, then kept in step)
+      expect(await importLedgerCsv(store, revised, { companyId: 1, replace: true })).to.equal(3);
+      expect(await store.sumPnlByAccountMonth(q(1))).to.not.deep.equal(before);
+      expect(await store.sumPnlByAccountMonth(q(1))).to.deep.equal(await fresh.sumPnlByAccountMonth(q(1)));
+      expect(await store.sumPnlByAccountMonth({ ...q(1), from: '2024-01-05', to: '2024-01-19' })).to.deep.equal(await fresh.sumPnlByAccountMonth({ ...q(1), from: '2024-01-05', to: '2024-01-19' }));
+      // Replacing again is idempotent; without the flag it is still refused.
+      await importLedgerCsv(store, revised, { companyId: 1, replace: true });
+      expect(await store.sumPnlByAccountMonth(q(1))).to.deep.equal(await fresh.sumPnlByAccountMonth(q(1)));
+      expect((await importError(store, revised, undefined, 1)).message).to.match(/^line 2: entry S1 was already imported/);
+      await fresh.close();
+    });
+
     it('finding 7: a time zone that is not IANA is refused at its line (every report of the company was a 500)', async () => {
       const err = await importError(store, 'entry,date,location,account,amount\n', 'kind,id,company_id,name,time_zone\ncompany,4,,Bad Zone,Not/AZone\n');
       expect(err.message).to.match(/^reference line 2: company 4: time zone "Not\/AZone" is not an IANA time zone/);
