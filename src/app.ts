@@ -23,6 +23,7 @@ import { nativeTypesRoutes } from './http/native-types.ts';
 import { notFound } from './http/not-found.ts';
 import { openApiValidation } from './http/openapi-validation.ts';
 import { contextOf } from './http/request-context.ts';
+import { readBody } from './http/read-body.ts';
 import { resolveOperation } from './http/resolve-operation.ts';
 import { createResponseWriter } from './http/response-writer.ts';
 import { REPORT_ASSETS, staticPages } from './http/static-pages.ts';
@@ -84,6 +85,7 @@ export async function createApp({ config: given, store, logger, now = () => new 
     deny: (res, error) => { contextOf(res).pendingError = error; },
   }));
   app.use(express.json({ limit: config.bodyLimitBytes, strict: false }));
+  if (formats.entries.some((e) => e.read)) app.use(readBody(formats, config.bodyLimitBytes));
   app.use(bindRequest({ maxArrayItems: config.maxArrayItems }));
   app.use(await openApiValidation(
     validatorDocument(loadOpenApiDocument()),

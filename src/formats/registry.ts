@@ -9,7 +9,8 @@
  *      `/{format}/reply/{Op}` prefix use; `mediaType` is what Accept and openapi/ name. Give it
  *      `writeDto(dto, ctx)` to write any response DTO (errors included: `ctx.status`, `ctx.dtoType` say which), and/or
  *      `writeResult(result, ctx)` to render a RichResult whole (the report's page and downloads); `read(body, ctx)`
- *      to accept request bodies of that media type.
+ *      to accept request bodies of that media type (src/http/read-body.ts hands them to the binder); an entry
+ *      may only read (a form) or only write.
  *   2. Add it to the list in src/app.ts (`createFormatRegistry([...])`); list order is the Accept preference order.
  *   3. Document the media type on the operations that answer it in openapi/ (negotiation offers an operation only
  *      the media types its `200` response documents; a request for another falls through to the next rule).
