@@ -8,6 +8,7 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { BadRequest, type OpenAPIV3, type OpenApiRequest, type OpenApiRequestMetadata } from 'express-openapi-validator/dist/framework/types.js';
+import { OpenAPIFramework } from 'express-openapi-validator/dist/framework/index.js';
 import { OpenApiSpecLoader } from 'express-openapi-validator/dist/framework/openapi.spec.loader.js';
 import { SchemaPreprocessor } from 'express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js';
 import { OpenApiValidator } from 'express-openapi-validator/dist/openapi.validator.js';
@@ -35,6 +36,30 @@ interface OperationMetadata {
 }
 
 type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
+
+/** The parts of the library's OpenAPIFramework this module reuses (TypeScript-private there, plain methods in its code). */
+interface FrameworkParts {
+  args: { apiDoc: unknown; $refParser?: unknown };
+  loadSpec(apiDoc: unknown, refParser: unknown): Promise<OpenAPIV3.DocumentV3>;
+  getBasePathsFromServers(servers: unknown): { all(): string[] }[];
+  sortApiDocTags(apiDoc: OpenAPIV3.DocumentV3): void;
+}
+
+/**
+ * The library's framework, initialised as its own initialize() does with validateApiSpec false, minus one step:
+ * that method still builds the OpenAPI meta-schema validator (an ajv compile of the whole OpenAPI 3 schema, 0.6-0.9 s
+ * of start-up here) when it will not use it.
+ */
+class UncheckedSpecFramework extends OpenAPIFramework {
+  override async initialize(visitor: Parameters<OpenAPIFramework['initialize']>[0]) {
+    const self = this as unknown as FrameworkParts;
+    const apiDoc = await self.loadSpec(self.args.apiDoc, self.args.$refParser);
+    const basePaths = [...new Set(self.getBasePathsFromServers(apiDoc.servers).flatMap((bp) => bp.all()))];
+    self.sortApiDocTags(apiDoc);
+    visitor.visitApi?.({ basePaths, getApiDoc: () => apiDoc });
+    return { apiDoc, basePaths };
+  }
+}
 
 /**
  * The path variables of a request whose `req.url` is its canonical path, decoded as the library's route lookup
@@ -74,7 +99,10 @@ export async function openApiValidation(
   });
   // The contract is checked where it is written (npm run lint:openapi, generate --check); checking it again against the
   // OpenAPI meta-schema at every start compiled that schema (a large share of start-up).
-  const spec = await new OpenApiSpecLoader({ apiDoc: structuredClone(apiSpec), validateApiSpec: false, $refParser: { mode: 'bundle' } }).load();
+  const loaderOptions = { apiDoc: structuredClone(apiSpec), validateApiSpec: false, $refParser: { mode: 'bundle' as const } };
+  const loader = new OpenApiSpecLoader(loaderOptions);
+  (loader as unknown as { framework: OpenAPIFramework }).framework = new UncheckedSpecFramework(loaderOptions);
+  const spec = await loader.load();
   const internals = oav as unknown as {
     ajvOpts: { preprocessor: object };
     options: { validateResponses: unknown };
