@@ -28,7 +28,11 @@ export interface ConformanceOptions {
   /** Company of the sample report requests (default 1). */
   companyId?: number;
   fetch?: typeof fetch;
+  /** Longest wait for one answer, headers and body (default 10 s): a rule whose request times out fails, saying so. */
+  timeoutMs?: number;
 }
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 const WSDL_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../wsdl/SyncReply.wsdl');
 
@@ -55,6 +59,7 @@ function hasResponseStatus(json: unknown): boolean {
 export async function runConformance(baseUrl: string, options: ConformanceOptions = {}): Promise<RuleResult[]> {
   const base = baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const companyId = options.companyId ?? 1;
   const doc = loadOpenApiDocument();
   const results: RuleResult[] = [];
@@ -64,9 +69,19 @@ export async function runConformance(baseUrl: string, options: ConformanceOption
     const { method, url: pathAndQuery, ...init } = request;
     const headers: Record<string, string> = { ...init.headers };
     if (init.key !== false && options.apiKey) headers['X-ApiKey'] = options.apiKey;
-    const res = await doFetch(base + pathAndQuery, { method, headers, body: init.body, redirect: 'manual' });
-    const text = await res.text();
     const shownHeaders = Object.entries(headers).map(([k, v]) => `\n${k}: ${k.toLowerCase() === 'x-apikey' ? '***' : v}`).join('');
+    // One deadline for the headers and the whole body: a host that never answers fails the rule instead of hanging.
+    const signal = AbortSignal.timeout(timeoutMs);
+    let res: Response;
+    let text: string;
+    try {
+      res = await doFetch(base + pathAndQuery, { method, headers, body: init.body, redirect: 'manual', signal });
+      text = await res.text();
+    } catch (error) {
+      if (!signal.aborted) throw error;
+      last = { request: `${method} ${pathAndQuery}${shownHeaders}${init.body ? `\n\n${init.body}` : ''}`, status: 0, contentType: '', text: '(no answer)' };
+      throw new RuleFailure(`timed out: no complete answer to ${method} ${pathAndQuery} within ${timeoutMs} ms`);
+    }
     const exchange: Exchange = {
       request: `${method} ${pathAndQuery}${shownHeaders}${init.body ? `\n\n${init.body}` : ''}`,
       status: res.status,

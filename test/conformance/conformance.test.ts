@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import express from 'express';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { formatResults, runConformance, type RuleResult } from '../../src/conformance/suite.ts';
 import { listen } from '../../src/server.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -96,6 +97,44 @@ describe('conformance kit', function () {
       expect(stdout).to.include('FAIL wire:404-text-plain: Content-Type \'application/json; charset=utf-8\', expected text/plain');
       expect(stdout).to.include('GET /conformance/no/such/route');
       expect(stdout).to.include('{"ResponseStatus":{"ErrorCode":"NotFound","Message":"no route"}}');
+    });
+  });
+
+  describe('against a host that never answers (it reads the request and stays silent, as a host did to a SOAP POST)', () => {
+    let silent: NetServer;
+    let url: string;
+    const sockets = new Set<Socket>();
+    before(async () => {
+      silent = createNetServer((socket) => {
+        sockets.add(socket);
+        socket.on('data', () => undefined); // read, never answer
+        socket.on('close', () => sockets.delete(socket));
+      });
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+      url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    });
+    after(() => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => silent.close(() => resolve()));
+    });
+
+    it('finishes, and reports every rule that sent a request as failed with the time-out as the reason', async () => {
+      const started = Date.now();
+      const results = await runConformance(url, { apiKey: 'k', timeoutMs: 150 });
+      expect(Date.now() - started).to.be.below(60_000);
+      const failed = results.filter((r) => r.status === 'fail');
+      expect(failed.length).to.be.greaterThan(10);
+      const soap = results.find((r) => r.rule === 'soap:fault');
+      expect(soap?.status).to.equal('fail');
+      expect(soap?.reason).to.match(/^timed out: no complete answer to POST \/soap12 within 150 ms$/);
+      expect(soap?.exchange?.response).to.include('(no answer)');
+      for (const r of failed) expect(r.reason, r.rule).to.match(/^timed out: /);
+    });
+
+    it('the CLI takes --timeout and exits 1', async () => {
+      const { code, stdout } = await cli(url, '--timeout', '150');
+      expect(code).to.equal(1);
+      expect(stdout).to.match(/timed out: no complete answer to GET \/v1\/echo\/\S+ within 150 ms/);
     });
   });
 });

@@ -1,0 +1,24 @@
+/**
+ * A DTO as CSV (`text/csv`), as a real ServiceStack 4.5.14 host's CsvSerializer wrote one: a header row of the DTO
+ * type's properties in declaration order (null ones included), then one row of their values: strings as they are,
+ * nested objects and lists as JSV, nulls empty; RFC 4180 quoting and CRLF after every row (csv-stringify).
+ * One deliberate difference: a text cell a spreadsheet would run as a formula (leading `= + - @`, tab or CR) gets a
+ * leading apostrophe, as the report's own CSV does (OWASP CSV injection).
+ */
+import { stringify } from 'csv-stringify/sync';
+import { toJsv } from './jsv.ts';
+
+export const CSV_MEDIA_TYPE = 'text/csv';
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return toJsv(value);
+}
+
+/** `properties`: the DTO type's property names in declaration order (from openapi/). */
+export function dtoToCsv(dto: unknown, properties: readonly string[]): string {
+  const record = typeof dto === 'object' && dto !== null ? (dto as Record<string, unknown>) : {};
+  const names = properties.length ? properties : Object.keys(record);
+  return stringify([names, names.map((name) => cell(record[name]))], { record_delimiter: 'windows' });
+}

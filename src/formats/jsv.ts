@@ -1,0 +1,136 @@
+/**
+ * JSV (ServiceStack.Text's TypeSerializer, `application/jsv`), written and read as a real ServiceStack 4.5.14 host did:
+ * `{Message:hello,CompanyName:Acme}`. Objects `{Key:Value,...}` with null members left out, lists `[a,b]`, booleans
+ * `True`/`False`, numbers as written, `/Date(ms)/` dates as `2025-01-01` at midnight UTC (else
+ * `2025-01-01T10:00:00Z`). A string is written bare unless it holds one of `" : , { } [ ]` or a line break; then it is
+ * quoted, its `"` doubled (`"a,b""c"`).
+ */
+import { parseLegacyInstant } from '../scalars/dates.ts';
+
+export const JSV_MEDIA_TYPE = 'application/jsv';
+
+const ESCAPE_CHARS = /[":,{}[\]\r\n]/;
+const WCF_DATE_STRING = /^\/Date\(-?\d+(?:[+-]\d{4})?\)\/$/;
+
+function jsvString(value: string): string {
+  return value !== '' && ESCAPE_CHARS.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** DateTimeSerializer.ToShortestXsdDateTimeString for a UTC DateTime. */
+function jsvDate(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  if (iso.endsWith('T00:00:00.000Z')) return iso.slice(0, 10);
+  return iso.endsWith('.000Z') ? iso.replace('.000Z', 'Z') : iso.replace(/\.(\d{3})Z$/, (_all, millis: string) => `.${millis}0000Z`);
+}
+
+function jsvNumber(value: number): string {
+  if (!Number.isFinite(value)) throw new Error(`jsv: ${value} is not a number`);
+  const text = String(value);
+  return /e/i.test(text) ? value.toFixed(20).replace(/\.?0+$/, '') : text;
+}
+
+/** One value as JSV text. */
+export function toJsv(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  if (typeof value === 'number') return jsvNumber(value);
+  if (typeof value === 'string') return WCF_DATE_STRING.test(value) ? jsvDate(parseLegacyInstant(value)!) : jsvString(value);
+  if (Array.isArray(value)) return `[${value.map(toJsv).join(',')}]`;
+  if (typeof value === 'object') {
+    const members = Object.entries(value).filter(([, v]) => v !== null && v !== undefined);
+    return `{${members.map(([k, v]) => `${jsvString(k)}:${toJsv(v)}`).join(',')}}`;
+  }
+  throw new Error(`jsv: cannot write a ${typeof value}`);
+}
+
+/** A JSV value read back: a map of members, a list, or the text of a scalar (the binder reads scalars as text). */
+export type JsvValue = string | JsvValue[] | { [key: string]: JsvValue };
+
+export class JsvSyntaxError extends Error {
+  override readonly name = 'JsvSyntaxError';
+}
+
+/** Reads JSV text (a request body of `/jsv/reply/{Op}`); a malformed document throws JsvSyntaxError. */
+export function parseJsv(text: string): JsvValue {
+  let at = 0;
+  const fail = (what: string): never => {
+    throw new JsvSyntaxError(`${what} at character ${at + 1}`);
+  };
+
+  function scalar(stops: string): string {
+    if (text[at] === '"') {
+      at++;
+      let out = '';
+      for (;;) {
+        const quote = text.indexOf('"', at);
+        if (quote === -1) fail('unterminated quoted string');
+        out += text.slice(at, quote);
+        at = quote + 1;
+        if (text[at] !== '"') return out;
+        out += '"';
+        at++;
+      }
+    }
+    const start = at;
+    while (at < text.length && !stops.includes(text[at]!)) at++;
+    return text.slice(start, at);
+  }
+
+  function value(stops: string): JsvValue {
+    if (text[at] === '{') return map();
+    if (text[at] === '[') return list();
+    return scalar(stops);
+  }
+
+  function map(): { [key: string]: JsvValue } {
+    const out: { [key: string]: JsvValue } = Object.create(null) as { [key: string]: JsvValue };
+    at++; // {
+    if (text[at] === '}') {
+      at++;
+      return out;
+    }
+    for (;;) {
+      const key = scalar(':');
+      if (text[at] !== ':') fail('expected :');
+      at++;
+      out[key] = value(',}');
+      if (text[at] === ',') {
+        at++;
+        continue;
+      }
+      if (text[at] === '}') {
+        at++;
+        return out;
+      }
+      fail('expected , or }');
+    }
+  }
+
+  function list(): JsvValue[] {
+    const out: JsvValue[] = [];
+    at++; // [
+    if (text[at] === ']') {
+      at++;
+      return out;
+    }
+    for (;;) {
+      out.push(value(',]'));
+      if (text[at] === ',') {
+        at++;
+        continue;
+      }
+      if (text[at] === ']') {
+        at++;
+        return out;
+      }
+      fail('expected , or ]');
+    }
+  }
+
+  const trimmed = text.trim();
+  text = trimmed;
+  if (text === '') return Object.create(null) as { [key: string]: JsvValue };
+  const result = value('');
+  if (at !== text.length) fail('unexpected text after the value');
+  return result;
+}
