@@ -11,6 +11,7 @@ import * as soap from 'soap';
 import { contextOf, type ErrorEdge } from '../http/request-context.ts';
 import { loadWsdl } from './wsdl.ts';
 import { sendFault, soap12Handler } from './soap12-handler.ts';
+import { SOAP11_PATH, soap11Handler } from './soap11.ts';
 
 export const SOAP12_PATH = '/soap12';
 
@@ -32,6 +33,8 @@ export async function mountSoap12(app: Express, options: MountSoap12Options): Pr
     contextOf(res).edge = soapEdge;
     next();
   }, soap12Handler({ wsdl, bodyLimitBytes: options.bodyLimitBytes, mountPath: SOAP12_PATH }));
+  // ServiceStack served the same contract over SOAP 1.1 beside it (src/soap/soap11.ts).
+  app.all(SOAP11_PATH, soap11Handler({ wsdl, bodyLimitBytes: options.bodyLimitBytes, mountPath: SOAP11_PATH }));
 
   await new Promise<void>((resolve, reject) => {
     try {
