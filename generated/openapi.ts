@@ -297,6 +297,9 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
                 "application/xml": components["schemas"]["ErrorResponse"];
+                "text/html": string;
+                "application/jsv": string;
+                "text/csv": string;
             };
         };
         /** @description The request body is larger than the configured limit. */
@@ -307,6 +310,9 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
                 "application/xml": components["schemas"]["ErrorResponse"];
+                "text/html": string;
+                "application/jsv": string;
+                "text/csv": string;
             };
         };
         /** @description The request body is not JSON. */
@@ -317,6 +323,9 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
                 "application/xml": components["schemas"]["ErrorResponse"];
+                "text/html": string;
+                "application/jsv": string;
+                "text/csv": string;
             };
         };
         /** @description An unexpected fault. The message hides internals; StackTrace is present only in debug mode. */
@@ -327,6 +336,9 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
                 "application/xml": components["schemas"]["ErrorResponse"];
+                "text/html": string;
+                "application/jsv": string;
+                "text/csv": string;
             };
         };
         /** @description The operation is not available on this deployment. */
@@ -337,6 +349,9 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
                 "application/xml": components["schemas"]["ErrorResponse"];
+                "text/html": string;
+                "application/jsv": string;
+                "text/csv": string;
             };
         };
         /** @description The ledger store cannot be reached; retry later. */
@@ -347,6 +362,9 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
                 "application/xml": components["schemas"]["ErrorResponse"];
+                "text/html": string;
+                "application/jsv": string;
+                "text/csv": string;
             };
         };
         /** @description No API key was sent where one is required (report operations), or the key sent is unknown or revoked (any operation). ErrorCode `Unauthorized`; the response carries `WWW-Authenticate`. */
@@ -357,6 +375,9 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
                 "application/xml": components["schemas"]["ErrorResponse"];
+                "text/html": string;
+                "application/jsv": string;
+                "text/csv": string;
             };
         };
         /** @description The API key is valid but its scope does not include the requested CompanyId. ErrorCode `Forbidden`. */
@@ -367,6 +388,9 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
                 "application/xml": components["schemas"]["ErrorResponse"];
+                "text/html": string;
+                "application/jsv": string;
+                "text/csv": string;
             };
         };
         /** @description The URL (path and query string) is longer than the configured limit (MAX_URL_LENGTH, default 8192 characters). ErrorCode `UriTooLong`. */
@@ -377,6 +401,9 @@ export type components = {
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
                 "application/xml": components["schemas"]["ErrorResponse"];
+                "text/html": string;
+                "application/jsv": string;
+                "text/csv": string;
             };
         };
         /** @description No such resource (ErrorCode `NotFound`), e.g. a report link whose signature does not verify. */
@@ -493,7 +520,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EchoResponse"];
+                    "text/html": string;
                     "application/xml": components["schemas"]["EchoResponse"];
+                    "application/jsv": string;
+                    "text/csv": string;
                     "text/javascript": string;
                 };
             };
@@ -533,7 +563,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EchoResponse"];
+                    "text/html": string;
                     "application/xml": components["schemas"]["EchoResponse"];
+                    "application/jsv": string;
+                    "text/csv": string;
                     "text/javascript": string;
                 };
             };
@@ -580,7 +613,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EchoResponse"];
+                    "text/html": string;
                     "application/xml": components["schemas"]["EchoResponse"];
+                    "application/jsv": string;
+                    "text/csv": string;
                     "text/javascript": string;
                 };
             };
@@ -673,7 +709,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GetFlatResponse"];
+                    "text/html": string;
                     "application/xml": components["schemas"]["GetFlatResponse"];
+                    "application/jsv": string;
+                    "text/csv": string;
                     "text/javascript": string;
                 };
             };
@@ -766,7 +805,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GetFlatResponse"];
+                    "text/html": string;
                     "application/xml": components["schemas"]["GetFlatResponse"];
+                    "application/jsv": string;
+                    "text/csv": string;
                     "text/javascript": string;
                 };
             };
@@ -824,7 +866,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GetFlatResponse"];
+                    "text/html": string;
                     "application/xml": components["schemas"]["GetFlatResponse"];
+                    "application/jsv": string;
+                    "text/csv": string;
                     "text/javascript": string;
                 };
             };

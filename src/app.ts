@@ -11,13 +11,18 @@ import { configDefaults, type AppConfig } from './config.ts';
 import { authenticate, callerOf, requireAnyApiKey } from './auth/access.ts';
 import { loadOpenApiDocument } from './contract/openapi-document.ts';
 import { contractOperations } from './contract/operations.ts';
+import { csvDtoForm } from './formats/csv-dto.ts';
+import { htmlSnapshotForm } from './formats/html-snapshot.ts';
 import { jsonFormat } from './formats/json.ts';
+import { jsvFormat } from './formats/jsv.ts';
 import { jsonpFormat } from './formats/jsonp.ts';
 import { createFormatRegistry } from './formats/registry.ts';
 import { reportCsvFormat, reportHtmlFormat, reportXlsxFormat } from './formats/report-formats.ts';
 import { xmlFormat } from './formats/xml.ts';
 import { requestBaseUrl, useLinkSettings } from './http/base-url.ts';
 import { bindRequest } from './http/bind-request.ts';
+import { readRequestBody } from './http/request-body.ts';
+import { methodOverride } from './http/method-override.ts';
 import { maxUrlLength, requestSignal, requestTimeout } from './http/limits.ts';
 import { nativeTypesRoutes } from './http/native-types.ts';
 import { notFound } from './http/not-found.ts';
@@ -47,7 +52,17 @@ export interface AppDependencies {
 export async function createApp({ config: given, store, logger, now = () => new Date() }: AppDependencies): Promise<Express> {
   const config = { ...configDefaults, ...given };
   const operations = contractOperations();
-  const formats = createFormatRegistry([jsonFormat, xmlFormat, jsonpFormat, reportHtmlFormat(REPORT_ASSETS), reportCsvFormat, reportXlsxFormat]);
+  // ServiceStack 4.5's built-in formats, in its Accept preference order (JSON the default, then HTML, XML, JSV, CSV);
+  // HTML and CSV answer any DTO and also render the report link's page and download.
+  const formats = createFormatRegistry([
+    jsonFormat,
+    { ...reportHtmlFormat(REPORT_ASSETS), ...htmlSnapshotForm },
+    xmlFormat,
+    jsvFormat,
+    { ...reportCsvFormat, ...csvDtoForm },
+    reportXlsxFormat,
+    jsonpFormat,
+  ]);
   const writer = createResponseWriter({ formats, operations, debug: config.debug, logger });
   const services = new Map(operations.all.map((op) => {
     const service = serviceFor(op.requestDto);
@@ -69,6 +84,7 @@ export async function createApp({ config: given, store, logger, now = () => new 
   app.use(writer.install);
   app.use(maxUrlLength(config.maxUrlLength));
   app.use(requestTimeout(config.requestTimeoutMs, writer.errorHandler));
+  app.use(methodOverride());
   app.get('/health', health);
   app.get('/ready', ready(store));
   // METRICS: off (the legacy 404), public, or behind any valid API key.
@@ -84,7 +100,7 @@ export async function createApp({ config: given, store, logger, now = () => new 
     requiresKey: (_req, res) => contextOf(res).operation?.secured === true,
     deny: (res, error) => { contextOf(res).pendingError = error; },
   }));
-  app.use(express.json({ limit: config.bodyLimitBytes, strict: false }));
+  app.use(readRequestBody({ limit: config.bodyLimitBytes, formats }));
   if (formats.entries.some((e) => e.read)) app.use(readBody(formats, config.bodyLimitBytes));
   app.use(bindRequest({ maxArrayItems: config.maxArrayItems }));
   app.use(await openApiValidation(

@@ -6,7 +6,9 @@
  * leading apostrophe, as the report's own CSV does (OWASP CSV injection).
  */
 import { stringify } from 'csv-stringify/sync';
+import { dtoProperties } from '../contract/dto-properties.ts';
 import { toJsv } from './jsv.ts';
+import type { FormatEntry } from './registry.ts';
 
 export const CSV_MEDIA_TYPE = 'text/csv';
 
@@ -22,3 +24,16 @@ export function dtoToCsv(dto: unknown, properties: readonly string[]): string {
   const names = properties.length ? properties : Object.keys(record);
   return stringify([names, names.map((name) => cell(record[name]))], { record_delimiter: 'windows' });
 }
+
+/**
+ * CSV's DTO form, merged with the report's CSV entry (src/formats/report-formats.ts) into one `csv` format: `text/csv`
+ * as 4.5 sent it, and the service's own answers as the download `<RequestDto>.csv` (not errors raised before it).
+ */
+export const csvDtoForm: Pick<FormatEntry, 'writeDto' | 'predefinedRoutes'> = {
+  predefinedRoutes: true,
+  writeDto: (dto, ctx) => ({
+    body: dtoToCsv(dto, dtoProperties(ctx.dtoType)),
+    contentType: CSV_MEDIA_TYPE,
+    headers: ctx.inService && ctx.operation ? { 'Content-Disposition': `attachment;filename=${ctx.operation.requestDto}.csv` } : undefined,
+  }),
+};

@@ -1,13 +1,15 @@
 /**
  * ServiceStack's HTML format (`text/html`): the "snapshot" page of a response DTO, following what a real ServiceStack
- * 4.5.14 host served: title `<Request> Snapshot of <MM/dd/yyyy HH:mm:ss>`, a heading naming the request DTO, links to
+ * 4.5.14 host served: title `<Request> Snapshot of <MM/dd/yyyy>` (4.5 added the time of day), a heading naming the request DTO, links to
  * the same request in the other formats, the DTO as nested definition lists (objects; names split into words,
  * `CompanyName` → `Company Name`) and tables (lists of objects), dates as `yyyy/MM/dd HH:mm`, links for `http` values,
  * and the JSON data source. Differences, for safety: the page is rendered here rather than by an inline script that
  * put the values into innerHTML unescaped (a stored script), every value is HTML-escaped, no script or CDN is loaded
  * (a Content-Security-Policy says so), and the links are relative (no Host header reflected).
  */
+import { Keywords } from '../contract/keywords.ts';
 import { parseLegacyInstant } from '../scalars/dates.ts';
+import type { FormatEntry } from './registry.ts';
 
 export const HTML_MEDIA_TYPE = 'text/html';
 export const HTML_SNAPSHOT_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
@@ -36,9 +38,12 @@ export function humanize(name: string): string {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** `11/23/2026 09:03:18`, the heading's date (UTC). */
+/**
+ * `11/23/2026`, the heading's date (UTC). 4.5 added the time (`09:03:18`); it is left out so that the same answer is
+ * the same bytes from one second to the next (caches, `npm run compare`).
+ */
 function snapshotDate(d: Date): string {
-  return `${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())}/${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  return `${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())}/${d.getUTCFullYear()}`;
 }
 
 function text(value: string): string {
@@ -62,7 +67,8 @@ function render(value: unknown): string {
     return `<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
   }
   const members = Object.entries(value).filter(([, v]) => v !== null && v !== undefined);
-  return `<dl>${members.map(([k, v]) => `<dt class="ib">${escapeHtml(humanize(k))}</dt><dd>${render(v)}</dd>`).join('')}</dl>`;
+  // One member per line: a changed value is one changed line for a line-by-line diff.
+  return `<dl>${members.map(([k, v]) => `<dt class="ib">${escapeHtml(humanize(k))}</dt><dd>${render(v)}</dd>`).join('\n')}</dl>`;
 }
 
 function formatLink(ctx: SnapshotContext, format: string): string {
@@ -121,3 +127,28 @@ ${links}
 </html>
 `;
 }
+
+/** The formats the page links to, as 4.5's page did. */
+const LINKED_FORMATS = ['json', 'xml', 'csv', 'jsv'];
+
+/** The request's path without an `.html` suffix, and its query without `format` and `callback`. */
+function linkBase(originalUrl: string): { path: string; query: URLSearchParams } {
+  const at = originalUrl.indexOf('?');
+  const path = (at === -1 ? originalUrl : originalUrl.slice(0, at)).replace(/\.html$/, '');
+  const query = new URLSearchParams(at === -1 ? '' : originalUrl.slice(at + 1));
+  query.delete(Keywords.format);
+  query.delete(Keywords.callback);
+  return { path, query };
+}
+
+/**
+ * HTML's DTO form, merged with the report page's entry (src/formats/report-formats.ts) into one `html` format: any
+ * DTO (errors included) as the snapshot page.
+ */
+export const htmlSnapshotForm: Pick<FormatEntry, 'writeDto' | 'predefinedRoutes'> = {
+  predefinedRoutes: true,
+  writeDto: (dto, ctx) => ({
+    body: htmlSnapshot(dto, { requestDto: ctx.operation?.requestDto ?? 'Request', ...linkBase(ctx.originalUrl), otherFormats: LINKED_FORMATS, now: new Date() }),
+    headers: { 'Content-Security-Policy': HTML_SNAPSHOT_CSP },
+  }),
+};

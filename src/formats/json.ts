@@ -4,7 +4,9 @@
  */
 import { Keywords } from '../contract/keywords.ts';
 import { applyJsConfig, parseJsConfig } from './jsconfig.ts';
-import type { FormatEntry } from './registry.ts';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { AppError } from '../errors/app-error.ts';
+import type { FormatEntry, ReadContext } from './registry.ts';
 
 const LEGACY_DATE_STRING = /"\/Date\((-?\d+(?:[+-]\d{4})?)\)\/"/g;
 
@@ -14,6 +16,23 @@ function omitNulls(_key: string, value: unknown): unknown {
 
 export function toLegacyJson(dto: unknown): string {
   return JSON.stringify(dto, omitNulls).replace(LEGACY_DATE_STRING, '"\\/Date($1)\\/"');
+}
+
+/** JSON request bodies as 4.5 read them: strict JSON plus a trailing comma (jsonc-parser); a body 4.5 half-read (truncated) is a 400. */
+export function readLegacyJson(body: string, ctx: ReadContext): Record<string, unknown> {
+  const fail = (reason: string): never => {
+    throw new AppError('SerializationException', `Could not deserialize 'application/json' request using ${ctx.operation.requestDto}: ${reason}`);
+  };
+  const errors: ParseError[] = [];
+  let value: unknown;
+  try {
+    value = parse(body, errors, { allowTrailingComma: true, disallowComments: true, allowEmptyContent: false });
+  } catch {
+    return fail('the body is nested too deeply');
+  }
+  if (errors.length) return fail(`${printParseErrorCode(errors[0]!.error)} at character ${errors[0]!.offset + 1}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('the body must be a JSON object');
+  return value as Record<string, unknown>;
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -28,4 +47,5 @@ export const jsonFormat: FormatEntry = {
     const jsconfig = ctx.inService && !ctx.wrapped ? parseJsConfig(ctx.keyword(Keywords.jsconfig)) : undefined;
     return toLegacyJson(jsconfig ? applyJsConfig(dto, jsconfig) : dto);
   },
+  read: readLegacyJson,
 };

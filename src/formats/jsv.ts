@@ -5,7 +5,11 @@
  * `2025-01-01T10:00:00Z`). A string is written bare unless it holds one of `" : , { } [ ]` or a line break; then it is
  * quoted, its `"` doubled (`"a,b""c"`).
  */
+import { Keywords } from '../contract/keywords.ts';
+import { AppError } from '../errors/app-error.ts';
 import { parseLegacyInstant } from '../scalars/dates.ts';
+import { applyJsConfig, parseJsConfig } from './jsconfig.ts';
+import type { FormatEntry } from './registry.ts';
 
 export const JSV_MEDIA_TYPE = 'application/jsv';
 
@@ -134,3 +138,28 @@ export function parseJsv(text: string): JsvValue {
   if (at !== text.length) fail('unexpected text after the value');
   return result;
 }
+
+/** The `jsv` entry of the format registry: `.jsv`, `?format=jsv`, `Accept: application/jsv`, `/jsv/reply/{Op}` bodies. */
+export const jsvFormat: FormatEntry = {
+  format: 'jsv',
+  mediaType: JSV_MEDIA_TYPE,
+  contentType: JSV_MEDIA_TYPE,
+  predefinedRoutes: true,
+  writeDto: (dto, ctx) => {
+    // 4.5 applied ?jsconfig= names to the service's own JSV answer too.
+    const jsconfig = ctx.inService ? parseJsConfig(ctx.keyword(Keywords.jsconfig)) : undefined;
+    return toJsv(jsconfig?.names ? applyJsConfig(dto, { names: jsconfig.names }) : dto);
+  },
+  read: (body, ctx) => {
+    let value: JsvValue;
+    try {
+      value = parseJsv(body);
+    } catch (error) {
+      throw new AppError('SerializationException', `Could not deserialize '${JSV_MEDIA_TYPE}' request using ${ctx.operation.requestDto}: ${(error as Error).message}`);
+    }
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      throw new AppError('SerializationException', `Could not deserialize '${JSV_MEDIA_TYPE}' request using ${ctx.operation.requestDto}: the body must be a JSV object`);
+    }
+    return value;
+  },
+};

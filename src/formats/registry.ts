@@ -41,6 +41,8 @@ export interface WriteContext {
 
 export interface Written {
   body: Buffer | string;
+  /** In place of the entry's Content-Type (CSV's DTO form is `text/csv`, its report download `text/csv; charset=utf-8`). */
+  contentType?: string;
   /** Download file name: sent as `Content-Disposition: attachment`. */
   attachment?: string;
   headers?: Record<string, string>;
@@ -57,8 +59,8 @@ export interface FormatEntry {
   mediaType: string;
   /** The Content-Type header sent (`application/json; charset=utf-8`). */
   contentType: string;
-  /** Writes a response DTO (results and errors alike). */
-  writeDto?(dto: unknown, ctx: WriteContext): string | Buffer;
+  /** Writes a response DTO (results and errors alike); a Written when the answer needs headers of its own. */
+  writeDto?(dto: unknown, ctx: WriteContext): string | Buffer | Written;
   /** Renders a RichResult whole; undefined when this format has no form of that result. */
   writeResult?(result: RichResult, ctx: WriteContext): Written | undefined | Promise<Written | undefined>;
   /** Reads a request body of this media type into the request DTO's properties. */

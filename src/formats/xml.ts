@@ -8,6 +8,8 @@
  */
 import { parseLegacyInstant } from '../scalars/dates.ts';
 import { XMLBuilder } from 'fast-xml-parser';
+import { AppError } from '../errors/app-error.ts';
+import { readXmlDto } from './xml-read.ts';
 import { xsdMembers, xsdTypeNamespaces } from '../../generated/xsd-types.ts';
 import type { FormatEntry } from './registry.ts';
 
@@ -128,5 +130,14 @@ export const xmlFormat: FormatEntry = {
   format: 'xml',
   mediaType: 'application/xml',
   contentType: XML_CONTENT_TYPE,
+  predefinedRoutes: true,
   writeDto: (dto, ctx) => toDataContractXml(ctx.dtoType, dto),
+  // `/xml/reply/{Op}` bodies, as ServiceStack's XmlServiceClient sends them (src/formats/xml-read.ts).
+  read: (body, ctx) => {
+    try {
+      return readXmlDto(body, ctx.operation.requestDto);
+    } catch (error) {
+      throw new AppError('SerializationException', `Could not deserialize 'application/xml' request using ${ctx.operation.requestDto}: ${(error as Error).message}`);
+    }
+  },
 };

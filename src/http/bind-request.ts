@@ -5,7 +5,7 @@
  * "Unable to bind to request" did.
  */
 import type { RequestHandler, Request } from 'express';
-import { RESERVED_QUERY_NAMES } from '../contract/keywords.ts';
+import { keywordValue, RESERVED_QUERY_NAMES } from '../contract/keywords.ts';
 import { appError } from '../errors/app-error.ts';
 import { bindBody, bindQuery, type BindingLimits } from './binding.ts';
 import { contextOf } from './request-context.ts';
@@ -38,7 +38,9 @@ export function bindRequest(limits: BindingLimits): RequestHandler {
     const plan = op.binding;
     const raw = req.query as RawQuery;
 
-    const bound = bindQuery(raw, plan.body ?? plan.query, limits);
+    // A request with a body binds the body alone: 4.5 ignored the query string of a JSON or form POST.
+    const hasBody = plan.body !== undefined && req.body !== undefined;
+    const bound = bindQuery(hasBody ? {} : raw, plan.body ?? plan.query, limits);
     if (plan.body && req.body !== undefined) {
       if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
         return next(appError('BodyUnreadable', { dto: op.requestDto, reason: 'the body must be a JSON object' }));
@@ -49,7 +51,12 @@ export function bindRequest(limits: BindingLimits): RequestHandler {
     if (bound.errors.length) {
       return next(appError('BindFailed', { dto: op.requestDto }, { fieldErrors: bound.errors }));
     }
-    const pathValues = Object.fromEntries(plan.path.flatMap((field) => (field.name in context.params ? [[field.name, context.params[field.name]]] : [])));
+    // On a GET, a query value overrides a path variable, as 4.5 bound them (`/v1/echo/hello?Message=x` is "x").
+    const pathValues = Object.fromEntries(plan.path.flatMap((field) => {
+      const fromQuery = keywordValue(raw, field.name.toLowerCase());
+      if (fromQuery !== undefined && fromQuery !== '') return [[field.name, fromQuery]];
+      return field.name in context.params ? [[field.name, context.params[field.name]]] : [];
+    }));
     context.dto = { ...bound.values, ...pathValues };
     if (plan.body) {
       req.body = bound.values;

@@ -50,7 +50,8 @@ export function resolveOperation(operations: readonly OperationRecord[], formats
 
     // `/{format}/reply/...` of a format that answers pre-defined routes: matched as the contract's `/json/reply/...`.
     const prefix = segments.length ? formats.get(safeLower(segments[0]!)) : undefined;
-    const asPredefined = prefix?.predefinedRoutes ? segments.slice(1) : undefined;
+    // `oneway` is answered as `reply` (4.5 ran the service and answered it on both).
+    const asPredefined = prefix?.predefinedRoutes ? segments.slice(1).map((s, i) => (i === 0 && /^oneway$/i.test(s) ? 'reply' : s)) : undefined;
 
     const resolve = (op: OperationRecord, match: RouteMatch, formatFrom?: { extension?: string; prefix?: string }) => {
       req.url = match.canonicalPath + query;

@@ -47,6 +47,10 @@ function checkResponse(r: Req, res: Res): void {
   if (res.status === 404 && type === 'text/plain') return void expect(res.text, where).to.match(/^(404|Handler for Request not found)/);
   if (type.startsWith('application/soap+xml') || type.startsWith('text/xml')) return void expect(res.text, where).to.match(/<(soap|env|s)?:?Fault[\s>]/i);
   if (type.startsWith('application/xml')) return void expect(res.text, where).to.contain('ResponseStatus');
+  // ServiceStack's other built-in formats, when the request asked for one (issue 10).
+  if (type.startsWith('text/html')) return void expect(res.text, where).to.contain('<dt class="ib">Response Status</dt>');
+  if (type.startsWith('application/jsv')) return void expect(res.text, where).to.match(/^\{ResponseStatus:\{ErrorCode:/);
+  if (type.startsWith('text/csv')) return void expect(res.text, where).to.match(/^ResponseStatus\r\n"\{ErrorCode:/);
   let json = res.text;
   if (type.startsWith('text/javascript')) {
     const m = /^[A-Za-z0-9._]+\(([\s\S]*)\)$/.exec(res.text);
