@@ -10,6 +10,7 @@ export const errorMessages = {
   // Reading the request
   BindFailed: { code: 'SerializationException', template: "Unable to bind to request '{dto}'" },
   BodyUnreadable: { code: 'SerializationException', template: "Could not deserialize 'application/json' request using {dto}: {reason}" },
+  BodyUnreadableAs: { code: 'SerializationException', template: "Could not deserialize '{mediaType}' request using {dto}: {reason}" },
   BodyReadFailed: { code: 'SerializationException', template: 'The request body could not be read: {reason}' },
   BodyNotText: { code: 'SerializationException', template: 'The request body is not valid text in its declared charset.' },
   BodyEmptyNoEnvelope: { code: 'SerializationException', template: 'The request body is empty: a SOAP 1.2 Envelope is required.' },
@@ -40,6 +41,8 @@ export const errorMessages = {
   CharsetUnsupported: { code: 'UnsupportedMediaType', template: "charset '{charset}' is not supported." },
   // SOAP versions
   Soap11Unsupported: { code: 'VersionMismatch', template: 'SOAP 1.1 envelopes are not supported: this endpoint speaks SOAP 1.2 only.' },
+  NotSoap11Envelope: { code: 'VersionMismatch', template: 'The root element is not a SOAP 1.1 Envelope (http://schemas.xmlsoap.org/soap/envelope/).' },
+  Soap11NoOperation: { code: 'NotImplementedException', template: 'The SyncReply contract declares no operation: nothing is callable through SOAP 1.1.' },
   NotSoap12Envelope: { code: 'VersionMismatch', template: 'The root element is not a SOAP 1.2 Envelope (http://www.w3.org/2003/05/soap-envelope).' },
   // The service's side
   Unexpected: { code: 'Exception', template: 'An unexpected error occurred.' },

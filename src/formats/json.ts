@@ -5,7 +5,7 @@
 import { Keywords } from '../contract/keywords.ts';
 import { applyJsConfig, parseJsConfig } from './jsconfig.ts';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { AppError } from '../errors/app-error.ts';
+import { appError } from '../errors/app-error.ts';
 import type { FormatEntry, ReadContext } from './registry.ts';
 
 const LEGACY_DATE_STRING = /"\/Date\((-?\d+(?:[+-]\d{4})?)\)\/"/g;
@@ -21,7 +21,7 @@ export function toLegacyJson(dto: unknown): string {
 /** JSON request bodies as 4.5 read them: strict JSON plus a trailing comma (jsonc-parser); a body 4.5 half-read (truncated) is a 400. */
 export function readLegacyJson(body: string, ctx: ReadContext): Record<string, unknown> {
   const fail = (reason: string): never => {
-    throw new AppError('SerializationException', `Could not deserialize 'application/json' request using ${ctx.operation.requestDto}: ${reason}`);
+    throw appError('BodyUnreadable', { dto: ctx.operation.requestDto, reason });
   };
   const errors: ParseError[] = [];
   let value: unknown;

@@ -6,7 +6,7 @@
  * quoted, its `"` doubled (`"a,b""c"`).
  */
 import { Keywords } from '../contract/keywords.ts';
-import { AppError } from '../errors/app-error.ts';
+import { appError } from '../errors/app-error.ts';
 import { parseLegacyInstant } from '../scalars/dates.ts';
 import { applyJsConfig, parseJsConfig } from './jsconfig.ts';
 import type { FormatEntry } from './registry.ts';
@@ -155,10 +155,10 @@ export const jsvFormat: FormatEntry = {
     try {
       value = parseJsv(body);
     } catch (error) {
-      throw new AppError('SerializationException', `Could not deserialize '${JSV_MEDIA_TYPE}' request using ${ctx.operation.requestDto}: ${(error as Error).message}`);
+      throw appError('BodyUnreadableAs', { mediaType: JSV_MEDIA_TYPE, dto: ctx.operation.requestDto, reason: (error as Error).message });
     }
     if (typeof value !== 'object' || Array.isArray(value)) {
-      throw new AppError('SerializationException', `Could not deserialize '${JSV_MEDIA_TYPE}' request using ${ctx.operation.requestDto}: the body must be a JSV object`);
+      throw appError('BodyUnreadableAs', { mediaType: JSV_MEDIA_TYPE, dto: ctx.operation.requestDto, reason: 'the body must be a JSV object' });
     }
     return value;
   },

@@ -8,7 +8,7 @@
  */
 import { parseLegacyInstant } from '../scalars/dates.ts';
 import { XMLBuilder } from 'fast-xml-parser';
-import { AppError } from '../errors/app-error.ts';
+import { appError } from '../errors/app-error.ts';
 import { readXmlDto } from './xml-read.ts';
 import { xsdMembers, xsdTypeNamespaces } from '../../generated/xsd-types.ts';
 import type { FormatEntry } from './registry.ts';
@@ -137,7 +137,7 @@ export const xmlFormat: FormatEntry = {
     try {
       return readXmlDto(body, ctx.operation.requestDto);
     } catch (error) {
-      throw new AppError('SerializationException', `Could not deserialize 'application/xml' request using ${ctx.operation.requestDto}: ${(error as Error).message}`);
+      throw appError('BodyUnreadableAs', { mediaType: 'application/xml', dto: ctx.operation.requestDto, reason: (error as Error).message });
     }
   },
 };

@@ -12,7 +12,7 @@
  */
 import express, { type RequestHandler } from 'express';
 import multer from 'multer';
-import { AppError } from '../errors/app-error.ts';
+import { appError, type AppError } from '../errors/app-error.ts';
 import type { FormatRegistry } from '../formats/registry.ts';
 import { contextOf } from './request-context.ts';
 
@@ -57,6 +57,6 @@ export function readRequestBody({ limit, formats }: { limit: number; formats: Fo
 
 function multipartError(error: unknown): AppError {
   const code = (error as { code?: string }).code;
-  if (code === 'LIMIT_FIELD_VALUE' || code === 'LIMIT_FIELD_COUNT') return new AppError('RequestEntityTooLarge', 'The request body is larger than the limit.');
-  return new AppError('SerializationException', `Could not read the multipart/form-data body: ${(error as Error).message}`);
+  if (code === 'LIMIT_FIELD_VALUE' || code === 'LIMIT_FIELD_COUNT') return appError('BodyTooLarge');
+  return appError('BodyReadFailed', { reason: (error as Error).message });
 }

@@ -6,7 +6,7 @@
  * SOAP 1.1 fault (`text/xml`): NotImplementedException for a SOAP 1.1 envelope, VersionMismatch for anything else.
  */
 import type { RequestHandler } from 'express';
-import { AppError, toAppError } from '../errors/app-error.ts';
+import { appError, toAppError } from '../errors/app-error.ts';
 import { assertXmlRequest, discardRest, parseContentType, readBodyText } from './body.ts';
 import { parseEnvelope } from './envelope.ts';
 import { renderFault } from './fault.ts';
@@ -34,8 +34,8 @@ export function soap11Handler({ wsdl, bodyLimitBytes, mountPath }: { wsdl: WsdlD
       assertXmlRequest(req, contentType);
       const envelope = parseEnvelope(await readBodyText(req, bodyLimitBytes, contentType.charset));
       const error = envelope.version === 'soap11'
-        ? new AppError('NotImplementedException', 'The SyncReply contract declares no operation: nothing is callable through SOAP 1.1.')
-        : new AppError('VersionMismatch', 'The root element is not a SOAP 1.1 Envelope (http://schemas.xmlsoap.org/soap/envelope/).');
+        ? appError('Soap11NoOperation')
+        : appError('NotSoap11Envelope');
       const fault = renderFault(error, { envelope: 'soap11' });
       res.status(fault.status).set('Content-Type', fault.contentType).send(fault.body);
     } catch (thrown) {

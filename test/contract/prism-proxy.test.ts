@@ -89,7 +89,6 @@ const FALSE_POSITIVES: Call[] = [
   { name: 'route in another case', url: '/V1/REPORTING/ProfitAndLoss/flat?CompanyId=1' },
   { name: 'enum value in another case', url: `${FLAT}?CompanyId=1&OrderBy=amountdescending` },
   { name: 'body property names in another case', method: 'POST', url: '/json/reply/GetFlatRequest', body: { companyid: 1 } },
-  { name: 'POST body fields from the query string', method: 'POST', url: '/json/reply/GetFlatRequest?CompanyId=1', body: {} },
   { name: 'format suffix on the report link', url: 'LINK.json' },
   { name: '?apikey= outside the report link', url: `${FLAT}?CompanyId=1&apikey=KEY`, anonymous: true },
 ];
