@@ -15,6 +15,11 @@ export interface XsdArrayOfdecimal {
   decimal?: number[];
 }
 
+/** {http://schemas.microsoft.com/2003/10/Serialization/Arrays}ArrayOfguid */
+export interface XsdArrayOfguid {
+  guid?: XsdGuid[];
+}
+
 /** {http://schemas.microsoft.com/2003/10/Serialization/Arrays}ArrayOfint */
 export interface XsdArrayOfint {
   int?: number[];
@@ -56,7 +61,7 @@ export interface XsdErrorResponse {
 export interface XsdGetFlatRequest {
   CompanyId?: number;
   EndDate?: string;
-  Filters?: XsdArrayOfstring | null;
+  Filters?: XsdArrayOfguid | null;
   IncludeComputedColumns?: boolean;
   Locations?: XsdArrayOfint | null;
   OrderBy?: string | null;
@@ -111,7 +116,7 @@ export interface XsdResponseStatus {
 export interface XsdSelectedOptions {
   DateFrequency?: string | null;
   EndDate?: string;
-  Filters?: XsdArrayOfstring | null;
+  Filters?: XsdArrayOfguid | null;
   IncludeComputedColumns?: boolean;
   Locations?: XsdArrayOfint | null;
   OrderBy?: string | null;
@@ -127,6 +132,9 @@ export interface XsdSelectedOptions {
 export const xsdComplexTypes = {
   ArrayOfdecimal: {
     decimal: 'xs:decimal',
+  },
+  ArrayOfguid: {
+    guid: 'ser:guid',
   },
   ArrayOfint: {
     int: 'xs:int',
@@ -154,7 +162,7 @@ export const xsdComplexTypes = {
   GetFlatRequest: {
     CompanyId: 'xs:int',
     EndDate: 'xs:dateTime',
-    Filters: 'arr:ArrayOfstring',
+    Filters: 'arr:ArrayOfguid',
     IncludeComputedColumns: 'xs:boolean',
     Locations: 'arr:ArrayOfint',
     OrderBy: 'xs:string',
@@ -197,7 +205,7 @@ export const xsdComplexTypes = {
   SelectedOptions: {
     DateFrequency: 'xs:string',
     EndDate: 'xs:dateTime',
-    Filters: 'arr:ArrayOfstring',
+    Filters: 'arr:ArrayOfguid',
     IncludeComputedColumns: 'xs:boolean',
     Locations: 'arr:ArrayOfint',
     OrderBy: 'xs:string',
@@ -214,6 +222,9 @@ export const xsdComplexTypes = {
 export const xsdMembers = {
   ArrayOfdecimal: [
     { name: 'decimal', type: 'xs:decimal', minOccurs: 0, maxOccurs: 'unbounded', nillable: false },
+  ],
+  ArrayOfguid: [
+    { name: 'guid', type: 'ser:guid', minOccurs: 0, maxOccurs: 'unbounded', nillable: false },
   ],
   ArrayOfint: [
     { name: 'int', type: 'xs:int', minOccurs: 0, maxOccurs: 'unbounded', nillable: false },
@@ -241,7 +252,7 @@ export const xsdMembers = {
   GetFlatRequest: [
     { name: 'CompanyId', type: 'xs:int', minOccurs: 0, maxOccurs: 1, nillable: false },
     { name: 'EndDate', type: 'xs:dateTime', minOccurs: 0, maxOccurs: 1, nillable: false },
-    { name: 'Filters', type: 'arr:ArrayOfstring', minOccurs: 0, maxOccurs: 1, nillable: true },
+    { name: 'Filters', type: 'arr:ArrayOfguid', minOccurs: 0, maxOccurs: 1, nillable: true },
     { name: 'IncludeComputedColumns', type: 'xs:boolean', minOccurs: 0, maxOccurs: 1, nillable: false },
     { name: 'Locations', type: 'arr:ArrayOfint', minOccurs: 0, maxOccurs: 1, nillable: true },
     { name: 'OrderBy', type: 'xs:string', minOccurs: 0, maxOccurs: 1, nillable: true },
@@ -284,7 +295,7 @@ export const xsdMembers = {
   SelectedOptions: [
     { name: 'DateFrequency', type: 'xs:string', minOccurs: 0, maxOccurs: 1, nillable: true },
     { name: 'EndDate', type: 'xs:dateTime', minOccurs: 0, maxOccurs: 1, nillable: false },
-    { name: 'Filters', type: 'arr:ArrayOfstring', minOccurs: 0, maxOccurs: 1, nillable: true },
+    { name: 'Filters', type: 'arr:ArrayOfguid', minOccurs: 0, maxOccurs: 1, nillable: true },
     { name: 'IncludeComputedColumns', type: 'xs:boolean', minOccurs: 0, maxOccurs: 1, nillable: false },
     { name: 'Locations', type: 'arr:ArrayOfint', minOccurs: 0, maxOccurs: 1, nillable: true },
     { name: 'OrderBy', type: 'xs:string', minOccurs: 0, maxOccurs: 1, nillable: true },
@@ -303,6 +314,7 @@ export const xsdTypeNamespaces = {
   duration: 'http://schemas.microsoft.com/2003/10/Serialization/',
   guid: 'http://schemas.microsoft.com/2003/10/Serialization/',
   ArrayOfdecimal: 'http://schemas.microsoft.com/2003/10/Serialization/Arrays',
+  ArrayOfguid: 'http://schemas.microsoft.com/2003/10/Serialization/Arrays',
   ArrayOfint: 'http://schemas.microsoft.com/2003/10/Serialization/Arrays',
   ArrayOfstring: 'http://schemas.microsoft.com/2003/10/Serialization/Arrays',
   ArrayOfReportRow: 'http://schemas.servicestack.net/types',
@@ -350,6 +362,7 @@ export const xsdElements = {
   duration: { type: 'ser:duration', nillable: true },
   guid: { type: 'ser:guid', nillable: true },
   ArrayOfdecimal: { type: 'arr:ArrayOfdecimal', nillable: true },
+  ArrayOfguid: { type: 'arr:ArrayOfguid', nillable: true },
   ArrayOfint: { type: 'arr:ArrayOfint', nillable: true },
   ArrayOfstring: { type: 'arr:ArrayOfstring', nillable: true },
   ArrayOfReportRow: { type: 'tns:ArrayOfReportRow', nillable: true },

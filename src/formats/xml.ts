@@ -49,6 +49,13 @@ function xsdDateTime(value: unknown): string {
   return date.toISOString().replace(/\.000Z$/, 'Z');
 }
 
+/** A GUID as DataContractSerializer wrote System.Guid: hyphenated 8-4-4-4-12, lowercase (JSON has the 32-hex form). */
+function xsdGuid(value: unknown): string {
+  const hex = typeof value === 'string' ? value.replace(/-/g, '').toLowerCase() : '';
+  if (!/^[0-9a-f]{32}$/.test(hex)) throw new Error(`xml: ${String(value)} is not a GUID`);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 function scalar(type: string, value: unknown): string {
   switch (type) {
     case 'xs:string':
@@ -64,6 +71,8 @@ function scalar(type: string, value: unknown): string {
       return value ? 'true' : 'false';
     case 'xs:dateTime':
       return xsdDateTime(value);
+    case 'ser:guid':
+      return xsdGuid(value);
     default:
       throw new Error(`xml: no writer for ${type}`);
   }
@@ -72,7 +81,7 @@ function scalar(type: string, value: unknown): string {
 /** The content of an element of schema type `type` (a normalised QName such as `tns:ReportModel`). */
 function content(type: string, value: unknown): XmlNode | string {
   const [prefix, local] = type.split(':') as [string, string];
-  if (prefix === 'xs') return scalar(type, value);
+  if (prefix === 'xs' || prefix === 'ser') return scalar(type, value);
   if (!isComplex(local)) throw new Error(`xml: unknown schema type ${type}`);
   const members = xsdMembers[local];
   const item = members[0];

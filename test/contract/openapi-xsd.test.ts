@@ -24,6 +24,9 @@ type XsdTypes = Record<string, Record<string, string>>;
 const SCALAR_OVERRIDES: Record<string, string> = {
   LegacyDate: 'xs:dateTime',
   LegacyDateInput: 'xs:dateTime',
+  // A GUID is the original's System.Guid: ser:guid in XML (hyphenated), 32 hex digits in JSON.
+  Guid: 'ser:guid',
+  GuidInput: 'ser:guid',
 };
 /** DataContract [DataMember(Order = n)] types of ServiceStack; all others are in ordinal alphabetical order. */
 const ORDERED_BY_DATAMEMBER = new Set(['ResponseStatus', 'ResponseError', 'ErrorResponse']);
@@ -142,8 +145,9 @@ describe('contract: OpenAPI DTO schemas ↔ SOAP XSD complex types', () => {
     ]);
   });
 
-  it('maps the JSON forms as decided: Filters are strings (32 hex), dates are xs:dateTime, Values decimals', () => {
-    expect(xsdComplexTypes.GetFlatRequest.Filters).to.equal('arr:ArrayOfstring');
+  it('maps the JSON forms as decided: Filters are GUIDs (List<Guid>: ArrayOfguid), dates are xs:dateTime, Values decimals', () => {
+    expect(xsdComplexTypes.GetFlatRequest.Filters).to.equal('arr:ArrayOfguid');
+    expect(xsdComplexTypes.SelectedOptions.Filters).to.equal('arr:ArrayOfguid');
     expect(xsdComplexTypes.SelectedOptions.StartDate).to.equal('xs:dateTime');
     expect(xsdComplexTypes.ReportRow.Values).to.equal('arr:ArrayOfdecimal');
     expect(xsdComplexTypes.ReportModel.Rows).to.equal('tns:ArrayOfReportRow');
@@ -157,7 +161,7 @@ describe('contract: OpenAPI DTO schemas ↔ SOAP XSD complex types', () => {
       expect(elements[name], `global element ${name}`).to.deep.equal({ type: `${prefix}:${name}`, nillable: true });
       for (const m of members) {
         expect(m.minOccurs, `${name}.${m.name} minOccurs`).to.equal(0);
-        const valueType = ['xs:int', 'xs:boolean', 'xs:dateTime', 'xs:decimal'].includes(m.type);
+        const valueType = ['xs:int', 'xs:boolean', 'xs:dateTime', 'xs:decimal', 'ser:guid'].includes(m.type);
         expect(m.nillable, `${name}.${m.name} nillable`).to.equal(!valueType);
       }
       const names = members.map((m) => m.name);
