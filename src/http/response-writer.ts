@@ -60,7 +60,7 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     if (written.attachment) res.attachment(written.attachment); // Content-Disposition (content-disposition package)
     for (const [name, value] of Object.entries(written.headers ?? {})) res.setHeader(name, value);
     // A Buffer keeps the Content-Type exactly as set (Express adds a charset to strings).
-    res.setHeader('Content-Type', contentType);
+    res.setHeader('Content-Type', written.contentType ?? contentType);
     res.send(typeof written.body === 'string' ? Buffer.from(written.body, 'utf8') : written.body);
   };
 
@@ -71,11 +71,12 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
       // 4.5 wrapped only the service's own answers; an error raised before it (binding, unknown operation,
       // authentication) is plain JSON with its status even when ?callback= is given.
       const wrapper = form.wrapper && entry === form.entry && contextOf(res).serviceStarted ? form.wrapper : undefined;
-      const body = entry.writeDto!(dto, writeContext(req, res, wrapper !== undefined));
+      const out = entry.writeDto!(dto, writeContext(req, res, wrapper !== undefined));
+      const written: Written = typeof out === 'string' || Buffer.isBuffer(out) ? { body: out } : out;
       if (wrapper) {
-        sendBody(res, wrapper.entry.contentType, { body: wrapper.entry.wraps!.wrap(String(body), wrapper.value) });
+        sendBody(res, wrapper.entry.contentType, { body: wrapper.entry.wraps!.wrap(String(written.body), wrapper.value) });
       } else {
-        sendBody(res, entry.contentType, { body });
+        sendBody(res, entry.contentType, written);
       }
       return res;
     };

@@ -30,8 +30,8 @@ function probe(entries: FormatEntry[]) {
 }
 
 describe('format registry: entries reach routing and negotiation', () => {
-  it('When the registry is the stock one, then /json/reply/{Op} resolves (any case) and /xml/reply/{Op} does not', async () => {
-    const app = probe([jsonFormat, xmlFormat, jsonpFormat]);
+  it('When an entry does not declare predefinedRoutes, then /json/reply/{Op} resolves (any case) and /xml/reply/{Op} does not', async () => {
+    const app = probe([jsonFormat, { ...xmlFormat, predefinedRoutes: false }, jsonpFormat]);
     expect((await request(app).get('/JSON/Reply/EchoRequest?Message=hi')).body).to.deep.equal({ operation: 'EchoReplyGet', url: '/json/reply/EchoRequest?Message=hi', format: 'json' });
     expect((await request(app).get('/xml/reply/EchoRequest')).body.operation).to.equal(null);
   });
