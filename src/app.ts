@@ -25,6 +25,7 @@ import { readRequestBody } from './http/request-body.ts';
 import { methodOverride } from './http/method-override.ts';
 import { maxUrlLength, requestSignal, requestTimeout } from './http/limits.ts';
 import { nativeTypesRoutes } from './http/native-types.ts';
+import { metadataPages } from './http/metadata-pages.ts';
 import { notFound } from './http/not-found.ts';
 import { openApiValidation } from './http/openapi-validation.ts';
 import { contextOf } from './http/request-context.ts';
@@ -125,6 +126,7 @@ export async function createApp({ config: given, store, logger, now = () => new 
     await writer.send(req, res, result);
   });
   app.use(nativeTypesRoutes(now)); // /types/typescript, /types/csharp: before the legacy 404
+  app.use(metadataPages(formats)); // GET / → /metadata, the metadata pages, /types, /types/metadata
   app.use(notFound(operations.all, config.debug));
   app.use(writer.errorHandler);
   return config.basePath ? underBasePath(app, config.basePath, config.trustProxy ?? false) : app;
