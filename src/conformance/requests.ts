@@ -115,5 +115,10 @@ export function wireRequests(companyId: number) {
     'wire:date-form': { method: 'GET', url: reportPath(companyId) },
     'wire:guid-form': { method: 'GET', url: `${reportPath(companyId)}&Filters=${HYPHENATED_GUID}` },
     'wire:xml': { method: 'GET', url: `${ECHO_PATH}.xml` },
+    'wire:jsv': { method: 'GET', url: `${ECHO_PATH}.jsv` },
+    'wire:csv': { method: 'GET', url: `/csv/reply/EchoRequest?Message=${SAMPLE_MESSAGE}` },
+    'wire:html': { method: 'GET', url: ECHO_PATH, headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } },
+    'wire:json-body-any-type': { method: 'POST', url: '/json/reply/EchoRequest', headers: { 'Content-Type': 'text/plain' }, body: `{"Message":"${SAMPLE_MESSAGE}",}` },
+    'wire:metadata': { method: 'GET', url: '/' },
   } as const satisfies Record<string, ContractRequest>;
 }

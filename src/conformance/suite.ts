@@ -40,6 +40,8 @@ interface Exchange {
   request: string;
   status: number;
   contentType: string;
+  /** The Location header of a redirect. */
+  location?: string;
   text: string;
   json?: unknown;
 }
@@ -86,6 +88,7 @@ export async function runConformance(baseUrl: string, options: ConformanceOption
       request: `${method} ${pathAndQuery}${shownHeaders}${init.body ? `\n\n${init.body}` : ''}`,
       status: res.status,
       contentType: res.headers.get('content-type') ?? '',
+      location: res.headers.get('location') ?? undefined,
       text,
     };
     try {
@@ -251,6 +254,31 @@ export async function runConformance(baseUrl: string, options: ConformanceOption
     check(res.status === 200, `status ${res.status}`);
     check(res.contentType.startsWith('application/xml'), `Content-Type '${res.contentType}'`);
     check(/<EchoResponse [^>]*xmlns="http:\/\/schemas\.servicestack\.net\/types"/.test(res.text), 'root is not EchoResponse in http://schemas.servicestack.net/types');
+  });
+  // ServiceStack 4.5.14's other built-in formats, predefined routes, bodies and metadata (issue 10).
+  await rule('wire:jsv', 'a .jsv suffix answers JSV (application/jsv): {Message:…,CompanyName:…}', async () => {
+    const res = await send(wire['wire:jsv']);
+    check(res.status === 200 && res.contentType.startsWith('application/jsv'), `status ${res.status}, Content-Type '${res.contentType}'`);
+    check(res.text.startsWith(`{Message:${SAMPLE_MESSAGE},CompanyName:`), 'body is not the EchoResponse as JSV');
+  });
+  await rule('wire:csv', '/csv/reply/{Op} answers CSV (text/csv): a header row of the DTO\'s properties, then its values', async () => {
+    const res = await send(wire['wire:csv']);
+    check(res.status === 200 && res.contentType.startsWith('text/csv'), `status ${res.status}, Content-Type '${res.contentType}'`);
+    check(res.text.startsWith(`Message,CompanyName,ResponseStatus\r\n${SAMPLE_MESSAGE},`), 'body is not the EchoResponse as CSV');
+  });
+  await rule('wire:html', 'a browser (Accept: text/html first) gets the HTML snapshot page', async () => {
+    const res = await send(wire['wire:html']);
+    check(res.status === 200 && res.contentType.startsWith('text/html'), `status ${res.status}, Content-Type '${res.contentType}'`);
+    check(/<title>EchoRequest Snapshot of /.test(res.text), 'no EchoRequest snapshot page');
+  });
+  await rule('wire:json-body-any-type', '/json/reply reads a JSON body whatever its Content-Type, a trailing comma accepted', async () => {
+    const res = await send(wire['wire:json-body-any-type']);
+    check(res.status === 200 && isEcho(res.json) && (res.json as { Message?: string }).Message === SAMPLE_MESSAGE, `status ${res.status}`);
+  });
+  await rule('wire:metadata', 'GET / answers 302 to /metadata', async () => {
+    const res = await send(wire['wire:metadata']);
+    check(res.status === 302, `status ${res.status}, expected 302`);
+    check(/\/metadata$/.test(res.location ?? ''), `Location '${res.location ?? ''}'`);
   });
   return results;
 }
