@@ -5,11 +5,11 @@
  */
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from './free-port.ts';
 
 const run = promisify(execFile);
 export const PG_BIN_DIR = process.env.PG_BIN_DIR ?? '/usr/lib/postgresql/15/bin';
@@ -26,17 +26,6 @@ export interface PostgresServer {
 
 /** True when the tests may skip PostgreSQL (explicit opt-out only). */
 export const skipPostgres = process.env.SKIP_POSTGRES === '1';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 export async function startPostgresServer(database = 'ledger_test'): Promise<PostgresServer> {
   for (const bin of ['initdb', 'pg_ctl']) {
