@@ -23,14 +23,19 @@ export function readLegacyJson(body: string, ctx: ReadContext): Record<string, u
   const fail = (reason: string): never => {
     throw appError('BodyUnreadable', { dto: ctx.operation.requestDto, reason });
   };
-  const errors: ParseError[] = [];
   let value: unknown;
   try {
-    value = parse(body, errors, { allowTrailingComma: true, disallowComments: true, allowEmptyContent: false });
+    value = JSON.parse(body); // strict JSON, any depth
   } catch {
-    return fail('the body is nested too deeply');
+    // Not strict JSON: read it again allowing what 4.5 allowed (a trailing comma), naming the first error otherwise.
+    const errors: ParseError[] = [];
+    try {
+      value = parse(body, errors, { allowTrailingComma: true, disallowComments: true, allowEmptyContent: false });
+    } catch {
+      return fail('the body is nested too deeply');
+    }
+    if (errors.length) return fail(`${printParseErrorCode(errors[0]!.error)} at character ${errors[0]!.offset + 1}`);
   }
-  if (errors.length) return fail(`${printParseErrorCode(errors[0]!.error)} at character ${errors[0]!.offset + 1}`);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('the body must be a JSON object');
   return value as Record<string, unknown>;
 }
