@@ -97,7 +97,9 @@ export function parseJsv(text: string): JsvValue {
       const key = scalar(':');
       if (text[at] !== ':') fail('expected :');
       at++;
-      out[key] = value(',}');
+      const quoted = text[at] === '"';
+      const member = value(',}');
+      if (member !== '' || quoted) out[key] = member; // `{Message:}` is null in 4.5, `{Message:""}` is "" (both seen on a 4.5.14 host)
       if (text[at] === ',') {
         at++;
         continue;

@@ -45,7 +45,7 @@ export function bindRequest(limits: BindingLimits): RequestHandler {
       if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
         return next(appError('BodyUnreadable', { dto: op.requestDto, reason: 'the body must be a JSON object' }));
       }
-      bindBody(req.body as Record<string, unknown>, plan.body, bound, limits);
+      bindBody(req.body as Record<string, unknown>, plan.body, bound, limits, context.bodyFromDocument);
     }
     context.sentNames = bound.sentNames;
     if (bound.errors.length) {

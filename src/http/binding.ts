@@ -101,12 +101,18 @@ function parseField(type: FieldKind, value: unknown, limits: BindingLimits): Par
   return parsed.includes(INVALID) ? INVALID : parsed;
 }
 
+/** A text field's empty string is a value only in a document body (JSON, XML, JSV); elsewhere it leaves the default. */
+function isAbsent(value: unknown, spec: FieldSpec, emptyTextIsValue: boolean): boolean {
+  if (value === undefined || value === null) return true;
+  return value === '' && !(emptyTextIsValue && (spec.type.kind === 'string' || spec.type.kind === 'enum'));
+}
+
 /** Binds [name as sent, value, plan key] entries in the order given; a later entry for the same field wins (body after query). */
-function bind(entries: [string, unknown, string?][], plan: Map<string, FieldSpec>, limits: BindingLimits, into?: BoundFields): BoundFields {
+function bind(entries: [string, unknown, string?][], plan: Map<string, FieldSpec>, limits: BindingLimits, into?: BoundFields, emptyTextIsValue = false): BoundFields {
   const bound: BoundFields = into ?? { values: {}, sentNames: {}, errors: [] };
   for (const [sentName, value, key = sentName.toLowerCase()] of entries) {
     const spec = plan.get(key);
-    if (!spec || value === undefined || value === null || value === '') continue;
+    if (!spec || isAbsent(value, spec, emptyTextIsValue)) continue;
     const parsed = parseField(spec.type, value, limits);
     if (parsed === TOO_MANY) {
       bound.errors.push({
@@ -156,6 +162,6 @@ export function bindQuery(query: Record<string, string | string[] | undefined>, 
 }
 
 /** JSON bodies: property names are case-insensitive; query values fill only what the body left out. */
-export function bindBody(body: Record<string, unknown>, plan: Map<string, FieldSpec>, fromQuery: BoundFields | undefined, limits: BindingLimits): BoundFields {
-  return bind(Object.entries(body), plan, limits, fromQuery);
+export function bindBody(body: Record<string, unknown>, plan: Map<string, FieldSpec>, fromQuery: BoundFields | undefined, limits: BindingLimits, fromDocument = false): BoundFields {
+  return bind(Object.entries(body), plan, limits, fromQuery, fromDocument);
 }

@@ -27,6 +27,7 @@ export function notFound(operations: readonly OperationRecord[], debug: boolean)
       ? `Handler for Request not found (404):\n\n  Request.HttpMethod: ${req.method}\n  Request.PathInfo: ${req.path}\n  Request.QueryString: ${new URLSearchParams(req.query as Record<string, string>).toString()}\n  Request.RawUrl: ${req.originalUrl}`
       : '404';
     res.status(404).setHeader('Content-Type', 'text/plain');
+    res.vary('Accept'); // as every 4.5 answer, its 404 included
     res.send(Buffer.from(body));
   };
 }

@@ -49,6 +49,7 @@ export function readRequestBody({ limit, formats }: { limit: number; formats: Fo
       } catch (thrown) {
         return next(thrown);
       }
+      context.bodyFromDocument = true;
       asJson();
     });
   };

@@ -30,6 +30,11 @@ export interface RequestContext {
   /** The format a pre-defined route's prefix (`/json/reply/...`) names, if the request came that way. */
   prefixFormat?: string;
   form?: ResponseForm;
+  /**
+   * The body was a document read by a format (JSON, XML, JSV), where an empty string is a value (4.5 echoed
+   * `{"Message":""}` as ""); in form fields and the query an empty value is absent, as 4.5 bound them.
+   */
+  bodyFromDocument?: boolean;
   /** The request DTO: path, query and body values bound and merged. */
   dto?: Record<string, unknown>;
   /** Canonical field → name as sent, for error messages. */

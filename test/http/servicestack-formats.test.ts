@@ -178,6 +178,22 @@ describe('ServiceStack 4.5 request bodies (as a real 4.5.14 host read them)', ()
     expect(res.body.SelectedOptions.Locations).to.deep.equal([10, 20]);
     expect(res.body.SelectedOptions.UseAccountMapping).to.equal(true);
   });
+  it('an empty string is a value in a JSON, XML or quoted JSV body, and absent in form fields, an unquoted JSV member or the query', async () => {
+    // The 4.5.14 host: {"Message":""} → "Message":""; <Message></Message> → <Message></Message>; {Message:""} → Message:"";
+    // {Message:} → no Message; Message= as a form field or in the query → no Message.
+    const echoed = async (req: request.Test) => (await req.expect(200)).body.Message as unknown;
+    expect(await echoed(request(t.app).post('/json/reply/EchoRequest').set('Content-Type', 'application/json').send('{"Message":""}'))).to.equal('');
+    expect(await echoed(request(t.app).post('/xml/reply/EchoRequest?format=json').set('Content-Type', 'application/xml')
+      .send('<EchoRequest xmlns="http://schemas.servicestack.net/types"><Message></Message></EchoRequest>'))).to.equal('');
+    expect(await echoed(request(t.app).post('/jsv/reply/EchoRequest?format=json').set('Content-Type', 'application/jsv').send('{Message:""}'))).to.equal('');
+    expect(await echoed(request(t.app).post('/jsv/reply/EchoRequest?format=json').set('Content-Type', 'application/jsv').send('{Message:}'))).to.equal(undefined);
+    expect(await echoed(request(t.app).post('/json/reply/EchoRequest').type('form').send('Message='))).to.equal(undefined);
+    expect(await echoed(request(t.app).get('/json/reply/EchoRequest?Message='))).to.equal(undefined);
+    // Answered in XML the empty value is an empty element (the host wrote <Message></Message>; the same document).
+    const xml = await request(t.app).post('/xml/reply/EchoRequest').set('Content-Type', 'application/xml')
+      .send('<EchoRequest xmlns="http://schemas.servicestack.net/types"><Message></Message></EchoRequest>').expect(200);
+    expect(xml.text).to.contain('<Message/>');
+  });
   it('a bad form value is a 400 naming it', async () => {
     const res = await request(t.app).post('/json/reply/GetFlatRequest').type('form').send('CompanyId=abc').expect(400);
     expect(res.body.ResponseStatus.Errors).to.deep.equal([{ ErrorCode: 'SerializationException', FieldName: 'CompanyId', Message: "'abc' is an Invalid value for 'CompanyId'" }]);

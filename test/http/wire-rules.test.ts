@@ -97,6 +97,7 @@ describe('wire rules (ServiceStack compatibility)', () => {
       const res = await request(t.app).get('/v2/nothing').set('Accept', 'application/json').expect(404);
       expect(res.headers['content-type']).to.equal('text/plain');
       expect(res.text).to.equal('404');
+      expect(res.headers.vary, 'the 4.5.14 host sent Vary: Accept on its 404 too').to.equal('Accept');
     });
 
     it('When a REST route is called with a verb it does not take, then the answer is 404 (the verb is part of the match)', async () => {
