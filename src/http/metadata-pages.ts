@@ -175,8 +175,8 @@ export function metadataTypes(baseUrl: string) {
 
 export function metadataPages(formats: FormatRegistry): Router {
   const router = Router();
-  // As the host answered it: 302 with Location and no body.
-  router.get('/', (req, res) => void res.status(302).setHeader('Location', `${requestBaseUrl(req)}/metadata`).end());
+  // As the host answered it: 302 with Location, Vary: Accept and no body.
+  router.get('/', (req, res) => void res.status(302).setHeader('Location', `${requestBaseUrl(req)}/metadata`).vary('Accept').end());
   router.get('/metadata', (req, res) => sendHtml(res, indexPage(req, formats)));
   router.get('/operations/metadata', (_req, res) =>
     sendJson(res, metadataModel().operations.map((op) => ({ Name: op.requestDto, ResponseName: op.responseDto, ServiceName: serviceName(op), Actions: op.verbs, Routes: op.routes.map((r) => r.path) }))),

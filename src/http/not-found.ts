@@ -7,7 +7,7 @@ import { appError } from '../errors/app-error.ts';
 import type { OperationRecord } from '../contract/operations.ts';
 
 /** `/{format}/reply/{Op}` or `/{format}/oneway/{Op}`; without an operation, 4.5 named the rest of the path (`reply/`). */
-const PREDEFINED = /^\/(?:json|xml|jsv|csv|html)\/((?:reply|oneway)(?:\/([^/?]*))?\/?)$/i;
+const PREDEFINED = /^\/(?:json|xml|jsv|csv|html)\/((?:reply|oneway)(?:\/([^/?]+\/?))?\/?)$/i; // `EchoRequest/` is a name
 
 export function notFound(operations: readonly OperationRecord[], debug: boolean): RequestHandler {
   const predefinedDtos = new Set(operations.filter((op) => op.predefined).map((op) => op.requestDto.toLowerCase()));

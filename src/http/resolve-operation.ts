@@ -51,7 +51,10 @@ export function resolveOperation(operations: readonly OperationRecord[], formats
     // `/{format}/reply/...` of a format that answers pre-defined routes: matched as the contract's `/json/reply/...`.
     const prefix = segments.length ? formats.get(safeLower(segments[0]!)) : undefined;
     // `oneway` is answered as `reply` (4.5 ran the service and answered it on both).
-    const asPredefined = prefix?.predefinedRoutes ? segments.slice(1).map((s, i) => (i === 0 && /^oneway$/i.test(s) ? 'reply' : s)) : undefined;
+    // Only a pre-defined path written exactly: 4.5 read `/json/reply/EchoRequest/` as the operation `EchoRequest/` (405)
+    // and did not route `/json//reply/EchoRequest` at all (404); REST routes drop empty segments.
+    const exactPath = rawPath === `/${segments.join('/')}`;
+    const asPredefined = prefix?.predefinedRoutes && exactPath ? segments.slice(1).map((s, i) => (i === 0 && /^oneway$/i.test(s) ? 'reply' : s)) : undefined;
 
     const resolve = (op: OperationRecord, match: RouteMatch, formatFrom?: { extension?: string; prefix?: string }) => {
       req.url = match.canonicalPath + query;

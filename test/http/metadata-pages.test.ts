@@ -16,6 +16,7 @@ describe('ServiceStack 4.5 metadata pages (as a real 4.5.14 host served them)', 
     const res = await request(t.app).get('/').set('Host', 'reports.example.com').expect(302);
     expect(res.headers.location).to.equal('http://reports.example.com/metadata');
     expect(res.text).to.equal('');
+    expect(res.headers.vary).to.equal('Accept');
   });
 
   it('/metadata lists every operation with a link to its page in XML, JSON, JSV and CSV, and the WSDLs', async () => {

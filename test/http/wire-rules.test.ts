@@ -88,6 +88,13 @@ describe('wire rules (ServiceStack compatibility)', () => {
       expect(res.body.Message).to.equal('hello');
     });
 
+    it('When a pre-defined route has a trailing slash or an empty segment, then it is not the operation (as the 4.5.14 host answered)', async () => {
+      const slash = await request(t.app).get('/json/reply/EchoRequest/?Message=x').expect(405);
+      expect(slash.body).to.deep.equal({ ResponseStatus: { ErrorCode: 'NotImplementedException', Message: "The operation 'EchoRequest/' does not exist for this service" } });
+      const empty = await request(t.app).get('/json//reply/EchoRequest?Message=x').expect(404);
+      expect(empty.text).to.equal('404');
+    });
+
     it('When a path value is percent-encoded, then it is decoded', async () => {
       const res = await request(t.app).get('/v1/echo/a%20b%2Fc').expect(200);
       expect(res.body.Message).to.equal('a b/c');
