@@ -23,6 +23,18 @@ function safeLower(segment: string): string {
   }
 }
 
+/**
+ * A pre-defined route as 4.5 split it: leading slashes dropped, then `{format}/{reply|oneway}/` and the rest, with its
+ * own leading slashes dropped, is the operation name. So `//json/reply//EchoRequest` is EchoRequest, while
+ * `/json/reply/EchoRequest/` names the operation `EchoRequest/` (405) and `/json//reply/EchoRequest` is no route (404),
+ * as the 4.5.14 host answered; REST routes drop every empty segment.
+ */
+function isPredefinedShape(rawPath: string): boolean {
+  const parts = rawPath.replace(/^\/+/, '').split('/');
+  const operationName = parts.slice(2).join('/').replace(/^\/+/, '');
+  return parts.length >= 3 && parts[0] !== '' && parts[1] !== '' && !operationName.includes('/');
+}
+
 export function resolveOperation(operations: readonly OperationRecord[], formats: FormatRegistry): RequestHandler {
   const byMethod = new Map<string, OperationRecord[]>();
   for (const op of operations) byMethod.set(op.method, [...(byMethod.get(op.method) ?? []), op]);
@@ -51,10 +63,7 @@ export function resolveOperation(operations: readonly OperationRecord[], formats
     // `/{format}/reply/...` of a format that answers pre-defined routes: matched as the contract's `/json/reply/...`.
     const prefix = segments.length ? formats.get(safeLower(segments[0]!)) : undefined;
     // `oneway` is answered as `reply` (4.5 ran the service and answered it on both).
-    // Only a pre-defined path written exactly: 4.5 read `/json/reply/EchoRequest/` as the operation `EchoRequest/` (405)
-    // and did not route `/json//reply/EchoRequest` at all (404); REST routes drop empty segments.
-    const exactPath = rawPath === `/${segments.join('/')}`;
-    const asPredefined = prefix?.predefinedRoutes && exactPath ? segments.slice(1).map((s, i) => (i === 0 && /^oneway$/i.test(s) ? 'reply' : s)) : undefined;
+    const asPredefined = prefix?.predefinedRoutes && isPredefinedShape(rawPath) ? segments.slice(1).map((s, i) => (i === 0 && /^oneway$/i.test(s) ? 'reply' : s)) : undefined;
 
     const resolve = (op: OperationRecord, match: RouteMatch, formatFrom?: { extension?: string; prefix?: string }) => {
       req.url = match.canonicalPath + query;

@@ -93,6 +93,8 @@ describe('wire rules (ServiceStack compatibility)', () => {
       expect(slash.body).to.deep.equal({ ResponseStatus: { ErrorCode: 'NotImplementedException', Message: "The operation 'EchoRequest/' does not exist for this service" } });
       const empty = await request(t.app).get('/json//reply/EchoRequest?Message=x').expect(404);
       expect(empty.text).to.equal('404');
+      const leading = await request(t.app).get('//json/reply//EchoRequest?Message=x').expect(200);
+      expect(leading.body.Message).to.equal('x');
     });
 
     it('When a path value is percent-encoded, then it is decoded', async () => {
