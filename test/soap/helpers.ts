@@ -1,5 +1,7 @@
 import express, { type Express } from 'express';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import type { Server } from 'node:http';
+import { listen } from '../../src/server.ts';
 import { mountSoap12 } from '../../src/soap/mount-soap12.ts';
 
 export const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
@@ -14,6 +16,13 @@ export async function buildApp(bodyLimitBytes = 1_000_000): Promise<Express> {
     res.status(404).type('text/plain').send('404');
   });
   return app;
+}
+
+/** The SOAP app listening on a loopback port, for node-soap's client (which fetches the WSDL itself). */
+export async function listenSoapApp(): Promise<{ app: Express; server: Server; base: string }> {
+  const app = await buildApp();
+  const { server, url } = await listen(app, 0, '127.0.0.1');
+  return { app, server, base: url };
 }
 
 export function soap12Envelope(body: string, header = ''): string {

@@ -4,24 +4,17 @@
  * BasicHttpBinding_ISyncReply, soap: (WSDL SOAP 1.1) binding/operation/body/address elements, address …/soap11.
  */
 import { expect } from 'chai';
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import * as soap from 'soap';
 import type { Express } from 'express';
-import { buildApp, SOAP11_NS } from './helpers.ts';
+import { listenSoapApp, SOAP11_NS } from './helpers.ts';
 
 describe('SOAP 1.1 WSDL /soap11', () => {
   let app: Express;
   let server: Server;
   let base: string;
-  before(async () => {
-    app = await buildApp();
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
+  before(async () => ({ app, server, base } = await listenSoapApp()));
   after(() => new Promise((resolve) => server.close(resolve)));
 
   for (const path of ['/soap11', '/soap11?wsdl', '/SOAP11?WSDL']) {

@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import * as soap from 'soap';
 import { SaxesParser } from 'saxes';
 import type { Express } from 'express';
-import { buildApp, parseFault, soap12Envelope, SOAP11_NS, SOAP12_NS, TYPES_NS } from './helpers.ts';
+import { listenSoapApp, parseFault, soap12Envelope, SOAP11_NS, SOAP12_NS, TYPES_NS } from './helpers.ts';
 
 const SOAP12_CT = 'application/soap+xml; charset=utf-8';
 const SENDER = `{${SOAP12_NS}}Sender`;
@@ -26,13 +25,7 @@ describe('SOAP 1.2 endpoint /soap12', () => {
   let server: Server;
   let base: string;
 
-  before(async () => {
-    app = await buildApp();
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
+  before(async () => ({ app, server, base } = await listenSoapApp()));
   after(async () => {
     await new Promise((resolve) => server.close(resolve));
   });
