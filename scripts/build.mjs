@@ -1,8 +1,11 @@
 // `npm run build`: the production build in dist/. tsc (tsconfig.build.json: .ts imports rewritten to .js,
 // declarations) mirrors the repository (dist/src, dist/generated, dist/scripts for the CLIs); the contract files
 // and the report page's assets are copied beside them, so the compiled modules find them at the same relative
-// paths as the sources do; dist/main.js is the entry (`node dist/main.js`). Plain JavaScript, like
-// ensure-node-modules.mjs: it needs nothing but the devDependency typescript.
+// paths as the sources do. The server itself runs from one esbuild bundle, dist/src/bundle/main.js (entry
+// `node dist/main.js`): loading ~1,000 separate modules (and Node's CommonJS export scan of each one an ES module
+// imports) was the largest share of start-up. Packages that are native, load files of their own or are loaded on
+// demand stay external and are imported from node_modules as before. Plain JavaScript, like ensure-node-modules.mjs:
+// it needs nothing but the devDependencies typescript and esbuild.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -31,7 +34,24 @@ execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'
 cpSync(path.join(root, 'openapi'), path.join(staging, 'openapi'), { recursive: true });
 cpSync(path.join(root, 'wsdl'), path.join(staging, 'wsdl'), { recursive: true });
 copyNonTypeScript(path.join(root, 'src'), path.join(staging, 'src'));
-writeFileSync(path.join(staging, 'main.js'), "// The production entry: `node dist/main.js` (see src/main.ts).\nimport './src/main.js';\n");
+// Two directories below dist/, like every compiled module under dist/src/<area>/, so the paths the modules resolve
+// from import.meta.url (../../openapi, ../../wsdl, ../reports/assets) reach the same files.
+const { build } = await import('esbuild');
+await build({
+  entryPoints: [path.join(root, 'src/main.ts')],
+  outfile: path.join(staging, 'src/bundle/main.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // Native (@duckdb), loaded on demand (pg, exceljs), asset packages resolved at run time (chart.js, swagger-ui-dist),
+  // and jsonc-parser, whose UMD build requires its parts by computed relative paths.
+  external: ['@duckdb/node-api', 'pg', 'exceljs', 'chart.js', 'swagger-ui-dist', 'jsonc-parser'],
+  // Bundled CommonJS packages call require(); an ES module has none of its own.
+  banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module';\nconst require = __bundleCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+writeFileSync(path.join(staging, 'main.js'), "// The production entry: `node dist/main.js` (see src/main.ts, bundled by scripts/build.mjs).\nimport './src/bundle/main.js';\n");
 writeFileSync(path.join(staging, 'main.d.ts'), 'export {};\n');
 // Swap in one step, so a server started from dist/ never sees half a build.
 rmSync(out, { recursive: true, force: true });
