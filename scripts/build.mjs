@@ -7,9 +7,11 @@
 // demand stay external and are imported from node_modules as before. Plain JavaScript, like ensure-node-modules.mjs:
 // it needs nothing but the devDependencies typescript and esbuild.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { parse as parseYaml } from 'yaml';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..');
@@ -33,6 +35,12 @@ const tsc = require.resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', staging], { stdio: 'inherit' });
 cpSync(path.join(root, 'openapi'), path.join(staging, 'openapi'), { recursive: true });
 cpSync(path.join(root, 'wsdl'), path.join(staging, 'wsdl'), { recursive: true });
+// The contract parsed once here, so the server reads JSON at start (src/contract/openapi-document.ts); refused if
+// JSON cannot carry the document exactly.
+const contract = parseYaml(readFileSync(path.join(root, 'openapi/reporting-service.yaml'), 'utf8'));
+const contractJson = JSON.stringify(contract);
+if (!isDeepStrictEqual(JSON.parse(contractJson), contract)) throw new Error('openapi/reporting-service.yaml does not survive a JSON round trip');
+writeFileSync(path.join(staging, 'openapi/reporting-service.parsed.json'), contractJson);
 copyNonTypeScript(path.join(root, 'src'), path.join(staging, 'src'));
 // Two directories below dist/, like every compiled module under dist/src/<area>/, so the paths the modules resolve
 // from import.meta.url (../../openapi, ../../wsdl, ../reports/assets) reach the same files.
