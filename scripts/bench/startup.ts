@@ -10,10 +10,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { freePort } from '../../test/support/free-port.ts';
 import { fmtInt, fmtMs, fmtRatio, median, table } from './stats.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -24,17 +24,6 @@ const COMMANDS = {
   'tsx src/main.ts': [process.execPath, '--import', 'tsx', 'src/main.ts'],
 } as const;
 type Command = keyof typeof COMMANDS;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 interface Started { child: ChildProcess; firstOkMs: number; readyMs: number; output: () => string }
 
