@@ -39,6 +39,13 @@ async function appWith(config: TestAppOptions['config'], logger?: TestAppOptions
   return createTestApp({ config, logger });
 }
 
+/** A pino logger whose JSON lines are collected, to read the access log a request wrote. */
+function capturedLog() {
+  const lines: { req?: { url: string; remoteAddress: string } }[] = [];
+  const sink = new Writable({ write(chunk, _e, done) { for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l)); done(); } });
+  return { lines, logger: pino({ level: 'info' }, sink) };
+}
+
 describe('deployment: settings parsed strictly', () => {
   it('BASE_PATH, PUBLIC_BASE_URL and TRUST_PROXY accept what they document and refuse the rest', () => {
     expect(parseBasePath('/reporting/')).to.equal('/reporting');
@@ -73,9 +80,8 @@ describe('deployment: links behind a proxy', () => {
   });
 
   it('TRUST_PROXY naming the proxy: its X-Forwarded-Proto/Host make the links, X-Forwarded-For is the logged client', async () => {
-    const lines: { req?: { url: string; remoteAddress: string } }[] = [];
-    const sink = new Writable({ write(chunk, _e, done) { for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l)); done(); } });
-    const t = await appWith({ trustProxy: ['loopback'] }, pino({ level: 'info' }, sink));
+    const { lines, logger } = capturedLog();
+    const t = await appWith({ trustProxy: ['loopback'] }, logger);
     try {
       const got = await links(t, '', FORWARDED);
       expect(got.url).to.match(/^https:\/\/reports\.example\.com\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\//);
@@ -90,9 +96,8 @@ describe('deployment: links behind a proxy', () => {
   });
 
   it('TRUST_PROXY naming another proxy: headers from this peer are ignored, the log names the peer', async () => {
-    const lines: { req?: { url: string; remoteAddress: string } }[] = [];
-    const sink = new Writable({ write(chunk, _e, done) { for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l)); done(); } });
-    const t = await appWith({ trustProxy: ['10.1.2.3'] }, pino({ level: 'info' }, sink));
+    const { lines, logger } = capturedLog();
+    const t = await appWith({ trustProxy: ['10.1.2.3'] }, logger);
     try {
       const got = await links(t, '', FORWARDED);
       expect(got.url).to.match(/^http:\/\/127\.0\.0\.1:\d+\//);
