@@ -1,16 +1,16 @@
 /**
- * The composition root of the HTTP service, in request order: logs and metrics, safe headers, the response writer,
- * limits, operations endpoints and static pages, SOAP, resolving the request to its operation record, authentication,
- * the legacy binder, the OpenAPI validator, the operation's service, native types, the legacy 404, errors; all of it
- * mounted under BASE_PATH when one is set.
+ * The composition root of the HTTP service. Every request passes the edge (logs and metrics, safe headers, the
+ * response writer, limits, resolving the request to its operation record); a contract operation then runs its
+ * compiled plan (authentication, body, the legacy binder, the OpenAPI validator, the operation's service), and
+ * anything else goes to the Express app (health, metrics, static pages, SOAP, native types, metadata pages, the
+ * legacy 404, errors); all of it mounted under BASE_PATH when one is set.
  */
 import express, { type Express, type Request, type Response } from 'express';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { configDefaults, type AppConfig } from './config.ts';
 import { authenticate, callerOf, requireAnyApiKey } from './auth/access.ts';
 import { loadOpenApiDocument } from './contract/openapi-document.ts';
-import { contractOperations } from './contract/operations.ts';
+import { contractOperations, type OperationRecord } from './contract/operations.ts';
 import { csvDtoForm } from './formats/csv-dto.ts';
 import { htmlSnapshotForm } from './formats/html-snapshot.ts';
 import { jsonFormat } from './formats/json.ts';
@@ -27,10 +27,13 @@ import { maxUrlLength, requestSignal, requestTimeout } from './http/limits.ts';
 import { nativeTypesRoutes } from './http/native-types.ts';
 import { metadataPages } from './http/metadata-pages.ts';
 import { notFound } from './http/not-found.ts';
-import { openApiValidation } from './http/openapi-validation.ts';
+import { createOpenApiValidation } from './http/openapi-validation.ts';
 import { contextOf } from './http/request-context.ts';
 import { readBody } from './http/read-body.ts';
-import { resolveOperation } from './http/resolve-operation.ts';
+import { callbackLimit, resolveOperation } from './http/resolve-operation.ts';
+import { createFrontDoor } from './http/front-door.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { compileSteps, type Step } from './http/step-chain.ts';
 import { createResponseWriter } from './http/response-writer.ts';
 import { REPORT_ASSETS, staticPages } from './http/static-pages.ts';
 import { validatorDocument } from './http/validator-document.ts';
@@ -78,14 +81,6 @@ export async function createApp({ config: given, store, logger, now = () => new 
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy ?? false);
   useLinkSettings(app, { publicBaseUrl: config.publicBaseUrl, basePath: config.basePath ?? '' });
-  app.use(requestLog(logger));
-  app.use(metrics.middleware);
-  // No CSP here: HTML resources set their own; JSONP must stay loadable cross-origin.
-  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } }));
-  app.use(writer.install);
-  app.use(maxUrlLength(config.maxUrlLength));
-  app.use(requestTimeout(config.requestTimeoutMs, writer.errorHandler));
-  app.use(methodOverride());
   app.get('/health', health);
   app.get('/ready', ready(store));
   // METRICS: off (the legacy 404), public, or behind any valid API key.
@@ -93,43 +88,67 @@ export async function createApp({ config: given, store, logger, now = () => new 
   else if (config.metrics === 'key') app.get('/metrics', requireAnyApiKey(store), metrics.handler);
   app.use(staticPages());
   await mountSoap12(app, { bodyLimitBytes: config.bodyLimitBytes });
-  app.use(resolveOperation(operations.all, formats));
-  app.use(authenticate({
+  app.use(callbackLimit());
+  app.use(nativeTypesRoutes(now)); // /types/typescript, /types/csharp: before the legacy 404
+  app.use(metadataPages(formats)); // GET / → /metadata, the metadata pages, /types, /types/metadata
+  app.use(notFound(operations.all, config.debug));
+  app.use(writer.errorHandler);
+
+  // Every request, in order: its log line and metrics, safe headers, the response writer, limits, then its operation.
+  const edge = [
+    requestLog(logger),
+    metrics.middleware,
+    // No CSP here: HTML resources set their own; JSONP must stay loadable cross-origin.
+    securityHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } }),
+    writer.install,
+    maxUrlLength(config.maxUrlLength),
+    requestTimeout(config.requestTimeoutMs, writer.errorHandler),
+    methodOverride(),
+    resolveOperation(operations.all, formats),
+  ];
+
+  // Each operation's plan: authentication, its body (if it takes one), the legacy binder, the OpenAPI validator, its service.
+  const authentication = authenticate({
     store,
     mode: config.auth,
     defaultCompanyName: config.companyName,
     requiresKey: (_req, res) => contextOf(res).operation?.secured === true,
     deny: (res, error) => { contextOf(res).pendingError = error; },
-  }));
-  app.use(readRequestBody({ limit: config.bodyLimitBytes, formats }));
-  if (formats.entries.some((e) => e.read)) app.use(readBody(formats, config.bodyLimitBytes));
-  app.use(bindRequest({ maxArrayItems: config.maxArrayItems }));
-  app.use(await openApiValidation(
-    validatorDocument(loadOpenApiDocument()),
-    { validateResponses: config.validateResponses },
-    (req, res) => {
-      const operation = contextOf(res).operation;
-      return operation && { method: req.method, template: operation.template };
-    },
-  ));
-  // The operation was resolved once; its service runs here with the bound DTO (or its pending 401 is answered).
-  app.use(async (req, res, next) => {
-    const context = contextOf(res);
-    if (context.pendingError) return next(context.pendingError);
-    const service = context.operation && services.get(context.operation.operationId);
-    if (!service || !context.dto) return next();
-    context.serviceStarted = true;
-    const result = await service(context.dto as never, {
-      store, now, linkSecret, reportLimits, caller: callerOf(res), baseUrl: requestBaseUrl(req), signal: requestSignal(res),
-    });
-    if (res.headersSent) return; // the request ran past its time-out and was answered
-    await writer.send(req, res, result);
   });
-  app.use(nativeTypesRoutes(now)); // /types/typescript, /types/csharp: before the legacy 404
-  app.use(metadataPages(formats)); // GET / → /metadata, the metadata pages, /types, /types/metadata
-  app.use(notFound(operations.all, config.debug));
-  app.use(writer.errorHandler);
-  return config.basePath ? underBasePath(app, config.basePath, config.trustProxy ?? false) : app;
+  const bodySteps = [
+    ...readRequestBody({ limit: config.bodyLimitBytes, formats }),
+    ...(formats.entries.some((e) => e.read) ? [readBody(formats, config.bodyLimitBytes)] : []),
+  ];
+  const binder = bindRequest({ maxArrayItems: config.maxArrayItems });
+  const validationFor = await createOpenApiValidation(validatorDocument(loadOpenApiDocument()), { validateResponses: config.validateResponses });
+  const planOf = (op: OperationRecord): Step[] => {
+    const service = services.get(op.operationId)!;
+    const validation = validationFor(op);
+    // The operation was resolved once; its service runs here with the bound DTO (or its pending 401 is answered).
+    const runService: Step = async (req, res, next) => {
+      const context = contextOf(res);
+      if (context.pendingError) return next(context.pendingError);
+      if (!context.dto) return next(new Error(`${op.operationId}: no request DTO was bound`));
+      context.serviceStarted = true;
+      const result = await service(context.dto as never, {
+        store, now, linkSecret, reportLimits, caller: callerOf(res), baseUrl: requestBaseUrl(req), signal: requestSignal(res),
+      });
+      if (res.headersSent) return; // the request ran past its time-out and was answered
+      await writer.send(req, res, result);
+    };
+    return [
+      callbackLimit(),
+      authentication,
+      ...(op.binding.body ? bodySteps : []),
+      binder,
+      ...(validation ? [validation] : []),
+      runService,
+    ];
+  };
+  const plans = new Map(operations.all.map((op) => [op.operationId, compileSteps(planOf(op), writer.errorHandler)] as const));
+
+  const service = createFrontDoor({ app, edge, plans, fail: writer.errorHandler });
+  return config.basePath ? underBasePath(service, config.basePath, config.trustProxy ?? false) : service;
 }
 
 /**
@@ -140,7 +159,8 @@ function underBasePath(app: Express, basePath: string, trustProxy: NonNullable<A
   const outer = express();
   outer.disable('x-powered-by');
   outer.set('trust proxy', trustProxy);
-  outer.use(basePath, app);
+  // A function, not the app itself: Express would mount an app by calling its handle(), past the front door.
+  outer.use(basePath, (req, res, next) => { app(req, res, next); });
   outer.use((_req: Request, res: Response) => {
     res.status(404).type('text/plain').send(`Not found: the service is under ${basePath}/`);
   });

@@ -79,16 +79,15 @@ function pathParamsOf(req: Request, positions: OperationMetadata['pathParams']):
   return params;
 }
 
+/** The validation step of one operation, or undefined when the contract does not describe it. */
+export type OperationValidation = (operation: ValidatedOperation) => RequestHandler | undefined;
+
 /**
- * The validation step. `operationOf` names the operation the request was resolved to (undefined = not a contract
- * operation, left alone, as the library leaves undocumented routes); `req.url` is then the operation's canonical path.
+ * The validator, set up once: `forOperation` gives each operation's step, with the operation's metadata looked up
+ * when the plan is compiled, not per request. `req.url` is then the operation's canonical path.
  * The method is the request's own, as the library matches it: a HEAD request is not validated.
  */
-export async function openApiValidation(
-  apiSpec: OpenAPIV3.DocumentV3,
-  options: OpenApiValidationOptions,
-  operationOf: (req: Request, res: Response) => ValidatedOperation | undefined,
-): Promise<RequestHandler> {
+export async function createOpenApiValidation(apiSpec: OpenAPIV3.DocumentV3, options: OpenApiValidationOptions): Promise<OperationValidation> {
   const oav = new OpenApiValidator({
     apiSpec,
     validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false },
@@ -129,33 +128,57 @@ export async function openApiValidation(
     });
   }
 
+  return (operation) => {
+    const meta = metadata.get(`${operation.method} ${operation.template}`);
+    if (!meta) return undefined;
+    return (req, res, next) => {
+      // The library validates by the request's own method: HEAD is not a documented operation.
+      if (req.method !== operation.method) return next();
+      let pathParams: Record<string, string>;
+      try {
+        pathParams = pathParamsOf(req, meta.pathParams);
+      } catch (error) {
+        return next(error);
+      }
+      const openapi: OpenApiRequestMetadata & { _responseSchema?: unknown } = {
+        expressRoute: meta.expressRoute,
+        openApiRoute: meta.openApiRoute,
+        pathParams,
+        schema: meta.schema,
+        serial: spec.serial,
+      };
+      if (validateResponse) openapi._responseSchema = meta.responseSchema;
+      (req as OpenApiRequest).openapi = openapi;
+      req.params = pathParams;
+      try {
+        validateRequest(req, res, (error?: unknown) => {
+          if (error || !validateResponse) return next(error);
+          validateResponse(req, res, next);
+        });
+      } catch (error) {
+        next(error);
+      }
+    };
+  };
+}
+
+/**
+ * The validator as one middleware: `operationOf` names the operation the request was resolved to (undefined = not a
+ * contract operation, left alone, as the library leaves undocumented routes).
+ */
+export async function openApiValidation(
+  apiSpec: OpenAPIV3.DocumentV3,
+  options: OpenApiValidationOptions,
+  operationOf: (req: Request, res: Response) => ValidatedOperation | undefined,
+): Promise<RequestHandler> {
+  const forOperation = await createOpenApiValidation(apiSpec, options);
+  const steps = new Map<string, RequestHandler | undefined>();
   return (req, res, next) => {
     const operation = operationOf(req, res);
-    const meta = operation && metadata.get(`${operation.method} ${operation.template}`);
-    if (!meta) return next();
-    let pathParams: Record<string, string>;
-    try {
-      pathParams = pathParamsOf(req, meta.pathParams);
-    } catch (error) {
-      return next(error);
-    }
-    const openapi: OpenApiRequestMetadata & { _responseSchema?: unknown } = {
-      expressRoute: meta.expressRoute,
-      openApiRoute: meta.openApiRoute,
-      pathParams,
-      schema: meta.schema,
-      serial: spec.serial,
-    };
-    if (validateResponse) openapi._responseSchema = meta.responseSchema;
-    (req as OpenApiRequest).openapi = openapi;
-    req.params = pathParams;
-    try {
-      validateRequest(req, res, (error?: unknown) => {
-        if (error || !validateResponse) return next(error);
-        validateResponse(req, res, next);
-      });
-    } catch (error) {
-      next(error);
-    }
+    if (!operation) return next();
+    const key = `${operation.method} ${operation.template}`;
+    if (!steps.has(key)) steps.set(key, forOperation(operation));
+    const step = steps.get(key);
+    return step ? step(req, res, next) : next();
   };
 }

@@ -3,7 +3,7 @@
  * ServiceStack did (HEAD as GET, case-insensitive literals, empty segments dropped, a registered format's
  * extension stripped from REST routes, a pre-defined `/{format}/reply/{Op}` route's prefix read as its format), `req.url` is rewritten to the path as openapi/ spells it (so the validator
  * sees one canonical form), and the record, path variables and extension format go into the request context.
- * A JSONP callback name over the limit is refused here, before anything is read (mounted after the SOAP endpoint).
+ * `callbackLimit` refuses a JSONP callback name over the limit before anything is read.
  */
 import type { RequestHandler } from 'express';
 import { Keywords, keywordValue } from '../contract/keywords.ts';
@@ -47,12 +47,7 @@ export function resolveOperation(operations: readonly OperationRecord[], formats
   };
 
   return (req, res, next) => {
-    const done = () => {
-      const name = keywordValue(req.query as Record<string, unknown>, Keywords.callback);
-      if (name === undefined || name.length <= MAX_CALLBACK_CHARS) return next();
-      const message = formatMessage('CallbackTooLong', { max: MAX_CALLBACK_CHARS });
-      next(appError('CallbackTooLong', { max: MAX_CALLBACK_CHARS }, { fieldErrors: [{ errorCode: 'ArgumentException', fieldName: Keywords.callback, message }] }));
-    };
+    const done = () => next();
     const queryStart = req.url.indexOf('?');
     const rawPath = queryStart === -1 ? req.url : req.url.slice(0, queryStart);
     const query = queryStart === -1 ? '' : req.url.slice(queryStart);
@@ -86,5 +81,16 @@ export function resolveOperation(operations: readonly OperationRecord[], formats
       if (asSent) return resolve(op, asSent);
     }
     done();
+  };
+}
+
+/** A JSONP callback name over the limit is a 400 naming the field, before anything else of the request is read. */
+export function callbackLimit(): RequestHandler {
+  return (req, _res, next) => {
+    if (!req.url.includes('=')) return next();
+    const name = keywordValue(req.query as Record<string, unknown>, Keywords.callback);
+    if (name === undefined || name.length <= MAX_CALLBACK_CHARS) return next();
+    const message = formatMessage('CallbackTooLong', { max: MAX_CALLBACK_CHARS });
+    next(appError('CallbackTooLong', { max: MAX_CALLBACK_CHARS }, { fieldErrors: [{ errorCode: 'ArgumentException', fieldName: Keywords.callback, message }] }));
   };
 }

@@ -43,12 +43,24 @@ export function createMetrics(): Metrics {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
+  // One pair of labelled children per (method, route, status): prom-client hashes a label set on every call otherwise.
+  const children = new Map<string, { count: Counter.Internal; time: Histogram.Internal<(typeof labelNames)[number]> }>();
+  const childrenOf = (method: string, route: string, status: number) => {
+    const key = `${method} ${status} ${route}`;
+    let found = children.get(key);
+    if (!found) {
+      const labels = { method, route, status: String(status) };
+      found = { count: requests.labels(labels), time: duration.labels(labels) };
+      children.set(key, found);
+    }
+    return found;
+  };
   const middleware: RequestHandler = (req, res, next) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     res.once('finish', () => {
-      const labels = { method: req.method, route: routeLabel(req, res), status: String(res.statusCode) };
-      requests.inc(labels);
-      duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      const { count, time } = childrenOf(req.method, routeLabel(req, res), res.statusCode);
+      count.inc();
+      time.observe((performance.now() - started) / 1000);
     });
     next();
   };

@@ -1,0 +1,38 @@
+/**
+ * helmet's response headers, decided once: the middleware is run at start against a recorder and each request then
+ * gets the recorded headers (helmet's headers depend on its options only, never on the request). The options stay
+ * helmet's own, so an upgrade of helmet changes the headers here too.
+ */
+import type { RequestHandler } from 'express';
+import helmet, { type HelmetOptions } from 'helmet';
+
+export interface RecordedHeaders {
+  set: readonly (readonly [name: string, value: string])[];
+  removed: readonly string[];
+}
+
+export function recordHelmetHeaders(options: Readonly<HelmetOptions>): RecordedHeaders {
+  const set = new Map<string, string>();
+  const removed: string[] = [];
+  const recorder = {
+    setHeader(name: string, value: unknown) { set.set(name, String(value)); return recorder; },
+    removeHeader(name: string) { set.delete(name); removed.push(name); },
+    getHeader: () => undefined,
+  };
+  let finished = false;
+  helmet(options)({} as never, recorder as never, (error?: unknown) => {
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    finished = true;
+  });
+  if (!finished) throw new Error('helmet did not finish synchronously: its headers cannot be recorded');
+  return { set: [...set], removed };
+}
+
+export function securityHeaders(options: Readonly<HelmetOptions>): RequestHandler {
+  const { set, removed } = recordHelmetHeaders(options);
+  return (_req, res, next) => {
+    for (const name of removed) res.removeHeader(name);
+    for (const [name, value] of set) res.setHeader(name, value);
+    next();
+  };
+}
