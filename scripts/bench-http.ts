@@ -4,8 +4,9 @@
  * Measures GET /v1/echo/hello on our app against two anchors answering the same JSON bytes, in one run:
  *   - node:http   a bare node:http server (the floor of any Node HTTP service);
  *   - express     a plain express app with one route and res.json (the framework we build on);
- *   - app         the real app (createApp: wire rules, binder, OpenAPI request validation, legacy JSON writer), over an
- *                 empty in-memory DuckDB store, responses not validated (as in production).
+ *   - app         the real app (createApp: wire rules, binder, OpenAPI request validation, legacy JSON writer, metrics,
+ *                 and the access log at info, written to /dev/null), over an empty in-memory DuckDB store, responses
+ *                 not validated (as in production).
  * Each server runs in its own child process (so the load generator does not share its event loop); autocannon drives
  * it over loopback with N keep-alive connections for a warm-up second, then for --duration seconds. Latencies of every
  * response are recorded to give exact p50/p95; requests/s is autocannon's average.
@@ -15,7 +16,7 @@
  * local instances against plain replays (compareScenario). `--only overhead,startup,memory,instances,compare` picks sections.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, devNull, loadavg } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +54,7 @@ async function serve(target: Target): Promise<void> {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   } else {
     const { pino } = await import('pino');
+    const { createLogger } = await import('../src/ops/logger.ts');
     const { createApp } = await import('../src/app.ts');
     const { listen, warmUp } = await import('../src/server.ts');
     const { openStore } = await import('../src/store/open-store.ts');
@@ -60,7 +62,8 @@ async function serve(target: Target): Promise<void> {
     const app = await createApp({
       config: { companyName: 'Bench Co', debug: false, bodyLimitBytes: 1_048_576, validateResponses: false },
       store,
-      logger: pino({ level: 'silent' }),
+      // Logging on, as deployed (main.ts's logger at info, one line per request), to /dev/null.
+      logger: createLogger('info', pino.destination({ dest: devNull, sync: false })),
     });
     const running = await listen(app, 0, '127.0.0.1');
     await warmUp(running.url);

@@ -130,8 +130,11 @@ export async function createApp({ config: given, store, logger, now = () => new 
       if (context.pendingError) return next(context.pendingError);
       if (!context.dto) return next(new Error(`${op.operationId}: no request DTO was bound`));
       context.serviceStarted = true;
+      // The base URL and the abort signal are read by the services that need them (a report), not made for every echo.
       const result = await service(context.dto as never, {
-        store, now, linkSecret, reportLimits, caller: callerOf(res), baseUrl: requestBaseUrl(req), signal: requestSignal(res),
+        store, now, linkSecret, reportLimits, caller: callerOf(res),
+        get baseUrl() { return requestBaseUrl(req); },
+        get signal() { return requestSignal(res); },
       });
       if (res.headersSent) return; // the request ran past its time-out and was answered
       await writer.send(req, res, result);

@@ -3,20 +3,17 @@
  * then drain and close on SIGTERM/SIGINT.
  */
 import { rmSync } from 'node:fs';
-import { pino } from 'pino';
 import { createApp } from './app.ts';
 import { createApiKey } from './auth/api-keys.ts';
 import { loadConfig } from './config.ts';
+import { createLogger } from './ops/logger.ts';
 import { listen, warmUp } from './server.ts';
 import { openStore } from './store/open-store.ts';
 import { keyAdminSocketPath, listenKeyAdmin } from './ops/key-admin-socket.ts';
 import { seedDemoIfEmpty } from './store/demo-ledger.ts';
 
 const config = loadConfig();
-const logger = pino({
-  level: config.logLevel,
-  redact: ['req.headers.authorization', 'req.headers["x-apikey"]', 'req.headers.cookie'],
-});
+const logger = createLogger(config.logLevel);
 // A stray rejection is a bug to log, never a reason to drop every other request in flight.
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 

@@ -10,6 +10,7 @@
  */
 import type { ErrorRequestHandler, Express, NextFunction, Request, Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { applyPendingHeaders } from './pending-headers.ts';
 import { contextOf } from './request-context.ts';
 import { compileSteps, type Step, type StepChain } from './step-chain.ts';
 
@@ -43,8 +44,9 @@ export function createFrontDoor({ app, edge, plans, fail }: FrontDoorParts): Exp
     runEdge(req, res, () => {
       const operation = contextOf(res).operation;
       const plan = operation && plans.get(operation.operationId);
-      if (plan) plan(req, res);
-      else handle(req, res, next);
+      if (plan) return plan(req, res);
+      applyPendingHeaders(res); // the app's handlers set their own headers one by one
+      handle(req, res, next);
     });
   };
   Object.setPrototypeOf(frontDoor, app);

@@ -5,6 +5,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { appError } from '../errors/app-error.ts';
+import { applyPendingHeaders } from './pending-headers.ts';
 
 export function maxUrlLength(limit: number): RequestHandler {
   return (req, _res, next) => {
@@ -13,18 +14,33 @@ export function maxUrlLength(limit: number): RequestHandler {
   };
 }
 
+interface Deadline {
+  /** Created on first use: most requests (an echo) never ask for their signal, and an AbortController is not free. */
+  controller?: AbortController;
+  reason?: unknown;
+}
+
+const deadlines = new WeakMap<Response, Deadline>();
+
 /** The request's abort signal: aborted when it times out (undefined without a time-out). */
 export function requestSignal(res: Response): AbortSignal | undefined {
-  return (res.locals.abort as AbortController | undefined)?.signal;
+  const deadline = deadlines.get(res);
+  if (!deadline) return undefined;
+  if (!deadline.controller) {
+    deadline.controller = new AbortController();
+    if (deadline.reason !== undefined) deadline.controller.abort(deadline.reason);
+  }
+  return deadline.controller.signal;
 }
 
 export function requestTimeout(ms: number, render: ErrorRequestHandler): RequestHandler {
+  if (!(ms > 0)) return (_req, _res, next) => next();
   return (req, res, next) => {
-    if (!(ms > 0)) return next();
-    const abort = new AbortController();
-    res.locals.abort = abort;
+    const deadline: Deadline = {};
+    deadlines.set(res, deadline);
     const timer = setTimeout(() => {
-      abort.abort(appError('RequestTimedOut', { ms }));
+      deadline.reason = appError('RequestTimedOut', { ms });
+      deadline.controller?.abort(deadline.reason);
       if (res.headersSent) return;
       res.setHeader('Retry-After', '1');
       res.setHeader('Connection', 'close');
@@ -32,13 +48,15 @@ export function requestTimeout(ms: number, render: ErrorRequestHandler): Request
       try {
         render(error, req, res, () => undefined);
       } catch {
-        if (!res.headersSent) res.status(error.status).end();
+        if (!res.headersSent) {
+          applyPendingHeaders(res);
+          res.status(error.status).end();
+        }
       }
     }, ms);
     timer.unref();
-    const clear = () => clearTimeout(timer);
-    res.once('finish', clear);
-    res.once('close', clear);
+    // 'close' follows 'finish', and also ends a request whose connection was cut.
+    res.once('close', () => clearTimeout(timer));
     next();
   };
 }

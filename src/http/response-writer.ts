@@ -16,6 +16,8 @@ import { RichResult, dtoOf } from '../contract/service-result.ts';
 import { toAppError, type AppError } from '../errors/app-error.ts';
 import type { FormatRegistry, WriteContext, Written } from '../formats/registry.ts';
 import { publicPath } from './base-url.ts';
+import { applyPendingHeaders } from './pending-headers.ts';
+import { canWriteWhole, writeWhole } from './whole-answer.ts';
 import { createNegotiator } from './negotiate.ts';
 import { contextOf, requestDtoName, type ResponseForm } from './request-context.ts';
 import { fromLibraryError } from './request-errors.ts';
@@ -55,12 +57,15 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
       keyword: (name) => keywordValue(req.query as Record<string, unknown>, name),
     };
   };
-  const sendBody = (res: Response, contentType: string, written: Written) => {
+  const sendBody = (req: Request, res: Response, contentType: string, written: Written) => {
+    const type = written.contentType ?? contentType;
+    if (canWriteWhole(req, res, written)) return writeWhole(req, res, type, written);
+    applyPendingHeaders(res);
     res.vary('Accept');
     if (written.attachment) res.attachment(written.attachment); // Content-Disposition (content-disposition package)
     for (const [name, value] of Object.entries(written.headers ?? {})) res.setHeader(name, value);
     // A Buffer keeps the Content-Type exactly as set (Express adds a charset to strings).
-    res.setHeader('Content-Type', written.contentType ?? contentType);
+    res.setHeader('Content-Type', type);
     res.send(typeof written.body === 'string' ? Buffer.from(written.body, 'utf8') : written.body);
   };
 
@@ -74,9 +79,9 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
       const out = entry.writeDto!(dto, writeContext(req, res, wrapper !== undefined));
       const written: Written = typeof out === 'string' || Buffer.isBuffer(out) ? { body: out } : out;
       if (wrapper) {
-        sendBody(res, wrapper.entry.contentType, { body: wrapper.entry.wraps!.wrap(String(written.body), wrapper.value) });
+        sendBody(req, res, wrapper.entry.contentType, { body: wrapper.entry.wraps!.wrap(String(written.body), wrapper.value) });
       } else {
-        sendBody(res, entry.contentType, written);
+        sendBody(req, res, entry.contentType, written);
       }
       return res;
     };
@@ -88,13 +93,14 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     if (result instanceof RichResult && entry.writeResult) {
       const written = await entry.writeResult(result, writeContext(req, res));
       if (res.headersSent) return; // answered meanwhile (time-out)
-      if (written) return sendBody(res, entry.contentType, written);
+      if (written) return sendBody(req, res, entry.contentType, written);
     }
     res.json(dtoOf(result));
   };
 
   const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     const context = contextOf(res);
+    applyPendingHeaders(res);
     const appError: AppError = context.pendingError ?? fromLibraryError(error, context.sentNames, requestDtoName(context)) ?? toAppError(error);
     if (appError.status >= 500) logger.error({ err: appError.cause ?? error, code: appError.code }, 'request failed');
     if (res.writableEnded) return; // already answered (e.g. a request that ran past its time-out)

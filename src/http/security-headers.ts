@@ -5,6 +5,7 @@
  */
 import type { RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
+import { deferHeaders } from './pending-headers.ts';
 
 export interface RecordedHeaders {
   set: readonly (readonly [name: string, value: string])[];
@@ -28,11 +29,13 @@ export function recordHelmetHeaders(options: Readonly<HelmetOptions>): RecordedH
   return { set: [...set], removed };
 }
 
+/** helmet's headers, held for the answer (src/http/pending-headers.ts). */
 export function securityHeaders(options: Readonly<HelmetOptions>): RequestHandler {
   const { set, removed } = recordHelmetHeaders(options);
+  const flat = set.flat();
   return (_req, res, next) => {
     for (const name of removed) res.removeHeader(name);
-    for (const [name, value] of set) res.setHeader(name, value);
+    deferHeaders(res, flat);
     next();
   };
 }

@@ -8,25 +8,26 @@
  * logger directly: pino-http made two child loggers per request (each serialising its bindings) and three listeners.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { redactApiKey } from '../auth/api-keys.ts';
+import { deferHeaders } from '../http/pending-headers.ts';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export function requestId(req: IncomingMessage, res: ServerResponse): string {
+/** The request's id: the caller's `X-Request-Id` when it is a sane token, else a new UUID. */
+export function requestId(req: IncomingMessage): string {
   const sent = req.headers['x-request-id'];
-  const id = typeof sent === 'string' && SANE_ID.test(sent) ? sent : randomUUID();
-  res.setHeader(REQUEST_ID_HEADER, id);
-  return id;
+  return typeof sent === 'string' && SANE_ID.test(sent) ? sent : randomUUID();
 }
 
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const id = requestId(req, res);
+    const id = requestId(req);
     (req as Request & { id?: string }).id = id;
+    deferHeaders(res, [REQUEST_ID_HEADER, id]);
     const started = Date.now();
     // As the request arrived: later steps rewrite the method (X-HTTP-Method-Override) and the URL (canonical routes).
     const method = req.method;
