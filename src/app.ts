@@ -131,11 +131,13 @@ export async function createApp({ config: given, store, logger, now = () => new 
       if (!context.dto) return next(new Error(`${op.operationId}: no request DTO was bound`));
       context.serviceStarted = true;
       // The base URL and the abort signal are read by the services that need them (a report), not made for every echo.
-      const result = await service(context.dto as never, {
+      const answer = service(context.dto as never, {
         store, now, linkSecret, reportLimits, caller: callerOf(res),
         get baseUrl() { return requestBaseUrl(req); },
         get signal() { return requestSignal(res); },
       });
+      // A service that answers at once (echo) is written without waiting a turn of the event loop.
+      const result = answer instanceof Promise ? await answer : answer;
       if (res.headersSent) return; // the request ran past its time-out and was answered
       await writer.send(req, res, result);
     };

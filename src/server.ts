@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { contractOperations } from './contract/operations.ts';
+import { expressServer } from './http/front-door.ts';
 
 export interface RunningServer {
   server: Server;
@@ -13,8 +14,13 @@ export interface RunningServer {
 }
 
 export async function listen(app: Express, port: number, host: string): Promise<RunningServer> {
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(s)));
+  const server = expressServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -9,7 +9,7 @@
  * Express's own app.handle does.
  */
 import type { ErrorRequestHandler, Express, NextFunction, Request, Response } from 'express';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse, createServer, type RequestListener, type Server } from 'node:http';
 import { applyPendingHeaders } from './pending-headers.ts';
 import { contextOf } from './request-context.ts';
 import { compileSteps, type Step, type StepChain } from './step-chain.ts';
@@ -36,8 +36,9 @@ export function createFrontDoor({ app, edge, plans, fail }: FrontDoorParts): Exp
     const res = outgoing as Response;
     req.res = res;
     res.req = req;
-    Object.setPrototypeOf(req, request);
-    Object.setPrototypeOf(res, response);
+    // A server made by expressServer() makes them with these prototypes already (changing one costs on every request).
+    if (!request.isPrototypeOf(req)) Object.setPrototypeOf(req, request);
+    if (!response.isPrototypeOf(res)) Object.setPrototypeOf(res, response);
     res.locals ??= Object.create(null) as Response['locals'];
     req.originalUrl ??= req.url;
     req.baseUrl ??= '';
@@ -51,4 +52,17 @@ export function createFrontDoor({ app, edge, plans, fail }: FrontDoorParts): Exp
   };
   Object.setPrototypeOf(frontDoor, app);
   return frontDoor as unknown as Express;
+}
+
+/**
+ * A node:http server for the front door whose requests and responses are made with the app's Express prototypes, as
+ * the front door (and Express's app.handle) would otherwise set them on every request.
+ */
+export function expressServer(app: Express): Server {
+  const { request, response } = app;
+  class ServiceRequest extends IncomingMessage {}
+  class ServiceResponse extends ServerResponse {}
+  Object.setPrototypeOf(ServiceRequest.prototype, request);
+  Object.setPrototypeOf(ServiceResponse.prototype, response);
+  return createServer({ IncomingMessage: ServiceRequest, ServerResponse: ServiceResponse as typeof ServerResponse }, app as unknown as RequestListener);
 }
