@@ -32,7 +32,7 @@ import { contextOf } from './http/request-context.ts';
 import { readBody } from './http/read-body.ts';
 import { callbackLimit, resolveOperation } from './http/resolve-operation.ts';
 import { createFrontDoor } from './http/front-door.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { SECURITY_HEADER_OPTIONS, securityHeaders } from './http/security-headers.ts';
 import { compileSteps, type Step } from './http/step-chain.ts';
 import { createResponseWriter } from './http/response-writer.ts';
 import { REPORT_ASSETS, staticPages } from './http/static-pages.ts';
@@ -98,8 +98,7 @@ export async function createApp({ config: given, store, logger, now = () => new 
   const edge = [
     requestLog(logger),
     metrics.middleware,
-    // No CSP here: HTML resources set their own; JSONP must stay loadable cross-origin.
-    securityHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } }),
+    securityHeaders(SECURITY_HEADER_OPTIONS),
     writer.install,
     maxUrlLength(config.maxUrlLength),
     requestTimeout(config.requestTimeoutMs, writer.errorHandler),

@@ -7,6 +7,13 @@ import type { RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 import { deferHeaders } from './pending-headers.ts';
 
+/** The service's helmet options. No CSP here: HTML resources set their own; JSONP must stay loadable cross-origin. */
+export const SECURITY_HEADER_OPTIONS: Readonly<HelmetOptions> = {
+  contentSecurityPolicy: false,
+  crossOriginEmbedderPolicy: false,
+  crossOriginResourcePolicy: { policy: 'cross-origin' },
+};
+
 export interface RecordedHeaders {
   set: readonly (readonly [name: string, value: string])[];
   removed: readonly string[];
