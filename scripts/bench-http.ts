@@ -70,6 +70,28 @@ async function serve(target: Target): Promise<void> {
     url = running.url;
   }
   process.send!({ url });
+  // The server's own CPU time over the measured window, asked for by the parent: the load generator shares the machine.
+  let from = process.cpuUsage();
+  process.on('message', (m: { cpu?: 'start' | 'stop' }) => {
+    if (m.cpu === 'start') from = process.cpuUsage();
+    if (m.cpu === 'stop') {
+      const used = process.cpuUsage(from);
+      process.send!({ cpuMicros: used.user + used.system });
+    }
+  });
+}
+
+function serverCpu(child: ChildProcess, phase: 'start' | 'stop'): Promise<number> {
+  child.send({ cpu: phase });
+  if (phase === 'start') return Promise.resolve(0);
+  return new Promise((resolve) => {
+    const take = (m: { cpuMicros?: number }) => {
+      if (m.cpuMicros === undefined) return;
+      child.off('message', take);
+      resolve(m.cpuMicros);
+    };
+    child.on('message', take);
+  });
 }
 
 // ---------------------------------------------------------------- parent: drive the load
@@ -93,18 +115,20 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-interface Measured { target: Target; p50: number; p95: number; p99: number; rps: number; requests: number; errors: number }
+interface Measured { target: Target; p50: number; p95: number; p99: number; rps: number; requests: number; errors: number; cpuPerRequest: number }
 
-async function drive(target: Target, url: string, duration: number, connections: number): Promise<Measured> {
+async function drive(target: Target, child: ChildProcess, url: string, duration: number, connections: number): Promise<Measured> {
   const opts = { url: url + PATH, connections, pipelining: 1 };
   await autocannon({ ...opts, duration: 1 }); // warm-up: JIT, sockets
   const latencies: number[] = [];
+  await serverCpu(child, 'start');
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({ ...opts, duration }, (err, res) => (err ? reject(err) : resolve(res)));
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
       if (statusCode === 200) latencies.push(responseTime);
     });
   });
+  const cpuMicros = await serverCpu(child, 'stop');
   return {
     target,
     p50: median(latencies),
@@ -113,6 +137,7 @@ async function drive(target: Target, url: string, duration: number, connections:
     rps: result.requests.average,
     requests: latencies.length,
     errors: result.errors + result.timeouts + result.non2xx,
+    cpuPerRequest: cpuMicros / Math.max(1, result.requests.total),
   };
 }
 
@@ -132,7 +157,7 @@ async function main(): Promise<void> {
       body = await res.text();
       if (res.status !== 200) throw new Error(`app answered ${res.status}: ${body}`);
       console.log(`  body (${Buffer.byteLength(body)} bytes): ${body}`);
-      results.push(await drive('app', url, duration, connections));
+      results.push(await drive('app', child, url, duration, connections));
     } finally {
       await stopChild(child);
     }
@@ -142,7 +167,7 @@ async function main(): Promise<void> {
     try {
       const check = await (await fetch(url + PATH)).text();
       if (check !== body) throw new Error(`${target} answers a different body: ${check}`);
-      results.push(await drive(target, url, duration, connections));
+      results.push(await drive(target, child, url, duration, connections));
     } finally {
       await stopChild(child);
     }
@@ -150,9 +175,9 @@ async function main(): Promise<void> {
 
   const by = (t: Target) => results.find((r) => r.target === t)!;
   const app = by('app'), bare = by('node:http'), exp = by('express');
-  const rows = [['target', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'requests', 'errors']];
+  const rows = [['target', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'requests', 'errors', 'server CPU µs/req']];
   for (const r of [bare, exp, app]) {
-    rows.push([r.target, fmtMs(r.p50), fmtMs(r.p95), fmtMs(r.p99), fmtInt(r.rps), fmtInt(r.requests), String(r.errors)]);
+    rows.push([r.target, fmtMs(r.p50), fmtMs(r.p95), fmtMs(r.p99), fmtInt(r.rps), fmtInt(r.requests), String(r.errors), r.cpuPerRequest.toFixed(1)]);
   }
   console.log('');
   console.log(table(rows));
@@ -163,8 +188,10 @@ async function main(): Promise<void> {
     ['app p95 latency', fmtRatio(app.p95 / bare.p95), fmtRatio(app.p95 / exp.p95)],
     ['app p99 latency', fmtRatio(app.p99 / bare.p99), fmtRatio(app.p99 / exp.p99)],
     ['app throughput (req/s)', fmtRatio(app.rps / bare.rps), fmtRatio(app.rps / exp.rps)],
+    ['app server CPU per request', fmtRatio(app.cpuPerRequest / bare.cpuPerRequest), fmtRatio(app.cpuPerRequest / exp.cpuPerRequest)],
   ]));
-  console.log('\nLatency ratios > 1 mean slower than the anchor; throughput ratios < 1 mean fewer requests per second.');
+  console.log('\nLatency and CPU ratios > 1 mean slower than the anchor; throughput ratios < 1 mean fewer requests per second.');
+  console.log('Server CPU is the server process\'s own (user + system) over the measured window; autocannon shares the machine.');
 }
 
 // ---------------------------------------------------------------- compare scenario

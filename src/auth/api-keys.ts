@@ -80,6 +80,8 @@ function decodedLoosely(text: string): string {
  */
 export function redactApiKey(url: string): string {
   const q = url.indexOf('?');
+  // Nothing encoded and no query: the path as it is, unless something in it is shaped like a key.
+  if (q === -1 && !url.includes('%') && !KEY_LIKE.test(url)) return url;
   const path = (q === -1 ? url : url.slice(0, q))
     .split('/')
     .map((segment) => (KEY_LIKE.test(decodedLoosely(segment)) ? REDACTED : segment))

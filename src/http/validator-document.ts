@@ -14,12 +14,31 @@ function allowReserved(parameters: Parameter[] | undefined): void {
   }
 }
 
+const PARAMETER_REF = /^#\/components\/parameters\/([^/]+)$/;
+
+/**
+ * An operation's `$ref` parameters replaced by the components they name: the library looks each one up again for every
+ * request it validates.
+ */
+function inlineParameters(parameters: Parameter[] | undefined, components: Record<string, Parameter>): Parameter[] | undefined {
+  return parameters?.map((parameter) => {
+    const name = '$ref' in parameter ? PARAMETER_REF.exec(parameter.$ref)?.[1] : undefined;
+    const component = name === undefined ? undefined : components[name];
+    return component && !('$ref' in component) ? structuredClone(component) : parameter;
+  });
+}
+
 export function validatorDocument(contract: OpenAPIV3.DocumentV3): OpenAPIV3.DocumentV3 {
   const doc = structuredClone(contract);
-  allowReserved(Object.values(doc.components?.parameters ?? {}));
+  const components = doc.components?.parameters ?? {};
+  allowReserved(Object.values(components));
   for (const item of Object.values(doc.paths)) {
     for (const operation of Object.values(item ?? {})) {
-      if (operation && typeof operation === 'object' && 'responses' in operation) allowReserved((operation as OpenAPIV3.OperationObject).parameters);
+      if (operation && typeof operation === 'object' && 'responses' in operation) {
+        const op = operation as OpenAPIV3.OperationObject;
+        op.parameters = inlineParameters(op.parameters, components);
+        allowReserved(op.parameters);
+      }
     }
   }
   return doc;

@@ -55,13 +55,15 @@ export function createMetrics(): Metrics {
     }
     return found;
   };
-  const middleware: RequestHandler = (req, res, next) => {
-    const started = performance.now();
-    res.once('finish', () => {
-      const { count, time } = childrenOf(req.method, routeLabel(req, res), res.statusCode);
-      count.inc();
-      time.observe((performance.now() - started) / 1000);
-    });
+  // One listener for every response (no closure per request).
+  function observe(this: Response) {
+    const { count, time } = childrenOf(this.req.method, routeLabel(this.req, this), this.statusCode);
+    count.inc();
+    time.observe((performance.now() - (this.locals.metricsStarted as number)) / 1000);
+  }
+  const middleware: RequestHandler = (_req, res, next) => {
+    res.locals.metricsStarted = performance.now();
+    res.once('finish', observe);
     next();
   };
   const handler: RequestHandler = async (_req, res, next) => {

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { redactApiKey } from '../auth/api-keys.ts';
 import { deferHeaders } from '../http/pending-headers.ts';
@@ -23,32 +23,42 @@ export function requestId(req: IncomingMessage): string {
   return typeof sent === 'string' && SANE_ID.test(sent) ? sent : randomUUID();
 }
 
+/** What the line needs of the request as it arrived: later steps rewrite the method (X-HTTP-Method-Override) and the URL (canonical routes). */
+interface Arrival {
+  id: string;
+  started: number;
+  method: string;
+  url: string;
+}
+
 export function requestLog(logger: Logger): RequestHandler {
+  // One listener for every response (no closure per request).
+  function writeLine(this: Response) {
+    const res = this;
+    const req = res.req;
+    const { id, started, method, url } = res.locals.accessLog as Arrival;
+    const failed = res.statusCode >= 500;
+    if (!logger.isLevelEnabled(failed ? 'error' : 'info')) return;
+    // remoteAddress is the client's: Express's req.ip, which follows X-Forwarded-For only from trusted proxies (TRUST_PROXY).
+    const entry: Record<string, unknown> = {
+      reqId: id,
+      req: { id, method, url: redactApiKey(url), remoteAddress: req.ip ?? req.socket?.remoteAddress },
+      res: { statusCode: res.statusCode },
+      responseTime: Date.now() - started,
+    };
+    if (failed) {
+      entry.err = new Error(`failed with status code ${res.statusCode}`);
+      logger.error(entry, 'request errored');
+    } else {
+      logger.info(entry, !req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted');
+    }
+  }
   return (req, res, next) => {
     const id = requestId(req);
     (req as Request & { id?: string }).id = id;
+    res.locals.accessLog = { id, started: Date.now(), method: req.method, url: req.originalUrl || req.url } satisfies Arrival;
     deferHeaders(res, [REQUEST_ID_HEADER, id]);
-    const started = Date.now();
-    // As the request arrived: later steps rewrite the method (X-HTTP-Method-Override) and the URL (canonical routes).
-    const method = req.method;
-    const url = req.originalUrl || req.url;
-    res.once('close', () => {
-      const failed = res.statusCode >= 500;
-      if (!logger.isLevelEnabled(failed ? 'error' : 'info')) return;
-      // remoteAddress is the client's: Express's req.ip, which follows X-Forwarded-For only from trusted proxies (TRUST_PROXY).
-      const entry: Record<string, unknown> = {
-        reqId: id,
-        req: { id, method, url: redactApiKey(url), remoteAddress: req.ip ?? req.socket?.remoteAddress },
-        res: { statusCode: res.statusCode },
-        responseTime: Date.now() - started,
-      };
-      if (failed) {
-        entry.err = new Error(`failed with status code ${res.statusCode}`);
-        logger.error(entry, 'request errored');
-      } else {
-        logger.info(entry, !req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted');
-      }
-    });
+    res.on('close', writeLine);
     next();
   };
 }
