@@ -138,7 +138,8 @@ export async function createApp({ config: given, store, logger, now = () => new 
       // A service that answers at once (echo) is written without waiting a turn of the event loop.
       const result = answer instanceof Promise ? await answer : answer;
       if (res.headersSent) return; // the request ran past its time-out and was answered
-      await writer.send(req, res, result);
+      const written = writer.send(req, res, result);
+      if (written) await written;
     };
     return [
       callbackLimit(),

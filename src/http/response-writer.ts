@@ -14,7 +14,7 @@ import { keywordValue } from '../contract/keywords.ts';
 import { dtoTypeOf, type OperationTable } from '../contract/operations.ts';
 import { RichResult, dtoOf } from '../contract/service-result.ts';
 import { toAppError, type AppError } from '../errors/app-error.ts';
-import type { FormatRegistry, WriteContext, Written } from '../formats/registry.ts';
+import type { FormatEntry, FormatRegistry, WriteContext, Written } from '../formats/registry.ts';
 import { publicPath } from './base-url.ts';
 import { applyPendingHeaders } from './pending-headers.ts';
 import { canWriteWhole, writeWhole } from './whole-answer.ts';
@@ -26,8 +26,8 @@ import { toErrorResponse } from './response-status.ts';
 export interface ResponseWriter {
   /** Installed before the response validator: makes `res.json` the DTO writer. */
   install: RequestHandler;
-  /** Answers a service's result. */
-  send(req: Request, res: Response, result: unknown): Promise<void>;
+  /** Answers a service's result: at once for a DTO, else the returned promise settles when it is written. */
+  send(req: Request, res: Response, result: unknown): Promise<void> | undefined;
   /** The error handler: anything thrown becomes an AppError, answered in the edge's form. */
   errorHandler: ErrorRequestHandler;
 }
@@ -88,14 +88,18 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     next();
   };
 
-  const send = async (req: Request, res: Response, result: unknown) => {
-    const { entry } = formOf(req, res);
-    if (result instanceof RichResult && entry.writeResult) {
-      const written = await entry.writeResult(result, writeContext(req, res));
-      if (res.headersSent) return; // answered meanwhile (time-out)
-      if (written) return sendBody(req, res, entry.contentType, written);
-    }
+  const sendRendered = async (req: Request, res: Response, result: RichResult, entry: FormatEntry) => {
+    const written = await entry.writeResult!(result, writeContext(req, res));
+    if (res.headersSent) return; // answered meanwhile (time-out)
+    if (written) return sendBody(req, res, entry.contentType, written);
     res.json(dtoOf(result));
+  };
+  // A DTO is written at once; only a result a format renders (a report's page or download) is waited for.
+  const send = (req: Request, res: Response, result: unknown): Promise<void> | undefined => {
+    const { entry } = formOf(req, res);
+    if (result instanceof RichResult && entry.writeResult) return sendRendered(req, res, result, entry);
+    res.json(dtoOf(result));
+    return undefined;
   };
 
   const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
