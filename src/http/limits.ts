@@ -26,6 +26,8 @@ interface Deadline {
   reason?: unknown;
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 const deadlineOf = (res: Response) => res.locals.deadline as Deadline | undefined;
 
 /** The request's abort signal: aborted when it times out (undefined without a time-out). */
@@ -77,7 +79,8 @@ export function requestTimeout(ms: number, render: ErrorRequestHandler): Request
   const arm = () => {
     timer = undefined;
     if (!oldest) return;
-    timer = setTimeout(sweep, Math.max(0, oldest.at - performance.now()));
+    // setTimeout takes at most 2^31 - 1 ms (longer fires at once); a later deadline is looked at again then.
+    timer = setTimeout(sweep, Math.min(MAX_TIMER_MS, Math.max(0, oldest.at - performance.now())));
     timer.unref();
   };
   const sweep = () => {
