@@ -31,7 +31,10 @@ interface Arrival {
   url: string;
 }
 
-export function requestLog(logger: Logger): RequestHandler {
+export function requestLog(processLogger: Logger): RequestHandler {
+  // The line's shape is fixed above and holds no header, so the process logger's header redaction (which clones `req`
+  // on every line it writes) is left out for it; every other line keeps it.
+  const logger = processLogger.child({}, { redact: [] });
   // One listener for every response (no closure per request).
   function writeLine(this: Response) {
     const res = this;
