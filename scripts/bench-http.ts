@@ -9,7 +9,8 @@
  *                 not validated (as in production).
  * Each server runs in its own child process (so the load generator does not share its event loop); autocannon drives
  * it over loopback with N keep-alive connections for a warm-up second, then for --duration seconds. Latencies of every
- * response are recorded to give exact p50/p95; requests/s is autocannon's average.
+ * response are recorded to give exact p50/p95/p99; requests/s is autocannon's average; the server's own CPU time
+ * (user + system, over the measured window) per request is reported too, since autocannon shares the machine.
  * Then start-up (first 200 and ready), production build against tsx, and the production process's idle and peak
  * memory (scripts/bench/startup.ts), and report requests/s through nginx with one and two instances over one
  * PostgreSQL (scripts/bench/nginx-instances.ts), then `npm run compare` replaying the battery between two
