@@ -1,13 +1,15 @@
 // `npm run build`: the production build in dist/. tsc (tsconfig.build.json: .ts imports rewritten to .js,
 // declarations) mirrors the repository (dist/src, dist/generated, dist/scripts for the CLIs); the contract files
 // and the report page's assets are copied beside them, so the compiled modules find them at the same relative
-// paths as the sources do. The server itself runs from an esbuild bundle, dist/src/bundle/main.js (entry
-// `node dist/main.js`): loading ~1,000 separate modules (and Node's CommonJS export scan of each one an ES module
-// imports) was the largest share of start-up. Packages that are native, load files of their own or are loaded on
-// demand stay external and are imported from node_modules as before. Plain JavaScript, like ensure-node-modules.mjs:
+// paths as the sources do. The server itself runs from an esbuild bundle, dist/src/bundle/main.cjs, with its V8 code
+// cache beside it (entry `node dist/main.js`, src/production-entry.ts): loading ~1,000 separate modules (and Node's
+// CommonJS export scan of each one an ES module imports), then compiling them, was the largest share of start-up.
+// Packages that are native, load files of their own or are loaded on demand stay external and are required from
+// node_modules. Plain JavaScript, like ensure-node-modules.mjs:
 // it needs nothing but the devDependencies typescript and esbuild.
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -42,28 +44,56 @@ const contractJson = JSON.stringify(contract);
 if (!isDeepStrictEqual(JSON.parse(contractJson), contract)) throw new Error('openapi/reporting-service.yaml does not survive a JSON round trip');
 writeFileSync(path.join(staging, 'openapi/reporting-service.parsed.json'), contractJson);
 copyNonTypeScript(path.join(root, 'src'), path.join(staging, 'src'));
-// Two directories below dist/, like every compiled module under dist/src/<area>/, so the paths the modules resolve
-// from import.meta.url (../../openapi, ../../wsdl, ../reports/assets) reach the same files.
+// One script, two directories below dist/ like every compiled module under dist/src/<area>/, so the paths the modules
+// resolve from import.meta.url (../../openapi, ../../wsdl, ../reports/assets) reach the same files. A CommonJS script,
+// not an ES module: Node 20 can run a script from V8's code cache (src/production-entry.ts), not a module.
 const { build } = await import('esbuild');
+const bundle = path.join(staging, 'src/bundle/main.cjs');
 await build({
   entryPoints: [path.join(root, 'src/main.ts')],
-  outdir: path.join(staging, 'src/bundle'),
+  outfile: bundle,
   bundle: true,
-  // What src/ imports on demand (a store adapter and its driver, exceljs) stays a separate chunk, loaded on demand.
-  splitting: true,
-  chunkNames: 'chunk-[hash]',
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
-  // Native (@duckdb), loaded on demand (pg, exceljs), asset packages resolved at run time (chart.js, swagger-ui-dist),
-  // and jsonc-parser, whose UMD build requires its parts by computed relative paths.
-  external: ['@duckdb/node-api', 'pg', 'exceljs', 'chart.js', 'swagger-ui-dist', 'jsonc-parser'],
-  // Bundled CommonJS packages call require(); an ES module has none of its own.
-  banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module';\nconst require = __bundleCreateRequire(import.meta.url);" },
+  // Native (DuckDB's binding, which picks its platform's .node file; its JavaScript API is bundled), loaded on demand
+  // (pg, exceljs), and asset packages resolved at run time (chart.js, swagger-ui-dist).
+  external: ['@duckdb/node-bindings', 'pg', 'exceljs', 'chart.js', 'swagger-ui-dist'],
+  // jsonc-parser's main build is UMD, which requires its parts by computed relative paths; its ES module build bundles.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
-writeFileSync(path.join(staging, 'main.js'), "// The production entry: `node dist/main.js` (see src/main.ts, bundled by scripts/build.mjs).\nimport './src/bundle/main.js';\n");
+writeFileSync(path.join(staging, 'main.js'), "// The production entry: `node dist/main.js` (src/production-entry.ts runs the bundle of src/main.ts).\nimport './src/production-entry.js';\n");
 writeFileSync(path.join(staging, 'main.d.ts'), 'export {};\n');
+await writeCodeCache();
+
+/**
+ * Starts the staged build once, on a free port over an empty store in a scratch directory, and stops it once it has
+ * warmed up and written its code cache (src/production-entry.ts), so the first start of a deployment has it too.
+ */
+async function writeCodeCache() {
+  const cache = `${bundle}.code-cache`;
+  const scratch = mkdtempSync(path.join(tmpdir(), 'reporting-service-build-'));
+  const child = spawn(process.execPath, [path.join(staging, 'main.js')], {
+    env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: scratch, DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', DEMO_DATA: '0', LOG_LEVEL: 'warn', AUTH: 'apikey' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    for (let waited = 0; !existsSync(cache); waited += 50) {
+      if (child.exitCode !== null || waited > 60_000) throw new Error(`the staged build did not write ${cache}: it ${child.exitCode !== null ? `exited ${child.exitCode}` : 'timed out'}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill('SIGTERM');
+    await exited;
+  } finally {
+    child.kill('SIGKILL');
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 // Swap in one step, so a server started from dist/ never sees half a build.
 rmSync(out, { recursive: true, force: true });
 renameSync(staging, out);

@@ -27,7 +27,7 @@ import { maxUrlLength, requestSignal, requestTimeout } from './http/limits.ts';
 import { nativeTypesRoutes } from './http/native-types.ts';
 import { metadataPages } from './http/metadata-pages.ts';
 import { notFound } from './http/not-found.ts';
-import { createOpenApiValidation } from './http/openapi-validation.ts';
+import { createOpenApiValidation, type OperationValidation } from './http/openapi-validation.ts';
 import { contextOf } from './http/request-context.ts';
 import { readBody } from './http/read-body.ts';
 import { callbackLimit, resolveOperation } from './http/resolve-operation.ts';
@@ -51,9 +51,17 @@ export interface AppDependencies {
   store: LedgerStore;
   logger: Logger;
   now?: () => Date;
+  /** The validator, when it was set up beforehand (prepareValidation, e.g. while the store opens). */
+  validation?: Promise<OperationValidation>;
 }
 
-export async function createApp({ config: given, store, logger, now = () => new Date() }: AppDependencies): Promise<Express> {
+/** express-openapi-validator set up over the contract: the largest part of building the app, and independent of the store. */
+export function prepareValidation(config: Partial<AppConfig>): Promise<OperationValidation> {
+  const { validateResponses } = { ...configDefaults, ...config };
+  return createOpenApiValidation(validatorDocument(loadOpenApiDocument()), { validateResponses });
+}
+
+export async function createApp({ config: given, store, logger, now = () => new Date(), validation }: AppDependencies): Promise<Express> {
   const config = { ...configDefaults, ...given };
   const operations = contractOperations();
   // ServiceStack 4.5's built-in formats, in its Accept preference order (JSON the default, then HTML, XML, JSV, CSV);
@@ -119,7 +127,7 @@ export async function createApp({ config: given, store, logger, now = () => new 
     ...(formats.entries.some((e) => e.read) ? [readBody(formats, config.bodyLimitBytes)] : []),
   ];
   const binder = bindRequest({ maxArrayItems: config.maxArrayItems });
-  const validationFor = await createOpenApiValidation(validatorDocument(loadOpenApiDocument()), { validateResponses: config.validateResponses });
+  const validationFor = await (validation ?? prepareValidation(config));
   const planOf = (op: OperationRecord): Step[] => {
     const service = services.get(op.operationId)!;
     const validation = validationFor(op);

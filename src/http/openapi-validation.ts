@@ -45,20 +45,58 @@ interface FrameworkParts {
   sortApiDocTags(apiDoc: OpenAPIV3.DocumentV3): void;
 }
 
+/** Whether any `$ref` in the document points outside it (a file or URL, anything not starting with `#`). */
+export function hasExternalRef(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(hasExternalRef);
+  if (node === null || typeof node !== 'object') return false;
+  const ref = (node as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && !ref.startsWith('#')) return true;
+  return Object.values(node).some(hasExternalRef);
+}
+
 /**
- * The library's framework, initialised as its own initialize() does with validateApiSpec false, minus one step:
+ * The library's framework, initialised as its own initialize() does with validateApiSpec false, minus two steps:
  * that method still builds the OpenAPI meta-schema validator (an ajv compile of the whole OpenAPI 3 schema, 0.6-0.9 s
- * of start-up here) when it will not use it.
+ * of start-up here) when it will not use it; and it runs json-schema-ref-parser's bundle over a document whose
+ * references are all internal already, which returns it as it was (test/http/openapi-validation.test.ts compares).
  */
 class UncheckedSpecFramework extends OpenAPIFramework {
   override async initialize(visitor: Parameters<OpenAPIFramework['initialize']>[0]) {
     const self = this as unknown as FrameworkParts;
-    const apiDoc = await self.loadSpec(self.args.apiDoc, self.args.$refParser);
+    const apiDoc = hasExternalRef(self.args.apiDoc)
+      ? await self.loadSpec(self.args.apiDoc, self.args.$refParser)
+      : self.args.apiDoc as OpenAPIV3.DocumentV3;
     const basePaths = [...new Set(self.getBasePathsFromServers(apiDoc.servers).flatMap((bp) => bp.all()))];
     self.sortApiDocTags(apiDoc);
     visitor.visitApi?.({ basePaths, getApiDoc: () => apiDoc });
     return { apiDoc, basePaths };
   }
+}
+
+const COMPONENT_REF = /^#\/components\/(\w+)\/([\w.-]+)$/;
+
+/**
+ * The library's schema preprocessor, with what its resolveSchema() would find for each `#/components/...` reference
+ * filled in beforehand. It finds the same object (the component in the document; for schemas through the ajv it
+ * registered them in, which keeps them as given), but compiles the whole schema with ajv first and only reads the
+ * schema back (most of the validator's start-up). Test/http/openapi-validation.test.ts checks the preprocessed
+ * documents are the library's.
+ */
+export function schemaPreprocessor(apiDoc: OpenAPIV3.DocumentV3, ...options: [ajvOptions: never, validateResponses: never]): SchemaPreprocessor {
+  const preprocessor = new SchemaPreprocessor(apiDoc, ...options);
+  const resolved = (preprocessor as unknown as { resolvedSchemaCache: Map<string, unknown> }).resolvedSchemaCache;
+  const components = (apiDoc.components ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(visit);
+    const ref = (node as { $ref?: unknown }).$ref;
+    const [, section, name] = (typeof ref === 'string' && COMPONENT_REF.exec(ref)) || [];
+    const target = section && name ? components[section]?.[name] : undefined;
+    if (typeof ref === 'string' && target !== undefined) resolved.set(ref, target);
+    Object.values(node).forEach(visit);
+  };
+  visit(apiDoc);
+  return preprocessor;
 }
 
 /**
@@ -109,7 +147,7 @@ export async function createOpenApiValidation(apiSpec: OpenAPIV3.DocumentV3, opt
     responseValidationMiddleware(apiDoc: OpenAPIV3.DocumentV3, serial: number): Handler;
   };
   const apiDoc = spec.apiDoc as OpenAPIV3.DocumentV3;
-  const { apiDocRes } = new SchemaPreprocessor(apiDoc, internals.ajvOpts.preprocessor as never, internals.options.validateResponses as never).preProcess();
+  const { apiDocRes } = schemaPreprocessor(apiDoc, internals.ajvOpts.preprocessor as never, internals.options.validateResponses as never).preProcess();
   const validateRequest = internals.requestValidationMiddleware(apiDoc);
   const validateResponse = options.validateResponses && apiDocRes
     ? internals.responseValidationMiddleware(apiDocRes as OpenAPIV3.DocumentV3, spec.serial)

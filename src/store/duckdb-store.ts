@@ -1,5 +1,4 @@
 /** LedgerStore over DuckDB (embedded; a file path or ':memory:'). */
-import { createRequire } from 'node:module';
 import type * as DuckDb from '@duckdb/node-api';
 import { CompanyBalances } from './balance-index.ts';
 import { readCatalog } from './catalog-sql.ts';
@@ -17,14 +16,10 @@ import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
 import { resolveTagSets } from './tag-sets.ts';
 import { PNL_ACCOUNT_TYPES } from './ledger-store.ts';
 
-// Required, not imported: an ES module importing this CommonJS package makes Node scan all of its files for their
-// export names first (~70 ms of the production start-up, most of it on the critical path); require() skips the scan.
-const require = createRequire(import.meta.url);
-const {
+import {
   BIGINT, BOOLEAN, DATE, DuckDBDataChunk, DuckDBInstance, INTEGER, LIST, VARCHAR, dateValue, listValue,
-} = require('@duckdb/node-api') as typeof DuckDb;
+} from '@duckdb/node-api';
 type DuckDBConnection = DuckDb.DuckDBConnection;
-type DuckDBInstance = DuckDb.DuckDBInstance;
 type DuckDBDateValue = DuckDb.DuckDBDateValue;
 type DuckDBType = DuckDb.DuckDBType;
 type DuckDBValue = DuckDb.DuckDBValue;

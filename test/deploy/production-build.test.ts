@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,7 +29,7 @@ const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'
 
 function compiledFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? compiledFiles(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : []);
+    e.isDirectory() ? compiledFiles(path.join(dir, e.name)) : /\.c?js$/.test(e.name) ? [path.join(dir, e.name)] : []);
 }
 
 /** The package a bare specifier names: `pino`, `@duckdb/node-api`, `csv-parse/sync` → `csv-parse`. */
@@ -90,7 +90,37 @@ describe('production build: node dist/main.js with production dependencies only'
       }
     }
     expect(outside).to.deep.equal([]);
-    expect([...seen], 'the scan finds the runtime packages').to.include.members(['express', 'pg', '@duckdb/node-api', 'soap', 'csv-parse', 'proxy-addr']);
+    expect([...seen], 'the scan finds the runtime packages').to.include.members(['express', 'pg', '@duckdb/node-api', '@duckdb/node-bindings', 'soap', 'csv-parse', 'proxy-addr']);
+  });
+
+  it('starts from the V8 code cache the build wrote; without a usable one it starts all the same and writes a new one', async () => {
+    const cache = path.join(install, 'dist/src/bundle/main.cjs.code-cache');
+    const env = { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'rs-prod-cache-')), DEMO_DATA: '0' };
+    const startAndEcho = async () => {
+      const server = await startProductionServer(env, install);
+      try {
+        expect((await fetch(`${server.url}/v1/echo/cached`)).status).to.equal(200);
+      } finally {
+        expect(await server.stop(), server.output()).to.equal(0);
+      }
+    };
+    try {
+      const built = readFileSync(cache);
+      const builtAt = statSync(cache).mtimeMs;
+      await startAndEcho();
+      // V8 took it: a refused cache is replaced once the server has warmed up.
+      expect(statSync(cache).mtimeMs, 'the build\'s cache kept').to.equal(builtAt);
+
+      rmSync(cache);
+      await startAndEcho();
+      expect(existsSync(cache), 'a cache written by the first start without one').to.equal(true);
+
+      writeFileSync(cache, 'not a V8 code cache');
+      await startAndEcho();
+      expect(readFileSync(cache).length, 'a refused cache replaced').to.be.greaterThan(built.length / 2);
+    } finally {
+      rmSync(env.DATA_DIR, { recursive: true, force: true });
+    }
   });
 
   it('serves the contract, WSDL, report page, API docs and native types; the compiled CLIs work on its store', async () => {

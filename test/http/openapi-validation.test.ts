@@ -7,7 +7,12 @@ import { expect } from 'chai';
 import express, { type ErrorRequestHandler } from 'express';
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
 import request from 'supertest';
-import { openApiValidation } from '../../src/http/openapi-validation.ts';
+import { OpenAPIFramework } from 'express-openapi-validator/dist/framework/index.js';
+import { SchemaPreprocessor } from 'express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js';
+import { OpenApiValidator } from 'express-openapi-validator/dist/openapi.validator.js';
+import { loadOpenApiDocument } from '../../src/contract/openapi-document.ts';
+import { hasExternalRef, openApiValidation, schemaPreprocessor } from '../../src/http/openapi-validation.ts';
+import { validatorDocument } from '../../src/http/validator-document.ts';
 
 const SPEC = {
   openapi: '3.0.3',
@@ -73,5 +78,30 @@ describe('OpenAPI validation with the operation handed over', () => {
 
   it('leaves requests outside the contract alone', async () => {
     expect((await request(await miniApp(true, { Ok: true })).get('/other')).status).to.equal(200);
+  });
+});
+
+describe('OpenAPI validation set-up: the shortcuts give the library\'s own documents', () => {
+  const contract = () => validatorDocument(loadOpenApiDocument());
+
+  it('the contract has only internal references, which the library\'s ref-parser bundle leaves as they are', async () => {
+    const doc = contract();
+    expect(hasExternalRef(doc)).to.equal(false);
+    expect(hasExternalRef({ a: [{ $ref: 'other.yaml#/x' }] })).to.equal(true);
+    const framework = new OpenAPIFramework({ apiDoc: structuredClone(doc), validateApiSpec: false, $refParser: { mode: 'bundle' } });
+    const loaded = await (framework as unknown as { loadSpec(doc: unknown, parser: unknown): Promise<unknown> }).loadSpec(structuredClone(doc), { mode: 'bundle' });
+    expect(loaded).to.deep.equal(doc);
+  });
+
+  it('the schema preprocessor with references filled in beforehand makes the same request and response documents', () => {
+    for (const validateResponses of [true, false]) {
+      const oav = new OpenApiValidator({ apiSpec: contract(), validateResponses, validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false } });
+      const options = (oav as unknown as { ajvOpts: { preprocessor: never } }).ajvOpts.preprocessor;
+      const library = new SchemaPreprocessor(contract(), options, validateResponses as never).preProcess();
+      const filledIn = schemaPreprocessor(contract(), options, validateResponses as never).preProcess();
+      expect(filledIn.apiDoc).to.deep.equal(library.apiDoc);
+      expect(filledIn.apiDocRes).to.deep.equal(library.apiDocRes);
+      expect(JSON.stringify(filledIn)).to.equal(JSON.stringify(library));
+    }
   });
 });

@@ -1,0 +1,54 @@
+/**
+ * The production process's entry (`node dist/main.js`): runs the server bundle (dist/src/bundle/main.cjs, src/main.ts
+ * and its dependencies as one script, built by scripts/build.mjs) from V8's code cache.
+ *
+ * Node 22 has this built in (module.enableCompileCache); Node 20, the runtime, does not. Without a cache V8 parses the
+ * whole 5 MB bundle and then compiles each function on its first call, which was the largest part of start-up. The
+ * cache is taken once the server has started and warmed up (src/main.ts calls `startedUp`), so it holds every
+ * function start-up and the first request of each operation compile, not only the top level. The build writes it
+ * (dist/src/bundle/main.cjs.code-cache); V8 refuses a cache made by another V8 version or with other V8 flags, and the
+ * process then compiles from source as before and writes a fresh cache for the next start where it may write.
+ */
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+import { onStartedUp } from './started-up.ts';
+
+const BUNDLE = fileURLToPath(new URL('./bundle/main.cjs', import.meta.url));
+const CACHE = `${BUNDLE}.code-cache`;
+
+function readCache(): Buffer | undefined {
+  try {
+    return readFileSync(CACHE);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written beside the bundle in one rename, so a concurrent start never reads half a cache; a read-only dist/ keeps none. */
+function writeCache(data: Buffer): void {
+  const partial = `${CACHE}.${process.pid}`;
+  try {
+    writeFileSync(partial, data);
+    renameSync(partial, CACHE);
+  } catch {
+    rmSync(partial, { force: true });
+  }
+}
+
+const cachedData = readCache();
+// The CommonJS module wrapper, spelled out so the compiled script (and its cache) is the bundle's own.
+const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(BUNDLE, 'utf8')}\n})`, {
+  filename: BUNDLE,
+  cachedData,
+  importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+});
+const cacheUsable = cachedData !== undefined && !script.cachedDataRejected;
+onStartedUp(() => {
+  if (!cacheUsable) writeCache(script.createCachedData());
+});
+const bundleModule = { exports: {} };
+(script.runInThisContext() as (...args: unknown[]) => void)
+  .call(bundleModule.exports, bundleModule.exports, createRequire(BUNDLE), bundleModule, BUNDLE, path.dirname(BUNDLE));
