@@ -53,6 +53,11 @@ export interface AppDependencies {
   now?: () => Date;
   /** The validator, when it was set up beforehand (prepareValidation, e.g. while the store opens). */
   validation?: Promise<OperationValidation>;
+  /**
+   * Takes start-up work the app can answer without (node-soap's description of the SOAP service), for the composition
+   * root to run once it listens and to finish before it reports ready; without it createApp runs that work itself.
+   */
+  finishLater?: (work: () => Promise<void>) => void;
 }
 
 /** express-openapi-validator set up over the contract: the largest part of building the app, and independent of the store. */
@@ -61,7 +66,7 @@ export function prepareValidation(config: Partial<AppConfig>): Promise<Operation
   return createOpenApiValidation(validatorDocument(loadOpenApiDocument()), { validateResponses });
 }
 
-export async function createApp({ config: given, store, logger, now = () => new Date(), validation }: AppDependencies): Promise<Express> {
+export async function createApp({ config: given, store, logger, now = () => new Date(), validation, finishLater }: AppDependencies): Promise<Express> {
   const config = { ...configDefaults, ...given };
   const operations = contractOperations();
   // ServiceStack 4.5's built-in formats, in its Accept preference order (JSON the default, then HTML, XML, JSV, CSV);
@@ -95,7 +100,9 @@ export async function createApp({ config: given, store, logger, now = () => new 
   if (config.metrics === 'public') app.get('/metrics', metrics.handler);
   else if (config.metrics === 'key') app.get('/metrics', requireAnyApiKey(store), metrics.handler);
   app.use(staticPages());
-  await mountSoap12(app, { bodyLimitBytes: config.bodyLimitBytes });
+  const { describe } = await mountSoap12(app, { bodyLimitBytes: config.bodyLimitBytes });
+  if (finishLater) finishLater(describe);
+  else await describe();
   app.use(callbackLimit());
   app.use(nativeTypesRoutes(now)); // /types/typescript, /types/csharp: before the legacy 404
   app.use(metadataPages(formats)); // GET / → /metadata, the metadata pages, /types, /types/metadata

@@ -3,11 +3,9 @@
  * then drain and close on SIGTERM/SIGINT.
  */
 import { rmSync } from 'node:fs';
-import { createApp, prepareValidation } from './app.ts';
 import { createApiKey } from './auth/api-keys.ts';
 import { loadConfig } from './config.ts';
 import { createLogger } from './ops/logger.ts';
-import { listen, warmUp } from './server.ts';
 import { openStore } from './store/open-store.ts';
 import { keyAdminSocketPath, listenKeyAdmin } from './ops/key-admin-socket.ts';
 import { seedDemoIfEmpty } from './store/demo-ledger.ts';
@@ -19,8 +17,13 @@ async function main(): Promise<void> {
   // A stray rejection is a bug to log, never a reason to drop every other request in flight.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
+  // The store's driver opens the file off the main thread; meanwhile the HTTP side's modules load (imported here, not
+  // above, for that) and the validator compiles (handled where createApp awaits it). A turn of the event loop first,
+  // so the store's first steps, which start its driver, run before those modules load.
   const opening = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  // Compiled while the store opens (its driver works off the main thread); handled where createApp awaits it.
+  opening.catch(() => undefined);
+  const [{ createApp, prepareValidation }, { listen, warmUp }] = await new Promise((resolve) => setImmediate(resolve))
+    .then(() => Promise.all([import('./app.ts'), import('./server.ts')]));
   const validation = prepareValidation(config);
   validation.catch(() => undefined);
   const store = await opening;
@@ -41,11 +44,16 @@ async function main(): Promise<void> {
   if (config.auth === 'none') {
     logger.warn('AUTH=none: every operation is public, API keys are not read; any caller can read every company\'s report');
   }
-  const app = await createApp({ config, store, logger, validation });
+  // What the app can answer without runs once it listens and has warmed up, before it reports ready (a failure stops the start).
+  const unfinished: (() => Promise<void>)[] = [];
+  const app = await createApp({ config, store, logger, validation, finishLater: (work) => void unfinished.push(work) });
   const listening = await listen(app, config.port, config.host);
-  const { server } = listening;// The service's root: under BASE_PATH when one is set.
+  const { server } = listening;
+  // The service's root: under BASE_PATH when one is set.
   const url = listening.url + (config.basePath ?? '');
-  await warmUp(url);signalStartedUp();
+  await warmUp(url);
+  for (const work of unfinished) await work();
+  signalStartedUp();
   // The first report of a company would otherwise wait for its in-memory pre-aggregates; read them now, in the background.
   void store.preload().catch((err: unknown) => logger.warn({ err }, 'preload failed; reports read on demand'));
   logger.info({ url, store: store.kind, auth: config.auth, basePath: config.basePath || undefined, publicBaseUrl: config.publicBaseUrl }, 'ready');

@@ -1,9 +1,9 @@
 /**
- * Listening and warm-up. express-openapi-validator compiles its validators on first use (~0.5 s); one request
- * per contract operation, sent to ourselves before we report ready, pays that cost up front.
+ * Listening and warm-up. express-openapi-validator compiles its validators on first use; one request per contract
+ * operation, sent to ourselves before we report ready, pays that cost up front.
  */
 import type { Express } from 'express';
-import type { Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { contractOperations } from './contract/operations.ts';
 import { expressServer } from './http/front-door.ts';
@@ -27,13 +27,20 @@ export async function listen(app: Express, port: number, host: string): Promise<
   return { server, url: `http://${hostPart}:${address.port}` };
 }
 
+/**
+ * One request per contract operation, and the WSDL, sent one at a time: a request from outside that arrives meanwhile
+ * waits for one of them at most, not for all. Over node:http, which the server has loaded already (the first use of
+ * fetch loads its client, a share of start-up of its own).
+ */
 export async function warmUp(url: string): Promise<void> {
-  const requests = contractOperations().all.map(({ method, template }) => {
-    const path = template.replace(/\{\w+\}/g, 'warmup');
-    return method === 'GET'
-      ? fetch(url + path)
-      : fetch(url + path, { method, headers: { 'content-type': 'application/json' }, body: '{}' });
-  });
-  const responses = await Promise.all([...requests, fetch(`${url}/soap12?wsdl`)]);
-  await Promise.all(responses.map((r) => r.arrayBuffer()));
+  const requests = contractOperations().all.map(({ method, template }) => ({ method, path: template.replace(/\{\w+\}/g, 'warmup') }));
+  for (const { method, path } of [...requests, { method: 'GET', path: '/soap12?wsdl' }]) {
+    await new Promise<void>((resolve, reject) => {
+      const body = method === 'GET' ? undefined : '{}';
+      const sent = httpRequest(url + path, { method, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
+        res.resume().once('end', resolve).once('error', reject);
+      });
+      sent.once('error', reject).end(body);
+    });
+  }
 }

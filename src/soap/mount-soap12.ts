@@ -1,13 +1,12 @@
 /**
  * Mounts the SOAP 1.2 endpoint (/soap12) on the composition root's Express app.
  *
- * node-soap is kept as the SOAP stack: it parses and validates the WSDL at start (a broken contract fails the boot)
- * and describes the service. It is not trusted with requests (it answers every POST with HTTP 500 and malformed
- * faults, and buffers bodies without limit), so our handler, registered first, answers every request on /soap12.
- * Await this before installing a 404 handler: node-soap adds its route only once the WSDL is parsed.
+ * node-soap is kept as the SOAP stack: it parses and validates the WSDL at start (a broken contract fails the start,
+ * see `describe`) and describes the service. It is not trusted with requests (it answers every POST with HTTP 500
+ * and malformed faults, and buffers bodies without limit), so our handlers, mounted before anything else can answer
+ * /soap12, answer every request there; node-soap's own route behind them is never reached.
  */
 import type { Express } from 'express';
-import * as soap from 'soap';
 import { contextOf, type ErrorEdge } from '../http/request-context.ts';
 import { loadWsdl } from './wsdl.ts';
 import { sendFault, soap12Handler } from './soap12-handler.ts';
@@ -23,7 +22,16 @@ export interface MountSoap12Options {
   bodyLimitBytes: number;
 }
 
-export async function mountSoap12(app: Express, options: MountSoap12Options): Promise<void> {
+export interface Soap12Mount {
+  /**
+   * Has node-soap describe the service: settles once it has loaded (with its HTTP client, a sizeable share of the
+   * start-up) and parsed the WSDL; rejects if it cannot. Our handlers answer without it, so the composition root may
+   * run it once it listens and has warmed up, as long as it does before it reports ready.
+   */
+  describe(): Promise<void>;
+}
+
+export async function mountSoap12(app: Express, options: MountSoap12Options): Promise<Soap12Mount> {
   if (!Number.isSafeInteger(options.bodyLimitBytes) || options.bodyLimitBytes <= 0) {
     throw new Error('mountSoap12: bodyLimitBytes must be a positive integer');
   }
@@ -36,7 +44,7 @@ export async function mountSoap12(app: Express, options: MountSoap12Options): Pr
   // ServiceStack served the same contract over SOAP 1.1 beside it (src/soap/soap11.ts).
   app.all(SOAP11_PATH, soap11Handler({ wsdl, bodyLimitBytes: options.bodyLimitBytes, mountPath: SOAP11_PATH }));
 
-  await new Promise<void>((resolve, reject) => {
+  const describe = () => import('soap').then((soap) => new Promise<void>((resolve, reject) => {
     try {
       soap.listen(app, {
         path: SOAP12_PATH,
@@ -49,5 +57,6 @@ export async function mountSoap12(app: Express, options: MountSoap12Options): Pr
     } catch (error) {
       reject(error instanceof Error ? error : new Error(String(error)));
     }
-  });
+  }));
+  return { describe };
 }

@@ -178,10 +178,8 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   async migrate(): Promise<void> {
-    await this.writeQueue.run(async () => {
-      const s = session(this.writer);
-      for (const ddl of schemaStatements('duckdb')) await s.query(ddl);
-    });
+    // One call for the whole schema: DuckDB runs the statements in turn, each prepared call would cost a round trip.
+    await this.writeQueue.run(() => this.writer.run(schemaStatements('duckdb').join(';\n')));
   }
 
   async isEmpty(): Promise<boolean> {

@@ -10,7 +10,7 @@ export const TYPES_NS = 'http://schemas.servicestack.net/types';
 
 export async function buildApp(bodyLimitBytes = 1_000_000): Promise<Express> {
   const app = express();
-  await mountSoap12(app, { bodyLimitBytes });
+  await (await mountSoap12(app, { bodyLimitBytes })).describe();
   // The composition root installs its 404 after mountSoap12 resolves; do the same so ordering is exercised.
   app.use((_req, res) => {
     res.status(404).type('text/plain').send('404');
