@@ -30,10 +30,12 @@ export interface ChartData {
   netIncome: number[];
 }
 
-const amountFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+// Made on first use: the first Intl object of a process loads ICU's locale data, a share of start-up otherwise.
+let amountFormat: Intl.NumberFormat | undefined;
 
 /** `1,085.00`, negatives `(15.00)`. */
 export function formatAmount(cents: number): string {
+  amountFormat ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const text = amountFormat.format(Math.abs(cents) / 100);
   return cents < 0 ? `(${text})` : text;
 }

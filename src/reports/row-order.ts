@@ -8,10 +8,12 @@ export interface SortableRow {
   total: number;
 }
 
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+// Made on first use: the first Intl object of a process loads ICU's locale data, a share of start-up otherwise.
+let collatorMade: Intl.Collator | undefined;
+const collator = () => (collatorMade ??= new Intl.Collator('en', { numeric: true, sensitivity: 'base' }));
 
 function byName(a: SortableRow, b: SortableRow): number {
-  return collator.compare(a.key.name, b.key.name);
+  return collator().compare(a.key.name, b.key.name);
 }
 
 /** Number ascending (numeric), unnumbered last by name; synthetic rows last. */
@@ -19,7 +21,7 @@ function byNumber(a: SortableRow, b: SortableRow): number {
   if (a.key.synthetic !== b.key.synthetic) return a.key.synthetic ? 1 : -1;
   const an = a.key.accountNumber;
   const bn = b.key.accountNumber;
-  if (an !== undefined && bn !== undefined) return collator.compare(an, bn) || byName(a, b);
+  if (an !== undefined && bn !== undefined) return collator().compare(an, bn) || byName(a, b);
   if (an !== undefined || bn !== undefined) return an !== undefined ? -1 : 1;
   return byName(a, b);
 }
