@@ -1,7 +1,9 @@
 /**
  * Start-up of the real process, as a user starts it: the production build (`node dist/main.js`) against the sources
  * through tsx (`tsx src/main.ts`, the development start), measured in the same run over the same DuckDB file (created
- * by a first, unmeasured start). Two moments per start, from spawn:
+ * by a first, unmeasured start), with two anchors started the same way: a bare node:http server (what starting any
+ * Node process costs here: Node's own boot, including the CA certificates it reads when NODE_EXTRA_CA_CERTS is set)
+ * and a plain Express 5 echo. Two moments per start, from spawn:
  *   - first 200: the first `200` to GET /v1/echo/hello, polled every 2 ms on the port the process is given;
  *   - ready: the process prints its `listening on` line, which main.ts writes after the warm-up requests.
  * Runs alternate between the two commands; the table gives median and best.
@@ -19,9 +21,13 @@ import { fmtInt, fmtMs, fmtRatio, median, table } from './stats.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ECHO = '/v1/echo/hello';
 
+/** The smallest servers answering the same request, started the same way: what any Node process costs on this machine. */
+const ANCHOR_LISTEN = "listen(Number(process.env.PORT), process.env.HOST, () => console.log('listening on http://' + process.env.HOST + ':' + process.env.PORT))";
 const COMMANDS = {
   'node dist/main.js': [process.execPath, 'dist/main.js'],
   'tsx src/main.ts': [process.execPath, '--import', 'tsx', 'src/main.ts'],
+  'anchor: bare node:http': [process.execPath, '-e', `require('node:http').createServer((req, res) => res.end('{}')).${ANCHOR_LISTEN}`],
+  'anchor: plain Express 5': [process.execPath, '-e', `require('express')().get('/v1/echo/:m', (req, res) => res.json({ Message: req.params.m })).${ANCHOR_LISTEN}`],
 } as const;
 type Command = keyof typeof COMMANDS;
 
@@ -93,8 +99,11 @@ export async function benchStartup(runs: number): Promise<void> {
     }
     console.log(`\nStart-up from spawn (DuckDB store, DEMO_DATA=0, ${runs} runs each, alternating): first 200 of GET ${ECHO}, and "listening on" (after the warm-up)`);
     console.log(table(rows));
-    const build = samples.get('node dist/main.js')!, dev = samples.get('tsx src/main.ts')!;
-    console.log(`production build: first 200 in ${fmtMs(median(build.firstOk))} ms (goal ≤ 300 ms); vs tsx: ${fmtRatio(median(build.firstOk) / median(dev.firstOk))}`);
+    const firstOk = (command: Command) => median(samples.get(command)!.firstOk);
+    const build = firstOk('node dist/main.js');
+    console.log(`production build: first 200 in ${fmtMs(build)} ms (goal ≤ 300 ms); vs tsx: ${fmtRatio(build / firstOk('tsx src/main.ts'))}; `
+      + `vs bare node:http: ${fmtRatio(build / firstOk('anchor: bare node:http'))} (+${fmtMs(build - firstOk('anchor: bare node:http'))} ms); `
+      + `vs plain Express: ${fmtRatio(build / firstOk('anchor: plain Express 5'))}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
