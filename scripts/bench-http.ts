@@ -1,14 +1,17 @@
 /**
- * HTTP overhead benchmark (`npm run bench -- [--duration 5] [--connections 50]`).
+ * HTTP overhead benchmark (`npm run bench -- [--duration 5] [--connections 50] [--rounds 3]`).
  *
  * Measures GET /v1/echo/hello on our app against two anchors answering the same JSON bytes, in one run:
  *   - node:http   a bare node:http server (the floor of any Node HTTP service);
  *   - express     a plain express app with one route and res.json (the framework we build on);
- *   - app         the real app (createApp: wire rules, binder, OpenAPI request validation, legacy JSON writer, metrics,
- *                 and the access log at info, written to /dev/null), over an empty in-memory DuckDB store, responses
- *                 not validated (as in production).
+ *   - app         the production process, `node dist/main.js` as deployed (wire rules, binder, OpenAPI request
+ *                 validation, legacy JSON writer, metrics, and the access log at info to its stdout, /dev/null), over
+ *                 an empty DuckDB file, responses not validated (the default);
+ *   - app under tsx  the same app (createApp) in a process run from the sources through tsx, as `npm run start:dev`
+ *                 and the tests run it, over an in-memory DuckDB store.
  * Each server runs in its own child process (so the load generator does not share its event loop); autocannon drives
- * it over loopback with N keep-alive connections for a warm-up second, then for --duration seconds. Latencies of every
+ * it over loopback with N keep-alive connections for a warm-up second, then for --duration seconds; --rounds times, the
+ * targets in a rotated order each round, the medians reported. Latencies of every
  * response are recorded to give exact p50/p95/p99; requests/s is autocannon's average; the server's own CPU time
  * (user + system, over the measured window) per request is reported too, since autocannon shares the machine.
  * Then start-up (first 200 and ready), production build against tsx, and the production process's idle and peak
@@ -16,8 +19,10 @@
  * PostgreSQL (scripts/bench/nginx-instances.ts), then `npm run compare` replaying the battery between two
  * local instances against plain replays (compareScenario). `--only overhead,startup,memory,instances,compare` picks sections.
  */
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { availableParallelism, devNull, loadavg } from 'node:os';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { availableParallelism, devNull, loadavg, tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -25,9 +30,11 @@ import autocannon from 'autocannon';
 import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
 import { benchInstances } from './bench/nginx-instances.ts';
 import { benchMemory, benchStartup } from './bench/startup.ts';
+import { freePort } from '../test/support/free-port.ts';
 
 const PATH = '/v1/echo/hello';
-const TARGETS = ['node:http', 'express', 'app'] as const;
+/** `app` is the production process (`node dist/main.js`); `app under tsx` is createApp in a process run through tsx. */
+const TARGETS = ['node:http', 'express', 'app', 'app under tsx'] as const;
 type Target = (typeof TARGETS)[number];
 
 // ---------------------------------------------------------------- child: one server
@@ -53,7 +60,7 @@ async function serve(target: Target): Promise<void> {
     app.get('/v1/echo/:message', (_req, res) => { res.json(json); });
     const server = await new Promise<import('node:http').Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  } else {
+  } else if (target === 'app under tsx') {
     const { pino } = await import('pino');
     const { createLogger } = await import('../src/ops/logger.ts');
     const { createApp } = await import('../src/app.ts');
@@ -61,7 +68,7 @@ async function serve(target: Target): Promise<void> {
     const { openStore } = await import('../src/store/open-store.ts');
     const store = await openStore({ dataDir: '.', duckdbPath: ':memory:' });
     const app = await createApp({
-      config: { companyName: 'Bench Co', debug: false, bodyLimitBytes: 1_048_576, validateResponses: false },
+      config: { debug: false, bodyLimitBytes: 1_048_576, validateResponses: false },
       store,
       // Logging on, as deployed (main.ts's logger at info, one line per request), to /dev/null.
       logger: createLogger('info', pino.destination({ dest: devNull, sync: false })),
@@ -69,44 +76,74 @@ async function serve(target: Target): Promise<void> {
     const running = await listen(app, 0, '127.0.0.1');
     await warmUp(running.url);
     url = running.url;
+  } else {
+    throw new Error(`${target} is not served by this script`);
   }
   process.send!({ url });
-  // The server's own CPU time over the measured window, asked for by the parent: the load generator shares the machine.
-  let from = process.cpuUsage();
-  process.on('message', (m: { cpu?: 'start' | 'stop' }) => {
-    if (m.cpu === 'start') from = process.cpuUsage();
-    if (m.cpu === 'stop') {
-      const used = process.cpuUsage(from);
-      process.send!({ cpuMicros: used.user + used.system });
-    }
+  // The server's own CPU time so far, asked for by the parent: the load generator shares the machine.
+  process.on('message', (m: { cpu?: 'read' }) => {
+    if (m.cpu !== 'read') return;
+    const used = process.cpuUsage();
+    process.send!({ cpuMicros: used.user + used.system });
   });
 }
 
-function serverCpu(child: ChildProcess, phase: 'start' | 'stop'): Promise<number> {
-  child.send({ cpu: phase });
-  if (phase === 'start') return Promise.resolve(0);
-  return new Promise((resolve) => {
+/** A server under load, and its own CPU time (user + system, µs) so far. */
+interface Served { child: ChildProcess; url: string; cpuMicros(): Promise<number> }
+
+// ---------------------------------------------------------------- parent: drive the load
+function startChild(target: Exclude<Target, 'app'>, body?: string): Promise<Served> {
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', target], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...(body ? { BENCH_ECHO_BODY: body } : {}) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  // The child reports its process.cpuUsage() when asked.
+  const cpuMicros = () => new Promise<number>((resolve) => {
     const take = (m: { cpuMicros?: number }) => {
       if (m.cpuMicros === undefined) return;
       child.off('message', take);
       resolve(m.cpuMicros);
     };
     child.on('message', take);
-  });
-}
-
-// ---------------------------------------------------------------- parent: drive the load
-function startChild(target: Target, body?: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', target], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...(body ? { BENCH_ECHO_BODY: body } : {}) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    child.send({ cpu: 'read' });
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve({ child, url: (m as { url: string }).url }));
+    child.once('message', (m) => resolve({ child, url: (m as { url: string }).url, cpuMicros }));
     child.once('exit', (code) => reject(new Error(`${target} server exited (${code}) before it was ready`)));
   });
 }
+
+/**
+ * The production process as deployed: `node dist/main.js` over an empty DuckDB file, validation, metrics and the access
+ * log at info on, its stdout (the log) to /dev/null. Its CPU time is read from /proc (clock ticks of 10 ms).
+ */
+async function startProduction(): Promise<Served> {
+  execFileSync(process.execPath, [fileURLToPath(new URL('./ensure-build.mjs', import.meta.url))], { stdio: 'inherit' });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-app-'));
+  const port = await freePort();
+  const { NODE_OPTIONS: _inherited, ...env } = process.env;
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    env: { ...env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: '0', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  const url = `http://127.0.0.1:${port}`;
+  for (let waited = 0; ; waited += 20) {
+    if (child.exitCode !== null) throw new Error(`node dist/main.js exited (${child.exitCode}) before it answered`);
+    if (waited > 30_000) throw new Error('node dist/main.js did not answer within 30 s');
+    if (await fetch(url + PATH).then((r) => r.ok, () => false)) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const cpuMicros = async () => {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime + stime, USER_HZ = 100
+  };
+  return { child, url, cpuMicros };
+}
+
+const startServer = (target: Target, body?: string): Promise<Served> => (target === 'app' ? startProduction() : startChild(target, body));
 
 function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
@@ -118,18 +155,18 @@ function stopChild(child: ChildProcess): Promise<void> {
 
 interface Measured { target: Target; p50: number; p95: number; p99: number; rps: number; requests: number; errors: number; cpuPerRequest: number }
 
-async function drive(target: Target, child: ChildProcess, url: string, duration: number, connections: number): Promise<Measured> {
-  const opts = { url: url + PATH, connections, pipelining: 1 };
+async function drive(target: Target, server: Served, duration: number, connections: number): Promise<Measured> {
+  const opts = { url: server.url + PATH, connections, pipelining: 1 };
   await autocannon({ ...opts, duration: 1 }); // warm-up: JIT, sockets
   const latencies: number[] = [];
-  await serverCpu(child, 'start');
+  const cpuAtStart = await server.cpuMicros();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({ ...opts, duration }, (err, res) => (err ? reject(err) : resolve(res)));
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
       if (statusCode === 200) latencies.push(responseTime);
     });
   });
-  const cpuMicros = await serverCpu(child, 'stop');
+  const cpuMicros = (await server.cpuMicros()) - cpuAtStart;
   return {
     target,
     p50: median(latencies),
@@ -146,38 +183,54 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const duration = Number(args.get('duration') ?? 5);
   const connections = Number(args.get('connections') ?? 50);
-  console.log(`HTTP overhead: GET ${PATH}, ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), loopback`);
+  console.log(`HTTP overhead: GET ${PATH}, ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), loopback, ${Number(args.get('rounds') ?? 3)} rounds`);
 
-  // Our app first: its response body is what the anchors answer, byte for byte.
-  const results: Measured[] = [];
+  // The app's response body is what the anchors must answer, byte for byte.
   let body = '';
   {
-    const { child, url } = await startChild('app');
+    const { child, url } = await startServer('app');
     try {
       const res = await fetch(url + PATH);
       body = await res.text();
       if (res.status !== 200) throw new Error(`app answered ${res.status}: ${body}`);
       console.log(`  body (${Buffer.byteLength(body)} bytes): ${body}`);
-      results.push(await drive('app', child, url, duration, connections));
     } finally {
       await stopChild(child);
     }
   }
-  for (const target of ['node:http', 'express'] as const) {
-    const { child, url } = await startChild(target, body);
-    try {
-      const check = await (await fetch(url + PATH)).text();
-      if (check !== body) throw new Error(`${target} answers a different body: ${check}`);
-      results.push(await drive(target, child, url, duration, connections));
-    } finally {
-      await stopChild(child);
+  // Rounds, each target once per round in a rotated order, so a machine that slows down or speeds up meanwhile
+  // weighs on every target alike; the table gives each target's median over the rounds.
+  const rounds = Number(args.get('rounds') ?? 3);
+  const targets = TARGETS;
+  const perRound: Measured[][] = [];
+  for (let round = 0; round < rounds; round++) {
+    const measured: Measured[] = [];
+    const shift = round % targets.length;
+    for (const target of [...targets.slice(shift), ...targets.slice(0, shift)]) {
+      const server = await startServer(target, body);
+      try {
+        const check = await (await fetch(server.url + PATH)).text();
+        if (check !== body) throw new Error(`${target} answers a different body: ${check}`);
+        measured.push(await drive(target, server, duration, connections));
+      } finally {
+        await stopChild(server.child);
+      }
     }
+    perRound.push(measured);
   }
-
+  const medianOf = (target: Target): Measured => {
+    const all = perRound.map((m) => m.find((r) => r.target === target)!);
+    const mid = (pick: (m: Measured) => number) => median(all.map(pick));
+    return {
+      target, p50: mid((m) => m.p50), p95: mid((m) => m.p95), p99: mid((m) => m.p99), rps: mid((m) => m.rps),
+      requests: all.reduce((n, m) => n + m.requests, 0), errors: all.reduce((n, m) => n + m.errors, 0), cpuPerRequest: mid((m) => m.cpuPerRequest),
+    };
+  };
+  const results = targets.map(medianOf);
   const by = (t: Target) => results.find((r) => r.target === t)!;
-  const app = by('app'), bare = by('node:http'), exp = by('express');
+  const app = by('app'), bare = by('node:http'), exp = by('express'), dev = by('app under tsx');
   const rows = [['target', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'requests', 'errors', 'server CPU µs/req']];
-  for (const r of [bare, exp, app]) {
+  for (const r of [bare, exp, app, dev]) {
     rows.push([r.target, fmtMs(r.p50), fmtMs(r.p95), fmtMs(r.p99), fmtInt(r.rps), fmtInt(r.requests), String(r.errors), r.cpuPerRequest.toFixed(1)]);
   }
   console.log('');
@@ -190,9 +243,13 @@ async function main(): Promise<void> {
     ['app p99 latency', fmtRatio(app.p99 / bare.p99), fmtRatio(app.p99 / exp.p99)],
     ['app throughput (req/s)', fmtRatio(app.rps / bare.rps), fmtRatio(app.rps / exp.rps)],
     ['app server CPU per request', fmtRatio(app.cpuPerRequest / bare.cpuPerRequest), fmtRatio(app.cpuPerRequest / exp.cpuPerRequest)],
+    ['app under tsx throughput', fmtRatio(dev.rps / bare.rps), fmtRatio(dev.rps / exp.rps)],
   ]));
-  console.log('\nLatency and CPU ratios > 1 mean slower than the anchor; throughput ratios < 1 mean fewer requests per second.');
+  const perRoundRatio = perRound.map((m) => fmtRatio(m.find((r) => r.target === 'app')!.rps / m.find((r) => r.target === 'express')!.rps));
+  console.log(`\napp / express throughput in each of the ${rounds} rounds: ${perRoundRatio.join(', ')} (the table: medians over the rounds; requests and errors: sums)`);
+  console.log('Latency and CPU ratios > 1 mean slower than the anchor; throughput ratios < 1 mean fewer requests per second.');
   console.log('Server CPU is the server process\'s own (user + system) over the measured window; autocannon shares the machine.');
+  console.log('app: node dist/main.js as deployed; app under tsx: createApp run from the sources (npm run start:dev, the tests).');
 }
 
 // ---------------------------------------------------------------- compare scenario
@@ -210,7 +267,7 @@ async function compareScenario(rounds: number, concurrency: number): Promise<voi
   const gets = batteryRequests().filter((r) => r.method === 'GET' || r.method === 'HEAD');
   const requests = Array.from({ length: rounds }, () => gets).flat();
   console.log(`\nCompare: ${requests.length} requests (the battery's ${gets.length} GET/HEAD × ${rounds}), each to old, old again and new, concurrency ${concurrency}, two app instances`);
-  const [old, neu] = await Promise.all([startChild('app'), startChild('app')]);
+  const [old, neu] = await Promise.all([startChild('app under tsx'), startChild('app under tsx')]);
   try {
     const hosts = { old: { base: old.url, headers: {} }, new: { base: neu.url, headers: {} } };
     const measure = async (name: string, run: () => Promise<unknown>) => {
