@@ -108,7 +108,6 @@ async function reportPageUrl(base: string, key?: string): Promise<string | undef
   return key ? `${Url}${Url.includes('?') ? '&' : '?'}apikey=${encodeURIComponent(key)}` : Url;
 }
 
-
 // Not a top-level await: the production bundle is a script (see scripts/build.mjs).
 main().catch((err: unknown) => {
   console.error(err);
