@@ -70,14 +70,16 @@ writeFileSync(path.join(staging, 'main.d.ts'), 'export {};\n');
 await writeCodeCache();
 
 /**
- * Starts the staged build once, on a free port over an empty store in a scratch directory, and stops it once it has
- * warmed up and written its code cache (src/production-entry.ts), so the first start of a deployment has it too.
+ * Starts the staged build once, on a free port over an empty store in a scratch directory, and stops it once it
+ * listens and has written its code cache (src/production-entry.ts), so the first start of a deployment has it too;
+ * a bundle that cannot start fails the build.
  */
 async function writeCodeCache() {
   const cache = `${bundle}.code-cache`;
   const scratch = mkdtempSync(path.join(tmpdir(), 'reporting-service-build-'));
   const child = spawn(process.execPath, [path.join(staging, 'main.js')], {
-    env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: scratch, DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', DEMO_DATA: '0', LOG_LEVEL: 'warn', AUTH: 'apikey' },
+    // Only what this start needs: the builder's own settings (a DATABASE_URL, a BASE_PATH...) are not the server's.
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: scratch, PORT: '0', HOST: '127.0.0.1', DEMO_DATA: '0', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
