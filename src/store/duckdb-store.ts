@@ -1,5 +1,8 @@
 /** LedgerStore over DuckDB (embedded; a file path or ':memory:'). */
-import type * as DuckDb from '@duckdb/node-api';
+import {
+  BIGINT, BOOLEAN, DATE, DuckDBDataChunk, DuckDBInstance, INTEGER, LIST, VARCHAR, dateValue, listValue,
+  type DuckDBConnection, type DuckDBDateValue, type DuckDBType, type DuckDBValue,
+} from '@duckdb/node-api';
 import { CompanyBalances } from './balance-index.ts';
 import { readCatalog } from './catalog-sql.ts';
 import { isIsoDate, isoEpochDay } from '../scalars/dates.ts';
@@ -15,14 +18,6 @@ import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-s
 import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
 import { resolveTagSets } from './tag-sets.ts';
 import { PNL_ACCOUNT_TYPES } from './ledger-store.ts';
-
-import {
-  BIGINT, BOOLEAN, DATE, DuckDBDataChunk, DuckDBInstance, INTEGER, LIST, VARCHAR, dateValue, listValue,
-} from '@duckdb/node-api';
-type DuckDBConnection = DuckDb.DuckDBConnection;
-type DuckDBDateValue = DuckDb.DuckDBDateValue;
-type DuckDBType = DuckDb.DuckDBType;
-type DuckDBValue = DuckDb.DuckDBValue;
 
 /** Runs one task at a time on a connection (DuckDB connections are not meant for interleaved statements). */
 class Serial {
