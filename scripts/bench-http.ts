@@ -5,8 +5,8 @@
  *   - node:http   a bare node:http server (the floor of any Node HTTP service);
  *   - express     a plain express app with one route and res.json (the framework we build on);
  *   - app         the production process, `node dist/main.js` as deployed (wire rules, binder, OpenAPI request
- *                 validation, legacy JSON writer, metrics, and the access log at info to its stdout, /dev/null), over
- *                 an empty DuckDB file, responses not validated (the default);
+ *                 validation, legacy JSON writer, metrics, and the access log at info to its stdout, a pipe the bench
+ *                 drains), over an empty DuckDB file, responses not validated (the default), loaded once it is ready;
  *   - app under tsx  the same app (createApp) in a process run from the sources through tsx, as `npm run start:dev`
  *                 and the tests run it, over an in-memory DuckDB store.
  * Each server runs in its own child process (so the load generator does not share its event loop); autocannon drives
@@ -116,7 +116,8 @@ function startChild(target: Exclude<Target, 'app'>, body?: string): Promise<Serv
 
 /**
  * The production process as deployed: `node dist/main.js` over an empty DuckDB file, validation, metrics and the access
- * log at info on, its stdout (the log) to /dev/null. Its CPU time is read from /proc (clock ticks of 10 ms).
+ * log at info on. Load starts once it prints `listening on` (after its own warm-up); its stdout (the log) is drained
+ * and dropped. Its CPU time is read from /proc (clock ticks of 10 ms).
  */
 async function startProduction(): Promise<Served> {
   execFileSync(process.execPath, [fileURLToPath(new URL('./ensure-build.mjs', import.meta.url))], { stdio: 'inherit' });
@@ -126,21 +127,30 @@ async function startProduction(): Promise<Served> {
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     env: { ...env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: '0', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  const url = `http://127.0.0.1:${port}`;
-  for (let waited = 0; ; waited += 20) {
-    if (child.exitCode !== null) throw new Error(`node dist/main.js exited (${child.exitCode}) before it answered`);
-    if (waited > 30_000) throw new Error('node dist/main.js did not answer within 30 s');
-    if (await fetch(url + PATH).then((r) => r.ok, () => false)) break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('node dist/main.js was not ready within 30 s')), 30_000);
+    const exited = (code: number | null) => reject(new Error(`node dist/main.js exited (${code}) before it was ready`));
+    child.once('exit', exited);
+    const read = (chunk: Buffer) => {
+      out += chunk;
+      if (!/listening on /.test(out)) return;
+      clearTimeout(timer);
+      child.off('exit', exited);
+      child.stdout!.off('data', read);
+      child.stdout!.resume();
+      resolve();
+    };
+    child.stdout!.on('data', read);
+  });
   const cpuMicros = async () => {
     const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime + stime, USER_HZ = 100
   };
-  return { child, url, cpuMicros };
+  return { child, url: `http://127.0.0.1:${port}`, cpuMicros };
 }
 
 const startServer = (target: Target, body?: string): Promise<Served> => (target === 'app' ? startProduction() : startChild(target, body));
@@ -183,7 +193,8 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const duration = Number(args.get('duration') ?? 5);
   const connections = Number(args.get('connections') ?? 50);
-  console.log(`HTTP overhead: GET ${PATH}, ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), loopback, ${Number(args.get('rounds') ?? 3)} rounds`);
+  const rounds = Number(args.get('rounds') ?? 3);
+  console.log(`HTTP overhead: GET ${PATH}, ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), loopback, ${rounds} rounds`);
 
   // The app's response body is what the anchors must answer, byte for byte.
   let body = '';
@@ -200,13 +211,11 @@ async function main(): Promise<void> {
   }
   // Rounds, each target once per round in a rotated order, so a machine that slows down or speeds up meanwhile
   // weighs on every target alike; the table gives each target's median over the rounds.
-  const rounds = Number(args.get('rounds') ?? 3);
-  const targets = TARGETS;
   const perRound: Measured[][] = [];
   for (let round = 0; round < rounds; round++) {
     const measured: Measured[] = [];
-    const shift = round % targets.length;
-    for (const target of [...targets.slice(shift), ...targets.slice(0, shift)]) {
+    const shift = round % TARGETS.length;
+    for (const target of [...TARGETS.slice(shift), ...TARGETS.slice(0, shift)]) {
       const server = await startServer(target, body);
       try {
         const check = await (await fetch(server.url + PATH)).text();
@@ -226,7 +235,7 @@ async function main(): Promise<void> {
       requests: all.reduce((n, m) => n + m.requests, 0), errors: all.reduce((n, m) => n + m.errors, 0), cpuPerRequest: mid((m) => m.cpuPerRequest),
     };
   };
-  const results = targets.map(medianOf);
+  const results = TARGETS.map(medianOf);
   const by = (t: Target) => results.find((r) => r.target === t)!;
   const app = by('app'), bare = by('node:http'), exp = by('express'), dev = by('app under tsx');
   const rows = [['target', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'requests', 'errors', 'server CPU µs/req']];
