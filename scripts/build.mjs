@@ -63,8 +63,18 @@ await build({
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // No comments or indentation: 3.7 MB instead of 5.4, and no non-ASCII text in comments (see below). Names are kept.
+  minifyWhitespace: true,
   logLevel: 'warning',
 });
+// An ASCII bundle is read as Latin-1 into a one-byte string in ~5 ms; any other character makes Node decode UTF-8 into
+// a two-byte string (~35 ms at start-up). esbuild escapes non-ASCII in strings, not in tagged template literals.
+const bundleText = readFileSync(bundle, 'latin1');
+const nonAscii = /[^\x00-\x7f]/.exec(bundleText);
+if (nonAscii) {
+  const before = bundleText.slice(Math.max(0, nonAscii.index - 60), nonAscii.index);
+  throw new Error(`the bundle has a non-ASCII character after: ${JSON.stringify(before)} (write it as an escape or an HTML entity in the source)`);
+}
 writeFileSync(path.join(staging, 'main.js'), "// The production entry: `node dist/main.js` (src/production-entry.ts runs the bundle of src/main.ts).\nimport './src/production-entry.js';\n");
 writeFileSync(path.join(staging, 'main.d.ts'), 'export {};\n');
 await writeCodeCache();

@@ -99,7 +99,7 @@ export function renderHtml(report: FlatReport, meta: ReportMeta, links: HtmlRepo
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${meta.title} · ${meta.companyName} · ${range}</title>
+<title>${meta.title} &middot; ${meta.companyName} &middot; ${range}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assets.css}">
 </head>
@@ -107,7 +107,7 @@ export function renderHtml(report: FlatReport, meta: ReportMeta, links: HtmlRepo
 <header>
   <h1>${meta.title}</h1>
   <p class="company">${meta.companyName}</p>
-  <p class="range">${range} · amounts in ${meta.currency}</p>
+  <p class="range">${range} &middot; amounts in ${meta.currency}</p>
   <ul class="basis">${meta.basis.map((line) => html`<li>${line}</li>`)}</ul>
   <nav class="formats" aria-label="Other formats">Download:
     <a href="${links.csv}" download>CSV</a>
