@@ -19,7 +19,7 @@
  * PostgreSQL (scripts/bench/nginx-instances.ts), then `npm run compare` replaying the battery between two
  * local instances against plain replays (compareScenario). `--only overhead,startup,memory,instances,compare` picks sections.
  */
-import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { availableParallelism, devNull, loadavg, tmpdir } from 'node:os';
@@ -30,7 +30,7 @@ import autocannon from 'autocannon';
 import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
 import { benchInstances } from './bench/nginx-instances.ts';
 import { benchMemory, benchStartup } from './bench/startup.ts';
-import { freePort } from '../test/support/free-port.ts';
+import { startServerProcess } from './bench/server-process.ts';
 
 const PATH = '/v1/echo/hello';
 /** `app` is the production process (`node dist/main.js`); `app under tsx` is createApp in a process run through tsx. */
@@ -122,35 +122,14 @@ function startChild(target: Exclude<Target, 'app'>, body?: string): Promise<Serv
 async function startProduction(): Promise<Served> {
   execFileSync(process.execPath, [fileURLToPath(new URL('./ensure-build.mjs', import.meta.url))], { stdio: 'inherit' });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-app-'));
-  const port = await freePort();
-  const { NODE_OPTIONS: _inherited, ...env } = process.env;
-  const child = spawn(process.execPath, ['dist/main.js'], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    env: { ...env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: '0', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('node dist/main.js was not ready within 30 s')), 30_000);
-    const exited = (code: number | null) => reject(new Error(`node dist/main.js exited (${code}) before it was ready`));
-    child.once('exit', exited);
-    const read = (chunk: Buffer) => {
-      out += chunk;
-      if (!/listening on /.test(out)) return;
-      clearTimeout(timer);
-      child.off('exit', exited);
-      child.stdout!.off('data', read);
-      child.stdout!.resume();
-      resolve();
-    };
-    child.stdout!.on('data', read);
-  });
+  const server = await startServerProcess([process.execPath, 'dist/main.js'], { dataDir, env: { LOG_LEVEL: 'info' } });
+  server.child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  await Promise.race([server.ready, new Promise((_, reject) => setTimeout(() => reject(new Error('node dist/main.js was not ready within 30 s')), 30_000).unref())]);
   const cpuMicros = async () => {
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime + stime, USER_HZ = 100
   };
-  return { child, url: `http://127.0.0.1:${port}`, cpuMicros };
+  return { child: server.child, url: server.url, cpuMicros };
 }
 
 const startServer = (target: Target, body?: string): Promise<Served> => (target === 'app' ? startProduction() : startChild(target, body));

@@ -10,16 +10,14 @@
  * Then the production process's memory: RSS once it is ready and idle (the demo ledger loaded, its pre-aggregates read),
  * and its peak (VmHWM) after echo and report load at 50 connections.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { freePort } from '../../test/support/free-port.ts';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { fmtInt, fmtMs, fmtRatio, median, table } from './stats.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const ECHO = '/v1/echo/hello';
 
 /** The smallest servers answering the same request, started the same way: what any Node process costs on this machine. */
@@ -56,64 +54,35 @@ function probe(port: number): Promise<boolean> {
   });
 }
 
-interface Started { child: ChildProcess; firstOkMs: number; readyMs: number; output: () => string }
+interface Started { server: ServerProcess; firstOkMs: number; readyMs: number }
 
+/** Starts the command and probes the echo every 2 ms until the first 200; then waits for its `listening on` line. */
 async function start(command: Command, dataDir: string, env: Record<string, string> = {}): Promise<Started> {
-  const [bin, ...args] = COMMANDS[command]!.argv;
-  const { NODE_OPTIONS: _inherited, ...inherited } = process.env;
-  for (const name of COMMANDS[command]!.unset ?? []) delete inherited[name];
-  const port = await freePort();
-  const started = performance.now();
-  const child = spawn(bin, args, {
-    cwd: ROOT,
-    env: { ...inherited, DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: '0', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
+  const { argv, unset } = COMMANDS[command]!;
+  const server = await startServerProcess(argv, { dataDir, env, unset, keepOutput: true });
   let exited = false;
-  child.once('exit', () => (exited = true));
-  const ready = new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${command} exited ${code} before it was ready: ${out}`)));
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (/listening on /.test(out)) resolve(performance.now() - started);
-    });
-  });
-  ready.catch(() => undefined);
+  server.child.once('exit', () => (exited = true));
   let firstOkMs = NaN;
   while (!exited) {
-    const ok = await probe(port);
-    if (ok) {
-      firstOkMs = performance.now() - started;
+    if (await probe(server.port)) {
+      firstOkMs = performance.now() - server.spawnedAt;
       break;
     }
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
-  const readyMs = await ready;
-  child.stdout!.removeAllListeners('data');
-  child.stdout!.on('data', (d) => (out += d));
-  child.removeAllListeners('exit');
-  return { child, firstOkMs, readyMs, output: () => out };
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  return { server, firstOkMs, readyMs: await server.ready };
 }
 
 export async function benchStartup(runs: number): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-startup-'));
   try {
-    await stop((await start('node dist/main.js', dataDir)).child); // creates the store file; not measured
+    await (await start('node dist/main.js', dataDir)).server.stop(); // creates the store file; not measured
     const commands = Object.keys(COMMANDS) as Command[];
     const samples = new Map(commands.map((c) => [c, { firstOk: [] as number[], ready: [] as number[] }]));
     for (let i = 0; i < runs; i++) {
       for (const command of commands) {
         const s = await start(command, dataDir);
-        await stop(s.child);
+        await s.server.stop();
         samples.get(command)!.firstOk.push(s.firstOkMs);
         samples.get(command)!.ready.push(s.readyMs);
       }
@@ -149,9 +118,9 @@ const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`;
 /** RSS of the production process: idle once ready (demo ledger, pre-aggregates read), and its peak after load. */
 export async function benchMemory(connections: number, seconds: number): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-memory-'));
-  let server: Started | undefined;
+  let server: ServerProcess | undefined;
   try {
-    server = await start('node dist/main.js', dataDir, { DEMO_DATA: '1' });
+    ({ server } = await start('node dist/main.js', dataDir, { DEMO_DATA: '1' }));
     const url = /listening on (http:\/\/[^\s]+)/.exec(server.output())![1]!;
     await new Promise((resolve) => setTimeout(resolve, 2000)); // preload and warm-up settle; the demo key is printed
     const key = /(rsk_[A-Za-z0-9_-]{43})/.exec(server.output())?.[1];
@@ -174,7 +143,7 @@ export async function benchMemory(connections: number, seconds: number): Promise
     ]));
     if (echo.errors || reports?.errors) console.log(`errors: echo ${echo.errors}, report ${reports?.errors ?? '—'}`);
   } finally {
-    if (server) await stop(server.child);
+    await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,69 @@
+/**
+ * A server process started as a user starts it, for the benchmarks: its own command line, a free loopback port, a
+ * scratch data directory, the embedded store without the demo ledger unless asked, and the bench's NODE_OPTIONS (tsx)
+ * not inherited. `ready` is the time from spawn to its `listening on` line.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { freePort } from '../../test/support/free-port.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  /** performance.now() at spawn. */
+  spawnedAt: number;
+  /** Milliseconds from spawn to the `listening on` line; rejects if the process exits before it. */
+  ready: Promise<number>;
+  /** What it printed: all of it with keepOutput, else up to its `listening on` line (stdout is drained after that). */
+  output(): string;
+  /** SIGTERM, and its exit. */
+  stop(): Promise<void>;
+}
+
+export interface ServerProcessOptions {
+  dataDir: string;
+  /** Variables set (over the defaults: DATABASE_URL empty, DEMO_DATA=0, LOG_LEVEL=warn). */
+  env?: Record<string, string>;
+  /** Inherited variables it is started without. */
+  unset?: readonly string[];
+  keepOutput?: boolean;
+}
+
+export async function startServerProcess(argv: readonly [string, ...string[]], options: ServerProcessOptions): Promise<ServerProcess> {
+  const { NODE_OPTIONS: _bench, ...inherited } = process.env;
+  for (const name of options.unset ?? []) delete inherited[name];
+  const port = await freePort();
+  const spawnedAt = performance.now();
+  const [bin, ...args] = argv;
+  const child = spawn(bin, args, {
+    cwd: ROOT,
+    env: { ...inherited, DATA_DIR: options.dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: '0', LOG_LEVEL: 'warn', ...options.env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const ready = new Promise<number>((resolve, reject) => {
+    const exited = (code: number | null) => reject(new Error(`${argv.join(' ')} exited (${code}) before it was ready: ${out}`));
+    child.once('exit', exited);
+    const read = (chunk: Buffer) => {
+      out += chunk;
+      if (!/listening on /.test(out)) return;
+      child.off('exit', exited);
+      if (!options.keepOutput) {
+        child.stdout!.off('data', read);
+        child.stdout!.resume();
+      }
+      resolve(performance.now() - spawnedAt);
+    };
+    child.stdout!.on('data', read);
+  });
+  ready.catch(() => undefined);
+  const stop = () => new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+  return { child, port, url: `http://127.0.0.1:${port}`, spawnedAt, ready, output: () => out, stop };
+}
