@@ -131,7 +131,7 @@ await writeCodeCache();
 
 /**
  * Starts the staged build once, on a free port over an empty store in a scratch directory, and stops it once it
- * listens and has written its code cache (src/production-entry.ts), so the first start of a deployment has it too;
+ * has started up and written its code cache (src/production-entry.ts), so the first start of a deployment has it too;
  * a bundle that cannot start fails the build.
  */
 async function writeCodeCache() {

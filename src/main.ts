@@ -49,10 +49,10 @@ async function main(): Promise<void> {
   const app = await createApp({ config, store, logger, validation, finishLater: (work) => void unfinished.push(work) });
   const listening = await listen(app, config.port, config.host);
   const { server } = listening;
-  signalStartedUp();
   // The service's root: under BASE_PATH when one is set.
   const url = listening.url + (config.basePath ?? '');
-  await warmUp(url);
+  // The production entry takes its code cache once the first request is answered (src/started-up.ts).
+  await warmUp(url, signalStartedUp);
   for (const work of unfinished) await work();
   // The first report of a company would otherwise wait for its in-memory pre-aggregates; read them now, in the background.
   void store.preload().catch((err: unknown) => logger.warn({ err }, 'preload failed; reports read on demand'));

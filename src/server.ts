@@ -30,9 +30,9 @@ export async function listen(app: Express, port: number, host: string): Promise<
 /**
  * One request per contract operation, and the WSDL, sent one at a time: a request from outside that arrives meanwhile
  * waits for one of them at most, not for all. Over node:http, which the server has loaded already (the first use of
- * fetch loads its client, a share of start-up of its own).
+ * fetch loads its client, a share of start-up of its own). `firstAnswered` runs once the first one is answered.
  */
-export async function warmUp(url: string): Promise<void> {
+export async function warmUp(url: string, firstAnswered?: () => void): Promise<void> {
   const requests = contractOperations().all.map(({ method, template }) => ({ method, path: template.replace(/\{\w+\}/g, 'warmup') }));
   for (const { method, path } of [...requests, { method: 'GET', path: '/soap12?wsdl' }]) {
     await new Promise<void>((resolve, reject) => {
@@ -42,5 +42,7 @@ export async function warmUp(url: string): Promise<void> {
       });
       sent.once('error', reject).end(body);
     });
+    firstAnswered?.();
+    firstAnswered = undefined;
   }
 }
