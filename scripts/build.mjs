@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseYaml } from 'yaml';
+import { loadOnFirstUse } from './esbuild-load-on-first-use.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..');
@@ -49,38 +50,6 @@ copyNonTypeScript(path.join(root, 'src'), path.join(staging, 'src'));
 // not an ES module: Node 20 can run a script from V8's code cache (src/production-entry.ts), not a module.
 const { build } = await import('esbuild');
 
-/**
- * esbuild plugin: each named package is bundled behind a stand-in with the same exports, which requires the package on
- * the first call of one of its functions or read of one of its objects. For packages whose loading is costly work
- * that start-up never uses: mime-types builds its extension maps from the whole of mime-db when required (~20 ms of
- * the start, both copies), and only serving a file or a shorthand type (`res.type('json')`) looks one up.
- */
-function loadOnFirstUse(packages) {
-  const filter = new RegExp(`^(${packages.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
-  return {
-    name: 'load-on-first-use',
-    setup(esbuild) {
-      esbuild.onResolve({ filter }, async (args) => {
-        if (args.pluginData === 'real') return undefined;
-        const real = await esbuild.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'real' });
-        if (real.errors.length) return { errors: real.errors };
-        return { path: real.path, namespace: 'load-on-first-use', pluginData: { specifier: args.path, resolveDir: args.resolveDir } };
-      });
-      esbuild.onLoad({ filter: /.*/, namespace: 'load-on-first-use' }, (args) => {
-        const exported = createRequire(args.path)(args.path);
-        const members = Object.keys(exported).map((key) => typeof exported[key] === 'function'
-          ? `exports[${JSON.stringify(key)}] = function () { return load()[${JSON.stringify(key)}].apply(this, arguments); };`
-          : `Object.defineProperty(exports, ${JSON.stringify(key)}, { enumerable: true, get: () => load()[${JSON.stringify(key)}] });`);
-        return {
-          contents: `let real;\nconst load = () => real ??= require(${JSON.stringify(args.pluginData.specifier)});\n${members.join('\n')}\n`,
-          resolveDir: args.pluginData.resolveDir,
-          pluginData: 'real',
-          loader: 'js',
-        };
-      });
-    },
-  };
-}
 const bundle = path.join(staging, 'src/bundle/main.cjs');
 await build({
   entryPoints: [path.join(root, 'src/main.ts')],
@@ -94,6 +63,8 @@ await build({
   external: ['@duckdb/node-bindings', 'pg', 'exceljs', 'chart.js', 'swagger-ui-dist'],
   // jsonc-parser's main build is UMD, which requires its parts by computed relative paths; its ES module build bundles.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  // mime-types builds its extension maps from the whole of mime-db when required (~20 ms of the start, both copies);
+  // only serving a file or a shorthand type (`res.type('json')`) looks one up.
   plugins: [loadOnFirstUse(['mime-types'])],
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
