@@ -12,6 +12,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { loadOnFirstUse } from './esbuild-load-on-first-use.mjs';
@@ -38,6 +39,9 @@ const tsc = require.resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', staging], { stdio: 'inherit' });
 cpSync(path.join(root, 'openapi'), path.join(staging, 'openapi'), { recursive: true });
 cpSync(path.join(root, 'wsdl'), path.join(staging, 'wsdl'), { recursive: true });
+// The WSDL with its schemas inlined and checked once here, so the server reads one file at start (src/soap/wsdl.ts).
+const wsdl = await import(pathToFileURL(path.join(staging, 'src/soap/wsdl.js')).href);
+writeFileSync(path.join(staging, 'wsdl', wsdl.INLINED_FILE), await wsdl.inlineWsdl(path.join(staging, 'wsdl')));
 // The contract parsed once here, so the server reads JSON at start (src/contract/openapi-document.ts); refused if
 // JSON cannot carry the document exactly.
 const contract = parseYaml(readFileSync(path.join(root, 'openapi/reporting-service.yaml'), 'utf8'));
