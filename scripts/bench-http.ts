@@ -30,7 +30,7 @@ import autocannon from 'autocannon';
 import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
 import { benchInstances } from './bench/nginx-instances.ts';
 import { benchMemory, benchStartup } from './bench/startup.ts';
-import { startServerProcess } from './bench/server-process.ts';
+import { spawnServer } from './bench/spawn-server.ts';
 
 const PATH = '/v1/echo/hello';
 /** `app` is the production process (`node dist/main.js`); `app under tsx` is createApp in a process run through tsx. */
@@ -122,7 +122,7 @@ function startChild(target: Exclude<Target, 'app'>, body?: string): Promise<Serv
 async function startProduction(): Promise<Served> {
   execFileSync(process.execPath, [fileURLToPath(new URL('./ensure-build.mjs', import.meta.url))], { stdio: 'inherit' });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-app-'));
-  const server = await startServerProcess([process.execPath, 'dist/main.js'], { dataDir, env: { LOG_LEVEL: 'info' } });
+  const server = await spawnServer([process.execPath, 'dist/main.js'], { dataDir, env: { LOG_LEVEL: 'info' } });
   server.child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   await Promise.race([server.ready, new Promise((_, reject) => setTimeout(() => reject(new Error('node dist/main.js was not ready within 30 s')), 30_000).unref())]);
   const cpuMicros = async () => {

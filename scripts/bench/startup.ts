@@ -15,7 +15,7 @@ import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { startServerProcess, type ServerProcess } from './server-process.ts';
+import { spawnServer, type SpawnedServer } from './spawn-server.ts';
 import { fmtInt, fmtMs, fmtRatio, median, table } from './stats.ts';
 
 const ECHO = '/v1/echo/hello';
@@ -54,12 +54,12 @@ function probe(port: number): Promise<boolean> {
   });
 }
 
-interface Started { server: ServerProcess; firstOkMs: number; readyMs: number }
+interface Started { server: SpawnedServer; firstOkMs: number; readyMs: number }
 
 /** Starts the command and probes the echo every 2 ms until the first 200; then waits for its `listening on` line. */
 async function start(command: Command, dataDir: string, env: Record<string, string> = {}): Promise<Started> {
   const { argv, unset } = COMMANDS[command]!;
-  const server = await startServerProcess(argv, { dataDir, env, unset, keepOutput: true });
+  const server = await spawnServer(argv, { dataDir, env, unset, keepOutput: true });
   let exited = false;
   server.child.once('exit', () => (exited = true));
   let firstOkMs = NaN;
@@ -118,7 +118,7 @@ const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`;
 /** RSS of the production process: idle once ready (demo ledger, pre-aggregates read), and its peak after load. */
 export async function benchMemory(connections: number, seconds: number): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-memory-'));
-  let server: ServerProcess | undefined;
+  let server: SpawnedServer | undefined;
   try {
     ({ server } = await start('node dist/main.js', dataDir, { DEMO_DATA: '1' }));
     const url = /listening on (http:\/\/[^\s]+)/.exec(server.output())![1]!;

@@ -1,7 +1,9 @@
 /**
  * A server process started as a user starts it, for the benchmarks: its own command line, a free loopback port, a
  * scratch data directory, the embedded store without the demo ledger unless asked, and the bench's NODE_OPTIONS (tsx)
- * not inherited. `ready` is the time from spawn to its `listening on` line.
+ * not inherited. `ready` is the time from spawn to its `listening on` line. Unlike the tests' helper
+ * (test/support/server-process.ts, which settles once the process is ready and keeps all it prints), it returns at
+ * spawn, so a start can be probed while it runs, and drains the log of a process under load.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -9,7 +11,7 @@ import { freePort } from '../../test/support/free-port.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-export interface ServerProcess {
+export interface SpawnedServer {
   child: ChildProcess;
   port: number;
   url: string;
@@ -23,7 +25,7 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export interface ServerProcessOptions {
+export interface SpawnServerOptions {
   dataDir: string;
   /** Variables set (over the defaults: DATABASE_URL empty, DEMO_DATA=0, LOG_LEVEL=warn). */
   env?: Record<string, string>;
@@ -32,7 +34,7 @@ export interface ServerProcessOptions {
   keepOutput?: boolean;
 }
 
-export async function startServerProcess(argv: readonly [string, ...string[]], options: ServerProcessOptions): Promise<ServerProcess> {
+export async function spawnServer(argv: readonly [string, ...string[]], options: SpawnServerOptions): Promise<SpawnedServer> {
   const { NODE_OPTIONS: _bench, ...inherited } = process.env;
   for (const name of options.unset ?? []) delete inherited[name];
   const port = await freePort();
