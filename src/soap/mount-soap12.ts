@@ -26,7 +26,7 @@ export interface Soap12Mount {
   /**
    * Has node-soap describe the service: settles once it has loaded (with its HTTP client, a sizeable share of the
    * start-up) and parsed the WSDL; rejects if it cannot. Our handlers answer without it, so the composition root may
-   * run it once it listens and has warmed up, as long as it does before it reports ready.
+   * run it once it listens and has warmed up, as long as it does before it reports ready. Idempotent.
    */
   describe(): Promise<void>;
 }
@@ -44,7 +44,9 @@ export async function mountSoap12(app: Express, options: MountSoap12Options): Pr
   // ServiceStack served the same contract over SOAP 1.1 beside it (src/soap/soap11.ts).
   app.all(SOAP11_PATH, soap11Handler({ wsdl, bodyLimitBytes: options.bodyLimitBytes, mountPath: SOAP11_PATH }));
 
-  const describe = () => import('soap').then((soap) => new Promise<void>((resolve, reject) => {
+  // Once only, however often it is asked: a second soap.listen would mount node-soap a second time.
+  let described: Promise<void> | undefined;
+  const describe = () => (described ??= import('soap').then((soap) => new Promise<void>((resolve, reject) => {
     try {
       soap.listen(app, {
         path: SOAP12_PATH,
@@ -57,6 +59,6 @@ export async function mountSoap12(app: Express, options: MountSoap12Options): Pr
     } catch (error) {
       reject(error instanceof Error ? error : new Error(String(error)));
     }
-  }));
+  })));
   return { describe };
 }

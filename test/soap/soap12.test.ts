@@ -3,7 +3,8 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 import * as soap from 'soap';
 import { SaxesParser } from 'saxes';
-import type { Express } from 'express';
+import express, { type Express } from 'express';
+import { mountSoap12 } from '../../src/soap/mount-soap12.ts';
 import { listenSoapApp, parseFault, soap12Envelope, SOAP11_NS, SOAP12_NS, TYPES_NS } from './helpers.ts';
 
 const SOAP12_CT = 'application/soap+xml; charset=utf-8';
@@ -189,6 +190,17 @@ describe('SOAP 1.2 endpoint /soap12', () => {
     it('the 404 handler installed after mountSoap12 still sees other paths', async () => {
       await request(app).get('/soap12/nothing').expect(404);
       await request(app).get('/other').expect(404);
+    });
+
+    it('describe() asked twice has node-soap describe the service once', async () => {
+      const twice = express();
+      const mount = await mountSoap12(twice, { bodyLimitBytes: 1_000 });
+      const first = mount.describe();
+      expect(mount.describe()).to.equal(first);
+      await first;
+      const routes = (twice.router as unknown as { stack: unknown[] }).stack.length;
+      await mount.describe();
+      expect((twice.router as unknown as { stack: unknown[] }).stack.length).to.equal(routes);
     });
   });
 
