@@ -53,15 +53,14 @@ copyNonTypeScript(path.join(root, 'src'), path.join(staging, 'src'));
 // resolve from import.meta.url (../../openapi, ../../wsdl, ../reports/assets) reach the same files. A CommonJS script,
 // not an ES module: Node 20 can run a script from V8's code cache (src/production-entry.ts), not a module.
 const { build } = await import('esbuild');
+/** What both bundles are: one CommonJS script for Node 20 with its dependencies inside (see each for its externals). */
+const SCRIPT_BUNDLE = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' };
 
 const bundle = path.join(staging, 'src/bundle/main.cjs');
 await build({
   entryPoints: [path.join(root, 'src/main.ts')],
   outfile: bundle,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
+  ...SCRIPT_BUNDLE,
   // Native (DuckDB's binding, which picks its platform's .node file; its JavaScript API is bundled), loaded on demand
   // (pg, exceljs), and asset packages resolved at run time (chart.js, swagger-ui-dist).
   external: ['@duckdb/node-bindings', 'pg', 'exceljs', 'chart.js', 'swagger-ui-dist'],
@@ -74,7 +73,6 @@ await build({
   banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   // No comments or indentation: 3.7 MB instead of 5.4, and no non-ASCII text in comments (see below). Names are kept.
   minifyWhitespace: true,
-  logLevel: 'warning',
 });
 // An ASCII bundle is read as Latin-1 into a one-byte string in ~5 ms; any other character makes Node decode UTF-8 into
 // a two-byte string (~35 ms at start-up). esbuild escapes non-ASCII in strings, not in tagged template literals.
@@ -90,14 +88,10 @@ if (nonAscii) {
 await build({
   entryPoints: [path.join(root, 'src/production-entry.ts')],
   outfile: path.join(staging, 'main.js'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
+  ...SCRIPT_BUNDLE,
   // Resolved as from its compiled place, dist/src/production-entry.js, as the tsc output beside it would.
   define: { 'import.meta.url': '__entryUrl' },
   banner: { js: "// The production entry (src/production-entry.ts): runs the server bundle, dist/src/bundle/main.cjs.\nvar __entryUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, 'src/production-entry.js')).href;" },
-  logLevel: 'warning',
 });
 writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
 for (const modules of ['src', 'generated', 'scripts']) writeFileSync(path.join(staging, modules, 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
