@@ -4,7 +4,7 @@
  * Measures GET /v1/echo/hello on our app against two anchors answering the same JSON bytes, in one run:
  *   - node:http   a bare node:http server (the floor of any Node HTTP service);
  *   - express     a plain express app with one route and res.json (the framework we build on);
- *   - app         the production process, `node dist/main.js` as deployed (wire rules, binder, OpenAPI request
+ *   - app         the production process, `node dist/src/start.js` as deployed (wire rules, binder, OpenAPI request
  *                 validation, legacy JSON writer, metrics, and the access log at info to its stdout, a pipe the bench
  *                 drains), over an empty DuckDB file, responses not validated (the default), loaded once it is ready;
  *   - app under tsx  the same app (createApp) in a process run from the sources through tsx, as `npm run start:dev`
@@ -33,7 +33,7 @@ import { benchMemory, benchStartup } from './bench/startup.ts';
 import { spawnServer } from './bench/spawn-server.ts';
 
 const PATH = '/v1/echo/hello';
-/** `app` is the production process (`node dist/main.js`); `app under tsx` is createApp in a process run through tsx. */
+/** `app` is the production process (`node dist/src/start.js`); `app under tsx` is createApp in a process run through tsx. */
 const TARGETS = ['node:http', 'express', 'app', 'app under tsx'] as const;
 type Target = (typeof TARGETS)[number];
 
@@ -115,16 +115,16 @@ function startChild(target: Exclude<Target, 'app'>, body?: string): Promise<Serv
 }
 
 /**
- * The production process as deployed: `node dist/main.js` over an empty DuckDB file, validation, metrics and the access
+ * The production process as deployed: `node dist/src/start.js` over an empty DuckDB file, validation, metrics and the access
  * log at info on. Load starts once it prints `listening on` (after its own warm-up); its stdout (the log) is drained
  * and dropped. Its CPU time is read from /proc (clock ticks of 10 ms).
  */
 async function startProduction(): Promise<Served> {
   execFileSync(process.execPath, [fileURLToPath(new URL('./ensure-build.mjs', import.meta.url))], { stdio: 'inherit' });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-app-'));
-  const server = await spawnServer([process.execPath, 'dist/main.js'], { dataDir, env: { LOG_LEVEL: 'info' } });
+  const server = await spawnServer([process.execPath, 'dist/src/start.js'], { dataDir, env: { LOG_LEVEL: 'info' } });
   server.child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  await Promise.race([server.ready, new Promise((_, reject) => setTimeout(() => reject(new Error('node dist/main.js was not ready within 30 s')), 30_000).unref())]);
+  await Promise.race([server.ready, new Promise((_, reject) => setTimeout(() => reject(new Error('node dist/src/start.js was not ready within 30 s')), 30_000).unref())]);
   const cpuMicros = async () => {
     const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime + stime, USER_HZ = 100
@@ -237,7 +237,7 @@ async function main(): Promise<void> {
   console.log(`\napp / express throughput in each of the ${rounds} rounds: ${perRoundRatio.join(', ')} (the table: medians over the rounds; requests and errors: sums)`);
   console.log('Latency and CPU ratios > 1 mean slower than the anchor; throughput ratios < 1 mean fewer requests per second.');
   console.log('Server CPU is the server process\'s own (user + system) over the measured window; autocannon shares the machine.');
-  console.log('app: node dist/main.js as deployed; app under tsx: createApp run from the sources (npm run start:dev, the tests).');
+  console.log('app: node dist/src/start.js as deployed; app under tsx: createApp run from the sources (npm run start:dev, the tests).');
 }
 
 // ---------------------------------------------------------------- compare scenario

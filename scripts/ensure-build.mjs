@@ -6,8 +6,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const entry = path.join(root, 'dist', 'main.js');
-const INPUTS = ['src', 'generated', 'openapi', 'wsdl', 'scripts/build.mjs', 'scripts/esbuild-load-on-first-use.mjs', 'scripts/cli.ts', 'scripts/keys.ts', 'scripts/import.ts',
+const entry = path.join(root, 'dist', 'src', 'start.js');
+const INPUTS = ['src', 'generated', 'openapi', 'wsdl', 'scripts/build.mjs', 'scripts/cli.ts', 'scripts/keys.ts', 'scripts/import.ts',
   'scripts/conformance.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 
 function newest(file) {

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
+import type { OpenAPIV3 } from 'openapi-types';
 import { parse } from 'yaml';
 import { readOperations } from '../src/contract/operations.ts';
 import type { Generator } from './generators.ts';
@@ -32,7 +32,7 @@ export async function clientContract(root: string): Promise<{ dates: string[]; o
   const conflicts = [...kinds].filter(([, k]) => k.size > 1).map(([n]) => n);
   if (conflicts.length) throw new Error(`openapi: ${conflicts.join(', ')} are dates in one place and not in another`);
   const operations = Object.fromEntries(
-    readOperations(doc as unknown as OpenAPIV3.DocumentV3).all.map((op) => [op.operationId, { method: op.method, path: op.template }]),
+    readOperations(doc as unknown as OpenAPIV3.Document).all.map((op) => [op.operationId, { method: op.method, path: op.template }]),
   );
   return { dates: [...kinds].filter(([, k]) => k.has(true)).map(([n]) => n).sort(), operations };
 }

@@ -1,11 +1,13 @@
 /**
- * The composition root of the HTTP service. Every request passes the edge (logs and metrics, safe headers, the
- * response writer, limits, resolving the request to its operation record); a contract operation then runs its
- * compiled plan (authentication, body, the legacy binder, the OpenAPI validator, the operation's service), and
- * anything else goes to the Express app (health, metrics, static pages, SOAP, native types, metadata pages, the
- * legacy 404, errors); all of it mounted under BASE_PATH when one is set.
+ * The composition root of the HTTP service: one Express app. Every request passes the edge (its log line and
+ * metrics, helmet's headers, the response writer, limits, and the lookup of its contract operation, which rewrites
+ * the URL to the operation's canonical path); each contract operation is a route registered from its operation record
+ * (authentication, body, the legacy binder, express-openapi-validator, the operation's service); then health, metrics,
+ * static pages, SOAP, native types, metadata pages, the legacy 404 and the error writer; all of it mounted under
+ * BASE_PATH when one is set.
  */
-import express, { type Express, type Request, type Response } from 'express';
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
+import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { configDefaults, type AppConfig } from './config.ts';
 import { authenticate, callerOf, requireAnyApiKey } from './auth/access.ts';
@@ -27,13 +29,11 @@ import { maxUrlLength, requestSignal, requestTimeout } from './http/limits.ts';
 import { nativeTypesRoutes } from './http/native-types.ts';
 import { metadataPages } from './http/metadata-pages.ts';
 import { notFound } from './http/not-found.ts';
-import { createOpenApiValidation, type OperationValidation } from './http/openapi-validation.ts';
+import { openApiValidation } from './http/openapi-validation.ts';
 import { contextOf } from './http/request-context.ts';
 import { readBody } from './http/read-body.ts';
 import { callbackLimit, resolveOperation } from './http/resolve-operation.ts';
-import { createFrontDoor } from './http/front-door.ts';
-import { SECURITY_HEADER_OPTIONS, securityHeaders } from './http/security-headers.ts';
-import { compileSteps, type Step } from './http/step-chain.ts';
+import { SECURITY_HEADER_OPTIONS } from './http/security-headers.ts';
 import { createResponseWriter } from './http/response-writer.ts';
 import { REPORT_ASSETS, staticPages } from './http/static-pages.ts';
 import { validatorDocument } from './http/validator-document.ts';
@@ -51,8 +51,6 @@ export interface AppDependencies {
   store: LedgerStore;
   logger: Logger;
   now?: () => Date;
-  /** The validator, when it was set up beforehand (prepareValidation, e.g. while the store opens). */
-  validation?: Promise<OperationValidation>;
   /**
    * Takes start-up work the app can answer without (node-soap's description of the SOAP service), for the composition
    * root to run once it listens and to finish before it reports ready; without it createApp runs that work itself.
@@ -60,13 +58,9 @@ export interface AppDependencies {
   finishLater?: (work: () => Promise<void>) => void;
 }
 
-/** express-openapi-validator set up over the contract: the largest part of building the app, and independent of the store. */
-export function prepareValidation(config: Partial<AppConfig>): Promise<OperationValidation> {
-  const { validateResponses } = { ...configDefaults, ...config };
-  return createOpenApiValidation(validatorDocument(loadOpenApiDocument()), { validateResponses });
-}
+type RouteMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
-export async function createApp({ config: given, store, logger, now = () => new Date(), validation, finishLater }: AppDependencies): Promise<Express> {
+export async function createApp({ config: given, store, logger, now = () => new Date(), finishLater }: AppDependencies): Promise<Express> {
   const config = { ...configDefaults, ...given };
   const operations = contractOperations();
   // ServiceStack 4.5's built-in formats, in its Accept preference order (JSON the default, then HTML, XML, JSV, CSV);
@@ -94,6 +88,55 @@ export async function createApp({ config: given, store, logger, now = () => new 
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy ?? false);
   useLinkSettings(app, { publicBaseUrl: config.publicBaseUrl, basePath: config.basePath ?? '' });
+
+  // Every request, in order: its log line and metrics, safe headers, the response writer, limits, then its operation.
+  app.use(
+    requestLog(logger),
+    metrics.middleware,
+    helmet(SECURITY_HEADER_OPTIONS),
+    writer.install,
+    maxUrlLength(config.maxUrlLength),
+    requestTimeout(config.requestTimeoutMs, writer.errorHandler),
+    methodOverride(),
+    resolveOperation(operations.all, formats),
+  );
+
+  // Each operation's route: authentication, its body (if it takes one), the legacy binder, the OpenAPI validator, its service.
+  const authentication = authenticate({
+    store,
+    mode: config.auth,
+    defaultCompanyName: config.companyName,
+    requiresKey: (_req, res) => contextOf(res).operation?.secured === true,
+    deny: (res, error) => { contextOf(res).pendingError = error; },
+  });
+  const bodySteps = [
+    ...readRequestBody({ limit: config.bodyLimitBytes, formats }),
+    ...(formats.entries.some((e) => e.read) ? [readBody(formats, config.bodyLimitBytes)] : []),
+  ];
+  const binder = bindRequest({ maxArrayItems: config.maxArrayItems });
+  const validation = openApiValidation(validatorDocument(loadOpenApiDocument()), { validateResponses: config.validateResponses });
+  const routeOf = (op: OperationRecord): RequestHandler[] => {
+    const service = services.get(op.operationId)!;
+    // The URL was matched to its operation once, by resolveOperation; this route serves that operation only.
+    const resolvedHere: RequestHandler = (_req, res, next) => next(contextOf(res).operation === op ? undefined : 'route');
+    const runService: RequestHandler = async (req, res, next) => {
+      const context = contextOf(res);
+      if (context.pendingError) return next(context.pendingError);
+      if (!context.dto) return next(new Error(`${op.operationId}: no request DTO was bound`));
+      context.serviceStarted = true;
+      // The base URL and the abort signal are read by the services that need them (a report), not made for every echo.
+      const result = await service(context.dto as never, {
+        store, now, linkSecret, reportLimits, caller: callerOf(res),
+        get baseUrl() { return requestBaseUrl(req); },
+        get signal() { return requestSignal(res); },
+      });
+      if (res.headersSent) return; // the request ran past its time-out and was answered
+      await writer.send(req, res, result);
+    };
+    return [resolvedHere, callbackLimit(), authentication, ...(op.binding.body ? bodySteps : []), binder, ...validation, runService];
+  };
+  for (const op of operations.all) app[op.method.toLowerCase() as RouteMethod](op.expressPath, ...routeOf(op));
+
   app.get('/health', health);
   app.get('/ready', ready(store));
   // METRICS: off (the legacy 404), public, or behind any valid API key.
@@ -108,67 +151,7 @@ export async function createApp({ config: given, store, logger, now = () => new 
   app.use(metadataPages(formats)); // GET / → /metadata, the metadata pages, /types, /types/metadata
   app.use(notFound(operations.all, config.debug));
   app.use(writer.errorHandler);
-
-  // Every request, in order: its log line and metrics, safe headers, the response writer, limits, then its operation.
-  const edge = [
-    requestLog(logger),
-    metrics.middleware,
-    securityHeaders(SECURITY_HEADER_OPTIONS),
-    writer.install,
-    maxUrlLength(config.maxUrlLength),
-    requestTimeout(config.requestTimeoutMs, writer.errorHandler),
-    methodOverride(),
-    resolveOperation(operations.all, formats),
-  ];
-
-  // Each operation's plan: authentication, its body (if it takes one), the legacy binder, the OpenAPI validator, its service.
-  const authentication = authenticate({
-    store,
-    mode: config.auth,
-    defaultCompanyName: config.companyName,
-    requiresKey: (_req, res) => contextOf(res).operation?.secured === true,
-    deny: (res, error) => { contextOf(res).pendingError = error; },
-  });
-  const bodySteps = [
-    ...readRequestBody({ limit: config.bodyLimitBytes, formats }),
-    ...(formats.entries.some((e) => e.read) ? [readBody(formats, config.bodyLimitBytes)] : []),
-  ];
-  const binder = bindRequest({ maxArrayItems: config.maxArrayItems });
-  const validationFor = await (validation ?? prepareValidation(config));
-  const planOf = (op: OperationRecord): Step[] => {
-    const service = services.get(op.operationId)!;
-    const validation = validationFor(op);
-    // The operation was resolved once; its service runs here with the bound DTO (or its pending 401 is answered).
-    const runService: Step = async (req, res, next) => {
-      const context = contextOf(res);
-      if (context.pendingError) return next(context.pendingError);
-      if (!context.dto) return next(new Error(`${op.operationId}: no request DTO was bound`));
-      context.serviceStarted = true;
-      // The base URL and the abort signal are read by the services that need them (a report), not made for every echo.
-      const answer = service(context.dto as never, {
-        store, now, linkSecret, reportLimits, caller: callerOf(res),
-        get baseUrl() { return requestBaseUrl(req); },
-        get signal() { return requestSignal(res); },
-      });
-      // A service that answers at once (echo) is written without waiting a turn of the event loop.
-      const result = answer instanceof Promise ? await answer : answer;
-      if (res.headersSent) return; // the request ran past its time-out and was answered
-      const written = writer.send(req, res, result);
-      if (written) await written;
-    };
-    return [
-      callbackLimit(),
-      authentication,
-      ...(op.binding.body ? bodySteps : []),
-      binder,
-      ...(validation ? [validation] : []),
-      runService,
-    ];
-  };
-  const plans = new Map(operations.all.map((op) => [op.operationId, compileSteps(planOf(op), writer.errorHandler)] as const));
-
-  const service = createFrontDoor({ app, edge, plans, fail: writer.errorHandler });
-  return config.basePath ? underBasePath(service, config.basePath, config.trustProxy ?? false) : service;
+  return config.basePath ? underBasePath(app, config.basePath, config.trustProxy ?? false) : app;
 }
 
 /**
@@ -179,8 +162,7 @@ function underBasePath(app: Express, basePath: string, trustProxy: NonNullable<A
   const outer = express();
   outer.disable('x-powered-by');
   outer.set('trust proxy', trustProxy);
-  // A function, not the app itself: Express would mount an app by calling its handle(), past the front door.
-  outer.use(basePath, (req, res, next) => { app(req, res, next); });
+  outer.use(basePath, app);
   outer.use((_req: Request, res: Response) => {
     res.status(404).type('text/plain').send(`Not found: the service is under ${basePath}/`);
   });

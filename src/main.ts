@@ -4,12 +4,13 @@
  */
 import { rmSync } from 'node:fs';
 import { createApiKey } from './auth/api-keys.ts';
+import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { createLogger } from './ops/logger.ts';
 import { openStore } from './store/open-store.ts';
 import { keyAdminSocketPath, listenKeyAdmin } from './ops/key-admin-socket.ts';
 import { seedDemoIfEmpty } from './store/demo-ledger.ts';
-import { signalStartedUp } from './started-up.ts';
+import { listen, warmUp } from './server.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -17,16 +18,7 @@ async function main(): Promise<void> {
   // A stray rejection is a bug to log, never a reason to drop every other request in flight.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
-  // The store's driver opens the file off the main thread; meanwhile the HTTP side's modules load (imported here, not
-  // above, for that) and the validator compiles (handled where createApp awaits it). A turn of the event loop first,
-  // so the store's first steps, which start its driver, run before those modules load.
-  const opening = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  opening.catch(() => undefined);
-  const [{ createApp, prepareValidation }, { listen, warmUp }] = await new Promise((resolve) => setImmediate(resolve))
-    .then(() => Promise.all([import('./app.ts'), import('./server.ts')]));
-  const validation = prepareValidation(config);
-  validation.catch(() => undefined);
-  const store = await opening;
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   if (config.demoData) await seedDemoIfEmpty(store, new Date());
   // The embedded file has one writer, this process: `npm run keys` reaches its key operations through this socket.
   const keyAdminPath = store.kind === 'duckdb' ? keyAdminSocketPath(config.dataDir) : undefined;
@@ -46,13 +38,12 @@ async function main(): Promise<void> {
   }
   // What the app can answer without runs once it listens and has warmed up, before it reports ready (a failure stops the start).
   const unfinished: (() => Promise<void>)[] = [];
-  const app = await createApp({ config, store, logger, validation, finishLater: (work) => void unfinished.push(work) });
+  const app = await createApp({ config, store, logger, finishLater: (work) => void unfinished.push(work) });
   const listening = await listen(app, config.port, config.host);
   const { server } = listening;
   // The service's root: under BASE_PATH when one is set.
   const url = listening.url + (config.basePath ?? '');
-  // The production entry takes its code cache once the first request is answered (src/started-up.ts).
-  await warmUp(url, signalStartedUp);
+  await warmUp(url);
   for (const work of unfinished) await work();
   // The first report of a company would otherwise wait for its in-memory pre-aggregates; read them now, in the background.
   void store.preload().catch((err: unknown) => logger.warn({ err }, 'preload failed; reports read on demand'));
@@ -108,7 +99,6 @@ async function reportPageUrl(base: string, key?: string): Promise<string | undef
   return key ? `${Url}${Url.includes('?') ? '&' : '?'}apikey=${encodeURIComponent(key)}` : Url;
 }
 
-// Not a top-level await: the production bundle is a script (see scripts/build.mjs).
 main().catch((err: unknown) => {
   console.error(err);
   process.exit(1);

@@ -3,10 +3,9 @@
  * operation, sent to ourselves before we report ready, pays that cost up front.
  */
 import type { Express } from 'express';
-import { request as httpRequest, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { contractOperations } from './contract/operations.ts';
-import { expressServer } from './http/front-door.ts';
 
 export interface RunningServer {
   server: Server;
@@ -14,7 +13,7 @@ export interface RunningServer {
 }
 
 export async function listen(app: Express, port: number, host: string): Promise<RunningServer> {
-  const server = expressServer(app);
+  const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -30,9 +29,9 @@ export async function listen(app: Express, port: number, host: string): Promise<
 /**
  * One request per contract operation, and the WSDL, sent one at a time: a request from outside that arrives meanwhile
  * waits for one of them at most, not for all. Over node:http, which the server has loaded already (the first use of
- * fetch loads its client, a share of start-up of its own). `firstAnswered` runs once the first one is answered.
+ * fetch loads its client, a share of start-up of its own).
  */
-export async function warmUp(url: string, firstAnswered?: () => void): Promise<void> {
+export async function warmUp(url: string): Promise<void> {
   const requests = contractOperations().all.map(({ method, template }) => ({ method, path: template.replace(/\{\w+\}/g, 'warmup') }));
   for (const { method, path } of [...requests, { method: 'GET', path: '/soap12?wsdl' }]) {
     await new Promise<void>((resolve, reject) => {
@@ -42,7 +41,5 @@ export async function warmUp(url: string, firstAnswered?: () => void): Promise<v
       });
       sent.once('error', reject).end(body);
     });
-    firstAnswered?.();
-    firstAnswered = undefined;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Start-up of the real process, as a user starts it: the production build (`node dist/main.js`) against the sources
+ * Start-up of the real process, as a user starts it: the production build (`node dist/src/start.js`) against the sources
  * through tsx (`tsx src/main.ts`, the development start), measured in the same run over the same DuckDB file (created
  * by a first, unmeasured start), with two anchors started the same way: a bare node:http server (what starting any
  * Node process costs here: Node's own boot, including the CA certificates it reads when NODE_EXTRA_CA_CERTS is set)
@@ -22,7 +22,7 @@ const ECHO = '/v1/echo/hello';
 
 /** The smallest servers answering the same request, started the same way: what any Node process costs on this machine. */
 const ANCHOR_LISTEN = "listen(Number(process.env.PORT), process.env.HOST, () => console.log('listening on http://' + process.env.HOST + ':' + process.env.PORT))";
-const PRODUCTION = [process.execPath, 'dist/main.js'] as const;
+const PRODUCTION = [process.execPath, 'dist/src/start.js'] as const;
 const BARE_NODE = [process.execPath, '-e', `require('node:http').createServer((req, res) => res.end('{}')).${ANCHOR_LISTEN}`] as const;
 /**
  * Node reads the whole bundle NODE_EXTRA_CA_CERTS names before it runs any code (here ~80 ms of every start); a
@@ -31,12 +31,12 @@ const BARE_NODE = [process.execPath, '-e', `require('node:http').createServer((r
  */
 const EXTRA_CA = process.env.NODE_EXTRA_CA_CERTS ? ['NODE_EXTRA_CA_CERTS'] : [];
 const COMMANDS: Record<string, { argv: readonly [string, ...string[]]; unset?: readonly string[] }> = {
-  'node dist/main.js': { argv: PRODUCTION },
+  'node dist/src/start.js': { argv: PRODUCTION },
   'tsx src/main.ts': { argv: [process.execPath, '--import', 'tsx', 'src/main.ts'] },
   'anchor: bare node:http': { argv: BARE_NODE },
   'anchor: plain Express 5': { argv: [process.execPath, '-e', `require('express')().get('/v1/echo/:m', (req, res) => res.json({ Message: req.params.m })).${ANCHOR_LISTEN}`] },
   ...(EXTRA_CA.length ? {
-    'node dist/main.js, NODE_EXTRA_CA_CERTS unset': { argv: PRODUCTION, unset: EXTRA_CA },
+    'node dist/src/start.js, NODE_EXTRA_CA_CERTS unset': { argv: PRODUCTION, unset: EXTRA_CA },
     'anchor: bare node:http, NODE_EXTRA_CA_CERTS unset': { argv: BARE_NODE, unset: EXTRA_CA },
   } : {}),
 };
@@ -76,7 +76,7 @@ async function start(command: Command, dataDir: string, env: Record<string, stri
 export async function benchStartup(runs: number): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-startup-'));
   try {
-    await (await start('node dist/main.js', dataDir)).server.stop(); // creates the store file; not measured
+    await (await start('node dist/src/start.js', dataDir)).server.stop(); // creates the store file; not measured
     const commands = Object.keys(COMMANDS) as Command[];
     const samples = new Map(commands.map((c) => [c, { firstOk: [] as number[], ready: [] as number[] }]));
     for (let i = 0; i < runs; i++) {
@@ -95,11 +95,11 @@ export async function benchStartup(runs: number): Promise<void> {
     console.log(`\nStart-up from spawn (DuckDB store, DEMO_DATA=0, ${runs} runs each, alternating): first 200 of GET ${ECHO}, and "listening on" (after the warm-up)`);
     console.log(table(rows));
     const firstOk = (command: Command) => median(samples.get(command)!.firstOk);
-    const build = firstOk('node dist/main.js'), bare = firstOk('anchor: bare node:http');
+    const build = firstOk('node dist/src/start.js'), bare = firstOk('anchor: bare node:http');
     console.log(`production build: first 200 in ${fmtMs(build)} ms (goal ≤ 300 ms); vs tsx: ${fmtRatio(build / firstOk('tsx src/main.ts'))}; `
       + `vs bare node:http: ${fmtRatio(build / bare)} (+${fmtMs(build - bare)} ms); vs plain Express: ${fmtRatio(build / firstOk('anchor: plain Express 5'))}`);
     if (EXTRA_CA.length) {
-      const buildClean = firstOk('node dist/main.js, NODE_EXTRA_CA_CERTS unset'), bareClean = firstOk('anchor: bare node:http, NODE_EXTRA_CA_CERTS unset');
+      const buildClean = firstOk('node dist/src/start.js, NODE_EXTRA_CA_CERTS unset'), bareClean = firstOk('anchor: bare node:http, NODE_EXTRA_CA_CERTS unset');
       console.log(`without NODE_EXTRA_CA_CERTS (as the systemd unit starts it): first 200 in ${fmtMs(buildClean)} ms; vs bare node:http alike: `
         + `${fmtRatio(buildClean / bareClean)} (+${fmtMs(buildClean - bareClean)} ms)`);
     }
@@ -120,7 +120,7 @@ export async function benchMemory(connections: number, seconds: number): Promise
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-memory-'));
   let server: SpawnedServer | undefined;
   try {
-    ({ server } = await start('node dist/main.js', dataDir, { DEMO_DATA: '1' }));
+    ({ server } = await start('node dist/src/start.js', dataDir, { DEMO_DATA: '1' }));
     const url = /listening on (http:\/\/[^\s]+)/.exec(server.output())![1]!;
     await new Promise((resolve) => setTimeout(resolve, 2000)); // preload and warm-up settle; the demo key is printed
     const key = /(rsk_[A-Za-z0-9_-]{43})/.exec(server.output())?.[1];
@@ -134,7 +134,7 @@ export async function benchMemory(connections: number, seconds: number): Promise
     const echo = await load(url + ECHO);
     const reports = key ? await load(report, { 'X-ApiKey': key }) : undefined;
     const after = memoryKiB(pid, 'VmRSS'), peak = memoryKiB(pid, 'VmHWM');
-    console.log(`\nMemory of the production process (node dist/main.js, DuckDB, demo ledger), ${connections} connections:`);
+    console.log(`\nMemory of the production process (node dist/src/start.js, DuckDB, demo ledger), ${connections} connections:`);
     console.log(table([
       ['moment', 'RSS'],
       ['idle, ready (2 s after "listening on")', mib(idle)],

@@ -4,7 +4,7 @@
  * these; `npm run compare` replays the same requests (plus the binder forms of src/compare/sources/battery.ts)
  * against two hosts. Nothing here sends anything.
  */
-import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
+import type { OpenAPIV3 } from 'openapi-types';
 import { readOperations, type OperationRecord } from '../contract/operations.ts';
 
 export const SAMPLE_MESSAGE = 'conformance';
@@ -32,13 +32,13 @@ export interface OperationRequests {
   bad?: ContractRequest;
 }
 
-function resolveParameter(doc: OpenAPIV3.DocumentV3, node: OpenAPIV3.ParameterObject | OpenAPIV3.ReferenceObject): OpenAPIV3.ParameterObject {
+function resolveParameter(doc: OpenAPIV3.Document, node: OpenAPIV3.ParameterObject | OpenAPIV3.ReferenceObject): OpenAPIV3.ParameterObject {
   if ('$ref' in node) return resolveParameter(doc, doc.components!.parameters![node.$ref.split('/').pop()!]!);
   return node;
 }
 
 /** Every operation of openapi/ with its sample and bad requests. */
-export function operationRequests(doc: OpenAPIV3.DocumentV3, companyId: number): OperationRequests[] {
+export function operationRequests(doc: OpenAPIV3.Document, companyId: number): OperationRequests[] {
   return readOperations(doc).all.map((record) => {
     const { operationId, template, method } = record;
     const op = (doc.paths[template] as Record<string, OpenAPIV3.OperationObject>)[method.toLowerCase()]!;
@@ -55,7 +55,7 @@ export function operationRequests(doc: OpenAPIV3.DocumentV3, companyId: number):
 }
 
 /** A valid request for an operation: path strings filled in, the company id where the DTO has one. */
-function sampleRequest(doc: OpenAPIV3.DocumentV3, template: string, op: OpenAPIV3.OperationObject, verb: string, companyId: number): ContractRequest | undefined {
+function sampleRequest(doc: OpenAPIV3.Document, template: string, op: OpenAPIV3.OperationObject, verb: string, companyId: number): ContractRequest | undefined {
   const params = (op.parameters ?? []).map((p) => resolveParameter(doc, p));
   let url = template;
   for (const p of params.filter((x) => x.in === 'path')) {
@@ -74,7 +74,7 @@ function sampleRequest(doc: OpenAPIV3.DocumentV3, template: string, op: OpenAPIV
 }
 
 /** A request the operation must refuse with 400: a non-integer for an integer query field, or a malformed JSON body. */
-function badRequest(doc: OpenAPIV3.DocumentV3, template: string, op: OpenAPIV3.OperationObject, verb: string): ContractRequest | undefined {
+function badRequest(doc: OpenAPIV3.Document, template: string, op: OpenAPIV3.OperationObject, verb: string): ContractRequest | undefined {
   if (verb === 'POST') return { method: verb, url: template, headers: { 'Content-Type': 'application/json' }, body: '{"Message":' };
   const params = (op.parameters ?? []).map((p) => resolveParameter(doc, p));
   if (params.some((p) => p.in === 'path')) return undefined;

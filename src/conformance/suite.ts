@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
+import type { OpenAPIV3 } from 'openapi-types';
 import { loadOpenApiDocument } from '../contract/openapi-document.ts';
 import { HYPHENATED_GUID, operationRequests, SAMPLE_MESSAGE, WSDL_REQUESTS, wireRequests, type ContractRequest } from './requests.ts';
 

@@ -2,7 +2,7 @@
  * What each operation's inputs are, read from openapi/: for every query parameter and body property, the
  * canonical name and how the legacy binder parses it. Nothing here restates a DTO by hand.
  */
-import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
+import type { OpenAPIV3 } from 'openapi-types';
 
 export type ScalarKind =
   | { kind: 'string' }
@@ -42,7 +42,7 @@ function refName(ref: string): string {
   return ref.slice(ref.lastIndexOf('/') + 1);
 }
 
-function resolve<T extends object>(doc: OpenAPIV3.DocumentV3, node: T | OpenAPIV3.ReferenceObject): T {
+function resolve<T extends object>(doc: OpenAPIV3.Document, node: T | OpenAPIV3.ReferenceObject): T {
   if ('$ref' in node) {
     const [, section, name] = /^#\/components\/(\w+)\/(.+)$/.exec(node.$ref) ?? [];
     const target = (doc.components as Record<string, Record<string, unknown>> | undefined)?.[section!]?.[name!];
@@ -52,7 +52,7 @@ function resolve<T extends object>(doc: OpenAPIV3.DocumentV3, node: T | OpenAPIV
   return node;
 }
 
-function scalarKind(doc: OpenAPIV3.DocumentV3, schema: Schema): ScalarKind {
+function scalarKind(doc: OpenAPIV3.Document, schema: Schema): ScalarKind {
   if ('$ref' in schema) {
     const special = SPECIAL_SCHEMAS[refName(schema.$ref)];
     if (special) return special;
@@ -71,7 +71,7 @@ function scalarKind(doc: OpenAPIV3.DocumentV3, schema: Schema): ScalarKind {
   }
 }
 
-function fieldKind(doc: OpenAPIV3.DocumentV3, schema: Schema): FieldKind {
+function fieldKind(doc: OpenAPIV3.Document, schema: Schema): FieldKind {
   const resolved = resolve<OpenAPIV3.SchemaObject>(doc, schema);
   if (resolved.type === 'array') return { kind: 'array', items: scalarKind(doc, (resolved as OpenAPIV3.ArraySchemaObject).items) };
   return scalarKind(doc, schema);
@@ -81,7 +81,7 @@ function byLowerName(fields: FieldSpec[]): Map<string, FieldSpec> {
   return new Map(fields.map((f) => [f.name.toLowerCase(), f]));
 }
 
-export function bindingPlan(doc: OpenAPIV3.DocumentV3, operation: OpenAPIV3.OperationObject): BindingPlan {
+export function bindingPlan(doc: OpenAPIV3.Document, operation: OpenAPIV3.OperationObject): BindingPlan {
   const parameters = (operation.parameters ?? []).map((p) => resolve<OpenAPIV3.ParameterObject>(doc, p)).filter((p) => p.schema);
   const fields = (where: string) => parameters.filter((p) => p.in === where).map((p) => ({ name: p.name, type: fieldKind(doc, p.schema!) }));
   const plan: BindingPlan = { path: fields('path'), query: byLowerName(fields('query')) };

@@ -3,7 +3,7 @@
  * verbs, REST routes) and every DTO's properties with their .NET types, read from openapi/ (the operation records
  * and the DTO schemas). The metadata pages, /operations/metadata and /types/metadata render this one model.
  */
-import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
+import type { OpenAPIV3 } from 'openapi-types';
 import { loadOpenApiDocument } from './openapi-document.ts';
 import { contractOperations } from './operations.ts';
 
@@ -47,7 +47,7 @@ const SCALAR_REFS: Record<string, ClrType> = {
   GuidInput: { name: 'Guid', csharp: 'Guid', valueType: true },
 };
 
-function clrType(doc: OpenAPIV3.DocumentV3, schema: Schema): ClrType {
+function clrType(doc: OpenAPIV3.Document, schema: Schema): ClrType {
   if ('$ref' in schema) {
     const name = schema.$ref.slice(schema.$ref.lastIndexOf('/') + 1);
     const scalar = SCALAR_REFS[name];

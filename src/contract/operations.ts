@@ -5,7 +5,7 @@
  * the writers, conformance, the client contract generator and the warm-up all read these records; nothing else
  * walks `doc.paths`.
  */
-import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
+import type { OpenAPIV3 } from 'openapi-types';
 import { bindingPlan, type BindingPlan } from './binding-plan.ts';
 import { loadOpenApiDocument } from './openapi-document.ts';
 import { parseTemplate, type RouteSegment } from './routes.ts';
@@ -52,7 +52,7 @@ function refName(ref: string): string {
   return ref.slice(ref.lastIndexOf('/') + 1);
 }
 
-function resolveResponse(doc: OpenAPIV3.DocumentV3, node: OpenAPIV3.ResponseObject | OpenAPIV3.ReferenceObject): OpenAPIV3.ResponseObject {
+function resolveResponse(doc: OpenAPIV3.Document, node: OpenAPIV3.ResponseObject | OpenAPIV3.ReferenceObject): OpenAPIV3.ResponseObject {
   if ('$ref' in node) {
     const target = doc.components?.responses?.[refName(node.$ref)];
     if (!target) throw new Error(`openapi: unresolved ${node.$ref}`);
@@ -61,7 +61,7 @@ function resolveResponse(doc: OpenAPIV3.DocumentV3, node: OpenAPIV3.ResponseObje
   return node;
 }
 
-function responseRecord(doc: OpenAPIV3.DocumentV3, node: OpenAPIV3.ResponseObject | OpenAPIV3.ReferenceObject): ResponseRecord {
+function responseRecord(doc: OpenAPIV3.Document, node: OpenAPIV3.ResponseObject | OpenAPIV3.ReferenceObject): ResponseRecord {
   const content = resolveResponse(doc, node).content ?? {};
   const schema = content['application/json']?.schema as Resolvable | undefined;
   return {
@@ -70,12 +70,12 @@ function responseRecord(doc: OpenAPIV3.DocumentV3, node: OpenAPIV3.ResponseObjec
   };
 }
 
-function isSecured(operation: OpenAPIV3.OperationObject, doc: OpenAPIV3.DocumentV3): boolean {
+function isSecured(operation: OpenAPIV3.OperationObject, doc: OpenAPIV3.Document): boolean {
   const security = operation.security ?? (doc as { security?: OpenAPIV3.SecurityRequirementObject[] }).security;
   return Array.isArray(security) && security.length > 0 && !security.some((s) => Object.keys(s).length === 0);
 }
 
-export function readOperations(doc: OpenAPIV3.DocumentV3): OperationTable {
+export function readOperations(doc: OpenAPIV3.Document): OperationTable {
   const all: OperationRecord[] = [];
   for (const [template, item] of Object.entries(doc.paths)) {
     for (const method of METHODS) {

@@ -47,12 +47,10 @@ export interface RequestContext {
   edge?: ErrorEdge;
   /** Set once the operation's service runs: errors after this point are the service's own. */
   serviceStarted?: boolean;
-  /** Headers held for the answer (src/http/pending-headers.ts), as a flat name, value list. */
-  pendingHeaders: string[];
 }
 
 export function contextOf(res: Response): RequestContext {
-  res.locals.context ??= { params: {}, sentNames: {}, pendingHeaders: [] } satisfies RequestContext;
+  res.locals.context ??= { params: {}, sentNames: {} } satisfies RequestContext;
   return res.locals.context as RequestContext;
 }
 

@@ -16,8 +16,6 @@ import { RichResult, dtoOf } from '../contract/service-result.ts';
 import { toAppError, type AppError } from '../errors/app-error.ts';
 import type { FormatEntry, FormatRegistry, WriteContext, Written } from '../formats/registry.ts';
 import { publicPath } from './base-url.ts';
-import { applyPendingHeaders } from './pending-headers.ts';
-import { canWriteWhole, writeWhole } from './whole-answer.ts';
 import { createNegotiator } from './negotiate.ts';
 import { contextOf, requestDtoName, type ResponseForm } from './request-context.ts';
 import { fromLibraryError } from './request-errors.ts';
@@ -59,8 +57,6 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
   };
   const sendBody = (req: Request, res: Response, contentType: string, written: Written) => {
     const type = written.contentType ?? contentType;
-    if (canWriteWhole(req, res, written)) return writeWhole(req, res, type, written);
-    applyPendingHeaders(res);
     res.vary('Accept');
     if (written.attachment) res.attachment(written.attachment); // Content-Disposition (content-disposition package)
     for (const [name, value] of Object.entries(written.headers ?? {})) res.setHeader(name, value);
@@ -104,7 +100,6 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
 
   const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     const context = contextOf(res);
-    applyPendingHeaders(res);
     const appError: AppError = context.pendingError ?? fromLibraryError(error, context.sentNames, requestDtoName(context)) ?? toAppError(error);
     if (appError.status >= 500) logger.error({ err: appError.cause ?? error, code: appError.code }, 'request failed');
     if (res.writableEnded) return; // already answered (e.g. a request that ran past its time-out)

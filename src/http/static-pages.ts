@@ -15,7 +15,9 @@ import { publicPath } from './base-url.ts';
 
 const require = createRequire(import.meta.url);
 const CHART_JS_DIST = path.dirname(require.resolve('chart.js'));
-const SWAGGER_UI_DIST = (require('swagger-ui-dist/absolute-path.js') as () => string)();
+/** swagger-ui-dist's documented getAbsoluteFSPath(); its main module loads Swagger UI's bundle, so on first use only. */
+let swaggerUiDist: string | undefined;
+const swaggerUiDir = () => (swaggerUiDist ??= (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath());
 const REPORT_ASSETS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../reports/assets');
 
 export const REPORT_ASSETS = {
@@ -103,7 +105,7 @@ export function staticPages(): Router {
   for (const file of DOCS_ASSET_FILES) {
     router.get(`/docs/assets/${file}`, (_req, res) => {
       res.setHeader('Content-Security-Policy', ASSET_CSP);
-      res.sendFile(path.join(SWAGGER_UI_DIST, file), { maxAge: '1h' });
+      res.sendFile(path.join(swaggerUiDir(), file), { maxAge: '1h' });
     });
   }
   router.get('/openapi.json', (req, res) => sendText(res, 'application/json; charset=utf-8', publicPath(req) ? contractJsonAt(publicPath(req)) : contractJson));

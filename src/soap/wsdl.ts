@@ -72,16 +72,8 @@ export function escapeXmlAttribute(value: string): string {
     .replace(/'/g, '&apos;');
 }
 
-/**
- * The production build (scripts/build.mjs) writes the inlined WSDL, checked, beside its copy of the files: reading it
- * takes well under a millisecond where inlining and checking took ~10 at start-up. From the sources there is none.
- */
-export const INLINED_FILE = 'SyncReply.inlined.wsdl';
-
 export async function loadWsdl(dir: string = WSDL_DIR): Promise<WsdlDocument> {
-  const built = await readFile(path.join(dir, INLINED_FILE), 'utf8').catch((error: NodeJS.ErrnoException) =>
-    error.code === 'ENOENT' ? undefined : Promise.reject(error));
-  return addressable(built ?? await inlineWsdl(dir));
+  return addressable(await inlineWsdl(dir));
 }
 
 /** SyncReply.wsdl with its schemas inlined, each file and the result checked with a strict parser. */

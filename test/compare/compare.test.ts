@@ -1,6 +1,6 @@
 /**
  * `npm run compare` end to end, against real instances of this service started as a user starts them (`npm start`'s
- * `node dist/main.js`, each over its own DuckDB store with the demo ledger and the demo key it prints): A and A2 configured alike, B
+ * `node dist/src/start.js`, each over its own DuckDB store with the demo ledger and the demo key it prints): A and A2 configured alike, B
  * with another COMPANY_NAME. The tool finds exactly that difference on the whole battery and nothing between A and
  * A2; a header that changes on every call (X-Request-Id) and ReportModel.BuildTime are noise, not differences;
  * explicit rules allow differences; POST is replayed only with --allow-post; a hung host times out. The HTML report

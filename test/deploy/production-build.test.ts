@@ -1,5 +1,5 @@
 /**
- * The production build (`npm run build` → dist/, `node dist/main.js`) run from a production install: a copy of
+ * The production build (`npm run build` → dist/, `node dist/src/start.js`) run from a production install: a copy of
  * dist/ and package.json beside a node_modules holding only the production dependencies (as `npm ci --omit=dev`
  * leaves it: no tsx, no typescript). The server starts, finds its contract, WSDL, report page and Swagger assets,
  * and the compiled CLIs (dist/scripts/keys.js, import.js) work on its store.
@@ -32,10 +32,7 @@ function compiledFiles(dir: string): string[] {
     e.isDirectory() ? compiledFiles(path.join(dir, e.name)) : /\.c?js$/.test(e.name) ? [path.join(dir, e.name)] : []);
 }
 
-/**
- * What a compiled file imports: static imports and re-exports, import() and require() with a literal, found by
- * TypeScript's parser (not a hand regex; its quicker pre-processor misses requires in the whitespace-minified bundle).
- */
+/** What a compiled file imports: static imports and re-exports, import() and require() with a literal, found by TypeScript's parser. */
 function importedSpecifiers(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
   const found: string[] = [];
@@ -74,7 +71,7 @@ async function productionInstall(): Promise<string> {
   return dir;
 }
 
-describe('production build: node dist/main.js with production dependencies only', function () {
+describe('production build: node dist/src/start.js with production dependencies only', function () {
   this.timeout(180_000);
   let install: string;
   let data: string;
@@ -109,36 +106,6 @@ describe('production build: node dist/main.js with production dependencies only'
     }
     expect(outside).to.deep.equal([]);
     expect([...seen], 'the scan finds the runtime packages').to.include.members(['express', 'pg', '@duckdb/node-api', '@duckdb/node-bindings', 'soap', 'csv-parse', 'proxy-addr']);
-  });
-
-  it('starts from the V8 code cache the build wrote; without a usable one it starts all the same and writes a new one', async () => {
-    const cache = path.join(install, 'dist/src/bundle/main.cjs.code-cache');
-    const env = { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'rs-prod-cache-')), DEMO_DATA: '0' };
-    const startAndEcho = async () => {
-      const server = await startProductionServer(env, install);
-      try {
-        expect((await fetch(`${server.url}/v1/echo/cached`)).status).to.equal(200);
-      } finally {
-        expect(await server.stop(), server.output()).to.equal(0);
-      }
-    };
-    try {
-      const built = readFileSync(cache);
-      const builtAt = statSync(cache).mtimeMs;
-      await startAndEcho();
-      // V8 took it: a refused cache is replaced once the server has warmed up.
-      expect(statSync(cache).mtimeMs, 'the build\'s cache kept').to.equal(builtAt);
-
-      rmSync(cache);
-      await startAndEcho();
-      expect(existsSync(cache), 'a cache written by the first start without one').to.equal(true);
-
-      writeFileSync(cache, 'not a V8 code cache');
-      await startAndEcho();
-      expect(readFileSync(cache).length, 'a refused cache replaced').to.be.greaterThan(built.length / 2);
-    } finally {
-      rmSync(env.DATA_DIR, { recursive: true, force: true });
-    }
   });
 
   it('serves the contract, WSDL, report page, API docs and native types; the compiled CLIs work on its store', async () => {

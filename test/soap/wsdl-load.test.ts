@@ -1,35 +1,33 @@
 /**
- * The WSDL the server serves, loaded from the contract files (the sources) and from the inlined copy the production
- * build writes beside them (src/soap/wsdl.ts, scripts/build.mjs): the same document either way.
+ * The WSDL the server serves, loaded from the contract files (src/soap/wsdl.ts): self-contained, and a broken copy of
+ * the files fails loading with a sentence naming what is wrong.
  */
 import { expect } from 'chai';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { INLINED_FILE, WSDL_DIR, inlineWsdl, loadWsdl } from '../../src/soap/wsdl.ts';
+import { WSDL_DIR, WSDL_FILE, loadWsdl } from '../../src/soap/wsdl.ts';
 
-describe('WSDL loading: from the contract files and from the build\'s inlined copy', () => {
-  let built: string;
-  before(async () => {
-    built = mkdtempSync(path.join(tmpdir(), 'rs-wsdl-'));
-    cpSync(WSDL_DIR, built, { recursive: true });
-    writeFileSync(path.join(built, INLINED_FILE), await inlineWsdl(built));
+describe('WSDL loading from the contract files', () => {
+  let copy: string;
+  beforeEach(() => {
+    copy = mkdtempSync(path.join(tmpdir(), 'rs-wsdl-'));
+    cpSync(WSDL_DIR, copy, { recursive: true });
   });
-  after(() => rmSync(built, { recursive: true, force: true }));
+  afterEach(() => rmSync(copy, { recursive: true, force: true }));
 
-  it('When the inlined copy is present, then the document and its per-request address are those of the files', async () => {
-    const fromFiles = await loadWsdl();
-    const fromBuild = await loadWsdl(built);
-    expect(fromBuild.xml).to.equal(fromFiles.xml);
-    expect(fromBuild.xml).to.include('<xs:schema').and.not.include('schemaLocation=');
-    expect(fromBuild.withAddress('https://reports.example/soap12')).to.equal(fromFiles.withAddress('https://reports.example/soap12'));
-    expect(fromBuild.withAddress('https://reports.example/soap12')).to.include('location="https://reports.example/soap12"');
+  it('When the files are loaded, then the schemas are inlined and the address is set per request', async () => {
+    const wsdl = await loadWsdl();
+    expect(wsdl.xml).to.include('<xs:schema').and.not.include('schemaLocation=');
+    expect(wsdl.withAddress('https://reports.example/soap12')).to.include('location="https://reports.example/soap12"');
+    expect(wsdl.withAddress('https://reports.example/soap12')).to.not.include('http://localhost/soap12');
   });
 
-  it('When the inlined copy has lost its address placeholder, then loading fails naming it', async () => {
-    writeFileSync(path.join(built, INLINED_FILE), (await inlineWsdl(built)).replace('location="http://localhost/soap12"', 'location="x"'));
+  it('When the WSDL file has lost its address placeholder, then loading fails naming it', async () => {
+    const file = path.join(copy, WSDL_FILE);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('location="http://localhost/soap12"', 'location="x"'));
     let error: unknown;
-    await loadWsdl(built).catch((e: unknown) => (error = e));
+    await loadWsdl(copy).catch((e: unknown) => (error = e));
     expect(String(error)).to.match(/address placeholder not found once/);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Real server processes for deployment tests, started as a user starts them: the production build
- * (`node dist/main.js`, built first by scripts/ensure-build.mjs as `npm start` does) or any command line.
+ * (`node dist/src/start.js`, built first by scripts/ensure-build.mjs as `npm start` does) or any command line.
  * Resolves when the process prints "listening on <url>"; stop() sends SIGTERM and waits, kill() SIGKILLs.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -69,7 +69,7 @@ export function startServerProcess(command: string, args: string[], options: { c
   });
 }
 
-/** `node dist/main.js` in `cwd` (the repository, or a production install of it). */
+/** `node dist/src/start.js` in `cwd` (the repository, or a production install of it). */
 export function startProductionServer(env: Record<string, string | undefined>, cwd = REPO_ROOT): Promise<ServerProcess> {
-  return startServerProcess(process.execPath, ['dist/main.js'], { cwd, env: productionEnv(env) });
+  return startServerProcess(process.execPath, ['dist/src/start.js'], { cwd, env: productionEnv(env) });
 }

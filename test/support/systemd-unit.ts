@@ -12,9 +12,9 @@ import { promisify } from 'node:util';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from './server-process.ts';
 
 export const UNIT_FILE = path.join(REPO_ROOT, 'deploy/systemd/reporting-service@.service');
-/** Where the unit expects the release and node. */
+/** Where the unit expects the release, and the release's own pinned Node (package.json optionalDependencies). */
 const UNIT_RELEASE_DIR = '/opt/reporting-service';
-const UNIT_NODE = '/usr/bin/node';
+const UNIT_NODE = `${UNIT_RELEASE_DIR}/node_modules/.bin/node`;
 
 export interface UnitService {
   workingDirectory: string;
@@ -46,7 +46,7 @@ export function startUnitInstance(port: number, envFile: Record<string, string>,
   if (unit.workingDirectory !== UNIT_RELEASE_DIR) throw new Error(`unit WorkingDirectory is ${unit.workingDirectory}, expected ${UNIT_RELEASE_DIR}`);
   const [bin, ...args] = unit.execStart;
   if (bin !== UNIT_NODE) throw new Error(`unit ExecStart runs ${bin}, expected ${UNIT_NODE}`);
-  return startServerProcess(existsSync(UNIT_NODE) ? UNIT_NODE : process.execPath, args, {
+  return startServerProcess(path.join(releaseDir, path.relative(UNIT_RELEASE_DIR, UNIT_NODE)), args, {
     cwd: releaseDir,
     env: { PATH: process.env.PATH, ...unit.environment, ...envFile },
   });

@@ -5,7 +5,7 @@
  * GUIDs, arrays, enums, integers, valid and not), every response format (suffix, `?format=`, Accept, JSONP), route
  * spellings (case, empty segments), anonymous calls and HEAD. Nothing is listed by hand per operation.
  */
-import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
+import type { OpenAPIV3 } from 'openapi-types';
 import type { FieldSpec, ScalarKind } from '../../contract/binding-plan.ts';
 import { loadOpenApiDocument } from '../../contract/openapi-document.ts';
 import { HYPHENATED_GUID, operationRequests, WSDL_REQUESTS, wireRequests, type ContractRequest } from '../../conformance/requests.ts';
