@@ -235,6 +235,7 @@ async function main(): Promise<void> {
   ]));
   const perRoundRatio = perRound.map((m) => fmtRatio(m.find((r) => r.target === 'app')!.rps / m.find((r) => r.target === 'express')!.rps));
   console.log(`\napp / express throughput in each of the ${rounds} rounds: ${perRoundRatio.join(', ')} (the table: medians over the rounds; requests and errors: sums)`);
+  console.log(`goal: app throughput ≥ 0.8× plain Express 5 with validation, logging and metrics on: ${fmtRatio(app.rps / exp.rps)} ${app.rps / exp.rps >= 0.8 ? 'met' : 'NOT met'}; app p99 ${fmtMs(app.p99)} ms`);
   console.log('Latency and CPU ratios > 1 mean slower than the anchor; throughput ratios < 1 mean fewer requests per second.');
   console.log('Server CPU is the server process\'s own (user + system) over the measured window; autocannon shares the machine.');
   console.log('app: node dist/src/start.js as deployed; app under tsx: createApp run from the sources (npm run start:dev, the tests).');
