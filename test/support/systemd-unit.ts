@@ -5,7 +5,7 @@
  * runner's but PATH, as systemd gives it.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -61,7 +61,8 @@ export async function verifyUnit(instance: string): Promise<string | undefined> 
   if (!analyze) return undefined;
   const dir = mkdtempSync(path.join(tmpdir(), 'rs-unit-'));
   try {
-    copyFileSync(UNIT_FILE, path.join(dir, path.basename(UNIT_FILE)));
+    // The release's own Node, as installed in this checkout (systemd-analyze checks that ExecStart is executable).
+    writeFileSync(path.join(dir, path.basename(UNIT_FILE)), readFileSync(UNIT_FILE, 'utf8').replaceAll(UNIT_NODE, path.join(REPO_ROOT, path.relative(UNIT_RELEASE_DIR, UNIT_NODE))));
     symlinkSync(path.basename(UNIT_FILE), path.join(dir, `reporting-service@${instance}.service`));
     const result = await promisify(execFile)(analyze, ['verify', path.join(dir, `reporting-service@${instance}.service`)])
       .then(({ stdout, stderr }) => stdout + stderr, (e: { stdout?: string; stderr?: string; message: string }) => `${e.stdout ?? ''}${e.stderr ?? ''}` || e.message);
