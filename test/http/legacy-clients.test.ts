@@ -204,4 +204,26 @@ describe('Legacy clients (as a real 4.5.14 host answered them, issue 24)', () =>
       }
     });
   });
+
+  describe('deliberate deviations (README: "Deliberate deviations"), each beside the host\'s answer', () => {
+    it('When HEAD is sent to a GET route, then it is answered like GET without a body (the host: 404)', async () => {
+      const res = await request(t.app).head('/v1/echo/hi').expect(200);
+      expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+      expect(res.text).to.equal(undefined);
+    });
+    for (const [message, cell] of [['=1', "'=1"], ['-5', "'-5"], ['@sum', "'@sum"]]) {
+      it(`When a CSV text cell starts like a formula (${message}), then it gets an apostrophe (the host: ${message} as it was)`, async () => {
+        const res = await request(t.app).get(`/v1/echo/${encodeURIComponent(message!)}.csv`).expect(200);
+        expect(res.text).to.equal(`Message,CompanyName,ResponseStatus\r\n${cell},${CO},"{}"\r\n`);
+      });
+    }
+    it('When a date carries a time, then only its calendar date is used (the host: /Date(1735727400000+0000)/ for 10:30Z)', async () => {
+      const res = await request(t.app).get(`${FLAT}?CompanyId=1&UseCustomDateRange=true&StartDate=2025-01-01T10:30:00Z&EndDate=2025-06-30`).expect(200);
+      expect(res.body.SelectedOptions.StartDate).to.equal(`/Date(${JAN_1}+0000)/`);
+    });
+    it('When a CSV body has an unterminated quote, then it is a 400 (the host read "unterminated\\r" and answered 200)', async () => {
+      const res = await post('/csv/reply/EchoRequest?format=json', 'text/csv', 'Message\r\n"unterminated\r\n').expect(400);
+      expect(res.body.ResponseStatus.Message).to.match(/^Could not deserialize 'text\/csv' request using EchoRequest: /);
+    });
+  });
 });
