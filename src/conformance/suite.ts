@@ -233,11 +233,11 @@ export async function runConformance(baseUrl: string, options: ConformanceOption
     check(hasResponseStatus(res.json), 'no ResponseStatus');
     check((res.json as { ResponseStatus: { ErrorCode: string } }).ResponseStatus.ErrorCode === 'NotImplementedException', 'ErrorCode is not NotImplementedException');
   });
-  await rule('wire:date-form', 'dates are written \\/Date(ms)\\/', async () => {
+  await rule('wire:date-form', 'a query date is written \\/Date(ms+0000)\\/ (a local DateTime, as 4.5.14 wrote it)', async () => {
     if (!options.apiKey) throw new NotApplicable('the report requires an API key (--api-key)');
     const res = await send(wire['wire:date-form']);
     check(res.status === 200, `status ${res.status}`);
-    check(/"StartDate":"\\\/Date\(1704067200000\)\\\/"/.test(res.text), 'StartDate is not "\\/Date(1704067200000)\\/"');
+    check(/"StartDate":"\\\/Date\(1704067200000\+0000\)\\\/"/.test(res.text), 'StartDate is not "\\/Date(1704067200000+0000)\\/"');
   });
   await rule('wire:guid-form', 'GUIDs are written as 32 lowercase hex digits (hyphenated input accepted)', async () => {
     if (!options.apiKey) throw new NotApplicable('the report requires an API key (--api-key)');

@@ -1,39 +1,106 @@
 /**
- * A DTO as CSV (`text/csv`), as a real ServiceStack 4.5.14 host's CsvSerializer wrote one: a header row of the DTO
- * type's properties in declaration order (null ones included), then one row of their values: strings as they are,
- * nested objects and lists as JSV, nulls empty; RFC 4180 quoting and CRLF after every row (csv-stringify).
- * One deliberate difference: a text cell a spreadsheet would run as a formula (leading `= + - @`, tab or CR) gets a
- * leading apostrophe, as the report's own CSV does (OWASP CSV injection).
+ * A DTO as CSV (`text/csv`), written and read as a real ServiceStack 4.5.14 host's CsvSerializer did.
+ *
+ * Written: a header row of the DTO type's properties in declaration order (null ones included), then one row of their
+ * values (a list of DTOs, a batch's answer: one row each): strings as they are, nested objects and lists as JSV, nulls
+ * empty; CRLF after every row (csv-stringify). A cell is quoted, its `"` doubled, when it holds `,`, `"`, CR or LF or
+ * starts with `{` or `[` (so `"{}"`, `"[101]"`, `"line\nbreak"`), as 4.5 quoted them: an unquoted line break would
+ * split the row. One deliberate difference: a text cell a spreadsheet would run as a formula (leading `= + - @`, tab
+ * or CR) gets a leading apostrophe, as the report's own CSV does (OWASP CSV injection). `writeCsvRows` is the one
+ * place this rule lives.
+ *
+ * Read (request bodies of `/csv/reply/{Op}`, what CsvServiceClient sends): a header row naming properties (any case,
+ * any order; unknown names ignored, a BOM skipped), then data rows; a single request reads the first. An unquoted
+ * empty cell is absent, a quoted one (`""`) the empty string. Cells stay text: the binder reads them as it reads
+ * JSV values (`"[10,20]"`, `True`, `2025-01-01`). No data row, or a row with more cells than the header, is a 400, as
+ * 4.5 refused them.
  */
+import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { dtoProperties } from '../contract/dto-properties.ts';
+import { appError } from '../errors/app-error.ts';
 import { toJsv } from './jsv.ts';
-import type { FormatEntry } from './registry.ts';
+import type { FormatEntry, ReadContext } from './registry.ts';
 
 export const CSV_MEDIA_TYPE = 'text/csv';
 
+/** 4.5's quoting beyond RFC 4180's delimiter and quote: any line break, and a leading `{` or `[` (a JSV object or list). */
+const QUOTED_AS_45 = [/[\r\n]/, /^[{[]/];
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  if (typeof value === 'string') return FORMULA_START.test(value) ? `'${value}` : value;
   return toJsv(value);
 }
 
-/** `properties`: the DTO type's property names in declaration order (from openapi/). */
+/** Rows of cells (header first) as 4.5 wrote them, with the formula guard: the one CSV writer rule. */
+export function writeCsvRows(rows: readonly (readonly unknown[])[]): string {
+  return stringify(rows.map((row) => row.map(cell)), { record_delimiter: 'windows', quoted_match: QUOTED_AS_45 });
+}
+
+function asRecord(dto: unknown): Record<string, unknown> {
+  return typeof dto === 'object' && dto !== null ? (dto as Record<string, unknown>) : {};
+}
+
+/** `properties`: the DTO type's property names in declaration order (from openapi/). A list writes one row per item. */
 export function dtoToCsv(dto: unknown, properties: readonly string[]): string {
-  const record = typeof dto === 'object' && dto !== null ? (dto as Record<string, unknown>) : {};
-  const names = properties.length ? properties : Object.keys(record);
-  return stringify([names, names.map((name) => cell(record[name]))], { record_delimiter: 'windows' });
+  const records = Array.isArray(dto) ? dto.map(asRecord) : [asRecord(dto)];
+  const names = properties.length ? properties : Object.keys(records[0] ?? {});
+  return writeCsvRows([names, ...records.map((record) => names.map((name) => record[name]))]);
+}
+
+/** Every data row of a CSV body, keyed by its header; throws a 400 naming the DTO on what 4.5 could not read. */
+export function readCsvRows(body: string, ctx: ReadContext): Record<string, string>[] {
+  const fail = (reason: string): never => {
+    throw appError('BodyUnreadableAs', { mediaType: CSV_MEDIA_TYPE, dto: ctx.operation.requestDto, reason });
+  };
+  let rows: (string | null)[][];
+  try {
+    rows = parse(body, {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: false,
+      // An unquoted empty cell is no value; a quoted one is the empty string.
+      cast: (value, context) => (context.quoting || value !== '' ? value : null),
+    }) as (string | null)[][];
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  const [header, ...data] = rows;
+  if (!header || header.every((name) => !name)) return fail('the body has no header row');
+  const records = data.map((row, index) => {
+    if (row.length > header.length) fail(`row ${index + 2} has ${row.length} cells, the header ${header.length}`);
+    const record: Record<string, string> = {};
+    row.forEach((value, i) => {
+      const name = header[i];
+      if (name && value !== null) record[name] = value;
+    });
+    return record;
+  });
+  return records;
+}
+
+/** The first data row of a CSV body: one request DTO's properties. */
+export function readCsvDto(body: string, ctx: ReadContext): Record<string, unknown> {
+  const [first] = readCsvRows(body, ctx);
+  if (!first) {
+    throw appError('BodyUnreadableAs', { mediaType: CSV_MEDIA_TYPE, dto: ctx.operation.requestDto, reason: 'the body has no data row' });
+  }
+  return first;
 }
 
 /**
  * CSV's DTO form, merged with the report's CSV entry (src/formats/report-formats.ts) into one `csv` format: `text/csv`
- * as 4.5 sent it, and the service's own answers as the download `<RequestDto>.csv` (not errors raised before it).
+ * as 4.5 sent it, and the service's own answers as the download `<RequestDto>.csv` (not errors raised before it);
+ * `/csv/reply/{Op}` bodies read as above.
  */
-export const csvDtoForm: Pick<FormatEntry, 'writeDto' | 'predefinedRoutes'> = {
+export const csvDtoForm: Pick<FormatEntry, 'writeDto' | 'predefinedRoutes' | 'read'> = {
   predefinedRoutes: true,
   writeDto: (dto, ctx) => ({
     body: dtoToCsv(dto, dtoProperties(ctx.dtoType)),
     contentType: CSV_MEDIA_TYPE,
     headers: ctx.inService && ctx.operation ? { 'Content-Disposition': `attachment;filename=${ctx.operation.requestDto}.csv` } : undefined,
   }),
+  read: readCsvDto,
 };

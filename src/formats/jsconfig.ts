@@ -5,7 +5,7 @@
  * `DateHandler:ISO8601|ISO8601DateOnly|UnixTime|UnixTimeMs`. The host applied them to the service's own answer only:
  * not to JSONP, not to XML, not to errors raised before the service. Unknown keys and values are ignored.
  */
-import { parseLegacyInstant } from '../scalars/dates.ts';
+import { ISO_ZONE_OF_KIND, legacyInstantKind, parseLegacyInstant, type LegacyDateKind } from '../scalars/dates.ts';
 
 export type DateHandler = 'ISO8601' | 'ISO8601DateOnly' | 'UnixTime' | 'UnixTimeMs';
 
@@ -44,11 +44,11 @@ function renameKey(name: string, names: JsConfig['names']): string {
   return name;
 }
 
-/** A UTC DateTime as 4.5 wrote it under each DateHandler. */
-function writeDate(ms: number, handler: DateHandler): string | number {
+/** A DateTime of `kind` as 4.5 wrote it under each DateHandler (ISO8601: 7 fraction digits and the kind's zone). */
+function writeDate(ms: number, kind: LegacyDateKind, handler: DateHandler): string | number {
   switch (handler) {
     case 'ISO8601':
-      return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, (_all, millis: string) => `.${millis}0000Z`);
+      return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, (_all, millis: string) => `.${millis}0000${ISO_ZONE_OF_KIND[kind]}`);
     case 'ISO8601DateOnly':
       return new Date(ms).toISOString().slice(0, 10);
     case 'UnixTime':
@@ -61,7 +61,7 @@ function writeDate(ms: number, handler: DateHandler): string | number {
 /** The DTO with the config's names and date form (a new object; the DTO is left as it was). */
 export function applyJsConfig(dto: unknown, config: JsConfig): unknown {
   if (Array.isArray(dto)) return dto.map((item) => applyJsConfig(item, config));
-  if (typeof dto === 'string' && config.dateHandler && WCF_DATE_STRING.test(dto)) return writeDate(parseLegacyInstant(dto)!, config.dateHandler);
+  if (typeof dto === 'string' && config.dateHandler && WCF_DATE_STRING.test(dto)) return writeDate(parseLegacyInstant(dto)!, legacyInstantKind(dto)!, config.dateHandler);
   if (typeof dto !== 'object' || dto === null) return dto;
   return Object.fromEntries(Object.entries(dto).map(([key, value]) => [renameKey(key, config.names), applyJsConfig(value, config)]));
 }

@@ -1,13 +1,13 @@
 /**
  * JSV (ServiceStack.Text's TypeSerializer, `application/jsv`), written and read as a real ServiceStack 4.5.14 host did:
  * `{Message:hello,CompanyName:Acme}`. Objects `{Key:Value,...}` with null members left out, lists `[a,b]`, booleans
- * `True`/`False`, numbers as written, `/Date(ms)/` dates as `2025-01-01` at midnight UTC (else
- * `2025-01-01T10:00:00Z`). A string is written bare unless it holds one of `" : , { } [ ]` or a line break; then it is
+ * `True`/`False`, numbers as written, `/Date(ms[±hhmm])/` dates as `2025-01-01` at midnight UTC (else
+ * `2025-01-01T10:00:00Z`, `…+00:00` for a Local DateTime). A string is written bare unless it holds one of `" : , { } [ ]` or a line break; then it is
  * quoted, its `"` doubled (`"a,b""c"`).
  */
 import { Keywords } from '../contract/keywords.ts';
 import { appError } from '../errors/app-error.ts';
-import { parseLegacyInstant } from '../scalars/dates.ts';
+import { ISO_ZONE_OF_KIND, legacyInstantKind, parseLegacyInstant } from '../scalars/dates.ts';
 import { applyJsConfig, parseJsConfig } from './jsconfig.ts';
 import type { FormatEntry } from './registry.ts';
 
@@ -20,11 +20,15 @@ function jsvString(value: string): string {
   return value !== '' && ESCAPE_CHARS.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-/** DateTimeSerializer.ToShortestXsdDateTimeString for a UTC DateTime. */
-function jsvDate(ms: number): string {
-  const iso = new Date(ms).toISOString();
+/**
+ * DateTimeSerializer.ToShortestXsdDateTimeString, as 4.5.14 wrote it on a UTC server: `2025-01-01` at midnight
+ * whatever the kind, else the time with the kind's zone (`Z`, `+00:00` or none) and 7 fraction digits when there are milliseconds.
+ */
+function jsvDate(text: string): string {
+  const iso = new Date(parseLegacyInstant(text)!).toISOString();
   if (iso.endsWith('T00:00:00.000Z')) return iso.slice(0, 10);
-  return iso.endsWith('.000Z') ? iso.replace('.000Z', 'Z') : iso.replace(/\.(\d{3})Z$/, (_all, millis: string) => `.${millis}0000Z`);
+  const zone = ISO_ZONE_OF_KIND[legacyInstantKind(text)!];
+  return iso.replace(/\.000Z$/, zone).replace(/\.(\d{3})Z$/, (_all, millis: string) => `.${millis}0000${zone}`);
 }
 
 function jsvNumber(value: number): string {
@@ -38,7 +42,7 @@ export function toJsv(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (typeof value === 'number') return jsvNumber(value);
-  if (typeof value === 'string') return WCF_DATE_STRING.test(value) ? jsvDate(parseLegacyInstant(value)!) : jsvString(value);
+  if (typeof value === 'string') return WCF_DATE_STRING.test(value) ? jsvDate(value) : jsvString(value);
   if (Array.isArray(value)) return `[${value.map(toJsv).join(',')}]`;
   if (typeof value === 'object') {
     const members = Object.entries(value).filter(([, v]) => v !== null && v !== undefined);
@@ -155,6 +159,7 @@ export const jsvFormat: FormatEntry = {
   read: (body, ctx) => {
     let value: JsvValue;
     try {
+      if (body.trim() === '') throw new JsvSyntaxError('the body is only white space'); // 4.5: "Type definitions should start with a '{'"
       value = parseJsv(body);
     } catch (error) {
       throw appError('BodyUnreadableAs', { mediaType: JSV_MEDIA_TYPE, dto: ctx.operation.requestDto, reason: (error as Error).message });

@@ -2,10 +2,12 @@
  * A DataContract XML request body (`/xml/reply/{Op}`, as ServiceStack's XmlServiceClient sends it) read into the
  * request DTO's members for the binder: `<GetFlatRequest xmlns="http://schemas.servicestack.net/types"><CompanyId>1
  * </CompanyId><Locations><d2p1:int>1</d2p1:int></Locations></GetFlatRequest>` → `{ CompanyId: '1', Locations: ['1'] }`.
- * Values stay text (the binder reads them as it reads query values); a member with `i:nil="true"` is left out.
+ * Values stay text (the binder reads them as it reads query values; xs:dateTime members keep their DateTimeKind, see
+ * xsdDateTimeAsText); a member with `i:nil="true"` is left out.
  * Parsed by fast-xml-parser, which expands no external entity; a DOCTYPE is refused.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { xsdMembers } from '../../generated/xsd-types.ts';
 
 export class XmlBodyError extends Error {
   override readonly name = 'XmlBodyError';
@@ -35,6 +37,23 @@ function textOf(node: unknown): string {
   return '';
 }
 
+const XSD_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(T[\d:.]+)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/**
+ * An xs:dateTime as the binder's text, keeping the DateTimeKind DataContractSerializer gave it: `…Z` is Utc
+ * (`/Date(ms)/`), a `±hh:mm` zone Local (kept as sent), no zone Unspecified (`yyyyMMdd` of its date). What is not an
+ * xs:dateTime is left for the binder to refuse.
+ */
+function xsdDateTimeAsText(text: string): string {
+  const m = XSD_DATE_TIME.exec(text);
+  if (!m) return text;
+  if (m[5] === 'Z') {
+    const ms = Date.parse(text);
+    return Number.isNaN(ms) ? text : `/Date(${ms})/`;
+  }
+  return m[5] ? text : `${m[1]}${m[2]}${m[3]}`;
+}
+
 export function readXmlDto(xml: string, dtoName: string): Record<string, unknown> {
   if (/<!DOCTYPE/i.test(xml)) throw new XmlBodyError('a DOCTYPE is not allowed');
   const valid = XMLValidator.validate(xml);
@@ -46,6 +65,8 @@ export function readXmlDto(xml: string, dtoName: string): Record<string, unknown
   const root = doc[rootName];
   const out: Record<string, unknown> = {};
   if (typeof root !== 'object' || root === null) return out;
+  const members: readonly { name: string; type: string }[] = Object.hasOwn(xsdMembers, dtoName) ? xsdMembers[dtoName as keyof typeof xsdMembers] : [];
+  const dateMembers = new Set(members.filter((m) => m.type === 'xs:dateTime').map((m) => m.name));
   for (const [name, node] of Object.entries(root as Node)) {
     if (name.startsWith('@_') || name === '#text' || isNil(node)) continue;
     const element = node as Node;
@@ -53,6 +74,7 @@ export function readXmlDto(xml: string, dtoName: string): Record<string, unknown
       ? Object.entries(element).filter(([k]) => !k.startsWith('@_') && k !== '#text')
       : [];
     out[name] = items.length ? items.flatMap(([, v]) => (Array.isArray(v) ? v : [v]).map(textOf)) : textOf(node);
+    if (dateMembers.has(name) && typeof out[name] === 'string') out[name] = xsdDateTimeAsText(out[name] as string);
   }
   return out;
 }

@@ -5,7 +5,7 @@
  * Bodies no entry reads are left to the contract's validator (415 for an undocumented media type).
  */
 import express, { type RequestHandler } from 'express';
-import { appError } from '../errors/app-error.ts';
+import { AppError, appError } from '../errors/app-error.ts';
 import type { FormatRegistry } from '../formats/registry.ts';
 import { contextOf, requestDtoName } from './request-context.ts';
 
@@ -23,6 +23,8 @@ export function readBody(formats: FormatRegistry, limitBytes: number): RequestHa
         req.body = reader.read!(String(req.body ?? ''), { operation: context.operation! });
         next();
       } catch (cause) {
+        // A reader's own error already names the media type and the DTO: passed on as it is, not wrapped again.
+        if (cause instanceof AppError) return next(cause);
         next(appError('BodyUnreadable', { dto: requestDtoName(context), reason: cause instanceof Error ? cause.message : String(cause) }, { cause }));
       }
     });

@@ -6,7 +6,8 @@
  *  - any other body is read in the predefined route's format, through that format's `read` in the format registry:
  *    XML on `/xml/reply/`, JSV on `/jsv/reply/`, and JSON on `/json/reply/` whatever its Content-Type (`text/json`,
  *    `text/plain`, none at all). JSON is parsed as 4.5 parsed it, a trailing comma accepted (jsonc-parser), anything
- *    else malformed (a truncated body included, which 4.5 half-read and answered 200) is a 400.
+ *    else malformed (a truncated body included, which 4.5 half-read and answered 200) is a 400; CSV on `/csv/reply/`;
+ *  - an empty body binds the defaults (the query string ignored), as the 4.5.14 host did on every predefined route.
  * The fields then go to the binder as one object; the Content-Type is set to JSON, the canonical form the contract
  * (and so the validator) describes, as the canonical URL is for paths.
  */
@@ -38,11 +39,13 @@ export function readRequestBody({ limit, formats }: { limit: number; formats: Fo
     text(req, res, (error?: unknown) => {
       if (error) return next(error);
       const body = typeof req.body === 'string' ? req.body : '';
-      if (body.trim() === '') {
-        req.body = undefined;
-        return next();
+      // An empty body (`Post(url, null)` from the C# clients) binds the DTO's defaults, the query string ignored,
+      // whatever the route's format, as the 4.5.14 host answered; a body of only white space is the format's to refuse.
+      if (body === '') {
+        req.body = {};
+        return asJson();
       }
-      // The route's format reads the body; formats without a reader (CSV, HTML) read JSON, as 4.5's did.
+      // The route's format reads the body; formats without a reader (HTML) read JSON, as 4.5's did.
       const reader = formats.get(context.prefixFormat ?? 'json')?.read ?? formats.fallback.read!;
       try {
         req.body = reader(body, { operation: op });

@@ -9,7 +9,16 @@ export interface CalendarDate {
   year: number;
   month: number; // 1-12
   day: number;
+  /** The .NET DateTimeKind 4.5 gave the wire value this date was read from: it is written back in that form (see toLegacyDate). */
+  kind?: LegacyDateKind;
 }
+
+/**
+ * How ServiceStack 4.5.14 (on a UTC server) wrote a DateTime of each kind: `Utc` as `/Date(ms)/` (XML `…Z`), `Local`
+ * as `/Date(ms+0000)/` (XML `…+00:00`), `Unspecified` as `/Date(ms-0000)/` (XML without a zone). A .NET client
+ * reads `+00:00` as a local time and `Z` as UTC, so the form is kept.
+ */
+export type LegacyDateKind = 'Utc' | 'Local' | 'Unspecified';
 
 const DAY_MS = 86_400_000;
 /**
@@ -122,14 +131,29 @@ export function parseLegacyInstant(text: string): number | undefined {
   return ms === undefined ? undefined : Number(ms);
 }
 
-/** An instant as ServiceStack wrote a UTC DateTime: `/Date(<ms>)/`. */
-export function formatLegacyInstant(ms: number): string {
-  return `/Date(${ms})/`;
+/** The kind a `/Date(ms[±hhmm])/` string was written for (toLegacyDate): no offset Utc, `-0000` Unspecified, any other offset Local. */
+export function legacyInstantKind(text: string): LegacyDateKind | undefined {
+  const m = WCF_DATE.exec(text.trim());
+  if (!m) return undefined;
+  if (!m[2]) return 'Utc';
+  return m[2] === '-' && m[3] === '00' && m[4] === '00' ? 'Unspecified' : 'Local';
 }
 
-/** A calendar date as ServiceStack wrote a UTC DateTime: `/Date(<ms at 00:00 UTC>)/`. */
-export function toLegacyDate({ year, month, day }: CalendarDate): string {
-  return formatLegacyInstant(Date.UTC(year, month - 1, day));
+const KIND_SUFFIX: Record<LegacyDateKind, string> = { Utc: '', Local: '+0000', Unspecified: '-0000' };
+/** The zone an ISO 8601 form (XML's xs:dateTime, jsconfig's ISO8601) carries for each kind, on a UTC server. */
+export const ISO_ZONE_OF_KIND: Record<LegacyDateKind, string> = { Utc: 'Z', Local: '+00:00', Unspecified: '' };
+
+/** An instant as ServiceStack wrote a DateTime of `kind` (UTC by default): `/Date(<ms>[+0000|-0000])/`. */
+export function formatLegacyInstant(ms: number, kind: LegacyDateKind = 'Utc'): string {
+  return `/Date(${ms}${KIND_SUFFIX[kind]})/`;
+}
+
+/**
+ * A calendar date at 00:00 UTC as ServiceStack wrote it: in the form of the kind it was read with, else as a Local
+ * DateTime (`/Date(<ms>+0000)/`), what 4.5.14 wrote for dates it read from the query, forms, JSV and `yyyy-MM-dd`.
+ */
+export function toLegacyDate({ year, month, day, kind = 'Local' }: CalendarDate): string {
+  return formatLegacyInstant(Date.UTC(year, month - 1, day), kind);
 }
 
 /** 4.5's ParseManual for 10-character values: `dd/MM/yyyy` (day first) when the last part has 4 digits, else y-M-d. */
@@ -205,7 +229,22 @@ function generalDate(value: string): CalendarDate | undefined {
  * `+02:00`) makes it the instant it names, so its UTC date. Years 0100-9999.
  */
 export function parseLegacyCalendarDate(text: string): CalendarDate | undefined {
-  const value = text.trim();
+  const date = calendarDateOf(text.trim());
+  return date && { ...date, kind: legacyDateKind(text.trim()) };
+}
+
+/**
+ * The DateTimeKind 4.5.14 gave a date it read from text (query, form, JSON string, JSV, CSV): `/Date(ms)/` Utc,
+ * `yyyyMMdd` and any zone-less 19-character value (`yyyy-MM-ddTHH:mm:ss`, `01/02/2025 00:00:00`: DateTime.Parse's) Unspecified, anything else (`/Date(ms±hhmm)/` included) Local.
+ */
+function legacyDateKind(value: string): LegacyDateKind {
+  const wcf = WCF_DATE.exec(value);
+  if (wcf) return wcf[2] ? 'Local' : 'Utc'; // `-0000` too: 4.5 read it as a local time, though it writes Unspecified so
+  return COMPACT_DATE.test(value) || (value.length === 19 && !ZONE_AT_END.test(value)) ? 'Unspecified' : 'Local';
+}
+const ZONE_AT_END = /(Z|[+-]\d{2}:?\d{2})$/;
+
+function calendarDateOf(value: string): CalendarDate | undefined {
   const wcf = WCF_DATE.exec(value);
   if (wcf) {
     const [, ms, sign, hh, mm] = wcf;
@@ -227,8 +266,13 @@ export function parseLegacyCalendarDate(text: string): CalendarDate | undefined 
   return generalDate(value);
 }
 
-/** Canonical input form for the validator and the service: the calendar date the value names, as `yyyy-MM-dd`. */
+/**
+ * Canonical input form for the validator and the service: the calendar date the value names, in the form 4.5 reads
+ * with the same kind: `yyyy-MM-dd` (Local), `yyyyMMdd` (Unspecified) or `/Date(<ms at 00:00 UTC>)/` (Utc).
+ */
 export function canonicalLegacyDateInput(text: string): string | undefined {
   const date = parseLegacyCalendarDate(text);
-  return date ? formatIsoDate(date) : undefined;
+  if (!date) return undefined;
+  if (date.kind === 'Utc') return formatLegacyInstant(Date.UTC(date.year, date.month - 1, date.day));
+  return date.kind === 'Unspecified' ? formatIsoDate(date).replace(/-/g, '') : formatIsoDate(date);
 }

@@ -11,8 +11,9 @@ import { createTestApp, TEST_COMPANY_NAME, type TestApp } from '../support/test-
 const FLAT = '/v1/Reporting/ProfitAndLoss/Flat';
 const DINE_IN = '0a1b2c3d4e5f60718293a4b5c6d7e8f9';
 
-function utcMidnight(iso: string): string {
-  return `/Date(${Date.parse(`${iso}T00:00:00Z`)})/`;
+/** 00:00 UTC of a calendar date in the offset form 4.5.14 wrote for the kind it read (`+0000` Local by default). */
+function utcMidnight(iso: string, offset: '' | '+0000' | '-0000' = '+0000'): string {
+  return `/Date(${Date.parse(`${iso}T00:00:00Z`)}${offset})/`;
 }
 
 describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
@@ -77,7 +78,8 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
 
   describe('dates', () => {
     // The host answered these as DateTimes; the report reads their calendar date.
-    const dates: [string, string][] = [
+    // The offset is the form the host wrote back for the DateTimeKind it read (issue 24): `+0000` unless noted.
+    const dates: [string, string, ('' | '+0000' | '-0000')?][] = [
       ['2025-1-1', '2025-01-01'],
       ['01/01/2025', '2025-01-01'],
       ['01/02/2025', '2025-02-01'], // 10 characters: 4.5's ParseManual reads dd/MM/yyyy
@@ -85,26 +87,26 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
       ['13/01/2025', '2025-01-13'],
       ['1/2/2025', '2025-01-02'], // otherwise DateTime.Parse, month first
       ['12/31/2025', '2025-12-31'],
-      ['01/02/2025 00:00:00', '2025-01-02'],
+      ['01/02/2025 00:00:00', '2025-01-02', '-0000'],
       ['Jan 1 2025', '2025-01-01'],
       ['Feb 2 2025', '2025-02-02'],
       ['2 Feb 2025', '2025-02-02'],
       ['2025/01/02', '2025-01-02'],
-      ['20250101', '2025-01-01'],
+      ['20250101', '2025-01-01', '-0000'],
       ['2025-01-01 10:00', '2025-01-01'],
       ['2025-01-01T10:00:00.123Z', '2025-01-01'],
       ['/Date(1735689600000+0100)/', '2025-01-01'], // the host answered /Date(1735693200000+0000)/
       ['/Date(1735689600000-0000)/', '2025-01-01'],
-      ['\\/Date(1735689600000)\\/', '2025-01-01'],
+      ['\\/Date(1735689600000)\\/', '2025-01-01', ''],
       ['2025-01-01T00:00:00+02:00', '2024-12-31'], // the instant: 2024-12-31T22:00Z
       ['2025-01-01T00:00:00+0200', '2024-12-31'],
       ['2025-01-01+02:00', '2024-12-31'],
       ['2025-01-01T00:00:00-05:00', '2025-01-01'],
     ];
-    for (const [sent, date] of dates) {
+    for (const [sent, date, offset] of dates) {
       it(`StartDate=${sent} is ${date}`, async () => {
         const res = await flat(`UseCustomDateRange=true&StartDate=${encodeURIComponent(sent)}&EndDate=2025-12-31`).expect(200);
-        expect(res.body.SelectedOptions.StartDate).to.equal(utcMidnight(date));
+        expect(res.body.SelectedOptions.StartDate).to.equal(utcMidnight(date, offset));
       });
     }
     for (const sent of ['2025-13-01', 'abc', '2025-02-30', '10000-01-01', 'Date(1735689600000)', '/Date(1735689600000 0100)/']) {
@@ -146,7 +148,7 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
     });
     it('DateHandler:ISO8601 writes dates as ISO 8601 with 7 fraction digits', async () => {
       const res = await flat('UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=DateHandler:ISO8601').expect(200);
-      expect(res.body.SelectedOptions.StartDate).to.equal('2025-01-01T00:00:00.0000000Z');
+      expect(res.body.SelectedOptions.StartDate).to.equal('2025-01-01T00:00:00.0000000+00:00'); // a query date is Local: the host wrote +00:00 (issue 24)
     });
     it('DateHandler:ISO8601DateOnly and DateHandler:UnixTime', async () => {
       const only = await flat('UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=DateHandler:ISO8601DateOnly').expect(200);
@@ -156,7 +158,7 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
     });
     it('two settings at once, and an unknown one ignored', async () => {
       const res = await flat('UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=DateHandler:ISO8601,EmitCamelCaseNames:true,bogus:1').expect(200);
-      expect(res.body.selectedOptions.startDate).to.equal('2025-01-01T00:00:00.0000000Z');
+      expect(res.body.selectedOptions.startDate).to.equal('2025-01-01T00:00:00.0000000+00:00');
     });
     it('it does not change a JSONP answer, nor an error raised before the service', async () => {
       const jsonp = await request(t.app).get('/v1/echo/hi?jsconfig=EmitCamelCaseNames:true&callback=cb').expect(200);

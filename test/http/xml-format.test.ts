@@ -79,7 +79,7 @@ describe('XML format (DataContract XML validated against wsdl/types.xsd)', funct
 
   it('writes members in XSD order, dates as xs:dateTime and arrays in the Arrays namespace', () => {
     const text = responses.get('report .xml')!.text;
-    expect(text).to.include('<StartDate>2024-01-01T00:00:00Z</StartDate>');
+    expect(text).to.include('<StartDate>2024-01-01T00:00:00+00:00</StartDate>'); // a query date is a Local DateTime: +00:00, as the 4.5.14 host wrote it (issue 24)
     // Filters are the original's List<Guid>: <guid> items, hyphenated, as a real 4.5.14 host wrote them (issue 10).
     const hyphenated = DINE_IN.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
     expect(text).to.include(`<Filters xmlns:d2p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays"><d2p1:guid>${hyphenated}</d2p1:guid></Filters>`);
