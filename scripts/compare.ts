@@ -7,7 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { renderHtmlReport } from '../src/compare/html-report.ts';
+import { renderHtmlReport, type HtmlReportLimits } from '../src/compare/html-report.ts';
+import { BUILT_IN_NOISE } from '../src/compare/noise.ts';
 import { DEFAULT_HEADERS, loadRulesFile, parseTolerance, type PathRule, type Rules } from '../src/compare/rules.ts';
 import { runComparison } from '../src/compare/run.ts';
 import { loadSource, REQUEST_SOURCES } from '../src/compare/sources/registry.ts';
@@ -36,7 +37,11 @@ options:
   --allow-post             replay POST requests too (default: GET and HEAD only; the old host is production)
   --company ID             the company of the battery's report requests (default 1)
   --json FILE              write the JSON report
-  --html FILE              write the self-contained HTML report (side-by-side diffs)
+  --html FILE              write the self-contained HTML report (side-by-side diffs); it shows the first
+  --html-per-group N       N differing requests of each endpoint and rule (default 2) and
+  --html-max N             at most N in all (default 60); the others are counted (all in --json)
+  --no-builtin-noise       do not treat this service's volatile fields (the report link's signature, BuildTime,
+                           X-Request-Id) as noise
   --no-progress            no progress bar (it is off anyway when stderr is not a terminal)`;
 
 class UsageError extends Error {}
@@ -76,7 +81,8 @@ async function main(): Promise<number> {
         ignore: { type: 'string', multiple: true }, tolerance: { type: 'string', multiple: true }, rules: { type: 'string' },
         concurrency: { type: 'string' }, rps: { type: 'string' }, timeout: { type: 'string' },
         'allow-post': { type: 'boolean' }, company: { type: 'string' },
-        json: { type: 'string' }, html: { type: 'string' }, 'no-progress': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        json: { type: 'string' }, html: { type: 'string' }, 'html-per-group': { type: 'string' }, 'html-max': { type: 'string' },
+        'no-builtin-noise': { type: 'boolean' }, 'no-progress': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {
@@ -89,6 +95,7 @@ async function main(): Promise<number> {
     return 0;
   }
   let options;
+  let htmlLimits: HtmlReportLimits;
   try {
     const old = baseUrl(o.old, '--old');
     const neu = baseUrl(o.new, '--new');
@@ -110,7 +117,9 @@ async function main(): Promise<number> {
       rps: positive(o.rps, '--rps'),
       timeoutMs: positive(o.timeout, '--timeout', 30_000)!,
       allowPost: !!o['allow-post'],
+      volatileFields: o['no-builtin-noise'] ? [] : BUILT_IN_NOISE,
     };
+    htmlLimits = { perGroup: positive(o['html-per-group'], '--html-per-group'), maxExchanges: positive(o['html-max'], '--html-max') };
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`${error.message}\n\n${USAGE}`);
@@ -137,7 +146,7 @@ async function main(): Promise<number> {
 
   console.log(formatSummary(report.summary));
   if (o.json) writeFileSync(o.json, `${JSON.stringify(report, null, 2)}\n`);
-  if (o.html) writeFileSync(o.html, renderHtmlReport(report));
+  if (o.html) writeFileSync(o.html, renderHtmlReport(report, htmlLimits));
   if (o.json || o.html) console.log(`\nreports: ${[o.json, o.html].filter(Boolean).join(', ')}`);
   return report.summary.totals.different ? 1 : 0;
 }

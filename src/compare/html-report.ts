@@ -1,7 +1,8 @@
 /**
  * One self-contained HTML file (styles inline, no script, no network): the summary by endpoint and by rule, then
- * each request with differences: the differing fields, then old and new bodies side by side (`diff` makes the
- * patch, diff2html renders it).
+ * requests with differences: the differing fields, then old and new bodies side by side (`diff` makes the patch,
+ * diff2html renders it). It stays small whatever the run: only the first few requests of each endpoint and rule are
+ * shown (the rest counted), each with its first fields and a patch cut at a size; the JSON report has everything.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,7 +11,20 @@ import { html as diffHtml } from 'diff2html';
 import { html, SafeHtml } from '../reports/html.ts';
 import type { CompareReport } from './run.ts';
 import type { ExchangeRecord } from './types.ts';
-import { describeDiff, type GroupSummary } from './summary.ts';
+import { describeDiff, ruleOf, type FieldCount, type GroupSummary } from './summary.ts';
+
+export interface HtmlReportLimits {
+  /** Requests shown per endpoint and rule (default 2); the others are counted. */
+  perGroup?: number;
+  /** Requests shown in all (default 60). */
+  maxExchanges?: number;
+  /** Fields listed per request and per summary row (default 10). */
+  fields?: number;
+  /** Characters of the unified patch rendered side by side per request (default 3000). */
+  patchChars?: number;
+}
+
+const DEFAULT_LIMITS: Required<HtmlReportLimits> = { perGroup: 2, maxExchanges: 60, fields: 10, patchChars: 3000 };
 
 const require = createRequire(import.meta.url);
 const DIFF2HTML_CSS = readFileSync(require.resolve('diff2html/bundles/css/diff2html.min.css'), 'utf8');
@@ -28,35 +42,80 @@ section.exchange { border: 1px solid #d0d7de; border-radius: 6px; padding: .75re
 .meta { color: #59636e; } ul.fields { margin: .5rem 0; }
 `;
 
-function groupTable(groups: GroupSummary[]): SafeHtml {
+function more(n: number, what: string): SafeHtml | string {
+  return n > 0 ? html`<div class="meta">… ${n} more ${what}</div>` : '';
+}
+
+function fieldList(fields: FieldCount[], max: number, noise: boolean): SafeHtml {
+  return html`${fields.slice(0, max).map((f) => html`<div><span class="path">${f.path}</span> ×${f.count}${f.endpoints && f.endpoints > 1 ? ` in ${f.endpoints} endpoints` : ''} <span class="meta">${noise ? f.why ?? '' : `e.g. ${f.example}`}</span></div>`)}${more(fields.length - max, 'fields')}`;
+}
+
+function groupTable(groups: GroupSummary[], limits: Required<HtmlReportLimits>): SafeHtml {
   return html`<table class="summary"><thead><tr><th>name</th><th>requests</th><th>identical</th><th>different</th><th>noise only</th><th>allowed only</th><th>skipped</th><th>fields that differ (how often)</th><th>noise</th></tr></thead><tbody>${groups.map((g) => html`<tr>
     <td><code>${g.name}</code></td><td class="n">${g.requests}</td><td class="n">${g.identical}</td><td class="n">${g.different}</td><td class="n">${g.noiseOnly}</td><td class="n">${g.allowedOnly}</td><td class="n">${g.skipped}</td>
-    <td>${g.fields.map((f) => html`<div><span class="path">${f.path}</span> ×${f.count} <span class="meta">e.g. ${f.example}</span></div>`)}</td>
-    <td>${g.noise.map((f) => html`<div><span class="path">${f.path}</span> ×${f.count}</div>`)}</td></tr>`)}</tbody></table>`;
+    <td>${fieldList(g.fields, limits.fields, false)}</td>
+    <td>${fieldList(g.noise, limits.fields, true)}</td></tr>`)}</tbody></table>`;
 }
 
-function sideBySide(record: ExchangeRecord): SafeHtml {
+/** Edits a patch may hold before the side-by-side view shows the bodies' first lines instead (diff's maxEditLength). */
+const MAX_EDITS = 400;
+const HEAD_LINES = 60;
+
+const headOf = (text: string) => text.split('\n').slice(0, HEAD_LINES).join('\n');
+
+/** The side-by-side diff of the two bodies, its patch cut at `maxChars` (whole lines). */
+function sideBySide(record: ExchangeRecord, maxChars: number): SafeHtml {
   if (!record.bodies) return html``;
-  const patch = createTwoFilesPatch('old ← body → new', 'old ← body → new', `${record.bodies.old}\n`, `${record.bodies.new}\n`, '', '', { context: 3 });
-  return new SafeHtml(diffHtml(patch, { outputFormat: 'side-by-side', drawFileList: false, matching: 'lines', diffStyle: 'word' }));
+  const name = 'old ← body → new';
+  const notes: string[] = [];
+  let patch = createTwoFilesPatch(name, name, `${record.bodies.old}\n`, `${record.bodies.new}\n`, '', '', { context: 3, maxEditLength: MAX_EDITS });
+  if (patch === undefined) {
+    notes.push(`the bodies differ in more than ${MAX_EDITS} lines: their first ${HEAD_LINES} lines are shown`);
+    patch = createTwoFilesPatch(name, name, `${headOf(record.bodies.old)}\n`, `${headOf(record.bodies.new)}\n`, '', '', { context: 3 });
+  }
+  if (patch.length > maxChars) {
+    const end = patch.lastIndexOf('\n', maxChars);
+    notes.push(`the side-by-side view is cut after ${end} of ${patch.length} characters of patch`);
+    patch = patch.slice(0, end + 1);
+  }
+  return html`${new SafeHtml(diffHtml(patch, { outputFormat: 'side-by-side', drawFileList: false, matching: 'lines', diffStyle: 'word' }))}${notes.map((n) => html`<div class="meta">${n}</div>`)}`;
 }
 
-function exchangeSection(r: ExchangeRecord): SafeHtml {
+function exchangeSection(r: ExchangeRecord, limits: Required<HtmlReportLimits>): SafeHtml {
   const origin = r.request.origin;
   const from = origin.rule ?? `${origin.source}${origin.file ? ` ${origin.file}` : ''}${origin.line ? `:${origin.line}` : ''}`;
+  const noise = [...new Set(r.noise.map((d) => d.path))];
   return html`<section class="exchange" id="exchange-${r.id}">
-  <h3><code>${r.request.method} ${r.request.url}</code></h3>
+  <h3><code>${r.request.method} ${r.request.url.length > 300 ? `${r.request.url.slice(0, 300)}…` : r.request.url}</code></h3>
   <div class="meta">${r.endpoint} · from ${from} · old ${r.old?.status ?? ''} ${r.old?.contentType ?? ''} · new ${r.new?.status ?? ''} ${r.new?.contentType ?? ''}</div>
-  <ul class="fields">${r.differences.map((d) => html`<li><span class="path">${d.path}</span>: ${describeDiff(d)}</li>`)}</ul>
-  ${r.noise.length ? html`<div class="meta">noise: ${r.noise.map((d) => d.path).join(', ')}</div>` : ''}
-  ${sideBySide(r)}
+  <ul class="fields">${r.differences.slice(0, limits.fields).map((d) => html`<li><span class="path">${d.path}</span>: ${describeDiff(d)}</li>`)}</ul>
+  ${more(r.differences.length - limits.fields, 'fields differ')}
+  ${noise.length ? html`<div class="meta">noise: ${noise.slice(0, limits.fields).join(', ')}${noise.length > limits.fields ? ` … ${noise.length - limits.fields} more` : ''}</div>` : ''}
+  ${sideBySide(r, limits.patchChars)}
 </section>`;
 }
 
-export function renderHtmlReport(report: CompareReport, options: { maxExchanges?: number } = {}): string {
+/** The first `perGroup` differing requests of each endpoint and rule, at most `maxExchanges` in all; the rest counted per group. */
+function chooseShown(differing: ExchangeRecord[], limits: Required<HtmlReportLimits>): { shown: ExchangeRecord[]; hidden: Map<string, number> } {
+  const seen = new Map<string, number>();
+  const hidden = new Map<string, number>();
+  const shown: ExchangeRecord[] = [];
+  for (const r of differing) {
+    const group = `${r.endpoint} · ${ruleOf(r)}`;
+    const n = seen.get(group) ?? 0;
+    seen.set(group, n + 1);
+    if (n < limits.perGroup && shown.length < limits.maxExchanges) shown.push(r);
+    else hidden.set(group, (hidden.get(group) ?? 0) + 1);
+  }
+  return { shown, hidden };
+}
+
+export function renderHtmlReport(report: CompareReport, options: HtmlReportLimits = {}): string {
+  const limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as Required<HtmlReportLimits>;
   const t = report.summary.totals;
   const differing = report.exchanges.filter((e) => e.outcome === 'different');
-  const shown = differing.slice(0, options.maxExchanges ?? 300);
+  const { shown, hidden } = chooseShown(differing, limits);
+  const hiddenTotal = differing.length - shown.length;
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Compare report: ${report.hosts.old} vs ${report.hosts.new}</title>
 <style>${new SafeHtml(DIFF2HTML_CSS)}</style><style>${new SafeHtml(PAGE_CSS)}</style></head>
@@ -65,13 +124,16 @@ export function renderHtmlReport(report: CompareReport, options: { maxExchanges?
 <p>old <code>${report.hosts.old}</code>${report.hosts.old2 !== report.hosts.old ? html` (noise from <code>${report.hosts.old2}</code>)` : ''} · new <code>${report.hosts.new}</code> · ${report.startedAt} → ${report.finishedAt}</p>
 <p class="verdict ${t.different ? 'fail' : 'pass'}" id="verdict">${t.different ? `${t.different} of ${t.requests} requests differ` : `no differences in ${t.requests} requests`} (${t.identical} identical, ${t.noiseOnly} noise only, ${t.allowedOnly} allowed only, ${t.skipped} skipped, ${t.errors} transport errors)</p>
 <p class="meta">Compared: status, headers ${report.headers.join(', ')}, bodies field by field. Rules: ${report.rules.length ? report.rules.join('; ') : 'none'}.</p>
-<h2>By endpoint</h2>${groupTable(report.summary.byEndpoint)}
-<h2>By rule</h2>${groupTable(report.summary.byRule)}
+${report.summary.differences?.length ? html`<h2>Differences (each field once)</h2>${fieldList(report.summary.differences, limits.fields * 3, false)}` : ''}
+${report.summary.noise?.length ? html`<h2>Noise</h2>${fieldList(report.summary.noise, limits.fields * 3, true)}` : ''}
+<h2>By endpoint</h2>${groupTable(report.summary.byEndpoint, limits)}
+<h2>By rule</h2>${groupTable(report.summary.byRule, limits)}
 ${report.summary.allowedBy.length ? html`<h2>Allowed by rules</h2><ul>${report.summary.allowedBy.map((a) => html`<li><code>${a.rule}</code> ×${a.count}</li>`)}</ul>` : ''}
 ${report.issues.length ? html`<h2>Source lines skipped</h2><ul>${report.issues.map((i) => html`<li><code>${i.file}:${i.line}</code> ${i.reason}</li>`)}</ul>` : ''}
 <h2>Requests that differ</h2>
-${shown.length ? shown.map(exchangeSection) : html`<p>None.</p>`}
-${differing.length > shown.length ? html`<p>… ${differing.length - shown.length} more in the JSON report.</p>` : ''}
+${hiddenTotal ? html`<p class="meta" id="shown">The first ${shown.length} of ${differing.length} (at most ${limits.perGroup} per endpoint and rule); the others are in the JSON report.</p>` : ''}
+${shown.length ? shown.map((r) => exchangeSection(r, limits)) : html`<p>None.</p>`}
+${hidden.size ? html`<h3>Not shown, by endpoint and rule</h3><table class="summary" id="not-shown"><tbody>${[...hidden].map(([group, n]) => html`<tr><td><code>${group}</code></td><td class="n">${n}</td></tr>`)}</tbody></table>` : ''}
 </body></html>
 `;
   return page.text;

@@ -1,7 +1,9 @@
 /**
  * Allowed differences: `--ignore` paths (JSONPath, evaluated by jsonpath-plus on both bodies, so `$..BuildTime`,
  * `$.ReportModel.Rows[*].Url` and filters work), ignored headers, numeric tolerances, and a JSON rules file with all
- * of them, each optionally limited to one endpoint (`"GET /v1/echo/{Message}"`).
+ * of them, each optionally limited to one endpoint (`"GET /v1/echo/{Message}"`). A rule names a field whatever its
+ * case convention: `$..CompanyName` also matches `companyName` (`?jsconfig=EmitCamelCaseNames:true`) and
+ * `company_name` (`EmitLowercaseUnderscoreNames`), as ServiceStack's readers bind them alike.
  */
 import { readFileSync } from 'node:fs';
 import { JSONPath } from 'jsonpath-plus';
@@ -100,9 +102,34 @@ function within(rule: ToleranceRule, a: unknown, b: unknown): boolean {
   return rule.relative !== undefined && delta <= rule.relative * Math.max(Math.abs(x), Math.abs(y));
 }
 
+/** A field name in any case convention as one key: `CompanyName`, `companyName`, `company_name` → `companyname`. */
+export function fieldKey(name: string): string {
+  return name.replace(/[_-]/g, '').toLowerCase();
+}
+
+/** The tree with every object key as its fieldKey (the first of two keys that collide wins). */
+function keyedByField(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(keyedByField);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    const k = fieldKey(key);
+    if (!(k in out)) out[k] = keyedByField(child);
+  }
+  return out;
+}
+
+/** The JSONPath with its member names (`.Name`, `..Name`, `['Name']`, `@.Name` in filters) as fieldKeys. */
+export function pathByField(path: string): string {
+  return path
+    .replace(/(\.{1,2})([A-Za-z_][\w-]*)/g, (_all, dots: string, name: string) => dots + fieldKey(name))
+    .replace(/\[(['"])(.*?)\1\]/g, (_all, quote: string, name: string) => `[${quote}${fieldKey(name)}${quote}]`);
+}
+
 /** Matches one exchange's differences against the rules; body paths are found once per rule and body tree. */
 export class RuleMatcher {
   private readonly matched = new Map<PathRule, string[][]>();
+  private keyedTrees?: unknown[];
 
   constructor(
     private readonly rules: Rules,
@@ -123,15 +150,17 @@ export class RuleMatcher {
     if (rule.endpoint && rule.endpoint !== this.endpoint) return false;
     if (!rule.path.startsWith('$')) return rule.path.toLowerCase() === diff.path.toLowerCase();
     if (!diff.segments) return false;
-    const segments = diff.segments.map(String);
+    const segments = diff.segments.map((s) => (typeof s === 'string' ? fieldKey(s) : String(s)));
     return this.paths(rule).some((p) => p.length <= segments.length && p.every((s, i) => s === segments[i]));
   }
 
   private paths(rule: PathRule): string[][] {
     let found = this.matched.get(rule);
     if (!found) {
-      found = this.trees.flatMap((json) =>
-        json === undefined ? [] : (JSONPath({ path: rule.path, json: json as object, resultType: 'path', wrap: true }) as string[]).map((p) => JSONPath.toPathArray(p)),
+      this.keyedTrees ??= this.trees.map(keyedByField);
+      const path = pathByField(rule.path);
+      found = this.keyedTrees.flatMap((json) =>
+        json === undefined ? [] : (JSONPath({ path, json: json as object, resultType: 'path', wrap: true }) as string[]).map((p) => JSONPath.toPathArray(p)),
       );
       this.matched.set(rule, found);
     }

@@ -9,6 +9,7 @@ import pLimit from 'p-limit';
 import pThrottle from 'p-throttle';
 import { compareAnswers } from './compare-exchange.ts';
 import { generalPath } from './comparers/paths.ts';
+import { BUILT_IN_NOISE, builtInNoise, type VolatileField } from './noise.ts';
 import { endpointOf } from './endpoint.ts';
 import { replay, type HostConfig } from './replay.ts';
 import { RuleMatcher, type Rules } from './rules.ts';
@@ -29,6 +30,8 @@ export interface CompareOptions {
   /** Largest body kept per side for the side-by-side view (characters). */
   maxBodyChars?: number;
   onProgress?: (done: number, total: number) => void;
+  /** This service's volatile fields, noise without a second old answer (default BUILT_IN_NOISE; [] for none). */
+  volatileFields?: readonly VolatileField[];
 }
 
 export interface CompareReport {
@@ -59,6 +62,8 @@ interface Pending {
   noisy: Set<string>;
 }
 
+const OLD_ANSWERS_DIFFER = 'differs between the two old answers';
+
 export async function runComparison(requests: ReplayRequest[], options: CompareOptions, sourceInfo: Pick<CompareReport, 'sources' | 'issues'>): Promise<CompareReport> {
   const startedAt = new Date().toISOString();
   const old2 = options.old2 ?? options.old;
@@ -76,6 +81,7 @@ export async function runComparison(requests: ReplayRequest[], options: CompareO
   };
   const send = (request: ReplayRequest, host: HostConfig) => throttled(host)(() => replay(request, host, options.timeoutMs));
   const maxBody = options.maxBodyChars ?? 200_000;
+  const volatile = options.volatileFields ?? BUILT_IN_NOISE;
   let done = 0;
 
   const pending = await Promise.all(requests.map((request, id) => limit(async (): Promise<Pending> => {
@@ -96,6 +102,11 @@ export async function runComparison(requests: ReplayRequest[], options: CompareO
       const matcher = new RuleMatcher(options.rules, endpoint, [main.old?.tree, main.new?.tree]);
       const raw: FieldDiff[] = [];
       for (const diff of main.diffs) {
+        const why = builtInNoise(diff, volatile);
+        if (why) {
+          record.noise.push({ ...diff, why: `built-in: ${why}` });
+          continue;
+        }
         const rule = matcher.allow(diff);
         if (rule) record.allowed.push({ ...diff, rule });
         else raw.push(diff);
@@ -118,7 +129,7 @@ export async function runComparison(requests: ReplayRequest[], options: CompareO
     if (record.skipped) continue;
     const endpointSet = endpointNoise.get(record.endpoint)!;
     for (const diff of raw) {
-      if (noisy.has(diff.path) || endpointSet.has(generalPath(diff.path))) record.noise.push(diff);
+      if (noisy.has(diff.path) || endpointSet.has(generalPath(diff.path))) record.noise.push({ ...diff, why: OLD_ANSWERS_DIFFER });
       else record.differences.push(diff);
     }
     if (!record.differences.length) delete record.bodies;

@@ -1,12 +1,16 @@
 /** The report's summary: totals, then by endpoint and by rule (battery rule or source) and by allowing rule, with the fields that differ and how often. */
 import { generalPath } from './comparers/paths.ts';
-import type { ExchangeRecord, Outcome } from './types.ts';
+import type { ExchangeRecord, FieldDiff, Outcome } from './types.ts';
 
 export interface FieldCount {
   path: string;
   count: number;
   /** One example: old → new. */
   example: string;
+  /** For noise: why it is noise (the first reason seen). */
+  why?: string;
+  /** In the report-wide lists: how many endpoints show it. */
+  endpoints?: number;
 }
 
 export interface GroupSummary {
@@ -29,6 +33,10 @@ export interface Summary {
   byRule: GroupSummary[];
   /** How many differences each explicit rule allowed. */
   allowedBy: { rule: string; count: number }[];
+  /** Report-wide: each differing field (generalised path) once, with how often and in how many endpoints. */
+  differences: FieldCount[];
+  /** Report-wide: each noise field once, with why it is noise. */
+  noise: FieldCount[];
 }
 
 function show(value: unknown): string {
@@ -42,15 +50,20 @@ export function describeDiff(d: { kind: string; old?: unknown; new?: unknown }):
   return `${show(d.old)} → ${show(d.new)}`;
 }
 
-function fieldCounts(diffs: { path: string; kind: string; old?: unknown; new?: unknown }[]): FieldCount[] {
-  const counts = new Map<string, FieldCount>();
+type Found = FieldDiff & { endpoint?: string };
+
+function fieldCounts(diffs: Found[], withEndpoints = false): FieldCount[] {
+  const counts = new Map<string, FieldCount & { seen: Set<string> }>();
   for (const d of diffs) {
     const path = generalPath(d.path);
-    const entry = counts.get(path) ?? { path, count: 0, example: describeDiff(d) };
+    const entry = counts.get(path) ?? { path, count: 0, example: describeDiff(d), ...(d.why ? { why: d.why } : {}), seen: new Set<string>() };
     entry.count++;
+    if (d.endpoint) entry.seen.add(d.endpoint);
     counts.set(path, entry);
   }
-  return [...counts.values()].sort((a, b) => b.count - a.count || a.path.localeCompare(b.path));
+  return [...counts.values()]
+    .map(({ seen, ...count }) => (withEndpoints ? { ...count, endpoints: seen.size } : count))
+    .sort((a, b) => b.count - a.count || a.path.localeCompare(b.path));
 }
 
 const KEYS: Record<Outcome, keyof Omit<GroupSummary, 'name' | 'fields' | 'noise' | 'requests'>> = {
@@ -89,28 +102,52 @@ export function summarise(records: ExchangeRecord[]): Summary {
     byEndpoint: groupBy(records, (r) => r.endpoint),
     byRule: groupBy(records, ruleOf),
     allowedBy: [...allowed].map(([rule, count]) => ({ rule, count })).sort((a, b) => b.count - a.count),
+    differences: fieldCounts(records.flatMap((r) => r.differences.map((d) => ({ ...d, endpoint: r.endpoint }))), true),
+    noise: fieldCounts(records.flatMap((r) => r.noise.map((d) => ({ ...d, endpoint: r.endpoint }))), true),
   };
 }
 
-/** The summary as text for the terminal. */
-export function formatSummary(summary: Summary): string {
+/** Lines of at most `max` items, then how many more. */
+function firstOf<T>(items: readonly T[], max: number, line: (item: T) => string, more: (n: number) => string): string[] {
+  const lines = items.slice(0, max).map(line);
+  if (items.length > max) lines.push(more(items.length - max));
+  return lines;
+}
+
+const where = (f: FieldCount) => (f.endpoints && f.endpoints > 1 ? ` in ${f.endpoints} endpoints` : '');
+
+/**
+ * The summary as text for the terminal, compact: each differing field and each noise field once with its count
+ * (a difference repeated in every report answer is one line), then only the endpoints and rules with differences,
+ * each with its first few fields. Everything else is in the JSON and HTML reports.
+ */
+export function formatSummary(summary: Summary, options: { fieldsPerGroup?: number; fields?: number } = {}): string {
+  const perGroup = options.fieldsPerGroup ?? 3;
+  const maxFields = options.fields ?? 20;
   const t = summary.totals;
   const lines: string[] = [];
-  const table = (title: string, groups: GroupSummary[], onlyDiffering = false) => {
-    lines.push('', title);
-    const shown = onlyDiffering ? groups.filter((g) => g.different) : groups;
+  const table = (title: string, groups: GroupSummary[], withFields: boolean) => {
+    const shown = groups.filter((g) => g.different);
+    if (!shown.length) return;
+    lines.push('', `${title} (${shown.length} with differences${groups.length > shown.length ? `; ${groups.length - shown.length} without, not listed` : ''})`);
     const width = Math.max(8, ...shown.map((g) => g.name.length));
     lines.push(`  ${'name'.padEnd(width)}  requests  identical  different  noise-only  allowed-only  skipped`);
     for (const g of shown) {
       lines.push(`  ${g.name.padEnd(width)}  ${String(g.requests).padStart(8)}  ${String(g.identical).padStart(9)}  ${String(g.different).padStart(9)}  ${String(g.noiseOnly).padStart(10)}  ${String(g.allowedOnly).padStart(12)}  ${String(g.skipped).padStart(7)}`);
-      for (const f of g.fields) lines.push(`    differs  ${f.path}  ×${f.count}  e.g. ${f.example}`);
-      for (const f of g.noise) lines.push(`    noise    ${f.path}  ×${f.count}`);
+      if (withFields) lines.push(...firstOf(g.fields, perGroup, (f) => `    differs  ${f.path}  ×${f.count}  e.g. ${f.example}`, (n) => `    … ${n} more fields`));
     }
-    if (groups.length > shown.length) lines.push(`  … and ${groups.length - shown.length} rules without differences (all in the JSON and HTML reports)`);
   };
   lines.push(`${t.requests} requests: ${t.identical} identical, ${t.different} different, ${t.noiseOnly} differing only in noise, ${t.allowedOnly} only in allowed ways, ${t.skipped} skipped, ${t.errors} with transport errors`);
-  table('By endpoint', summary.byEndpoint);
-  table('By rule (rules with differences)', summary.byRule, true);
+  if (summary.differences.length) {
+    lines.push('', 'Differences (each field once)');
+    lines.push(...firstOf(summary.differences, maxFields, (f) => `  differs  ${f.path}  ×${f.count}${where(f)}  e.g. ${f.example}`, (n) => `  … ${n} more fields (JSON and HTML reports)`));
+  }
+  if (summary.noise.length) {
+    lines.push('', 'Noise (not differences)');
+    lines.push(...firstOf(summary.noise, maxFields, (f) => `  noise    ${f.path}  ×${f.count}${where(f)}  ${f.why ?? ''}`.trimEnd(), (n) => `  … ${n} more noise fields`));
+  }
+  table('By endpoint', summary.byEndpoint, true);
+  table('By rule', summary.byRule, false);
   if (summary.allowedBy.length) {
     lines.push('', 'Allowed by rules');
     for (const a of summary.allowedBy) lines.push(`  ${a.rule}  ×${a.count}`);

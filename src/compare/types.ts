@@ -56,6 +56,8 @@ export interface FieldDiff {
   kind: DiffKind;
   old?: unknown;
   new?: unknown;
+  /** Why a noise difference is noise: a built-in volatile field (`report link signature`) or `differs between the old answers`. */
+  why?: string;
 }
 
 export type Outcome = 'identical' | 'noise-only' | 'allowed-only' | 'different' | 'skipped';

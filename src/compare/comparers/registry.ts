@@ -7,12 +7,13 @@ import type { BodyComparer, ParsedBody } from './comparer.ts';
 import { csvComparer } from './csv.ts';
 import { jsonComparer } from './json.ts';
 import { jsonpComparer } from './jsonp.ts';
+import { jsvComparer } from './jsv.ts';
 import { textComparer } from './text.ts';
 import { treeDiff } from './tree-diff.ts';
 import { xmlComparer } from './xml.ts';
 import type { FieldDiff } from '../types.ts';
 
-export const BODY_COMPARERS: readonly BodyComparer[] = [jsonComparer, jsonpComparer, xmlComparer, csvComparer, textComparer, binaryComparer];
+export const BODY_COMPARERS: readonly BodyComparer[] = [jsonComparer, jsonpComparer, xmlComparer, jsvComparer, csvComparer, textComparer, binaryComparer];
 
 export function mediaTypeOf(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
@@ -35,12 +36,18 @@ export interface BodyComparison {
   new?: ParsedBody;
 }
 
-function parseWith(comparer: BodyComparer, body: string): ParsedBody | undefined {
+type Parsed = { ok: true; body: ParsedBody } | { ok: false; reason: string };
+
+function parseWith(comparer: BodyComparer, body: string): Parsed {
   try {
-    return comparer.parse(body);
-  } catch {
-    return undefined;
+    return { ok: true, body: comparer.parse(body) };
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message };
   }
+}
+
+function validity(comparer: BodyComparer, parsed: Parsed): string {
+  return parsed.ok ? `valid ${comparer.name}` : `not valid ${comparer.name}: ${parsed.reason}`;
 }
 
 function defaultDiff(a: ParsedBody, b: ParsedBody): FieldDiff[] {
@@ -53,15 +60,18 @@ function defaultDiff(a: ParsedBody, b: ParsedBody): FieldDiff[] {
   return out;
 }
 
-/** Compares two bodies with the comparer of their (shared) media type; falls back to text when either does not parse. */
+/**
+ * Compares two bodies with the comparer of their (shared) media type. When either does not parse, both are compared
+ * as text; when only one parses, that is a difference of its own (`format()`: a CSV row split by an unquoted line
+ * break, a JSON body cut short), since a client reading the other one fails or reads something else.
+ */
 export function compareBodies(comparer: BodyComparer, oldBody: string, newBody: string): BodyComparison {
-  let used = comparer;
-  let a = parseWith(used, oldBody);
-  let b = parseWith(used, newBody);
-  if (!a || !b) {
-    used = textComparer;
-    a = textComparer.parse(oldBody);
-    b = textComparer.parse(newBody);
-  }
-  return { comparer: used.name, diffs: (used.diff ?? defaultDiff)(a, b), old: a, new: b };
+  const a = parseWith(comparer, oldBody);
+  const b = parseWith(comparer, newBody);
+  if (a.ok && b.ok) return { comparer: comparer.name, diffs: (comparer.diff ?? defaultDiff)(a.body, b.body), old: a.body, new: b.body };
+  const oldText = textComparer.parse(oldBody);
+  const newText = textComparer.parse(newBody);
+  const diffs = textComparer.diff!(oldText, newText);
+  if (a.ok !== b.ok) diffs.unshift({ path: 'format()', kind: 'changed', old: validity(comparer, a), new: validity(comparer, b) });
+  return { comparer: textComparer.name, diffs, old: oldText, new: newText };
 }
