@@ -13,14 +13,8 @@ import { configDefaults, type AppConfig } from './config.ts';
 import { authenticate, callerOf, requireAnyApiKey } from './auth/access.ts';
 import { loadOpenApiDocument } from './contract/openapi-document.ts';
 import { contractOperations, type OperationRecord } from './contract/operations.ts';
-import { csvDtoForm } from './formats/csv-dto.ts';
-import { htmlSnapshotForm } from './formats/html-snapshot.ts';
-import { jsonFormat } from './formats/json.ts';
-import { jsvFormat } from './formats/jsv.ts';
-import { jsonpFormat } from './formats/jsonp.ts';
+import { builtInFormats } from './formats/built-in.ts';
 import { createFormatRegistry } from './formats/registry.ts';
-import { reportCsvFormat, reportHtmlFormat, reportXlsxFormat } from './formats/report-formats.ts';
-import { xmlFormat } from './formats/xml.ts';
 import { requestBaseUrl, useLinkSettings } from './http/base-url.ts';
 import { bindRequest } from './http/bind-request.ts';
 import { readRequestBody } from './http/request-body.ts';
@@ -63,17 +57,7 @@ type RouteMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 export async function createApp({ config: given, store, logger, now = () => new Date(), finishLater }: AppDependencies): Promise<Express> {
   const config = { ...configDefaults, ...given };
   const operations = contractOperations();
-  // ServiceStack 4.5's built-in formats, in its Accept preference order (JSON the default, then HTML, XML, JSV, CSV);
-  // HTML and CSV answer any DTO and also render the report link's page and download.
-  const formats = createFormatRegistry([
-    jsonFormat,
-    { ...reportHtmlFormat(REPORT_ASSETS), ...htmlSnapshotForm },
-    xmlFormat,
-    jsvFormat,
-    { ...reportCsvFormat, ...csvDtoForm },
-    reportXlsxFormat,
-    jsonpFormat,
-  ]);
+  const formats = createFormatRegistry(builtInFormats(REPORT_ASSETS));
   const writer = createResponseWriter({ formats, operations, debug: config.debug, logger });
   const services = new Map(operations.all.map((op) => {
     const service = serviceFor(op.requestDto);

@@ -14,7 +14,7 @@ export interface JsConfig {
   dateHandler?: DateHandler;
 }
 
-const DATE_HANDLERS: DateHandler[] = ['ISO8601', 'ISO8601DateOnly', 'UnixTime', 'UnixTimeMs'];
+export const DATE_HANDLERS: readonly DateHandler[] = ['ISO8601', 'ISO8601DateOnly', 'UnixTime', 'UnixTimeMs'];
 const WCF_DATE_STRING = /^\/Date\(-?\d+(?:[+-]\d{4})?\)\/$/;
 
 function isTrue(value: string): boolean {

@@ -11,7 +11,8 @@
  *      `writeResult(result, ctx)` to render a RichResult whole (the report's page and downloads); `read(body, ctx)`
  *      to accept request bodies of that media type (src/http/read-body.ts hands them to the binder); an entry
  *      may only read (a form) or only write.
- *   2. Add it to the list in src/app.ts (`createFormatRegistry([...])`); list order is the Accept preference order.
+ *   2. Add it to the list in src/formats/built-in.ts (the app registers it; `npm run compare`'s battery replays it);
+ *      list order is the Accept preference order.
  *   3. Document the media type on the operations that answer it in openapi/ (negotiation offers an operation only
  *      the media types its `200` response documents; a request for another falls through to the next rule).
  * A wrapper (JSONP) names the format it wraps (`wraps`) and the query keyword that asks for it; it is never

@@ -9,6 +9,7 @@ import { loadOpenApiDocument } from '../../src/contract/openapi-document.ts';
 import { compareBodies, comparerFor } from '../../src/compare/comparers/registry.ts';
 import { RuleMatcher, parseTolerance, type Rules } from '../../src/compare/rules.ts';
 import { batteryRequests } from '../../src/compare/sources/battery.ts';
+import { formatRegistry, JSCONFIG_FORMS, LINE_BREAKS } from '../../src/compare/sources/format-battery.ts';
 import { loadSource } from '../../src/compare/sources/registry.ts';
 import { readAccessLog } from '../../src/compare/sources/access-log.ts';
 import { readHar } from '../../src/compare/sources/har.ts';
@@ -96,6 +97,34 @@ describe('compare: request sources', () => {
     const repeated = battery.find((r) => r.origin.rule === 'binder:GetFlat:Locations=repeated')!;
     expect(repeated.url).to.equal('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations=101&Locations=102');
     expect(battery.find((r) => r.origin.rule === 'op:GetFlat:401')!.anonymous).to.equal(true);
+  });
+
+  it('the battery is generated from the format registry: every writer and wrapper, jsconfig, bodies in every client format, one-way, batches, empty bodies, line breaks', () => {
+    const battery = batteryRequests();
+    const byRule = new Map(battery.map((r) => [r.origin.rule!, r]));
+    const registry = formatRegistry();
+    for (const entry of registry.entries.filter((e) => !e.wraps && (e.writeDto || e.writeResult))) {
+      expect(byRule.has(`format:GetFlat:format=${entry.format}`), entry.format).to.equal(true);
+      expect(byRule.get(`format:Echo:accept=${entry.mediaType}`)?.headers.Accept, entry.format).to.equal(entry.mediaType);
+      if (entry.predefinedRoutes) expect(byRule.get(`format:EchoReplyGet:/${entry.format}/reply`)?.url, entry.format).to.match(new RegExp(`^/${entry.format}/reply/EchoRequest(\\?|$)`));
+    }
+    for (const form of JSCONFIG_FORMS) expect(byRule.has(`jsconfig:Echo:${form}:format=jsv`), form).to.equal(true);
+    // Bodies as each ServiceStack client writes them, by the format's own writer.
+    expect(byRule.get('body:EchoReplyPost:jsv')).to.deep.include({ url: '/jsv/reply/EchoRequest', body: '{Message:conformance}', headers: { 'Content-Type': 'application/jsv' } });
+    expect(byRule.get('body:EchoReplyPost:csv')).to.deep.include({ url: '/csv/reply/EchoRequest', body: 'Message\r\nconformance\r\n', headers: { 'Content-Type': 'text/csv' } });
+    expect(byRule.get('body:EchoReplyPost:xml')!.body).to.match(/^<\?xml[^>]*\?><EchoRequest [^>]*xmlns="http:\/\/schemas\.servicestack\.net\/types"><Message>conformance<\/Message><\/EchoRequest>$/);
+    expect(byRule.get('body:EchoReplyPost:json:oneway')!.url).to.equal('/json/oneway/EchoRequest');
+    for (const format of ['json', 'xml', 'jsv', 'csv']) expect(byRule.get(`body:GetFlatReplyPost:${format}:empty`)).to.deep.include({ method: 'POST', body: '' });
+    // Batches in the formats whose writer writes a list (SendAll): JSON and JSV.
+    expect(byRule.get('body:EchoReplyPost:json:batch')).to.deep.include({ url: '/json/reply/EchoRequest[]', body: '[{"Message":"conformance"},{"Message":"conformance"}]' });
+    expect(byRule.get('body:EchoReplyPost:jsv:batch-oneway')).to.deep.include({ url: '/jsv/oneway/EchoRequest[]', body: '[{Message:conformance},{Message:conformance}]' });
+    expect(byRule.has('body:EchoReplyPost:html'), 'no client posts HTML').to.equal(false);
+    // Line breaks in every format that writes DTOs, and in every body format.
+    for (const entry of registry.dtoFormats) {
+      for (const [name] of LINE_BREAKS) expect(byRule.has(`line-break:EchoReplyGet:Message=${name}:format=${entry.format}`), `${entry.format} ${name}`).to.equal(true);
+    }
+    expect(byRule.get('line-break:EchoReplyGet:Message=lf:format=csv')!.url).to.equal('/json/reply/EchoRequest?Message=line%0Abreak&format=csv');
+    expect(byRule.get('body:EchoReplyPost:jsv:line-break:Message=crlf')!.body).to.equal('{Message:"line\r\nbreak"}');
   });
 });
 

@@ -2,14 +2,16 @@
  * The built-in battery: every request of the conformance kit's rules (src/conformance/requests.ts: each operation of
  * openapi/ valid, bad and without a key; wsdl/; the wire rules), plus what the contract says each operation reads,
  * generated from openapi/ (each operation record's binding plan, src/contract/operations.ts): every binder form of every input field (booleans, dates,
- * GUIDs, arrays, enums, integers, valid and not), every response format (suffix, `?format=`, Accept, JSONP), route
- * spellings (case, empty segments), anonymous calls and HEAD. Nothing is listed by hand per operation.
+ * GUIDs, arrays, enums, integers, valid and not), route spellings (case, empty segments), anonymous calls and HEAD;
+ * and from the format registry (format-battery.ts): every writer, wrapper, `?jsconfig=` form, request body format,
+ * one-way and batched route, empty body and line-break value. Nothing is listed by hand per operation or format.
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import type { FieldSpec, ScalarKind } from '../../contract/binding-plan.ts';
 import { loadOpenApiDocument } from '../../contract/openapi-document.ts';
 import { HYPHENATED_GUID, operationRequests, WSDL_REQUESTS, wireRequests, type ContractRequest } from '../../conformance/requests.ts';
 import { Keywords } from '../../contract/keywords.ts';
+import { formatBodyRequests, formatGetRequests, formatRegistry } from './format-battery.ts';
 import type { ReplayRequest, SourceResult } from '../types.ts';
 
 export interface BatteryOptions {
@@ -79,6 +81,7 @@ function withoutQueryKey(url: string, name: string): string {
 export function batteryRequests(options: BatteryOptions = {}): ReplayRequest[] {
   const companyId = options.companyId ?? 1;
   const doc = loadOpenApiDocument();
+  const formats = formatRegistry();
   const out: ReplayRequest[] = [];
   const add = (rule: string, request: ContractRequest, extra: Partial<ReplayRequest> = {}) =>
     out.push({ method: request.method, url: request.url, headers: { ...request.headers }, body: request.body, anonymous: request.key === false, origin: { source: 'battery', rule }, ...extra });
@@ -94,15 +97,9 @@ export function batteryRequests(options: BatteryOptions = {}): ReplayRequest[] {
 
     if (op.method === 'GET') {
       const sample = op.sample;
-      const predefined = op.record.predefined;
       // Response formats and route spellings.
       const get = (rule: string, url: string, headers?: Record<string, string>) => add(`${rule.split(':')[0]}:${id}:${rule.split(':').slice(1).join(':')}`, { method: 'GET', url, headers });
-      for (const format of ['json', 'xml', 'csv', 'html', 'nosuch']) get(`format:format=${format}`, withQuery(sample.url, `format=${format}`));
-      for (const accept of ['application/xml', 'text/csv', 'text/html', '*/*']) get(`format:accept=${accept}`, sample.url, { Accept: accept });
-      if (!predefined) for (const suffix of ['.json', '.xml', '.csv']) get(`format:suffix${suffix}`, withSuffix(sample.url, suffix));
-      get('jsonp:callback', withQuery(sample.url, 'callback=cb'));
-      get('jsonp:callback-sanitised', withQuery(sample.url, `callback=${encodeURIComponent('x.y<z>();')}`));
-      get('jsonp:callback+format=xml', withQuery(sample.url, 'callback=cb&format=xml'));
+      formatGetRequests(formats, op, add);
       get('route:upper-case', sample.url.replace(/^[^?]*/, (p) => p.toUpperCase().replace(/\{[^}]*\}/g, (v) => v)));
       get('route:empty-segments', sample.url.replace(/^\//, '//').replace(/^([^?]*?)\/([^/?]*)(\?|$)/, '$1//$2$3'));
       get('route:trailing-slash', withSuffix(sample.url, '/'));
@@ -123,10 +120,11 @@ export function batteryRequests(options: BatteryOptions = {}): ReplayRequest[] {
       const post = (rule: string, body: string, contentType = 'application/json') => add(`${rule.split(':')[0]}:${id}:${rule.split(':').slice(1).join(':')}`, { method: 'POST', url: op.sample!.url, headers: { 'Content-Type': contentType }, body });
       post('binder:lower-case-names', JSON.stringify(Object.fromEntries(Object.entries(sample).map(([k, v]) => [k.toLowerCase(), v]))));
       post('binder:unknown-property', JSON.stringify({ ...sample, NoSuchProperty: 1 }));
-      post('binder:empty-body', '');
       post('binder:form-urlencoded', new URLSearchParams(Object.entries(sample).map(([k, v]) => [k, String(v)])).toString(), 'application/x-www-form-urlencoded');
       post('format:format=xml', JSON.stringify(sample));
       out.at(-1)!.url = withQuery(op.sample.url, 'format=xml');
+      if (op.record.predefined) formatBodyRequests(formats, op, add);
+      else post('binder:empty-body', '');
       for (const field of plan.body.values()) {
         const forms: [string, unknown][] = field.type.kind === 'array'
           ? [['array', arrayItems(field.type.items).map((v) => (field.type.kind === 'array' && field.type.items.kind === 'integer' ? Number(v) : v))], ['empty-array', []], ['string', arrayItems(field.type.items).join(',')]]
