@@ -23,8 +23,11 @@ export interface VolatileField {
 
 /** `<payload>.<43 characters of base64url HMAC-SHA256>` after `/Reports/` (src/reports/report-link.ts). */
 const LINK_SIGNATURE = /(\/Reports\/[A-Za-z0-9_-]+\.)[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
-/** `BuildTime` (any case convention, `Build Time` in the HTML snapshot) then markup or punctuation, then its number. */
-const BUILD_TIME_TEXT = /(build[ _]?time(?:[^0-9a-z]|<\/?[a-z]+>)*)-?\d+(?:\.\d+)?/gi;
+/**
+ * `BuildTime` (any case convention; `Build Time` in the HTML snapshot) then markup, entities (`&quot;` of the page's
+ * JSON data source) or punctuation, then its number.
+ */
+const BUILD_TIME_TEXT = /(build[ _]?time(?:&[a-z]+;|&#\d+;|<\/?[a-z]+>|[^0-9a-z&<])*)-?\d+(?:\.\d+)?/gi;
 
 export const BUILT_IN_NOISE: readonly VolatileField[] = [
   { name: 'report link signature', mask: (text) => text.replace(LINK_SIGNATURE, '$1{signature}') },

@@ -118,24 +118,27 @@ const where = (f: FieldCount) => (f.endpoints && f.endpoints > 1 ? ` in ${f.endp
 
 /**
  * The summary as text for the terminal, compact: each differing field and each noise field once with its count
- * (a difference repeated in every report answer is one line), then only the endpoints and rules with differences,
- * each with its first few fields. Everything else is in the JSON and HTML reports.
+ * (a difference repeated in every report answer is one line), then the first endpoints and rules with differences
+ * (most differences first), each endpoint with its first few fields. Everything else is in the JSON and HTML reports.
  */
-export function formatSummary(summary: Summary, options: { fieldsPerGroup?: number; fields?: number } = {}): string {
+export function formatSummary(summary: Summary, options: { fieldsPerGroup?: number; fields?: number; groups?: number } = {}): string {
   const perGroup = options.fieldsPerGroup ?? 3;
+  const maxGroups = options.groups ?? 15;
   const maxFields = options.fields ?? 20;
   const t = summary.totals;
   const lines: string[] = [];
   const table = (title: string, groups: GroupSummary[], withFields: boolean) => {
-    const shown = groups.filter((g) => g.different);
-    if (!shown.length) return;
-    lines.push('', `${title} (${shown.length} with differences${groups.length > shown.length ? `; ${groups.length - shown.length} without, not listed` : ''})`);
+    const differing = groups.filter((g) => g.different);
+    if (!differing.length) return;
+    const shown = differing.slice(0, maxGroups);
+    lines.push('', `${title} (${differing.length} with differences${groups.length > differing.length ? `; ${groups.length - differing.length} without, not listed` : ''})`);
     const width = Math.max(8, ...shown.map((g) => g.name.length));
     lines.push(`  ${'name'.padEnd(width)}  requests  identical  different  noise-only  allowed-only  skipped`);
     for (const g of shown) {
       lines.push(`  ${g.name.padEnd(width)}  ${String(g.requests).padStart(8)}  ${String(g.identical).padStart(9)}  ${String(g.different).padStart(9)}  ${String(g.noiseOnly).padStart(10)}  ${String(g.allowedOnly).padStart(12)}  ${String(g.skipped).padStart(7)}`);
       if (withFields) lines.push(...firstOf(g.fields, perGroup, (f) => `    differs  ${f.path}  ×${f.count}  e.g. ${f.example}`, (n) => `    … ${n} more fields`));
     }
+    if (differing.length > shown.length) lines.push(`  … ${differing.length - shown.length} more with differences (JSON and HTML reports)`);
   };
   lines.push(`${t.requests} requests: ${t.identical} identical, ${t.different} different, ${t.noiseOnly} differing only in noise, ${t.allowedOnly} only in allowed ways, ${t.skipped} skipped, ${t.errors} with transport errors`);
   if (summary.differences.length) {
