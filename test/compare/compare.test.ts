@@ -19,6 +19,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { CompareReport } from '../../src/compare/run.ts';
+import { readCsvStrictly } from '../../src/compare/comparers/csv.ts';
+import { LINE_BREAKS } from '../../src/compare/sources/format-battery.ts';
 import type { FieldDiff } from '../../src/compare/types.ts';
 import { ensureProductionBuild, startProductionServer, type ServerProcess } from '../support/server-process.ts';
 
@@ -114,8 +116,19 @@ describe('npm run compare: two real instances of this service', function () {
     expect(noise.some((d) => d.comparer === 'text' && /^\$\[\d+\]$/.test(d.path) && d.why!.includes('report link signature') && String(d.old).includes('/Reports/')), 'HTML snapshot line').to.equal(true);
     expect(noise.some((d) => d.comparer === 'csv' && d.path === '$.rows[0].Url'), 'CSV cell').to.equal(true);
     expect(noise.filter((d) => d.path === 'header X-Request-Id').length).to.equal(t.requests);
+    const csvLineBreaks = report.exchanges.filter((e) => /^line-break:.*:format=csv$/.test(e.request.origin.rule ?? ''));
+    expect(csvLineBreaks.map((e) => [e.differences.length, ...e.noise.map((d) => d.path)])).to.deep.equal(Array(4).fill([0, 'header X-Request-Id']));
     expect(stdout).to.match(/^ {2}noise {4}\$\.Url {2}×\d+ in \d+ endpoints {2}built-in: report link signature$/m);
     expect(stdout).to.match(/^\d+ requests: \d+ identical, 0 different/m);
+  });
+
+  it('the strict CSV reader reads the service\'s CSV answers with a line break in a cell as one row, the cell whole', async () => {
+    for (const [name, value] of LINE_BREAKS) {
+      const res = await fetch(`${a.url}/json/reply/EchoRequest?Message=${encodeURIComponent(value)}&format=csv`, { headers: { 'X-ApiKey': a.apiKey } });
+      const rows = readCsvStrictly(await res.text());
+      expect(rows, name).to.have.length(2);
+      expect(rows[1]![rows[0]!.indexOf('Message')], name).to.equal(value.startsWith('=') ? `'${value}` : value);
+    }
   });
 
   it('without the built-in noise the same run is hundreds of differences: each said once in a short summary, and a small HTML report', async () => {
