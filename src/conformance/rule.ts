@@ -5,7 +5,18 @@
  * error of the run and fails the rule with `error: …`.
  */
 import type { ContractRequest } from './requests.ts';
-import type { Exchange } from './sender.ts';
+
+/** One request and its whole answer. */
+export interface Exchange {
+  /** The request as the failure report shows it: request line, headers, body. */
+  request: string;
+  status: number;
+  contentType: string;
+  /** The Location header of a redirect. */
+  location?: string;
+  text: string;
+  json?: unknown;
+}
 
 export interface RuleContext {
   /** Sends one request (with the caller's API key unless `key: false`) and returns the whole answer. */

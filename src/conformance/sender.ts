@@ -3,19 +3,8 @@
  * and the whole body, so a host that never answers fails the rule instead of hanging the run. It remembers the last
  * exchange, which a failed rule prints (the API key shown as `***`).
  */
-import { RuleFailure } from './rule.ts';
+import { RuleFailure, type Exchange } from './rule.ts';
 import type { ContractRequest } from './requests.ts';
-
-export interface Exchange {
-  /** The request as the failure report shows it: request line, headers, body. */
-  request: string;
-  status: number;
-  contentType: string;
-  /** The Location header of a redirect. */
-  location?: string;
-  text: string;
-  json?: unknown;
-}
 
 export interface SenderOptions {
   baseUrl: string;

@@ -4,8 +4,7 @@
  * case-insensitive routes, 404 text/plain, 405 for an unknown `/json/reply/` operation, the date and GUID forms, and
  * ServiceStack 4.5.14's other built-in formats, bodies and metadata redirect (issue 10).
  */
-import { check, hasResponseStatus, NotApplicable, requireApiKey, type ConformanceRule } from './rule.ts';
-import type { Exchange } from './sender.ts';
+import { check, hasResponseStatus, NotApplicable, requireApiKey, type ConformanceRule, type Exchange } from './rule.ts';
 import { HYPHENATED_GUID, SAMPLE_MESSAGE, wireRequests } from './requests.ts';
 
 /** The sample report's StartDate (2024-01-01, a query date: a local DateTime) as the wire writes it. */
