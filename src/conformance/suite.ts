@@ -9,10 +9,9 @@
  * Each rule is a small record (rule.ts) in one of three registries (contract-rules.ts, wsdl-rules.ts, wire-rules.ts);
  * runConformance runs them in order through one sender (sender.ts), which keeps the exchange a failure prints.
  */
-import { loadOpenApiDocument } from '../contract/openapi-document.ts';
 import { contractRules } from './contract-rules.ts';
-import { NotApplicable, RuleFailure, type ConformanceRule, type RuleContext } from './rule.ts';
-import { createSender, type Exchange, type Sender } from './sender.ts';
+import { NotApplicable, RuleFailure, type ConformanceRule, type Exchange, type RuleContext } from './rule.ts';
+import { createSender, type Sender } from './sender.ts';
 import { wireRules } from './wire-rules.ts';
 import { wsdlRules } from './wsdl-rules.ts';
 
@@ -38,7 +37,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /** The rule registries, in the order the table lists them. */
 function conformanceRules(companyId: number): ConformanceRule[] {
-  return [...contractRules(loadOpenApiDocument(), companyId), ...wsdlRules(), ...wireRules(companyId)];
+  return [...contractRules(companyId), ...wsdlRules(), ...wireRules(companyId)];
 }
 
 function shownExchange(exchange: Exchange): RuleResult['exchange'] {
