@@ -3,36 +3,30 @@
  * (`LegacyDate`, `LegacyDateInput`). The typed client (src/client/) maps exactly these to `Date` in its types
  * and at run time. Fails when one name is a date in one schema and something else in another.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { OpenAPIV3 } from 'openapi-types';
-import { parse } from 'yaml';
+import { readOpenApiContract, type SchemaShape } from '../src/contract/openapi-document.ts';
 import { readOperations } from '../src/contract/operations.ts';
 import type { Generator } from './generators.ts';
 import { GENERATED_HEADER } from './generate-openapi-types.ts';
 
-const DATE_SCHEMAS = new Set(['#/components/schemas/LegacyDate', '#/components/schemas/LegacyDateInput']);
-
-type Schema = { $ref?: string; properties?: Record<string, Schema>; items?: Schema };
+const DATE_SCHEMAS = new Set(['LegacyDate', 'LegacyDateInput']);
 
 export async function clientContract(root: string): Promise<{ dates: string[]; operations: Record<string, { method: string; path: string }> }> {
-  const doc = parse(await readFile(path.join(root, 'openapi', 'reporting-service.yaml'), 'utf8')) as {
-    components: { schemas: Record<string, Schema>; parameters: Record<string, { name: string; schema?: Schema }> };
-    paths: Record<string, Record<string, { operationId?: string }>>;
-  };
+  const contract = await readOpenApiContract(path.join(root, 'openapi', 'reporting-service.yaml'));
+  const { schemas = {}, parameters = {} } = contract.document.components ?? {};
   const kinds = new Map<string, Set<boolean>>();
-  const note = (name: string, schema: Schema | undefined) => {
-    const isDate = !!schema?.$ref && DATE_SCHEMAS.has(schema.$ref);
+  const note = (name: string, schema: SchemaShape | undefined) => {
+    const isDate = DATE_SCHEMAS.has((schema && contract.schemaName(schema)) ?? '');
     kinds.set(name, (kinds.get(name) ?? new Set()).add(isDate));
   };
-  for (const schema of Object.values(doc.components.schemas)) {
+  for (const schema of Object.values(schemas)) {
     for (const [name, property] of Object.entries(schema.properties ?? {})) note(name, property);
   }
-  for (const parameter of Object.values(doc.components.parameters)) note(parameter.name, parameter.schema);
+  for (const parameter of Object.values(parameters)) note(parameter.name, parameter.schema);
   const conflicts = [...kinds].filter(([, k]) => k.size > 1).map(([n]) => n);
   if (conflicts.length) throw new Error(`openapi: ${conflicts.join(', ')} are dates in one place and not in another`);
   const operations = Object.fromEntries(
-    readOperations(doc as unknown as OpenAPIV3.Document).all.map((op) => [op.operationId, { method: op.method, path: op.template }]),
+    readOperations(contract).all.map((op) => [op.operationId, { method: op.method, path: op.template }]),
   );
   return { dates: [...kinds].filter(([, k]) => k.has(true)).map(([n]) => n).sort(), operations };
 }

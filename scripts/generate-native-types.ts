@@ -3,15 +3,15 @@
  * /types/csharp, rendered at build time from the contract, in the form ServiceStack's NativeTypes generators
  * (TypeScriptGenerator.cs, CSharpGenerator.cs) write them:
  *  - operations, their REST routes and verbs, and each request DTO's response type come from openapi/
- *    (`x-request-dto`, the 200 response `$ref`; `/json/reply/` routes are ServiceStack's pre-defined routes and
+ *    (the operation records: `x-request-dto`, the 200 response's DTO; `/json/reply/` routes are ServiceStack's pre-defined routes and
  *    carry no [Route]);
  *  - each DTO's members and their .NET types come from wsdl/types.xsd (the DataContract the host exported), in
  *    declaration order as openapi/ lists the JSON properties.
  * The header's `Date` and `BaseUrl` depend on the request: they stay `{{Date}}` / `{{BaseUrl}}` placeholders.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from 'yaml';
+import { readOpenApiContract } from '../src/contract/openapi-document.ts';
+import { readOperations } from '../src/contract/operations.ts';
 import type { Generator } from './generators.ts';
 import { GENERATED_HEADER } from './generate-openapi-types.ts';
 import { parseSchemas, type XsdComplexType } from './generate-xsd-types.ts';
@@ -39,50 +39,33 @@ export interface NativeTypesModel {
   types: DtoType[];
 }
 
-type OpenApi = {
-  paths: Record<string, Record<string, { 'x-request-dto'?: string; responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> }> }>>;
-  components: {
-    responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
-    schemas: Record<string, { properties?: Record<string, unknown> }>;
-  };
-};
-
-const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
-
 export async function nativeTypesModel(root: string): Promise<NativeTypesModel> {
-  const doc = parse(await readFile(path.join(root, 'openapi', 'reporting-service.yaml'), 'utf8')) as OpenApi;
+  const contract = await readOpenApiContract(path.join(root, 'openapi', 'reporting-service.yaml'));
+  const schemas = contract.document.components?.schemas ?? {};
   const xsd = await parseSchemas(root);
   const complex = new Map(xsd.complexTypes.filter((t) => t.namespace === TYPES_NAMESPACE).map((t) => [t.name, t]));
 
   const operations = new Map<string, NonNullable<DtoType['operation']>>();
-  for (const [template, item] of Object.entries(doc.paths)) {
-    for (const method of HTTP_METHODS) {
-      const op = item[method];
-      const dto = op?.['x-request-dto'];
-      if (!op || !dto) continue;
-      // A resource route whose request is no DTO of the contract (the report link, GET …/Flat/Reports/{Token}) has no native type.
-      if (!doc.components.schemas[dto]) continue;
-      const ok = op.responses?.['200'];
-      const okResponse = ok?.$ref ? doc.components.responses?.[refName(ok.$ref)] : ok;
-      const schemaRef = okResponse?.content?.['application/json']?.schema?.$ref;
-      if (!schemaRef) throw new Error(`openapi: ${method.toUpperCase()} ${template} has no 200 DTO`);
-      const entry = operations.get(dto) ?? { response: refName(schemaRef), method: method.toUpperCase(), routes: [] };
-      if (entry.response !== refName(schemaRef)) throw new Error(`openapi: ${dto} answers two response types`);
-      operations.set(dto, entry);
-      if (/^\/json\/reply\//i.test(template)) continue;
-      const route = entry.routes.find((r) => r.path === template);
-      if (route) route.verbs += `,${method.toUpperCase()}`;
-      else entry.routes.push({ path: template, verbs: method.toUpperCase() });
-      entry.method = entry.routes[0]!.verbs.split(',')[0]!;
-    }
+  for (const { requestDto: dto, method, template, predefined, responses } of readOperations(contract).all) {
+    // A resource route whose request is no DTO of the contract (the report link, GET …/Flat/Reports/{Token}) has no native type.
+    if (!schemas[dto]) continue;
+    const response = responses.get('200')?.dtoType;
+    if (!response) throw new Error(`openapi: ${method} ${template} has no 200 DTO`);
+    const entry = operations.get(dto) ?? { response, method, routes: [] };
+    if (entry.response !== response) throw new Error(`openapi: ${dto} answers two response types`);
+    operations.set(dto, entry);
+    if (predefined) continue;
+    const route = entry.routes.find((r) => r.path === template);
+    if (route) route.verbs += `,${method}`;
+    else entry.routes.push({ path: template, verbs: method });
+    entry.method = entry.routes[0]!.verbs.split(',')[0]!;
   }
 
   const types = new Map<string, DtoType>();
   const visit = (name: string): void => {
     if (types.has(name)) return;
     const xsdType = complex.get(name);
-    const schema = doc.components.schemas[name];
+    const schema = schemas[name];
     if (!xsdType || !schema?.properties) throw new Error(`contract: ${name} must be a DTO in both openapi/ and wsdl/types.xsd`);
     const properties = declaredProperties(name, Object.keys(schema.properties), xsdType);
     // Dependencies first, as ServiceStack orders types.

@@ -5,7 +5,10 @@
  * against two hosts. Nothing here sends anything.
  */
 import type { OpenAPIV3 } from 'openapi-types';
+import { openApiContract, type Dereferenced, type OpenApiContract } from '../contract/openapi-document.ts';
 import { readOperations, type OperationRecord } from '../contract/operations.ts';
+
+type Operation = Dereferenced<OpenAPIV3.OperationObject>;
 
 export const SAMPLE_MESSAGE = 'conformance';
 export const ECHO_PATH = `/v1/echo/${SAMPLE_MESSAGE}`;
@@ -32,41 +35,35 @@ export interface OperationRequests {
   bad?: ContractRequest;
 }
 
-function resolveParameter(doc: OpenAPIV3.Document, node: OpenAPIV3.ParameterObject | OpenAPIV3.ReferenceObject): OpenAPIV3.ParameterObject {
-  if ('$ref' in node) return resolveParameter(doc, doc.components!.parameters![node.$ref.split('/').pop()!]!);
-  return node;
-}
-
-/** Every operation of openapi/ with its sample and bad requests. */
-export function operationRequests(doc: OpenAPIV3.Document, companyId: number): OperationRequests[] {
-  return readOperations(doc).all.map((record) => {
+/** Every operation of openapi/ (the service's own unless `contract` is given) with its sample and bad requests. */
+export function operationRequests(companyId: number, contract: OpenApiContract = openApiContract()): OperationRequests[] {
+  return readOperations(contract).all.map((record) => {
     const { operationId, template, method } = record;
-    const op = (doc.paths[template] as Record<string, OpenAPIV3.OperationObject>)[method.toLowerCase()]!;
+    const op = (contract.document.paths[template] as Record<string, Operation>)[method.toLowerCase()]!;
     return {
       record,
       operationId,
       template,
       method,
       needsKey: record.secured,
-      sample: sampleRequest(doc, template, op, method, companyId),
-      bad: record.responses.has('400') ? badRequest(doc, template, op, method) : undefined,
+      sample: sampleRequest(template, op, method, companyId),
+      bad: record.responses.has('400') ? badRequest(template, op, method) : undefined,
     };
   });
 }
 
 /** A valid request for an operation: path strings filled in, the company id where the DTO has one. */
-function sampleRequest(doc: OpenAPIV3.Document, template: string, op: OpenAPIV3.OperationObject, verb: string, companyId: number): ContractRequest | undefined {
-  const params = (op.parameters ?? []).map((p) => resolveParameter(doc, p));
+function sampleRequest(template: string, op: Operation, verb: string, companyId: number): ContractRequest | undefined {
+  const params = op.parameters ?? [];
   let url = template;
   for (const p of params.filter((x) => x.in === 'path')) {
-    const schema = p.schema as OpenAPIV3.SchemaObject | undefined;
+    const schema = p.schema;
     if (schema?.type !== 'string' || schema.pattern) return undefined;
     url = url.replace(`{${p.name}}`, SAMPLE_MESSAGE);
   }
   const hasCompany = params.some((p) => p.in === 'query' && p.name === 'CompanyId');
   if (verb === 'GET') return { method: verb, url: hasCompany ? `${url}?CompanyId=${companyId}` : url };
-  const schemaRef = (op.requestBody as OpenAPIV3.RequestBodyObject | undefined)?.content['application/json']?.schema as OpenAPIV3.ReferenceObject | undefined;
-  const bodySchema = schemaRef && doc.components?.schemas?.[schemaRef.$ref.split('/').pop()!] as OpenAPIV3.SchemaObject | undefined;
+  const bodySchema = op.requestBody?.content['application/json']?.schema;
   const body: Record<string, unknown> = {};
   if (bodySchema?.properties?.CompanyId) body.CompanyId = companyId;
   if (bodySchema?.properties?.Message) body.Message = SAMPLE_MESSAGE;
@@ -74,11 +71,11 @@ function sampleRequest(doc: OpenAPIV3.Document, template: string, op: OpenAPIV3.
 }
 
 /** A request the operation must refuse with 400: a non-integer for an integer query field, or a malformed JSON body. */
-function badRequest(doc: OpenAPIV3.Document, template: string, op: OpenAPIV3.OperationObject, verb: string): ContractRequest | undefined {
+function badRequest(template: string, op: Operation, verb: string): ContractRequest | undefined {
   if (verb === 'POST') return { method: verb, url: template, headers: { 'Content-Type': 'application/json' }, body: '{"Message":' };
-  const params = (op.parameters ?? []).map((p) => resolveParameter(doc, p));
+  const params = op.parameters ?? [];
   if (params.some((p) => p.in === 'path')) return undefined;
-  const integer = params.find((p) => p.in === 'query' && (p.schema as OpenAPIV3.SchemaObject | undefined)?.type === 'integer');
+  const integer = params.find((p) => p.in === 'query' && p.schema?.type === 'integer');
   return integer ? { method: verb, url: `${template}?${integer.name}=not-a-number` } : undefined;
 }
 

@@ -3,6 +3,7 @@
  * canonical name and how the legacy binder parses it. Nothing here restates a DTO by hand.
  */
 import type { OpenAPIV3 } from 'openapi-types';
+import type { Dereferenced, OpenApiContract } from './openapi-document.ts';
 
 export type ScalarKind =
   | { kind: 'string' }
@@ -29,8 +30,9 @@ export interface BindingPlan {
   body?: Map<string, FieldSpec>;
 }
 
-type Schema = OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject;
+type Schema = Dereferenced<OpenAPIV3.SchemaObject>;
 
+/** Named schemas the binder reads in the legacy forms (`/Date(...)/` or ISO dates; 32-hex or hyphenated GUIDs). */
 const SPECIAL_SCHEMAS: Record<string, ScalarKind> = {
   LegacyDateInput: { kind: 'date' },
   LegacyDate: { kind: 'date' },
@@ -38,28 +40,11 @@ const SPECIAL_SCHEMAS: Record<string, ScalarKind> = {
   Guid: { kind: 'guid' },
 };
 
-function refName(ref: string): string {
-  return ref.slice(ref.lastIndexOf('/') + 1);
-}
-
-function resolve<T extends object>(doc: OpenAPIV3.Document, node: T | OpenAPIV3.ReferenceObject): T {
-  if ('$ref' in node) {
-    const [, section, name] = /^#\/components\/(\w+)\/(.+)$/.exec(node.$ref) ?? [];
-    const target = (doc.components as Record<string, Record<string, unknown>> | undefined)?.[section!]?.[name!];
-    if (!target) throw new Error(`openapi: unresolved ${node.$ref}`);
-    return resolve(doc, target as T);
-  }
-  return node;
-}
-
-function scalarKind(doc: OpenAPIV3.Document, schema: Schema): ScalarKind {
-  if ('$ref' in schema) {
-    const special = SPECIAL_SCHEMAS[refName(schema.$ref)];
-    if (special) return special;
-  }
-  const resolved = resolve<OpenAPIV3.SchemaObject>(doc, schema);
-  if (resolved.enum) return { kind: 'enum', values: resolved.enum.map(String) };
-  switch (resolved.type) {
+function scalarKind(contract: OpenApiContract, schema: Schema): ScalarKind {
+  const special = SPECIAL_SCHEMAS[contract.schemaName(schema) ?? ''];
+  if (special) return special;
+  if (schema.enum) return { kind: 'enum', values: schema.enum.map(String) };
+  switch (schema.type) {
     case 'boolean':
       return { kind: 'boolean' };
     case 'integer':
@@ -67,31 +52,27 @@ function scalarKind(doc: OpenAPIV3.Document, schema: Schema): ScalarKind {
     case 'string':
       return { kind: 'string' };
     default:
-      throw new Error(`openapi: the binder does not read fields of type ${String(resolved.type)}`);
+      throw new Error(`openapi: the binder does not read fields of type ${String(schema.type)}`);
   }
 }
 
-function fieldKind(doc: OpenAPIV3.Document, schema: Schema): FieldKind {
-  const resolved = resolve<OpenAPIV3.SchemaObject>(doc, schema);
-  if (resolved.type === 'array') return { kind: 'array', items: scalarKind(doc, (resolved as OpenAPIV3.ArraySchemaObject).items) };
-  return scalarKind(doc, schema);
+function fieldKind(contract: OpenApiContract, schema: Schema): FieldKind {
+  if (schema.type === 'array') return { kind: 'array', items: scalarKind(contract, schema.items) };
+  return scalarKind(contract, schema);
 }
 
 function byLowerName(fields: FieldSpec[]): Map<string, FieldSpec> {
   return new Map(fields.map((f) => [f.name.toLowerCase(), f]));
 }
 
-export function bindingPlan(doc: OpenAPIV3.Document, operation: OpenAPIV3.OperationObject): BindingPlan {
-  const parameters = (operation.parameters ?? []).map((p) => resolve<OpenAPIV3.ParameterObject>(doc, p)).filter((p) => p.schema);
-  const fields = (where: string) => parameters.filter((p) => p.in === where).map((p) => ({ name: p.name, type: fieldKind(doc, p.schema!) }));
+export function bindingPlan(contract: OpenApiContract, operation: Dereferenced<OpenAPIV3.OperationObject>): BindingPlan {
+  const parameters = (operation.parameters ?? []).filter((p) => p.schema);
+  const fields = (where: string) => parameters.filter((p) => p.in === where).map((p) => ({ name: p.name, type: fieldKind(contract, p.schema!) }));
   const plan: BindingPlan = { path: fields('path'), query: byLowerName(fields('query')) };
-  const bodySchema = operation.requestBody
-    ? resolve<OpenAPIV3.RequestBodyObject>(doc, operation.requestBody).content['application/json']?.schema
-    : undefined;
+  const bodySchema = operation.requestBody?.content['application/json']?.schema;
   if (bodySchema) {
-    const object = resolve<OpenAPIV3.SchemaObject>(doc, bodySchema);
     plan.body = byLowerName(
-      Object.entries(object.properties ?? {}).map(([name, schema]) => ({ name, type: fieldKind(doc, schema) })),
+      Object.entries(bodySchema.properties ?? {}).map(([name, schema]) => ({ name, type: fieldKind(contract, schema) })),
     );
   }
   return plan;

@@ -3,8 +3,7 @@
  * verbs, REST routes) and every DTO's properties with their .NET types, read from openapi/ (the operation records
  * and the DTO schemas). The metadata pages, /operations/metadata and /types/metadata render this one model.
  */
-import type { OpenAPIV3 } from 'openapi-types';
-import { loadOpenApiDocument } from './openapi-document.ts';
+import { openApiContract, type OpenApiContract, type SchemaShape } from './openapi-document.ts';
 import { contractOperations } from './operations.ts';
 
 /** A property's .NET type: `Name` as MetadataTypes names it (`Int32`, ``List`1``), its C# spelling, generic arguments. */
@@ -38,7 +37,6 @@ export interface MetadataModel {
   dtos: Map<string, DtoProperty[]>;
 }
 
-type Schema = OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject;
 
 const SCALAR_REFS: Record<string, ClrType> = {
   LegacyDate: { name: 'DateTime', csharp: 'DateTime', valueType: true },
@@ -47,15 +45,12 @@ const SCALAR_REFS: Record<string, ClrType> = {
   GuidInput: { name: 'Guid', csharp: 'Guid', valueType: true },
 };
 
-function clrType(doc: OpenAPIV3.Document, schema: Schema): ClrType {
-  if ('$ref' in schema) {
-    const name = schema.$ref.slice(schema.$ref.lastIndexOf('/') + 1);
+function clrType(contract: OpenApiContract, schema: SchemaShape): ClrType {
+  const name = contract.schemaName(schema);
+  if (name) {
     const scalar = SCALAR_REFS[name];
     if (scalar) return scalar;
-    const target = doc.components?.schemas?.[name];
-    if (!target) throw new Error(`openapi: unresolved ${schema.$ref}`);
-    if (!('$ref' in target) && (target.type === 'object' || target.properties)) return { name, csharp: name, valueType: false, dto: name };
-    return clrType(doc, target);
+    if (schema.type === 'object' || schema.properties) return { name, csharp: name, valueType: false, dto: name };
   }
   switch (schema.type) {
     case 'boolean':
@@ -65,7 +60,7 @@ function clrType(doc: OpenAPIV3.Document, schema: Schema): ClrType {
     case 'number':
       return { name: 'Decimal', csharp: 'decimal', valueType: true };
     case 'array': {
-      const item = clrType(doc, (schema as OpenAPIV3.ArraySchemaObject).items);
+      const item = clrType(contract, schema.items);
       return { name: 'List`1', csharp: `List<${item.csharp}>`, genericArgs: [item.name], valueType: false, item };
     }
     default:
@@ -77,14 +72,14 @@ let cached: MetadataModel | undefined;
 
 export function metadataModel(): MetadataModel {
   if (cached) return cached;
-  const doc = loadOpenApiDocument();
-  const schemas = (doc.components?.schemas ?? {}) as Record<string, Schema>;
+  const contract = openApiContract();
+  const schemas = contract.document.components?.schemas ?? {};
   const dtos = new Map<string, DtoProperty[]>();
   const visit = (name: string) => {
     if (dtos.has(name)) return;
     const schema = schemas[name];
-    if (!schema || '$ref' in schema) return;
-    const properties = Object.entries(schema.properties ?? {}).map(([prop, s]) => ({ name: prop, type: clrType(doc, s) }));
+    if (!schema) return;
+    const properties = Object.entries(schema.properties ?? {}).map(([prop, s]) => ({ name: prop, type: clrType(contract, s) }));
     dtos.set(name, properties);
     for (const p of properties) {
       const dto = p.type.dto ?? p.type.item?.dto;

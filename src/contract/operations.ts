@@ -7,7 +7,7 @@
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import { bindingPlan, type BindingPlan } from './binding-plan.ts';
-import { loadOpenApiDocument } from './openapi-document.ts';
+import { openApiContract, type Dereferenced, type OpenApiContract, type SchemaShape } from './openapi-document.ts';
 import { parseTemplate, type RouteSegment } from './routes.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -15,6 +15,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 export interface ResponseRecord {
   /** The DTO schema its JSON content names (`EchoResponse`, `ErrorResponse`), if it names one. */
   dtoType?: string;
+  /** The JSON content's schema (dereferenced), if it has one. */
+  schema?: SchemaShape;
   /** Documented media types, in document order. */
   mediaTypes: readonly string[];
 }
@@ -46,40 +48,28 @@ export interface OperationTable {
   byId(operationId: string): OperationRecord | undefined;
 }
 
-type Resolvable = { $ref: string } | object;
+type Operation = Dereferenced<OpenAPIV3.OperationObject>;
 
-function refName(ref: string): string {
-  return ref.slice(ref.lastIndexOf('/') + 1);
-}
-
-function resolveResponse(doc: OpenAPIV3.Document, node: OpenAPIV3.ResponseObject | OpenAPIV3.ReferenceObject): OpenAPIV3.ResponseObject {
-  if ('$ref' in node) {
-    const target = doc.components?.responses?.[refName(node.$ref)];
-    if (!target) throw new Error(`openapi: unresolved ${node.$ref}`);
-    return resolveResponse(doc, target);
-  }
-  return node;
-}
-
-function responseRecord(doc: OpenAPIV3.Document, node: OpenAPIV3.ResponseObject | OpenAPIV3.ReferenceObject): ResponseRecord {
-  const content = resolveResponse(doc, node).content ?? {};
-  const schema = content['application/json']?.schema as Resolvable | undefined;
+function responseRecord(contract: OpenApiContract, response: Dereferenced<OpenAPIV3.ResponseObject>): ResponseRecord {
+  const content = response.content ?? {};
+  const schema = content['application/json']?.schema;
   return {
-    dtoType: schema && '$ref' in schema ? refName(schema.$ref) : undefined,
+    dtoType: schema && contract.schemaName(schema),
+    schema,
     mediaTypes: Object.keys(content),
   };
 }
 
-function isSecured(operation: OpenAPIV3.OperationObject, doc: OpenAPIV3.Document): boolean {
-  const security = operation.security ?? (doc as { security?: OpenAPIV3.SecurityRequirementObject[] }).security;
+function isSecured(operation: Operation, contract: OpenApiContract): boolean {
+  const security = operation.security ?? contract.document.security;
   return Array.isArray(security) && security.length > 0 && !security.some((s) => Object.keys(s).length === 0);
 }
 
-export function readOperations(doc: OpenAPIV3.Document): OperationTable {
+export function readOperations(contract: OpenApiContract): OperationTable {
   const all: OperationRecord[] = [];
-  for (const [template, item] of Object.entries(doc.paths)) {
+  for (const [template, item] of Object.entries(contract.document.paths)) {
     for (const method of METHODS) {
-      const operation = (item as Record<string, OpenAPIV3.OperationObject> | undefined)?.[method];
+      const operation = item?.[method];
       if (!operation) continue;
       const requestDto = (operation as { 'x-request-dto'?: string })['x-request-dto'];
       if (!operation.operationId || !requestDto) throw new Error(`openapi: ${method.toUpperCase()} ${template} needs operationId and x-request-dto`);
@@ -91,9 +81,9 @@ export function readOperations(doc: OpenAPIV3.Document): OperationTable {
         segments: parseTemplate(template),
         predefined: /^\/json\/reply\//i.test(template),
         requestDto,
-        secured: isSecured(operation, doc),
-        binding: bindingPlan(doc, operation),
-        responses: new Map(Object.entries(operation.responses ?? {}).map(([status, response]) => [status, responseRecord(doc, response)])),
+        secured: isSecured(operation, contract),
+        binding: bindingPlan(contract, operation),
+        responses: new Map(Object.entries(operation.responses ?? {}).map(([status, response]) => [status, responseRecord(contract, response)])),
       });
     }
   }
@@ -107,7 +97,7 @@ let cached: OperationTable | undefined;
 
 /** The records of the service's own contract (openapi/reporting-service.yaml), read once per process. */
 export function contractOperations(): OperationTable {
-  cached ??= readOperations(loadOpenApiDocument());
+  cached ??= readOperations(openApiContract());
   return cached;
 }
 

@@ -7,6 +7,7 @@
  * the JSON MetadataTypes document. Everything is read from the contract (src/contract/metadata-model.ts) and the
  * format registry; every value written into a page is HTML-escaped.
  */
+import escapeHtml from 'escape-html';
 import { Router, type Request, type Response } from 'express';
 import { metadataModel, sampleDto, type ClrType, type DtoProperty, type MetadataOperation } from '../contract/metadata-model.ts';
 import { loadOpenApiDocument } from '../contract/openapi-document.ts';
@@ -20,10 +21,6 @@ h1 { font: 24px Helvetica, Arial; color: #069; } h2 { font: 18px Helvetica, Aria
 table { border-collapse: collapse; margin: 10px 0; } th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f1f1f1; } pre { background: #f8f8f8; border: 1px solid #ddd; padding: 8px; white-space: pre-wrap; }
 caption { text-align: left; padding: 4px 0; }`;
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
 
 function page(title: string, body: string): string {
   return `<!DOCTYPE html>

@@ -1,18 +1,15 @@
 /**
  * A minimal, safe HTML template: `html\`<td>${value}</td>\`` escapes every interpolated value unless it is
  * already SafeHtml (the result of another `html` template or of `raw` for trusted constants). Arrays are joined.
+ * Escaping is escape-html's (Express's own): `& < > " '` as `&amp; &lt; &gt; &quot; &#39;`.
  */
+import escapeHtml from 'escape-html';
+
 export class SafeHtml {
   constructor(readonly text: string) {}
   toString(): string {
     return this.text;
   }
-}
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
 }
 
 export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | HtmlValue[];

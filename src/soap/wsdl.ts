@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import escapeHtml from 'escape-html';
 import type { Request } from 'express';
 import { requestBaseUrl } from '../http/base-url.ts';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
@@ -63,15 +64,6 @@ function embeddable(xml: string): string {
     .trim();
 }
 
-export function escapeXmlAttribute(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
-
 export async function loadWsdl(dir: string = WSDL_DIR): Promise<WsdlDocument> {
   return addressable(await inlineWsdl(dir));
 }
@@ -116,7 +108,8 @@ function addressable(inlined: string): WsdlDocument {
   const after = inlined.slice(at + marker.length);
   return {
     xml: inlined,
-    withAddress: (address) => `${before}location="${escapeXmlAttribute(address)}"${after}`,
+    // escape-html writes XML's predefined entities (and `&#39;` for an apostrophe): a valid attribute value.
+    withAddress: (address) => `${before}location="${escapeHtml(address)}"${after}`,
   };
 }
 

@@ -8,7 +8,6 @@
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import type { FieldSpec, ScalarKind } from '../../contract/binding-plan.ts';
-import { loadOpenApiDocument } from '../../contract/openapi-document.ts';
 import { HYPHENATED_GUID, operationRequests, WSDL_REQUESTS, wireRequests, type ContractRequest } from '../../conformance/requests.ts';
 import { Keywords } from '../../contract/keywords.ts';
 import { formatBodyRequests, formatGetRequests, formatRegistry } from './format-battery.ts';
@@ -80,13 +79,12 @@ function withoutQueryKey(url: string, name: string): string {
 
 export function batteryRequests(options: BatteryOptions = {}): ReplayRequest[] {
   const companyId = options.companyId ?? 1;
-  const doc = loadOpenApiDocument();
   const formats = formatRegistry();
   const out: ReplayRequest[] = [];
   const add = (rule: string, request: ContractRequest, extra: Partial<ReplayRequest> = {}) =>
     out.push({ method: request.method, url: request.url, headers: { ...request.headers }, body: request.body, anonymous: request.key === false, origin: { source: 'battery', rule }, ...extra });
 
-  for (const op of operationRequests(doc, companyId)) {
+  for (const op of operationRequests(companyId)) {
     const id = op.operationId;
     if (op.sample) add(`op:${id}:200`, op.sample);
     if (op.bad) add(`op:${id}:400`, op.bad);
