@@ -482,8 +482,8 @@ export type components = {
         /**
          * @description Tracking option ids (GUIDs). OR within a tracking category, AND across categories. Repeated keys
          *     (`Filters=a&Filters=b`, the form declared here); the server also reads `a,b`, `[a,b]`, `Filters[]=a` and
-         *     `Filters[0]=a`. At most MAX_ARRAY_ITEMS items (default 1000; `x-max-items` states the default): more answers `400` naming
-         *     the field. The limit is not declared as `maxItems`, which makes tools build 1000-item cases and tuple types.
+         *     `Filters[0]=a`.
+         *     At most MAX_ARRAY_ITEMS items (default 1000, stated as `x-max-items`): more answers `400` naming the field.
          * @example [
          *       "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
          *     ]
@@ -492,8 +492,7 @@ export type components = {
         /**
          * @description Location ids of the company; empty means all. Repeated keys (`Locations=101&Locations=102`, the form declared
          *     here); the server also reads `101,102`, `[101,102]`, `Locations[]=101` and `Locations[0]=101`.
-         *     At most MAX_ARRAY_ITEMS items (default 1000; `x-max-items` states the default): more answers `400` naming
-         *     the field. The limit is not declared as `maxItems`, which makes tools build 1000-item cases and tuple types.
+         *     At most MAX_ARRAY_ITEMS items (default 1000, stated as `x-max-items`): more answers `400` naming the field.
          * @example [
          *       101,
          *       102
@@ -521,7 +520,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The message; percent-encode reserved characters (`/`, `?`, `#`, `%`).
+                 * @description The message; percent-encode reserved characters (`/`, `?`, `#`, `%`). An empty one is no route (`404`).
                  * @example hello
                  */
                 Message: string;
@@ -684,8 +683,8 @@ export interface operations {
                 /**
                  * @description Tracking option ids (GUIDs). OR within a tracking category, AND across categories. Repeated keys
                  *     (`Filters=a&Filters=b`, the form declared here); the server also reads `a,b`, `[a,b]`, `Filters[]=a` and
-                 *     `Filters[0]=a`. At most MAX_ARRAY_ITEMS items (default 1000; `x-max-items` states the default): more answers `400` naming
-                 *     the field. The limit is not declared as `maxItems`, which makes tools build 1000-item cases and tuple types.
+                 *     `Filters[0]=a`.
+                 *     At most MAX_ARRAY_ITEMS items (default 1000, stated as `x-max-items`): more answers `400` naming the field.
                  * @example [
                  *       "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
                  *     ]
@@ -694,8 +693,7 @@ export interface operations {
                 /**
                  * @description Location ids of the company; empty means all. Repeated keys (`Locations=101&Locations=102`, the form declared
                  *     here); the server also reads `101,102`, `[101,102]`, `Locations[]=101` and `Locations[0]=101`.
-                 *     At most MAX_ARRAY_ITEMS items (default 1000; `x-max-items` states the default): more answers `400` naming
-                 *     the field. The limit is not declared as `maxItems`, which makes tools build 1000-item cases and tuple types.
+                 *     At most MAX_ARRAY_ITEMS items (default 1000, stated as `x-max-items`): more answers `400` naming the field.
                  * @example [
                  *       101,
                  *       102
@@ -781,8 +779,8 @@ export interface operations {
                 /**
                  * @description Tracking option ids (GUIDs). OR within a tracking category, AND across categories. Repeated keys
                  *     (`Filters=a&Filters=b`, the form declared here); the server also reads `a,b`, `[a,b]`, `Filters[]=a` and
-                 *     `Filters[0]=a`. At most MAX_ARRAY_ITEMS items (default 1000; `x-max-items` states the default): more answers `400` naming
-                 *     the field. The limit is not declared as `maxItems`, which makes tools build 1000-item cases and tuple types.
+                 *     `Filters[0]=a`.
+                 *     At most MAX_ARRAY_ITEMS items (default 1000, stated as `x-max-items`): more answers `400` naming the field.
                  * @example [
                  *       "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
                  *     ]
@@ -791,8 +789,7 @@ export interface operations {
                 /**
                  * @description Location ids of the company; empty means all. Repeated keys (`Locations=101&Locations=102`, the form declared
                  *     here); the server also reads `101,102`, `[101,102]`, `Locations[]=101` and `Locations[0]=101`.
-                 *     At most MAX_ARRAY_ITEMS items (default 1000; `x-max-items` states the default): more answers `400` naming
-                 *     the field. The limit is not declared as `maxItems`, which makes tools build 1000-item cases and tuple types.
+                 *     At most MAX_ARRAY_ITEMS items (default 1000, stated as `x-max-items`): more answers `400` naming the field.
                  * @example [
                  *       101,
                  *       102
