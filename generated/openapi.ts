@@ -196,7 +196,9 @@ export type components = {
             EndDate?: components["schemas"]["LegacyDateInput"];
             /** Format: int32 */
             CompanyId: number;
+            /** @description Tracking option ids (GUIDs). At most MAX_ARRAY_ITEMS items (default 1000, `x-max-items`); more answers `400` naming the field. */
             Filters?: components["schemas"]["GuidInput"][];
+            /** @description Location ids; empty means all. At most MAX_ARRAY_ITEMS items (default 1000, `x-max-items`); more answers `400` naming the field. */
             Locations?: number[];
         };
         GetFlatResponse: {
@@ -300,6 +302,8 @@ export type components = {
                 "text/html": string;
                 "application/jsv": string;
                 "text/csv": string;
+                /** @example showReport({"ResponseStatus":{"ErrorCode":"ArgumentException","Message":"Location 99 does not belong to company 1.","Errors":[{"ErrorCode":"NotFound","FieldName":"Locations","Message":"Location 99 does not belong to company 1."}]}}) */
+                "text/javascript": string;
             };
         };
         /** @description The request body is larger than the configured limit. */
@@ -339,6 +343,8 @@ export type components = {
                 "text/html": string;
                 "application/jsv": string;
                 "text/csv": string;
+                /** @example showReport({"ResponseStatus":{"ErrorCode":"Exception","Message":"An unexpected error occurred.","Errors":[]}}) */
+                "text/javascript": string;
             };
         };
         /** @description The operation is not available on this deployment. */
@@ -352,6 +358,8 @@ export type components = {
                 "text/html": string;
                 "application/jsv": string;
                 "text/csv": string;
+                /** @example showReport({"ResponseStatus":{"ErrorCode":"NotImplemented","Message":"The operation is not available on this deployment.","Errors":[]}}) */
+                "text/javascript": string;
             };
         };
         /** @description The ledger store cannot be reached; retry later. */
@@ -365,6 +373,8 @@ export type components = {
                 "text/html": string;
                 "application/jsv": string;
                 "text/csv": string;
+                /** @example showReport({"ResponseStatus":{"ErrorCode":"StoreUnavailable","Message":"The ledger store is unavailable; retry later.","Errors":[]}}) */
+                "text/javascript": string;
             };
         };
         /** @description No API key was sent where one is required (report operations), or the key sent is unknown or revoked (any operation). ErrorCode `Unauthorized`; the response carries `WWW-Authenticate`. */
@@ -391,6 +401,8 @@ export type components = {
                 "text/html": string;
                 "application/jsv": string;
                 "text/csv": string;
+                /** @example showReport({"ResponseStatus":{"ErrorCode":"Forbidden","Message":"The API key does not give access to company 2.","Errors":[]}}) */
+                "text/javascript": string;
             };
         };
         /** @description The URL (path and query string) is longer than the configured limit (MAX_URL_LENGTH, default 8192 characters). ErrorCode `UriTooLong`. */
@@ -413,18 +425,23 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
+                /** @example showReport({"ResponseStatus":{"ErrorCode":"NotFound","Message":"No such report: the link is unknown, altered or no longer valid.","Errors":[]}}) */
+                "text/javascript": string;
+                "text/html": string;
+                /**
+                 * @example ResponseStatus
+                 *     "{ErrorCode:NotFound,Message:""No such report: the link is unknown, altered or no longer valid."",Errors:[]}"
+                 */
+                "text/csv": string;
             };
         };
     };
     parameters: {
-        /**
-         * @description Forces the response format, `json` or `xml`; other values are ignored.
-         * @example json
-         */
+        /** @description Forces the response format, `json` or `xml`; other values are ignored. Leave it out for JSON. */
         FormatParam: string;
         /**
-         * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
-         * @example showReport
+         * @description JSONP callback name (e.g. `showReport`): the answer becomes `showReport({...})` as `text/javascript`. Leave it
+         *     out for JSON. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
          */
         CallbackParam: string;
         /**
@@ -466,6 +483,7 @@ export type components = {
          * @description Tracking option ids (GUIDs). OR within a tracking category, AND across categories. Repeated keys
          *     (`Filters=a&Filters=b`, the form declared here); the server also reads `a,b`, `[a,b]`, `Filters[]=a` and
          *     `Filters[0]=a`.
+         *     At most MAX_ARRAY_ITEMS items (default 1000, stated as `x-max-items`): more answers `400` naming the field.
          * @example [
          *       "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
          *     ]
@@ -474,6 +492,7 @@ export type components = {
         /**
          * @description Location ids of the company; empty means all. Repeated keys (`Locations=101&Locations=102`, the form declared
          *     here); the server also reads `101,102`, `[101,102]`, `Locations[]=101` and `Locations[0]=101`.
+         *     At most MAX_ARRAY_ITEMS items (default 1000, stated as `x-max-items`): more answers `400` naming the field.
          * @example [
          *       101,
          *       102
@@ -490,21 +509,18 @@ export interface operations {
     Echo: {
         parameters: {
             query?: {
-                /**
-                 * @description Forces the response format, `json` or `xml`; other values are ignored.
-                 * @example json
-                 */
+                /** @description Forces the response format, `json` or `xml`; other values are ignored. Leave it out for JSON. */
                 format?: components["parameters"]["FormatParam"];
                 /**
-                 * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
-                 * @example showReport
+                 * @description JSONP callback name (e.g. `showReport`): the answer becomes `showReport({...})` as `text/javascript`. Leave it
+                 *     out for JSON. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
                  */
                 callback?: components["parameters"]["CallbackParam"];
             };
             header?: never;
             path: {
                 /**
-                 * @description The message; percent-encode reserved characters (`/`, `?`, `#`, `%`).
+                 * @description The message; percent-encode reserved characters (`/`, `?`, `#`, `%`). An empty one is no route (`404`).
                  * @example hello
                  */
                 Message: string;
@@ -524,6 +540,7 @@ export interface operations {
                     "application/xml": components["schemas"]["EchoResponse"];
                     "application/jsv": string;
                     "text/csv": string;
+                    /** @example showMessage({"Message":"hello","CompanyName":"Reporting Service","ResponseStatus":{}}) */
                     "text/javascript": string;
                 };
             };
@@ -539,14 +556,11 @@ export interface operations {
             query?: {
                 /** @example hello */
                 Message?: string;
-                /**
-                 * @description Forces the response format, `json` or `xml`; other values are ignored.
-                 * @example json
-                 */
+                /** @description Forces the response format, `json` or `xml`; other values are ignored. Leave it out for JSON. */
                 format?: components["parameters"]["FormatParam"];
                 /**
-                 * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
-                 * @example showReport
+                 * @description JSONP callback name (e.g. `showReport`): the answer becomes `showReport({...})` as `text/javascript`. Leave it
+                 *     out for JSON. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
                  */
                 callback?: components["parameters"]["CallbackParam"];
             };
@@ -567,6 +581,7 @@ export interface operations {
                     "application/xml": components["schemas"]["EchoResponse"];
                     "application/jsv": string;
                     "text/csv": string;
+                    /** @example showMessage({"Message":"hello","CompanyName":"Reporting Service","ResponseStatus":{}}) */
                     "text/javascript": string;
                 };
             };
@@ -580,14 +595,11 @@ export interface operations {
     EchoReplyPost: {
         parameters: {
             query?: {
-                /**
-                 * @description Forces the response format, `json` or `xml`; other values are ignored.
-                 * @example json
-                 */
+                /** @description Forces the response format, `json` or `xml`; other values are ignored. Leave it out for JSON. */
                 format?: components["parameters"]["FormatParam"];
                 /**
-                 * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
-                 * @example showReport
+                 * @description JSONP callback name (e.g. `showReport`): the answer becomes `showReport({...})` as `text/javascript`. Leave it
+                 *     out for JSON. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
                  */
                 callback?: components["parameters"]["CallbackParam"];
             };
@@ -617,6 +629,7 @@ export interface operations {
                     "application/xml": components["schemas"]["EchoResponse"];
                     "application/jsv": string;
                     "text/csv": string;
+                    /** @example showMessage({"Message":"hello","CompanyName":"Reporting Service","ResponseStatus":{}}) */
                     "text/javascript": string;
                 };
             };
@@ -671,6 +684,7 @@ export interface operations {
                  * @description Tracking option ids (GUIDs). OR within a tracking category, AND across categories. Repeated keys
                  *     (`Filters=a&Filters=b`, the form declared here); the server also reads `a,b`, `[a,b]`, `Filters[]=a` and
                  *     `Filters[0]=a`.
+                 *     At most MAX_ARRAY_ITEMS items (default 1000, stated as `x-max-items`): more answers `400` naming the field.
                  * @example [
                  *       "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
                  *     ]
@@ -679,20 +693,18 @@ export interface operations {
                 /**
                  * @description Location ids of the company; empty means all. Repeated keys (`Locations=101&Locations=102`, the form declared
                  *     here); the server also reads `101,102`, `[101,102]`, `Locations[]=101` and `Locations[0]=101`.
+                 *     At most MAX_ARRAY_ITEMS items (default 1000, stated as `x-max-items`): more answers `400` naming the field.
                  * @example [
                  *       101,
                  *       102
                  *     ]
                  */
                 Locations?: components["parameters"]["LocationsParam"];
-                /**
-                 * @description Forces the response format, `json` or `xml`; other values are ignored.
-                 * @example json
-                 */
+                /** @description Forces the response format, `json` or `xml`; other values are ignored. Leave it out for JSON. */
                 format?: components["parameters"]["FormatParam"];
                 /**
-                 * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
-                 * @example showReport
+                 * @description JSONP callback name (e.g. `showReport`): the answer becomes `showReport({...})` as `text/javascript`. Leave it
+                 *     out for JSON. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
                  */
                 callback?: components["parameters"]["CallbackParam"];
             };
@@ -713,6 +725,7 @@ export interface operations {
                     "application/xml": components["schemas"]["GetFlatResponse"];
                     "application/jsv": string;
                     "text/csv": string;
+                    /** @example showReport({"Url":"https://reports.example.com/v1/Reporting/ProfitAndLoss/Flat/Reports/eyJ2IjoxLCJjIjoxLCJmIjoiMjAyNS0wMS0wMSIsInQiOiIyMDI1LTAyLTI4IiwibSI6MSwieCI6MSwibyI6IiIsImwiOlsxMDFdLCJnIjpbXX0.q9yTrZBEBjZTU2khgbulk-cPsh3SzP2vkMLT_VkDVoc","SelectedOptions":{"ReportType":"ProfitAndLoss","DateFrequency":"Monthly","UseAccountMapping":true,"VerticalAnalysisType":"None","IncludeComputedColumns":true,"OrderBy":"","UseCustomDateRange":true,"StartDate":"/Date(1735689600000)/","EndDate":"/Date(1740700800000)/","Filters":[],"Locations":[101]},"ReportModel":{"ReportHeader":"Profit and Loss","BuildTime":12,"ColumnNames":["Jan 2025","Feb 2025","Total"],"Rows":[{"RowType":"Account","Section":"Income","Level":0,"AccountNumber":"400","RowName":"400 Revenue","FullName":"Income:Revenue","IsTotal":false,"Values":[159787.65,150862.45,310650.1]},{"RowType":"Account","Section":"Income","Level":0,"RowName":"Unmapped Income","FullName":"Income:Unmapped Income","IsTotal":false,"Values":[-187.9,-113.96,-301.86]},{"RowType":"SectionTotal","Section":"Income","Level":0,"RowName":"Total Income","FullName":"Total Income","IsTotal":true,"Values":[159599.75,150748.49,310348.24]},{"RowType":"Account","Section":"COGS","Level":0,"AccountNumber":"500","RowName":"500 Cost of Sales","FullName":"COGS:Cost of Sales","IsTotal":false,"Values":[45985.66,43822.1,89807.76]},{"RowType":"SectionTotal","Section":"COGS","Level":0,"RowName":"Total COGS","FullName":"Total COGS","IsTotal":true,"Values":[45985.66,43822.1,89807.76]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Gross Profit","FullName":"Gross Profit","IsTotal":true,"Values":[113614.09,106926.39,220540.48]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"600","RowName":"600 Labor","FullName":"Expenses:Labor","IsTotal":false,"Values":[34125.69,25433.81,59559.5]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"610","RowName":"610 Occupancy","FullName":"Expenses:Occupancy","IsTotal":false,"Values":[9782.57,9850.73,19633.3]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"620","RowName":"620 Marketing","FullName":"Expenses:Marketing","IsTotal":false,"Values":[490.67,238.62,729.29]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"630","RowName":"630 Other Operating Expenses","FullName":"Expenses:Other Operating Expenses","IsTotal":false,"Values":[604.73,781.07,1385.8]},{"RowType":"Account","Section":"Expenses","Level":0,"RowName":"Unmapped Expense","FullName":"Expenses:Unmapped Expense","IsTotal":false,"Values":[1067.33,1727.4,2794.73]},{"RowType":"SectionTotal","Section":"Expenses","Level":0,"RowName":"Total Expenses","FullName":"Total Expenses","IsTotal":true,"Values":[46070.99,38031.63,84102.62]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Net Operating Income","FullName":"Net Operating Income","IsTotal":true,"Values":[67543.1,68894.76,136437.86]},{"RowType":"Account","Section":"Other Income","Level":0,"AccountNumber":"700","RowName":"700 Other Income","FullName":"Other Income:Other Income","IsTotal":false,"Values":[7.46,28.86,36.32]},{"RowType":"SectionTotal","Section":"Other Income","Level":0,"RowName":"Total Other Income","FullName":"Total Other Income","IsTotal":true,"Values":[7.46,28.86,36.32]},{"RowType":"Account","Section":"Other Expenses","Level":0,"AccountNumber":"800","RowName":"800 Interest","FullName":"Other Expenses:Interest","IsTotal":false,"Values":[240.9,270.94,511.84]},{"RowType":"SectionTotal","Section":"Other Expenses","Level":0,"RowName":"Total Other Expenses","FullName":"Total Other Expenses","IsTotal":true,"Values":[240.9,270.94,511.84]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Net Other Income","FullName":"Net Other Income","IsTotal":true,"Values":[-233.44,-242.08,-475.52]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Net Income","FullName":"Net Income","IsTotal":true,"Values":[67309.66,68652.68,135962.34]}]}}) */
                     "text/javascript": string;
                 };
             };
@@ -767,6 +780,7 @@ export interface operations {
                  * @description Tracking option ids (GUIDs). OR within a tracking category, AND across categories. Repeated keys
                  *     (`Filters=a&Filters=b`, the form declared here); the server also reads `a,b`, `[a,b]`, `Filters[]=a` and
                  *     `Filters[0]=a`.
+                 *     At most MAX_ARRAY_ITEMS items (default 1000, stated as `x-max-items`): more answers `400` naming the field.
                  * @example [
                  *       "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
                  *     ]
@@ -775,20 +789,18 @@ export interface operations {
                 /**
                  * @description Location ids of the company; empty means all. Repeated keys (`Locations=101&Locations=102`, the form declared
                  *     here); the server also reads `101,102`, `[101,102]`, `Locations[]=101` and `Locations[0]=101`.
+                 *     At most MAX_ARRAY_ITEMS items (default 1000, stated as `x-max-items`): more answers `400` naming the field.
                  * @example [
                  *       101,
                  *       102
                  *     ]
                  */
                 Locations?: components["parameters"]["LocationsParam"];
-                /**
-                 * @description Forces the response format, `json` or `xml`; other values are ignored.
-                 * @example json
-                 */
+                /** @description Forces the response format, `json` or `xml`; other values are ignored. Leave it out for JSON. */
                 format?: components["parameters"]["FormatParam"];
                 /**
-                 * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
-                 * @example showReport
+                 * @description JSONP callback name (e.g. `showReport`): the answer becomes `showReport({...})` as `text/javascript`. Leave it
+                 *     out for JSON. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
                  */
                 callback?: components["parameters"]["CallbackParam"];
             };
@@ -809,6 +821,7 @@ export interface operations {
                     "application/xml": components["schemas"]["GetFlatResponse"];
                     "application/jsv": string;
                     "text/csv": string;
+                    /** @example showReport({"Url":"https://reports.example.com/v1/Reporting/ProfitAndLoss/Flat/Reports/eyJ2IjoxLCJjIjoxLCJmIjoiMjAyNS0wMS0wMSIsInQiOiIyMDI1LTAyLTI4IiwibSI6MSwieCI6MSwibyI6IiIsImwiOlsxMDFdLCJnIjpbXX0.q9yTrZBEBjZTU2khgbulk-cPsh3SzP2vkMLT_VkDVoc","SelectedOptions":{"ReportType":"ProfitAndLoss","DateFrequency":"Monthly","UseAccountMapping":true,"VerticalAnalysisType":"None","IncludeComputedColumns":true,"OrderBy":"","UseCustomDateRange":true,"StartDate":"/Date(1735689600000)/","EndDate":"/Date(1740700800000)/","Filters":[],"Locations":[101]},"ReportModel":{"ReportHeader":"Profit and Loss","BuildTime":12,"ColumnNames":["Jan 2025","Feb 2025","Total"],"Rows":[{"RowType":"Account","Section":"Income","Level":0,"AccountNumber":"400","RowName":"400 Revenue","FullName":"Income:Revenue","IsTotal":false,"Values":[159787.65,150862.45,310650.1]},{"RowType":"Account","Section":"Income","Level":0,"RowName":"Unmapped Income","FullName":"Income:Unmapped Income","IsTotal":false,"Values":[-187.9,-113.96,-301.86]},{"RowType":"SectionTotal","Section":"Income","Level":0,"RowName":"Total Income","FullName":"Total Income","IsTotal":true,"Values":[159599.75,150748.49,310348.24]},{"RowType":"Account","Section":"COGS","Level":0,"AccountNumber":"500","RowName":"500 Cost of Sales","FullName":"COGS:Cost of Sales","IsTotal":false,"Values":[45985.66,43822.1,89807.76]},{"RowType":"SectionTotal","Section":"COGS","Level":0,"RowName":"Total COGS","FullName":"Total COGS","IsTotal":true,"Values":[45985.66,43822.1,89807.76]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Gross Profit","FullName":"Gross Profit","IsTotal":true,"Values":[113614.09,106926.39,220540.48]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"600","RowName":"600 Labor","FullName":"Expenses:Labor","IsTotal":false,"Values":[34125.69,25433.81,59559.5]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"610","RowName":"610 Occupancy","FullName":"Expenses:Occupancy","IsTotal":false,"Values":[9782.57,9850.73,19633.3]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"620","RowName":"620 Marketing","FullName":"Expenses:Marketing","IsTotal":false,"Values":[490.67,238.62,729.29]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"630","RowName":"630 Other Operating Expenses","FullName":"Expenses:Other Operating Expenses","IsTotal":false,"Values":[604.73,781.07,1385.8]},{"RowType":"Account","Section":"Expenses","Level":0,"RowName":"Unmapped Expense","FullName":"Expenses:Unmapped Expense","IsTotal":false,"Values":[1067.33,1727.4,2794.73]},{"RowType":"SectionTotal","Section":"Expenses","Level":0,"RowName":"Total Expenses","FullName":"Total Expenses","IsTotal":true,"Values":[46070.99,38031.63,84102.62]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Net Operating Income","FullName":"Net Operating Income","IsTotal":true,"Values":[67543.1,68894.76,136437.86]},{"RowType":"Account","Section":"Other Income","Level":0,"AccountNumber":"700","RowName":"700 Other Income","FullName":"Other Income:Other Income","IsTotal":false,"Values":[7.46,28.86,36.32]},{"RowType":"SectionTotal","Section":"Other Income","Level":0,"RowName":"Total Other Income","FullName":"Total Other Income","IsTotal":true,"Values":[7.46,28.86,36.32]},{"RowType":"Account","Section":"Other Expenses","Level":0,"AccountNumber":"800","RowName":"800 Interest","FullName":"Other Expenses:Interest","IsTotal":false,"Values":[240.9,270.94,511.84]},{"RowType":"SectionTotal","Section":"Other Expenses","Level":0,"RowName":"Total Other Expenses","FullName":"Total Other Expenses","IsTotal":true,"Values":[240.9,270.94,511.84]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Net Other Income","FullName":"Net Other Income","IsTotal":true,"Values":[-233.44,-242.08,-475.52]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Net Income","FullName":"Net Income","IsTotal":true,"Values":[67309.66,68652.68,135962.34]}]}}) */
                     "text/javascript": string;
                 };
             };
@@ -824,14 +837,11 @@ export interface operations {
     GetFlatReplyPost: {
         parameters: {
             query?: {
-                /**
-                 * @description Forces the response format, `json` or `xml`; other values are ignored.
-                 * @example json
-                 */
+                /** @description Forces the response format, `json` or `xml`; other values are ignored. Leave it out for JSON. */
                 format?: components["parameters"]["FormatParam"];
                 /**
-                 * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
-                 * @example showReport
+                 * @description JSONP callback name (e.g. `showReport`): the answer becomes `showReport({...})` as `text/javascript`. Leave it
+                 *     out for JSON. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
                  */
                 callback?: components["parameters"]["CallbackParam"];
             };
@@ -870,6 +880,7 @@ export interface operations {
                     "application/xml": components["schemas"]["GetFlatResponse"];
                     "application/jsv": string;
                     "text/csv": string;
+                    /** @example showReport({"Url":"https://reports.example.com/v1/Reporting/ProfitAndLoss/Flat/Reports/eyJ2IjoxLCJjIjoxLCJmIjoiMjAyNS0wMS0wMSIsInQiOiIyMDI1LTAyLTI4IiwibSI6MSwieCI6MSwibyI6IiIsImwiOlsxMDFdLCJnIjpbXX0.q9yTrZBEBjZTU2khgbulk-cPsh3SzP2vkMLT_VkDVoc","SelectedOptions":{"ReportType":"ProfitAndLoss","DateFrequency":"Monthly","UseAccountMapping":true,"VerticalAnalysisType":"None","IncludeComputedColumns":true,"OrderBy":"","UseCustomDateRange":true,"StartDate":"/Date(1735689600000)/","EndDate":"/Date(1740700800000)/","Filters":[],"Locations":[101]},"ReportModel":{"ReportHeader":"Profit and Loss","BuildTime":12,"ColumnNames":["Jan 2025","Feb 2025","Total"],"Rows":[{"RowType":"Account","Section":"Income","Level":0,"AccountNumber":"400","RowName":"400 Revenue","FullName":"Income:Revenue","IsTotal":false,"Values":[159787.65,150862.45,310650.1]},{"RowType":"Account","Section":"Income","Level":0,"RowName":"Unmapped Income","FullName":"Income:Unmapped Income","IsTotal":false,"Values":[-187.9,-113.96,-301.86]},{"RowType":"SectionTotal","Section":"Income","Level":0,"RowName":"Total Income","FullName":"Total Income","IsTotal":true,"Values":[159599.75,150748.49,310348.24]},{"RowType":"Account","Section":"COGS","Level":0,"AccountNumber":"500","RowName":"500 Cost of Sales","FullName":"COGS:Cost of Sales","IsTotal":false,"Values":[45985.66,43822.1,89807.76]},{"RowType":"SectionTotal","Section":"COGS","Level":0,"RowName":"Total COGS","FullName":"Total COGS","IsTotal":true,"Values":[45985.66,43822.1,89807.76]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Gross Profit","FullName":"Gross Profit","IsTotal":true,"Values":[113614.09,106926.39,220540.48]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"600","RowName":"600 Labor","FullName":"Expenses:Labor","IsTotal":false,"Values":[34125.69,25433.81,59559.5]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"610","RowName":"610 Occupancy","FullName":"Expenses:Occupancy","IsTotal":false,"Values":[9782.57,9850.73,19633.3]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"620","RowName":"620 Marketing","FullName":"Expenses:Marketing","IsTotal":false,"Values":[490.67,238.62,729.29]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"630","RowName":"630 Other Operating Expenses","FullName":"Expenses:Other Operating Expenses","IsTotal":false,"Values":[604.73,781.07,1385.8]},{"RowType":"Account","Section":"Expenses","Level":0,"RowName":"Unmapped Expense","FullName":"Expenses:Unmapped Expense","IsTotal":false,"Values":[1067.33,1727.4,2794.73]},{"RowType":"SectionTotal","Section":"Expenses","Level":0,"RowName":"Total Expenses","FullName":"Total Expenses","IsTotal":true,"Values":[46070.99,38031.63,84102.62]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Net Operating Income","FullName":"Net Operating Income","IsTotal":true,"Values":[67543.1,68894.76,136437.86]},{"RowType":"Account","Section":"Other Income","Level":0,"AccountNumber":"700","RowName":"700 Other Income","FullName":"Other Income:Other Income","IsTotal":false,"Values":[7.46,28.86,36.32]},{"RowType":"SectionTotal","Section":"Other Income","Level":0,"RowName":"Total Other Income","FullName":"Total Other Income","IsTotal":true,"Values":[7.46,28.86,36.32]},{"RowType":"Account","Section":"Other Expenses","Level":0,"AccountNumber":"800","RowName":"800 Interest","FullName":"Other Expenses:Interest","IsTotal":false,"Values":[240.9,270.94,511.84]},{"RowType":"SectionTotal","Section":"Other Expenses","Level":0,"RowName":"Total Other Expenses","FullName":"Total Other Expenses","IsTotal":true,"Values":[240.9,270.94,511.84]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Net Other Income","FullName":"Net Other Income","IsTotal":true,"Values":[-233.44,-242.08,-475.52]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Net Income","FullName":"Net Income","IsTotal":true,"Values":[67309.66,68652.68,135962.34]}]}}) */
                     "text/javascript": string;
                 };
             };
@@ -887,14 +898,11 @@ export interface operations {
     GetFlatReport: {
         parameters: {
             query?: {
-                /**
-                 * @description `json`, `html`, `csv` or `xlsx`; other values are ignored.
-                 * @example csv
-                 */
+                /** @description `json`, `html`, `csv` or `xlsx`; other values are ignored. Leave it out for JSON (or for the page, in a browser). */
                 format?: string;
                 /**
-                 * @description JSONP callback name. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
-                 * @example showReport
+                 * @description JSONP callback name (e.g. `showReport`): the answer becomes `showReport({...})` as `text/javascript`. Leave it
+                 *     out for JSON. Characters outside `[A-Za-z0-9._]` are replaced by `_`.
                  */
                 callback?: components["parameters"]["CallbackParam"];
             };
@@ -919,6 +927,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GetFlatResponse"];
+                    /** @example showReport({"Url":"https://reports.example.com/v1/Reporting/ProfitAndLoss/Flat/Reports/eyJ2IjoxLCJjIjoxLCJmIjoiMjAyNS0wMS0wMSIsInQiOiIyMDI1LTAyLTI4IiwibSI6MSwieCI6MSwibyI6IiIsImwiOlsxMDFdLCJnIjpbXX0.q9yTrZBEBjZTU2khgbulk-cPsh3SzP2vkMLT_VkDVoc","SelectedOptions":{"ReportType":"ProfitAndLoss","DateFrequency":"Monthly","UseAccountMapping":true,"VerticalAnalysisType":"None","IncludeComputedColumns":true,"OrderBy":"","UseCustomDateRange":true,"StartDate":"/Date(1735689600000)/","EndDate":"/Date(1740700800000)/","Filters":[],"Locations":[101]},"ReportModel":{"ReportHeader":"Profit and Loss","BuildTime":12,"ColumnNames":["Jan 2025","Feb 2025","Total"],"Rows":[{"RowType":"Account","Section":"Income","Level":0,"AccountNumber":"400","RowName":"400 Revenue","FullName":"Income:Revenue","IsTotal":false,"Values":[159787.65,150862.45,310650.1]},{"RowType":"Account","Section":"Income","Level":0,"RowName":"Unmapped Income","FullName":"Income:Unmapped Income","IsTotal":false,"Values":[-187.9,-113.96,-301.86]},{"RowType":"SectionTotal","Section":"Income","Level":0,"RowName":"Total Income","FullName":"Total Income","IsTotal":true,"Values":[159599.75,150748.49,310348.24]},{"RowType":"Account","Section":"COGS","Level":0,"AccountNumber":"500","RowName":"500 Cost of Sales","FullName":"COGS:Cost of Sales","IsTotal":false,"Values":[45985.66,43822.1,89807.76]},{"RowType":"SectionTotal","Section":"COGS","Level":0,"RowName":"Total COGS","FullName":"Total COGS","IsTotal":true,"Values":[45985.66,43822.1,89807.76]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Gross Profit","FullName":"Gross Profit","IsTotal":true,"Values":[113614.09,106926.39,220540.48]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"600","RowName":"600 Labor","FullName":"Expenses:Labor","IsTotal":false,"Values":[34125.69,25433.81,59559.5]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"610","RowName":"610 Occupancy","FullName":"Expenses:Occupancy","IsTotal":false,"Values":[9782.57,9850.73,19633.3]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"620","RowName":"620 Marketing","FullName":"Expenses:Marketing","IsTotal":false,"Values":[490.67,238.62,729.29]},{"RowType":"Account","Section":"Expenses","Level":0,"AccountNumber":"630","RowName":"630 Other Operating Expenses","FullName":"Expenses:Other Operating Expenses","IsTotal":false,"Values":[604.73,781.07,1385.8]},{"RowType":"Account","Section":"Expenses","Level":0,"RowName":"Unmapped Expense","FullName":"Expenses:Unmapped Expense","IsTotal":false,"Values":[1067.33,1727.4,2794.73]},{"RowType":"SectionTotal","Section":"Expenses","Level":0,"RowName":"Total Expenses","FullName":"Total Expenses","IsTotal":true,"Values":[46070.99,38031.63,84102.62]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Net Operating Income","FullName":"Net Operating Income","IsTotal":true,"Values":[67543.1,68894.76,136437.86]},{"RowType":"Account","Section":"Other Income","Level":0,"AccountNumber":"700","RowName":"700 Other Income","FullName":"Other Income:Other Income","IsTotal":false,"Values":[7.46,28.86,36.32]},{"RowType":"SectionTotal","Section":"Other Income","Level":0,"RowName":"Total Other Income","FullName":"Total Other Income","IsTotal":true,"Values":[7.46,28.86,36.32]},{"RowType":"Account","Section":"Other Expenses","Level":0,"AccountNumber":"800","RowName":"800 Interest","FullName":"Other Expenses:Interest","IsTotal":false,"Values":[240.9,270.94,511.84]},{"RowType":"SectionTotal","Section":"Other Expenses","Level":0,"RowName":"Total Other Expenses","FullName":"Total Other Expenses","IsTotal":true,"Values":[240.9,270.94,511.84]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Net Other Income","FullName":"Net Other Income","IsTotal":true,"Values":[-233.44,-242.08,-475.52]},{"RowType":"Computed","Section":"","Level":0,"RowName":"Net Income","FullName":"Net Income","IsTotal":true,"Values":[67309.66,68652.68,135962.34]}]}}) */
                     "text/javascript": string;
                     "text/html": string;
                     "text/csv": string;

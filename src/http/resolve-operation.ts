@@ -3,6 +3,7 @@
  * ServiceStack did (HEAD as GET, case-insensitive literals, empty segments dropped, a registered format's
  * extension stripped from REST routes, a pre-defined `/{format}/reply/{Op}` route's prefix read as its format), `req.url` is rewritten to the path as openapi/ spells it (so the validator
  * sees one canonical form), and the record, path variables and extension format go into the request context.
+ * ServiceStack 6+'s `/api/{Op}` route (beyond 4.5) is read as `/json/reply/{Op}`, `/api/{Op}.{ext}` as `/{ext}/reply/{Op}`.
  * `callbackLimit` refuses a JSONP callback name over the limit before anything is read.
  */
 import type { RequestHandler } from 'express';
@@ -35,6 +36,17 @@ function isPredefinedShape(rawPath: string): boolean {
   return parts.length >= 3 && parts[0] !== '' && parts[1] !== '' && !operationName.includes('/');
 }
 
+/**
+ * ServiceStack 6+'s pre-defined `/api/{Request}` route (PredefinedRoutesFeature.JsonApiRoute, ApiHandlers.Json): JSON,
+ * or the format of a registered extension (`/api/EchoRequest.xml`). Matched as ServiceStack matched it: `/api/` in
+ * lower case, one operation name after it. Returns the format and the operation name.
+ */
+function apiRoute(rawPath: string, extension: [string, string] | undefined): [format: string, name: string] | undefined {
+  const name = /^\/api\/([^/]+)$/.exec(rawPath)?.[1];
+  if (name === undefined) return undefined;
+  return extension ? [extension[1], extension[0]] : ['json', name];
+}
+
 export function resolveOperation(operations: readonly OperationRecord[], formats: FormatRegistry): RequestHandler {
   const byMethod = new Map<string, OperationRecord[]>();
   for (const op of operations) byMethod.set(op.method, [...(byMethod.get(op.method) ?? []), op]);
@@ -56,9 +68,12 @@ export function resolveOperation(operations: readonly OperationRecord[], formats
     const stripped = withExtension && [...segments.slice(0, -1), withExtension[0]];
 
     // `/{format}/reply/...` of a format that answers pre-defined routes: matched as the contract's `/json/reply/...`.
-    const prefix = segments.length ? formats.get(safeLower(segments[0]!)) : undefined;
+    const api = apiRoute(rawPath, withExtension);
+    const prefix = api ? formats.get(api[0]) : segments.length ? formats.get(safeLower(segments[0]!)) : undefined;
     // `oneway` is answered as `reply` (4.5 ran the service and answered it on both).
-    const asPredefined = prefix?.predefinedRoutes && isPredefinedShape(rawPath) ? segments.slice(1).map((s, i) => (i === 0 && /^oneway$/i.test(s) ? 'reply' : s)) : undefined;
+    const asPredefined = !prefix?.predefinedRoutes ? undefined
+      : api ? ['reply', api[1]]
+      : isPredefinedShape(rawPath) ? segments.slice(1).map((s, i) => (i === 0 && /^oneway$/i.test(s) ? 'reply' : s)) : undefined;
 
     const resolve = (op: OperationRecord, match: RouteMatch, formatFrom?: { extension?: string; prefix?: string }) => {
       req.url = match.canonicalPath + query;

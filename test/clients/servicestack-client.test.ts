@@ -92,3 +92,39 @@ describe('@servicestack/client JsonServiceClient (basePath /json/reply/)', () =>
     expect(result.errors.map((e) => e.fieldName)).to.deep.equal(['CompanyId']);
   });
 });
+
+describe('@servicestack/client JsonServiceClient with its default base path (/api/, ServiceStack 6+)', () => {
+  let t: ListeningTestApp;
+  let client: JsonServiceClient;
+  before(async () => {
+    t = await listenTestApp();
+    client = new JsonServiceClient(t.url); // no basePath: the client's own default
+  });
+  after(() => t.close());
+
+  it('When nothing is configured, then the client sends to /api/{Request}', () => {
+    expect(client.replyBaseUrl).to.equal(`${t.url}/api/`);
+  });
+
+  it('When it GETs and POSTs an EchoRequest, then it gets the typed EchoResponse', async () => {
+    expect((await client.get(new EchoRequest({ Message: 'via api' }, 'GET'))).Message).to.equal('via api');
+    const posted = await client.post(new EchoRequest({ Message: 'posted' }, 'POST'));
+    expect(posted).to.deep.include({ Message: 'posted', CompanyName: TEST_COMPANY_NAME });
+  });
+
+  it('When it GETs a GetFlatRequest with its key, then the report comes back', async () => {
+    client.headers.set('X-ApiKey', t.apiKey);
+    const response = await client.get(
+      new GetFlatRequest({ CompanyId: 1, UseCustomDateRange: true, StartDate: '2024-01-01', EndDate: '2024-02-29', Filters: [DINE_IN], IncludeComputedColumns: true }, 'GET'),
+    );
+    expect(response.ReportModel.Rows.find((r) => r.RowName === 'Net Income')?.Values).to.deep.equal([1000, 1200, 2200]);
+  });
+
+  it('When the server refuses the request, then the client surfaces our ResponseStatus', async () => {
+    const error = await client.post(new GetFlatRequest({ CompanyId: 1, Locations: [99] }, 'POST')).then(
+      () => expect.fail('expected an error'),
+      (e: unknown) => e,
+    );
+    expect(getResponseStatus(error)?.message).to.equal('Location 99 does not belong to company 1.');
+  });
+});

@@ -1,7 +1,9 @@
 /**
  * The contract's input patterns say exactly what the binder accepts, so conformance tools (Prism) and generated
- * validators (zod) neither refuse a value the server takes nor admit one it refuses; and the declared array limit is
- * the server's default MAX_ARRAY_ITEMS.
+ * validators (zod) neither refuse a value the server takes nor admit one it refuses; patterns say `[0-9]`, never `\d`
+ * (which Python-based tools read as any Unicode digit); every int32 field is bounded; and the array limit is the
+ * server's default MAX_ARRAY_ITEMS, stated as `x-max-items` (a `maxItems: 1000` made tools build 1000-item cases and
+ * 1000-element tuple types).
  */
 import { expect } from 'chai';
 import { loadOpenApiDocument } from '../../src/contract/openapi-document.ts';
@@ -9,7 +11,7 @@ import { parseLegacyCalendarDate } from '../../src/scalars/dates.ts';
 import { parseGuid } from '../../src/scalars/guids.ts';
 import { configDefaults, loadConfig } from '../../src/config.ts';
 
-type Schema = { pattern?: string; maxItems?: number; type?: string; items?: unknown };
+type Schema = { pattern?: string; maxItems?: number; 'x-max-items'?: number; type?: string; format?: string; minimum?: number; maximum?: number; items?: unknown };
 const doc = loadOpenApiDocument();
 const schemas = doc.components!.schemas as Record<string, Schema>;
 const pattern = (name: string) => new RegExp(schemas[name]!.pattern!);
@@ -60,16 +62,42 @@ describe('contract input patterns', () => {
     for (const text of samples) expect(guid.test(text), text).to.equal(parseGuid(text) !== undefined);
   });
 
-  it('Locations and Filters declare maxItems equal to the default MAX_ARRAY_ITEMS, on the query and in the body', () => {
+  it('Locations and Filters state the default MAX_ARRAY_ITEMS as x-max-items (no maxItems), on the query and in the body', () => {
     const saved = process.env.MAX_ARRAY_ITEMS;
     delete process.env.MAX_ARRAY_ITEMS;
     const configured = loadConfig().maxArrayItems;
     if (saved !== undefined) process.env.MAX_ARRAY_ITEMS = saved;
-    const params = doc.components!.parameters as Record<string, { schema: Schema }>;
-    const body = schemas.GetFlatRequest as { properties: Record<string, Schema> };
-    for (const limit of [params.LocationsParam!.schema.maxItems, params.FiltersParam!.schema.maxItems, body.properties.Locations!.maxItems, body.properties.Filters!.maxItems]) {
-      expect(limit).to.equal(configured);
-      expect(limit).to.equal(configDefaults.maxArrayItems);
+    const params = doc.components!.parameters as Record<string, { schema: Schema; description?: string }>;
+    const body = schemas.GetFlatRequest as { properties: Record<string, Schema & { description?: string }> };
+    const arrays = [params.LocationsParam!.schema, params.FiltersParam!.schema, body.properties.Locations!, body.properties.Filters!];
+    for (const schema of arrays) {
+      expect(schema['x-max-items']).to.equal(configured);
+      expect(schema['x-max-items']).to.equal(configDefaults.maxArrayItems);
+      expect(schema).to.not.have.property('maxItems');
+    }
+    for (const description of [params.LocationsParam!.description, params.FiltersParam!.description, body.properties.Locations!.description, body.properties.Filters!.description]) {
+      expect(description).to.match(/MAX_ARRAY_ITEMS/);
+    }
+  });
+
+  it('no pattern uses \\d, and every int32 field declares its minimum and maximum', () => {
+    const text = JSON.stringify(doc);
+    const patterns = [...text.matchAll(/"pattern":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string);
+    expect(patterns.length).to.be.greaterThan(3);
+    for (const p of patterns) expect(p, p).to.not.match(/\\d/);
+    const int32: Schema[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(walk);
+      if (!node || typeof node !== 'object') return;
+      const schema = node as Schema;
+      if (schema.format === 'int32') int32.push(schema);
+      Object.values(node).forEach(walk);
+    };
+    walk(doc);
+    expect(int32.length).to.be.greaterThan(5);
+    for (const schema of int32) {
+      expect(schema.minimum, JSON.stringify(schema)).to.be.a('number').and.at.least(-2147483648);
+      expect(schema.maximum, JSON.stringify(schema)).to.equal(2147483647);
     }
   });
 });

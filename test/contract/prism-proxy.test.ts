@@ -72,11 +72,19 @@ const INVALID: Call[] = [
   { name: 'a date in words', url: `${FLAT}?CompanyId=1&UseCustomDateRange=true&StartDate=yesterday&EndDate=2025-12-31` },
   { name: 'unknown OrderBy', url: `${FLAT}?CompanyId=1&OrderBy=Sideways` },
   { name: 'boolean in words', url: `${FLAT}?CompanyId=1&IncludeComputedColumns=maybe` },
-  { name: '1001 locations (over MAX_URL_LENGTH too: 414)', url: `${FLAT}?CompanyId=1&${Array.from({ length: 1001 }, (_, i) => `Locations=${i + 1}`).join('&')}` },
-  { name: '1001 locations in the body', method: 'POST', url: '/json/reply/GetFlatRequest', body: { CompanyId: 1, Locations: Array.from({ length: 1001 }, (_, i) => i + 1) } },
   { name: 'a location that is not a number, in the body', method: 'POST', url: '/json/reply/GetFlatRequest', body: { CompanyId: 1, Locations: ['x'] } },
   { name: 'a JSONP callback over 128 characters', url: `/v1/echo/hello?callback=${'c'.repeat(129)}` },
   { name: 'a report token of the wrong shape', url: '/v1/Reporting/ProfitAndLoss/Flat/Reports/not-a-token' },
+];
+
+/**
+ * Limits of the server the contract states outside JSON Schema's keywords (MAX_ARRAY_ITEMS as `x-max-items`: a
+ * `maxItems: 1000` made tools build 1000-item cases and tuple types): Prism lets them through, the server refuses them.
+ */
+const SERVER_LIMITS: (Call & { status: number; field: string })[] = [
+  { name: '1001 locations in the body', method: 'POST', url: '/json/reply/GetFlatRequest', body: { CompanyId: 1, Locations: Array.from({ length: 1001 }, (_, i) => i + 1) }, status: 400, field: 'Locations' },
+  { name: '1001 filters in the body', method: 'POST', url: '/json/reply/GetFlatRequest', body: { CompanyId: 1, Filters: Array.from({ length: 1001 }, () => DINE_IN) }, status: 400, field: 'Filters' },
+  { name: '1001 locations in the query (over MAX_URL_LENGTH too: 414)', url: `${FLAT}?CompanyId=1&${Array.from({ length: 1001 }, (_, i) => `Locations=${i + 1}`).join('&')}`, status: 414, field: '' },
 ];
 
 /** Legacy leniencies OpenAPI cannot express (README, "Known false positives of conformance tools"). */
@@ -178,6 +186,17 @@ describe('Prism proxy (--errors) in front of the server', function () {
       expect(flaggedByPrism(viaPrism), `${call.name}: Prism answered ${viaPrism.status} ${viaPrism.text.slice(0, 300)}`).to.equal(true);
       expect(direct.status, `${call.name}: the server answered ${direct.status}`).to.be.oneOf([400, 401, 414]);
       expect(JSON.parse(direct.text), call.name).to.have.nested.property('ResponseStatus.ErrorCode');
+    }
+  });
+
+  it('lets the server\'s own limits through (x-max-items), which the server refuses naming the field', async () => {
+    for (const call of SERVER_LIMITS) {
+      const [viaPrism, direct] = [await send(prismUrl, call), await send(t.url, call)];
+      expect(flaggedByPrism(viaPrism), `${call.name}: Prism answered ${viaPrism.status} ${viaPrism.text.slice(0, 300)}`).to.equal(false);
+      expect(viaPrism.violations, call.name).to.equal(null);
+      expect([viaPrism.status, direct.status], call.name).to.deep.equal([call.status, call.status]);
+      const status = (JSON.parse(direct.text) as { ResponseStatus: { Errors?: { FieldName: string }[] } }).ResponseStatus;
+      if (call.field) expect(status.Errors?.map((e) => e.FieldName), call.name).to.deep.equal([call.field]);
     }
   });
 

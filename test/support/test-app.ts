@@ -46,7 +46,7 @@ export const TEST_COMPANY_NAME = 'Test Company';
 /** Requests with this header get no default key. */
 export const NO_KEY_HEADER = 'x-test-no-key';
 
-const PUBLIC_PATH = /^\/+(v1\/+echo(\/|$)|(json|xml|jsv|csv|html)\/+(reply|oneway)\/+echorequest\b)/i;
+const PUBLIC_PATH = /^\/+(v1\/+echo(\/|$)|(json|xml|jsv|csv|html)\/+(reply|oneway)\/+echorequest\b|api\/echorequest\b)/i;
 
 /** Wraps an app so that requests without a key get `apiKey` (see the module comment). */
 export function withDefaultKey(app: Express, apiKey: string): Express {
