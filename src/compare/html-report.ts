@@ -13,9 +13,9 @@ import type { ExchangeRecord } from './types.ts';
 import { describeDiff, type GroupSummary } from './summary.ts';
 
 const require = createRequire(import.meta.url);
-const DIFF2HTML_CSS = readFileSync(require.resolve('diff2html/bundles/css/diff2html.min.css'), 'utf8');
+export const DIFF2HTML_CSS = readFileSync(require.resolve('diff2html/bundles/css/diff2html.min.css'), 'utf8');
 
-const PAGE_CSS = `
+export const PAGE_CSS = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5rem; color: #1f2328; }
 h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin-top: 2rem; } h3 { font-size: 1rem; margin: 0; }
 table.summary { border-collapse: collapse; margin: .5rem 0 1rem; }
@@ -41,7 +41,7 @@ function sideBySide(record: ExchangeRecord): SafeHtml {
   return new SafeHtml(diffHtml(patch, { outputFormat: 'side-by-side', drawFileList: false, matching: 'lines', diffStyle: 'word' }));
 }
 
-function exchangeSection(r: ExchangeRecord): SafeHtml {
+export function exchangeSection(r: ExchangeRecord): SafeHtml {
   const origin = r.request.origin;
   const from = origin.rule ?? `${origin.source}${origin.file ? ` ${origin.file}` : ''}${origin.line ? `:${origin.line}` : ''}`;
   return html`<section class="exchange" id="exchange-${r.id}">
