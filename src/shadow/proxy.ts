@@ -129,8 +129,14 @@ export class ShadowProxy {
       headers: withHeaders(endToEnd(req.rawHeaders), { ...this.served.headers, 'X-Forwarded-For': forwardedFor }),
     });
     const requestBody = new BodyCopy(this.options.bodyLimit);
-    req.on('data', (chunk: Buffer) => requestBody.add(chunk));
-    req.pipe(upstream);
+    // A request without a body (no Content-Length, no Transfer-Encoding: RFC 9112 §6.3) is sent at once, not piped.
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      upstream.end();
+      req.resume();
+    } else {
+      req.on('data', (chunk: Buffer) => requestBody.add(chunk));
+      req.pipe(upstream);
+    }
 
     let failed = false;
     const fail = (status: number, message: string) => {
