@@ -40,8 +40,13 @@ async function startHost(env: Record<string, string> = {}): Promise<SpawnedServe
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-shadow-'));
   const server = await spawnServer([process.execPath, 'dist/main.js'], { dataDir, env: { LOG_LEVEL: 'warn', DEMO_DATA: '1', ...env }, keepOutput: true });
   await server.ready;
-  const apiKey = /Demo API key for company 1[^:]*: (\S+)/.exec(server.output())?.[1];
-  if (!apiKey) throw new Error(`no demo key printed: ${server.output()}`);
+  // The demo ledger is loaded (and its key printed) after the server listens.
+  const until = Date.now() + 180_000;
+  let apiKey: string | undefined;
+  while (!(apiKey = /Demo API key for company 1[^:]*: (\S+)/.exec(server.output())?.[1])) {
+    if (Date.now() > until || server.child.exitCode !== null) throw new Error(`no demo key printed: ${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return { ...server, dataDir, apiKey };
 }
 
