@@ -9,10 +9,11 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { DEFAULT_HEADERS, loadRulesFile, parseTolerance, type PathRule, type Rules } from '../src/compare/rules.ts';
+import { DEFAULT_HEADERS } from '../src/compare/rules.ts';
 import { JSON_PATH, PAGE_PATH, SHADOW_DEFAULTS, type ShadowOptions } from '../src/shadow/options.ts';
 import { ShadowProxy } from '../src/shadow/proxy.ts';
 import { runCli } from './cli.ts';
+import { headerPairs, rulesFromOptions, UsageError } from './compare-options.ts';
 
 const D = SHADOW_DEFAULTS;
 const USAGE = `usage: npm run shadow -- --old <url> --new <url> --listen <port> [options]
@@ -38,18 +39,6 @@ const USAGE = `usage: npm run shadow -- --old <url> --new <url> --listen <port> 
                            what is compared and allowed, as in npm run compare (default headers: ${DEFAULT_HEADERS.join(', ')})
   --page-listen <port>     serve ${PAGE_PATH} and ${JSON_PATH} on this port instead of reserving them on the proxy's
   --report <file>          write the JSON figures and latest differences there on SIGTERM or SIGINT`;
-
-class UsageError extends Error {}
-
-function headerPairs(values: string[] | undefined, option: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const value of values ?? []) {
-    const at = value.indexOf(':');
-    if (at <= 0) throw new UsageError(`${option} '${value}': expected 'Name: value'`);
-    out[value.slice(0, at).trim()] = value.slice(at + 1).trim();
-  }
-  return out;
-}
 
 function number(value: string | undefined, option: string, fallback: number, check: (n: number) => boolean, expected: string): number {
   if (value === undefined) return fallback;
@@ -104,12 +93,7 @@ async function main(): Promise<number> {
       console.log(USAGE);
       return 0;
     }
-    const file = o.rules ? loadRulesFile(o.rules) : {};
-    const rules: Rules = {
-      headers: [...(o.headers ? o.headers.split(',').map((h) => h.trim()).filter(Boolean) : file.headers ?? DEFAULT_HEADERS), ...(file.extraHeaders ?? []), ...(o.header ?? [])],
-      ignore: [...(file.ignore ?? []).map((r): PathRule => (typeof r === 'string' ? { path: r } : r)), ...(o.ignore ?? []).map((path) => ({ path }))],
-      tolerances: [...(file.tolerances ?? []), ...(o.tolerance ?? []).map(parseTolerance)],
-    };
+    const rules = rulesFromOptions(o);
     if (o.serve !== undefined && o.serve !== 'old' && o.serve !== 'new') throw new UsageError(`--serve must be 'old' or 'new', got '${o.serve}'`);
     if (o.listen === undefined) throw new UsageError('--listen is required');
     listenPort = port(o.listen, '--listen');
