@@ -3,11 +3,12 @@
  * own cost shows most) and a profit-and-loss report over the demo ledger, with autocannon, keep-alive connections,
  * straight to the old host (the anchor) and through `npm run shadow` in front of it, mirroring every request (and, in
  * a second configuration, one in ten) to a new instance; the old host is asked again for noise, as by default. Old and
- * new are production processes (`node dist/main.js`, the demo ledger, each its own demo key); the proxy runs as users
+ * new are production processes (`node dist/src/start.js`, the demo ledger, each its own demo key); the proxy runs as users
  * run it (tsx). Rounds alternate the targets; the table gives each one's median requests/s and p99 over the
  * rounds, and the ratios to the anchor (goal: throughput ≥ 0.8×, p99 ≤ anchor + 2 ms), then the proxy's own figures
  * (mirrored, dropped: the queue bounds the mirror's work under a load it cannot follow).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,10 +36,10 @@ async function load(url: string, headers: Record<string, string>, duration: numb
   return { rps: result.requests.average, p50: median(latencies), p99: percentile(latencies, 99), errors: result.errors + result.timeouts + result.non2xx };
 }
 
-/** `node dist/main.js` over a fresh store with the demo ledger, and the demo key it prints. */
+/** `node dist/src/start.js` over a fresh store with the demo ledger, and the demo key it prints. */
 async function startHost(env: Record<string, string> = {}): Promise<SpawnedServer & { dataDir: string; apiKey: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-shadow-'));
-  const server = await spawnServer([process.execPath, 'dist/main.js'], { dataDir, env: { LOG_LEVEL: 'warn', DEMO_DATA: '1', ...env }, keepOutput: true });
+  const server = await spawnServer([process.execPath, 'dist/src/start.js'], { dataDir, env: { LOG_LEVEL: 'warn', DEMO_DATA: '1', ...env }, keepOutput: true });
   await server.ready;
   // The demo ledger is loaded (and its key printed) after the server listens.
   const until = Date.now() + 180_000;
@@ -56,7 +57,8 @@ function startShadow(old: string, neu: string, ...args: string[]): Promise<Serve
 }
 
 export async function benchShadow(rounds: number, duration: number, connections: number): Promise<void> {
-  console.log(`\nShadow proxy: ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), ${rounds} rounds; old and new: node dist/main.js with the demo ledger`);
+  console.log(`\nShadow proxy: ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), ${rounds} rounds; old and new: node dist/src/start.js with the demo ledger`);
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/ensure-build.mjs')], { stdio: 'inherit' });
   const [old, neu] = await Promise.all([startHost(), startHost({ COMPANY_NAME: 'Another Company' })]);
   const proxies: [string, ServerProcess][] = [];
   try {

@@ -1,6 +1,6 @@
 /**
  * `npm run shadow` end to end: the proxy (scripts/shadow.ts through tsx, as npm runs it) between real instances of
- * this service started as a user starts them (`node dist/main.js`, each over its own DuckDB store with the demo ledger
+ * this service started as a user starts them (`npm start`'s production process, each over its own DuckDB store with the demo ledger
  * and the demo key it prints, every response validated against openapi/): A, the old host, and B, the new one with
  * another REPORT_LINK_SECRET (so report links differ) and another COMPANY_NAME. Clients get A's answer byte for byte;
  * the mirror finds exactly B's differences; a hung or stopped new service never fails or holds up a client (the
