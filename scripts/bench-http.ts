@@ -17,7 +17,8 @@
  * Then start-up (first 200 and ready), production build against tsx, and the production process's idle and peak
  * memory (scripts/bench/startup.ts), and report requests/s through nginx with one and two instances over one
  * PostgreSQL (scripts/bench/nginx-instances.ts), then `npm run compare` replaying the battery between two
- * local instances against plain replays (compareScenario). `--only overhead,startup,memory,instances,compare` picks sections.
+ * local instances against plain replays (compareScenario), then requests/s and p99 through `npm run shadow` against the old host
+ * direct (scripts/bench/shadow.ts). `--only overhead,startup,memory,instances,compare,shadow` picks sections.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -29,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
 import { benchInstances } from './bench/nginx-instances.ts';
+import { benchShadow } from './bench/shadow.ts';
 import { benchMemory, benchStartup } from './bench/startup.ts';
 import { spawnServer } from './bench/spawn-server.ts';
 
@@ -307,6 +309,7 @@ async function runSections(): Promise<void> {
   if (wanted('memory')) await benchMemory(Number(args.get('connections') ?? 50), Number(args.get('duration') ?? 5));
   if (wanted('instances')) await benchInstances(Number(args.get('instances-duration') ?? 10));
   if (wanted('compare')) await compareScenario(Number(args.get('compare-rounds') ?? 3), Number(args.get('compare-concurrency') ?? 8));
+  if (wanted('shadow')) await benchShadow(Number(args.get('rounds') ?? 3), Number(args.get('duration') ?? 5), Number(args.get('connections') ?? 50));
 }
 
 const serveAt = process.argv.indexOf('--serve');

@@ -9,11 +9,12 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { renderHtmlReport, type HtmlReportLimits } from '../src/compare/html-report.ts';
 import { BUILT_IN_NOISE } from '../src/compare/noise.ts';
-import { DEFAULT_HEADERS, loadRulesFile, parseTolerance, type PathRule, type Rules } from '../src/compare/rules.ts';
+import { DEFAULT_HEADERS } from '../src/compare/rules.ts';
 import { runComparison } from '../src/compare/run.ts';
 import { loadSource, REQUEST_SOURCES } from '../src/compare/sources/registry.ts';
 import { formatSummary } from '../src/compare/summary.ts';
 import { runCli } from './cli.ts';
+import { headerPairs, rulesFromOptions, UsageError } from './compare-options.ts';
 
 const USAGE = `usage: npm run compare -- --old <url> --new <url> [sources…] [options]
 
@@ -43,18 +44,6 @@ options:
   --no-builtin-noise       do not treat this service's volatile fields (the report link's signature, BuildTime,
                            X-Request-Id) as noise
   --no-progress            no progress bar (it is off anyway when stderr is not a terminal)`;
-
-class UsageError extends Error {}
-
-function headerPairs(values: string[] | undefined, option: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const value of values ?? []) {
-    const at = value.indexOf(':');
-    if (at <= 0) throw new UsageError(`${option} '${value}': expected 'Name: value'`);
-    out[value.slice(0, at).trim()] = value.slice(at + 1).trim();
-  }
-  return out;
-}
 
 function positive(value: string | undefined, option: string, fallback?: number): number | undefined {
   if (value === undefined) return fallback;
@@ -100,12 +89,7 @@ async function main(): Promise<number> {
     const old = baseUrl(o.old, '--old');
     const neu = baseUrl(o.new, '--new');
     if (!old || !neu) throw new UsageError('--old and --new are required');
-    const file = o.rules ? loadRulesFile(o.rules) : {};
-    const rules: Rules = {
-      headers: [...(o.headers ? o.headers.split(',').map((h) => h.trim()).filter(Boolean) : file.headers ?? DEFAULT_HEADERS), ...(file.extraHeaders ?? []), ...(o.header ?? [])],
-      ignore: [...(file.ignore ?? []).map((r): PathRule => (typeof r === 'string' ? { path: r } : r)), ...(o.ignore ?? []).map((path) => ({ path }))],
-      tolerances: [...(file.tolerances ?? []), ...(o.tolerance ?? []).map(parseTolerance)],
-    };
+    const rules = rulesFromOptions(o);
     const oldHeaders = headerPairs(o['old-header'], '--old-header');
     const old2 = baseUrl(o.old2, '--old2');
     options = {

@@ -27,9 +27,9 @@ export interface HtmlReportLimits {
 const DEFAULT_LIMITS: Required<HtmlReportLimits> = { perGroup: 2, maxExchanges: 60, fields: 10, patchChars: 3000 };
 
 const require = createRequire(import.meta.url);
-const DIFF2HTML_CSS = readFileSync(require.resolve('diff2html/bundles/css/diff2html.min.css'), 'utf8');
+export const DIFF2HTML_CSS = readFileSync(require.resolve('diff2html/bundles/css/diff2html.min.css'), 'utf8');
 
-const PAGE_CSS = `
+export const PAGE_CSS = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5rem; color: #1f2328; }
 h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin-top: 2rem; } h3 { font-size: 1rem; margin: 0; }
 table.summary { border-collapse: collapse; margin: .5rem 0 1rem; }
@@ -81,7 +81,7 @@ function sideBySide(record: ExchangeRecord, maxChars: number): SafeHtml {
   return html`${new SafeHtml(diffHtml(patch, { outputFormat: 'side-by-side', drawFileList: false, matching: 'lines', diffStyle: 'word' }))}${notes.map((n) => html`<div class="meta">${n}</div>`)}`;
 }
 
-function exchangeSection(r: ExchangeRecord, limits: Required<HtmlReportLimits>): SafeHtml {
+export function exchangeSection(r: ExchangeRecord, limits: Required<HtmlReportLimits> = DEFAULT_LIMITS): SafeHtml {
   const origin = r.request.origin;
   const from = origin.rule ?? `${origin.source}${origin.file ? ` ${origin.file}` : ''}${origin.line ? `:${origin.line}` : ''}`;
   const noise = [...new Set(r.noise.map((d) => d.path))];

@@ -1,0 +1,154 @@
+/**
+ * npm run shadow -- --old <url> --new <url> [--old2 <url>] --listen <port> [options]
+ * A reverse proxy that serves every client the old host's answer, unchanged and streamed, and mirrors each request
+ * to the new service (and to --old2 for noise) through a bounded queue, comparing the answers with compare's
+ * comparers and rules; a live page at /_shadow (JSON at /_shadow.json); --report written on SIGTERM or SIGINT.
+ * See src/shadow/ and the README's "Shadow traffic" section.
+ */
+import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { DEFAULT_HEADERS } from '../src/compare/rules.ts';
+import { JSON_PATH, PAGE_PATH, SHADOW_DEFAULTS, type ShadowOptions } from '../src/shadow/options.ts';
+import { ShadowProxy } from '../src/shadow/proxy.ts';
+import { runCli } from './cli.ts';
+import { headerPairs, rulesFromOptions, UsageError } from './compare-options.ts';
+
+const D = SHADOW_DEFAULTS;
+const USAGE = `usage: npm run shadow -- --old <url> --new <url> --listen <port> [options]
+
+  --old <url>              the host clients are served from (before the switch)
+  --new <url>              the new service, mirrored to and compared
+  --old2 <url>             a second old instance for noise (default: the old host a second time, GET and HEAD only)
+  --listen <port>          the proxy's port (0: any free port); --host <address> (default 127.0.0.1)
+  --serve old|new          whose answers clients get (default old); new: after the switch, the old host in the shadow
+  --old-header 'K: V'      header sent to the old host (repeatable), replacing the client's of that name; also to
+  --old2-header 'K: V'     --old2 unless it has headers of its own
+  --new-header 'K: V'      header sent to the new service (repeatable), e.g. its own API key
+  --allow-post             mirror POST too (default: GET and HEAD only)
+  --sample <rate>          share of requests mirrored, 0 < rate <= 1 (default ${D.sample})
+  --queue <n>              mirrors waiting or in flight at most; more are dropped and counted (default ${D.queueLimit})
+  --concurrency <n>        mirrors in flight at once (default ${D.concurrency})
+  --timeout <ms>           time-out of every mirrored request (default ${D.timeoutMs})
+  --serve-timeout <ms>     time-out of the served host's answer: 504 when its headers have not come (default ${D.serveTimeoutMs})
+  --body-limit <bytes>     largest request body mirrored (default ${D.bodyLimit}); larger ones are served, not mirrored
+  --answer-limit <bytes>   largest answer compared (default ${D.answerLimit})
+  --keep <n>               latest differing exchanges kept for the page (default ${D.keep})
+  --header NAME, --headers A,B, --ignore PATH, --tolerance PATH=N[%], --rules FILE
+                           what is compared and allowed, as in npm run compare (default headers: ${DEFAULT_HEADERS.join(', ')})
+  --page-listen <port>     serve ${PAGE_PATH} and ${JSON_PATH} on this port instead of reserving them on the proxy's
+  --report <file>          write the JSON figures and latest differences there on SIGTERM or SIGINT`;
+
+function number(value: string | undefined, option: string, fallback: number, check: (n: number) => boolean, expected: string): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new UsageError(`${option} must be ${expected}, got '${value}'`);
+  return n;
+}
+const positiveInt = (value: string | undefined, option: string, fallback: number) => number(value, option, fallback, (n) => Number.isInteger(n) && n > 0, 'a positive whole number');
+const port = (value: string | undefined, option: string) => number(value, option, -1, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number (0-65535)');
+
+function baseUrl(value: string | undefined, option: string): string {
+  if (value === undefined) throw new UsageError(`${option} is required`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${option} must be an http(s) URL, got '${value}'`);
+  }
+  if (!/^https?:$/.test(url.protocol) || url.search || url.hash) throw new UsageError(`${option} must be an http(s) base URL without query, got '${value}'`);
+  if (url.username || url.password) throw new UsageError(`${option}: put credentials in --old-header/--new-header, not in the URL`);
+  return value.replace(/\/+$/, '');
+}
+
+function listen(server: Server, portNumber: number, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(portNumber, host, () => {
+      const address = server.address() as AddressInfo;
+      resolve(`http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`);
+    });
+  });
+}
+
+async function main(): Promise<number> {
+  let options: ShadowOptions;
+  let listenPort: number;
+  let pagePort: number;
+  let host: string;
+  let report: string | undefined;
+  try {
+    const { values: o } = parseArgs({
+      options: {
+        old: { type: 'string' }, old2: { type: 'string' }, new: { type: 'string' }, listen: { type: 'string' }, host: { type: 'string' },
+        serve: { type: 'string' }, 'old-header': { type: 'string', multiple: true }, 'old2-header': { type: 'string', multiple: true }, 'new-header': { type: 'string', multiple: true },
+        'allow-post': { type: 'boolean' }, sample: { type: 'string' }, queue: { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' },
+        'serve-timeout': { type: 'string' }, 'body-limit': { type: 'string' }, 'answer-limit': { type: 'string' }, keep: { type: 'string' },
+        header: { type: 'string', multiple: true }, headers: { type: 'string' }, ignore: { type: 'string', multiple: true }, tolerance: { type: 'string', multiple: true },
+        rules: { type: 'string' }, 'page-listen': { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (o.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    const rules = rulesFromOptions(o);
+    if (o.serve !== undefined && o.serve !== 'old' && o.serve !== 'new') throw new UsageError(`--serve must be 'old' or 'new', got '${o.serve}'`);
+    if (o.listen === undefined) throw new UsageError('--listen is required');
+    listenPort = port(o.listen, '--listen');
+    pagePort = port(o['page-listen'], '--page-listen');
+    host = o.host ?? '127.0.0.1';
+    report = o.report;
+    const oldHeaders = headerPairs(o['old-header'], '--old-header');
+    options = {
+      old: { base: baseUrl(o.old, '--old'), headers: oldHeaders },
+      ...(o.old2 ? { old2: { base: baseUrl(o.old2, '--old2'), headers: o['old2-header'] ? headerPairs(o['old2-header'], '--old2-header') : oldHeaders } } : {}),
+      new: { base: baseUrl(o.new, '--new'), headers: headerPairs(o['new-header'], '--new-header') },
+      serve: (o.serve as 'old' | 'new' | undefined) ?? D.serve,
+      rules,
+      allowPost: !!o['allow-post'],
+      sample: number(o.sample, '--sample', D.sample, (n) => n > 0 && n <= 1, 'a rate above 0 and at most 1'),
+      queueLimit: positiveInt(o.queue, '--queue', D.queueLimit),
+      concurrency: positiveInt(o.concurrency, '--concurrency', D.concurrency),
+      timeoutMs: positiveInt(o.timeout, '--timeout', D.timeoutMs),
+      serveTimeoutMs: positiveInt(o['serve-timeout'], '--serve-timeout', D.serveTimeoutMs),
+      bodyLimit: positiveInt(o['body-limit'], '--body-limit', D.bodyLimit),
+      answerLimit: positiveInt(o['answer-limit'], '--answer-limit', D.answerLimit),
+      keep: positiveInt(o.keep, '--keep', D.keep),
+    };
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') || /^(rules file|--tolerance)/.test((error as Error).message)) {
+      console.error(`${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+
+  const shadow = new ShadowProxy(options, pagePort < 0);
+  const server = createServer({ keepAliveTimeout: 65_000 }, shadow.handle);
+  const pageServer = pagePort >= 0 ? createServer(shadow.handlePage) : undefined;
+  const url = await listen(server, listenPort, host);
+  const pageUrl = pageServer ? await listen(pageServer, pagePort, host) : url;
+  const other = options.serve === 'old' ? options.new.base : options.old.base;
+  console.log(`serving ${options.serve} ${options.serve === 'old' ? options.old.base : options.new.base}, mirroring to ${other}${options.old2 ? ` and ${options.old2.base} (noise)` : ''}`);
+  console.log(`live page ${pageUrl}${PAGE_PATH}, JSON ${pageUrl}${JSON_PATH}${report ? `; report ${report} on SIGTERM` : ''}`);
+  console.log(`shadow proxy listening on ${url}`);
+
+  return new Promise<number>((resolve) => {
+    const stop = (signal: string) => {
+      if (report) {
+        writeFileSync(report, `${JSON.stringify(shadow.stats.snapshot(), null, 2)}\n`);
+        console.log(`${signal}: report written to ${report}`);
+      }
+      server.close();
+      server.closeIdleConnections();
+      pageServer?.close();
+      void shadow.close().then(() => resolve(0));
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+}
+
+await runCli(main);

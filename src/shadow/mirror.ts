@@ -1,0 +1,122 @@
+/**
+ * One mirrored exchange, compared as `npm run compare` compares a replayed one: the other host (new, or old when the
+ * new one serves) and the noise host (`--old2`, else the old host again for GET and HEAD) get the client's request
+ * through compare's replay (per-host headers, time-out), compare's comparers diff old against new and old against
+ * old2, compare's rules allow what they allow, and what differs between the two old answers is noise (for this
+ * request, and by its generalised path for its endpoint from then on, as compare and Twitter's Diffy do). The record
+ * is redacted before it leaves.
+ */
+import { compareAnswers } from '../compare/compare-exchange.ts';
+import { generalPath } from '../compare/comparers/paths.ts';
+import { replay, type HostConfig } from '../compare/replay.ts';
+import { RuleMatcher, type Rules } from '../compare/rules.ts';
+import type { AnswerSummary, Captured, ExchangeRecord } from '../compare/types.ts';
+import { rebaseCaptured } from './capture.ts';
+import type { Served } from './options.ts';
+import { redactRecord } from './redact.ts';
+
+export interface MirrorConfig {
+  old: HostConfig;
+  old2?: HostConfig;
+  new: HostConfig;
+  serve: Served;
+  rules: Rules;
+  timeoutMs: number;
+  concurrency: number;
+  /** Credential values of the per-host headers: redacted from every record. */
+  hostSecrets: string[];
+  /** Largest body kept per side for the side-by-side view (characters). */
+  maxBodyChars: number;
+}
+
+export interface MirrorJob {
+  id: number;
+  method: string;
+  url: string;
+  endpoint: string;
+  /** The client's end-to-end request headers, lower-cased names. */
+  headers: Record<string, string>;
+  body?: string;
+  /** The served host's answer, as captured. */
+  served: Captured;
+  /** Bases the answers may name besides each host's own (the proxy's address as the client called it). */
+  bases: string[];
+  /** The request's own credentials, redacted from the record. */
+  secrets: string[];
+}
+
+/** `errors`: a host's answer was a transport failure or a time-out, so nothing was compared. */
+export type MirrorOutcome = 'identical' | 'different' | 'noiseOnly' | 'allowedOnly' | 'errors';
+
+export interface MirrorResult {
+  id: number;
+  outcome: MirrorOutcome;
+  record: ExchangeRecord;
+}
+
+const REPEATABLE = new Set(['GET', 'HEAD']);
+/** Endpoints whose learned noise is kept; beyond it a new endpoint learns only from its own requests. */
+const MAX_NOISE_ENDPOINTS = 1_000;
+
+function answerSummary(c: Captured): AnswerSummary {
+  return { status: c.status, contentType: c.headers['content-type'], ...(c.error ? { error: c.error } : {}), ms: Math.round(c.ms * 10) / 10 };
+}
+
+export class Mirror {
+  /** Generalised paths that differed between the two old answers, by endpoint. */
+  private readonly endpointNoise = new Map<string, Set<string>>();
+
+  constructor(private readonly config: MirrorConfig) {}
+
+  async run(job: MirrorJob): Promise<MirrorResult> {
+    const { config } = this;
+    const request = { method: job.method, url: job.url, headers: job.headers, body: job.body, origin: { source: 'shadow' } };
+    const other = config.serve === 'old' ? config.new : config.old;
+    const noiseHost = config.old2 ?? (REPEATABLE.has(job.method) ? config.old : undefined);
+    const [mirrored, noise] = await Promise.all([replay(request, other, config.timeoutMs), noiseHost && replay(request, noiseHost, config.timeoutMs)]);
+    const shadow = rebaseCaptured(mirrored, job.bases);
+    const old = config.serve === 'old' ? job.served : shadow;
+    const neu = config.serve === 'old' ? shadow : job.served;
+    const old2 = noise ? rebaseCaptured(noise, job.bases) : undefined;
+    const { record, outcome } = this.classify(job, old, neu, old2);
+    return { id: job.id, outcome, record: redactRecord(record, [...job.secrets, ...config.hostSecrets]) };
+  }
+
+  private classify(job: MirrorJob, old: Captured, neu: Captured, old2: Captured | undefined): { record: ExchangeRecord; outcome: MirrorOutcome } {
+    const { rules } = this.config;
+    const record: ExchangeRecord = {
+      id: job.id, request: { method: job.method, url: job.url, origin: { source: 'shadow' } }, endpoint: job.endpoint, outcome: 'identical',
+      old: answerSummary(old), ...(old2 ? { old2: answerSummary(old2) } : {}), new: answerSummary(neu), differences: [], noise: [], allowed: [],
+    };
+    const main = compareAnswers(old, neu, rules.headers, job.method);
+    if (old.error || neu.error) {
+      record.differences = main.diffs;
+      record.outcome = 'different';
+      return { record, outcome: 'errors' };
+    }
+    const noisy = new Set(old2 && !old2.error ? compareAnswers(old, old2, rules.headers, job.method).diffs.map((d) => d.path) : []);
+    const learned = this.learnedNoise(job.endpoint);
+    for (const path of noisy) learned?.add(generalPath(path));
+    const matcher = new RuleMatcher(rules, job.endpoint, [main.old?.tree, main.new?.tree]);
+    for (const diff of main.diffs) {
+      const rule = matcher.allow(diff);
+      if (rule) record.allowed.push({ ...diff, rule });
+      else if (noisy.has(diff.path) || learned?.has(generalPath(diff.path))) record.noise.push(diff);
+      else record.differences.push(diff);
+    }
+    record.comparer = main.comparer;
+    record.outcome = record.differences.length ? 'different' : record.noise.length ? 'noise-only' : record.allowed.length ? 'allowed-only' : 'identical';
+    if (record.differences.length) {
+      const clip = (text: string) => (text.length > this.config.maxBodyChars ? `${text.slice(0, this.config.maxBodyChars)}\n… (${text.length - this.config.maxBodyChars} more characters)` : text);
+      record.bodies = { old: clip(main.old?.pretty ?? old.body), new: clip(main.new?.pretty ?? neu.body) };
+    }
+    const outcome = ({ identical: 'identical', different: 'different', 'noise-only': 'noiseOnly', 'allowed-only': 'allowedOnly', skipped: 'errors' } as const)[record.outcome];
+    return { record, outcome };
+  }
+
+  private learnedNoise(endpoint: string): Set<string> | undefined {
+    let set = this.endpointNoise.get(endpoint);
+    if (!set && this.endpointNoise.size < MAX_NOISE_ENDPOINTS) this.endpointNoise.set(endpoint, (set = new Set()));
+    return set;
+  }
+}

@@ -1,0 +1,50 @@
+/** What `npm run shadow` is configured with (scripts/shadow.ts parses the command line into this). */
+import type { HostConfig } from '../compare/replay.ts';
+import type { Rules } from '../compare/rules.ts';
+
+/** Which host answers the clients: `old` (before the switch) or `new` (after it, the old one in the shadow). */
+export type Served = 'old' | 'new';
+
+export interface ShadowOptions {
+  old: HostConfig;
+  /** A second old instance for noise; absent: the old host a second time, for GET and HEAD only (never a POST twice). */
+  old2?: HostConfig;
+  new: HostConfig;
+  serve: Served;
+  rules: Rules;
+  /** Mirror POST too (default: GET and HEAD only). */
+  allowPost: boolean;
+  /** Share of requests mirrored, 0 < sample ≤ 1. */
+  sample: number;
+  /** Mirrors waiting or in flight at most; one more is dropped (and counted). */
+  queueLimit: number;
+  /** Mirrors in flight at once. */
+  concurrency: number;
+  /** Time-out of every mirrored request (ms). */
+  timeoutMs: number;
+  /** Time-out of the served host's answer (ms): 504 to the client when its headers have not come by then. */
+  serveTimeoutMs: number;
+  /** Largest request body mirrored (bytes); a larger one is served but not mirrored. */
+  bodyLimit: number;
+  /** Largest answer compared (bytes); a larger one is served but not mirrored. */
+  answerLimit: number;
+  /** How many of the latest differing exchanges the page keeps. */
+  keep: number;
+}
+
+export const SHADOW_DEFAULTS = {
+  serve: 'old',
+  allowPost: false,
+  sample: 1,
+  queueLimit: 100,
+  concurrency: 4,
+  timeoutMs: 5_000,
+  serveTimeoutMs: 60_000,
+  bodyLimit: 1_048_576,
+  answerLimit: 10 * 1_048_576,
+  keep: 20,
+} as const satisfies Partial<ShadowOptions>;
+
+/** The page and its JSON twin: on the proxy's own port (reserved paths) unless `--page-listen` gives them a port of their own. */
+export const PAGE_PATH = '/_shadow';
+export const JSON_PATH = '/_shadow.json';

@@ -1,0 +1,335 @@
+/**
+ * `npm run shadow` end to end: the proxy (scripts/shadow.ts through tsx, as npm runs it) between real instances of
+ * this service started as a user starts them (`npm start`'s production process, each over its own DuckDB store with the demo ledger
+ * and the demo key it prints, every response validated against openapi/): A, the old host, and B, the new one with
+ * another REPORT_LINK_SECRET (so report links differ) and another COMPANY_NAME. Clients get A's answer byte for byte;
+ * the mirror finds exactly B's differences; a hung or stopped new service never fails or holds up a client (the
+ * drop and error counters rise instead); no key reaches the page, the JSON or the report written on SIGTERM; the page
+ * renders in Chromium (test-output/shadow-page.png).
+ */
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path, { join } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
+import type { GetFlatResponse } from '../../src/contract/dtos.ts';
+import type { ShadowSnapshot } from '../../src/shadow/stats.ts';
+import { freePort } from '../support/free-port.ts';
+import { ensureProductionBuild, REPO_ROOT, startProductionServer, startServerProcess, type ServerProcess } from '../support/server-process.ts';
+
+const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAT = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-03-31';
+
+interface Service {
+  url: string;
+  apiKey: string;
+  server: ServerProcess;
+}
+
+async function startService(dataDir: string, env: Record<string, string>): Promise<Service> {
+  const server = await startProductionServer({ DATA_DIR: dataDir, DEMO_DATA: '1', LOG_LEVEL: 'warn', VALIDATE_RESPONSES: '1', ...env });
+  await server.waitForOutput(/Demo API key for company 1[^:]*: \S+\n/, 120_000);
+  return { url: server.url, apiKey: /Demo API key for company 1[^:]*: (\S+)/.exec(server.output())![1]!, server };
+}
+
+/** The proxy as `npm run shadow -- …` starts it (tsx forwards SIGTERM to it). */
+function startShadow(...args: string[]): Promise<ServerProcess> {
+  return startServerProcess(TSX, ['scripts/shadow.ts', ...args], { env: { ...process.env, NODE_OPTIONS: '' }, timeoutMs: 60_000 });
+}
+
+interface RawAnswer {
+  status: number;
+  statusMessage: string;
+  /** Raw headers without those that describe the connection or the moment (Date). */
+  headers: string[];
+  body: Buffer;
+}
+
+const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/** A request with exactly these headers (Host included), the answer as received. */
+function rawRequest(base: string, url: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${url}`, { method, headers, setHost: false, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const kept: string[] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) if (!PER_CONNECTION.has(res.rawHeaders[i]!.toLowerCase())) kept.push(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+        resolve({ status: res.statusCode!, statusMessage: res.statusMessage!, headers: kept, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function figures(proxy: ServerProcess): Promise<ShadowSnapshot> {
+  const res = await fetch(`${proxy.url}/_shadow.json`);
+  expect(res.status).to.equal(200);
+  expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+  return (await res.json()) as ShadowSnapshot;
+}
+
+/** The figures once every served request has been mirrored, skipped or dropped and the queue is empty. */
+async function settled(proxy: ServerProcess, until: (s: ShadowSnapshot) => boolean = () => true): Promise<ShadowSnapshot> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const s = await figures(proxy);
+    const t = s.totals;
+    if (s.queue.waitingOrInFlight === 0 && t.mirrored + t.skipped + t.dropped === t.served && until(s)) return s;
+    if (Date.now() > deadline) throw new Error(`the mirror never settled: ${JSON.stringify(s.totals)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const endpoint = (s: ShadowSnapshot, name: string) => s.endpoints.find((e) => e.endpoint === name);
+
+describe('npm run shadow: a proxy between two real instances of this service', function () {
+  this.timeout(300_000);
+  let dir: string;
+  let a: Service;
+  let b: Service;
+  let proxy: ServerProcess;
+  let report: string;
+  let proxyHost: string;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rs-shadow-'));
+    await ensureProductionBuild();
+    [a, b] = await Promise.all([
+      startService(mkdtempSync(join(dir, 'a-')), { REPORT_LINK_SECRET: 'old-host-secret' }),
+      startService(mkdtempSync(join(dir, 'b-')), { REPORT_LINK_SECRET: 'new-host-secret', COMPANY_NAME: 'Another Company' }),
+    ]);
+    report = join(dir, 'shadow-report.json');
+    proxy = await startShadow('--old', a.url, '--new', b.url, '--listen', '0', '--new-header', `X-ApiKey: ${b.apiKey}`,
+      '--ignore', '$.ReportModel.BuildTime', '--report', report);
+    proxyHost = new URL(proxy.url).host;
+  });
+  after(async () => {
+    await Promise.all([proxy, a?.server, b?.server].filter(Boolean).map((s) => s!.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('clients get the old host\'s answer byte for byte: status, headers and body (JSON, XML, JSONP, CSV, XLSX, HTML, a 404, a POST)', async () => {
+    const key = { 'X-ApiKey': a.apiKey };
+    const flat = (await (await fetch(`${a.url}${FLAT}`, { headers: { ...key, Accept: 'application/json' } })).json()) as GetFlatResponse;
+    const link = new URL(flat.Url).pathname;
+    const requests: [string, Record<string, string>, string?, string?][] = [
+      ['/v1/echo/hello', {}],
+      ['/v1/echo/hello.xml', key],
+      ['/v1/echo/hello?callback=show', {}],
+      [`${link}.csv`, key],
+      [`${link}.xlsx`, key],
+      [`${link}?format=html`, key],
+      ['/no/such/route', {}],
+      ['/json/reply/EchoRequest', { 'Content-Type': 'application/json' }, 'POST', '{"Message":"posted"}'],
+    ];
+    for (const [url, headers, method, body] of requests) {
+      // The same request (Host included: the host names it in links) to the proxy and to the old host directly.
+      const sent = { Host: proxyHost, 'X-Request-Id': `shadow-test-${url.length}`, Accept: '*/*', ...headers };
+      const [through, direct] = await Promise.all([rawRequest(proxy.url, url, sent, method, body), rawRequest(a.url, url, sent, method, body)]);
+      expect(through.status, url).to.equal(direct.status);
+      expect(through.statusMessage, url).to.equal(direct.statusMessage);
+      expect(through.headers, url).to.deep.equal(direct.headers);
+      expect(through.body.equals(direct.body), `${url}: ${through.body.length} bytes vs ${direct.body.length}`).to.equal(true);
+    }
+    // A report through the proxy: its link names the proxy (the host saw the client's Host), as it would without it.
+    const res = await fetch(`${proxy.url}${FLAT}`, { headers: key });
+    expect(res.status).to.equal(200);
+    const answer = (await res.json()) as GetFlatResponse;
+    expect(answer.Url.startsWith(`${proxy.url}/v1/Reporting/ProfitAndLoss/Flat/Reports/`)).to.equal(true);
+    expect(answer.Url.slice(proxy.url.length)).to.equal(flat.Url.slice(a.url.length));
+  });
+
+  it('mirrors to the new service and finds exactly its differences: the report links (another secret); POST is not mirrored', async () => {
+    const s = await settled(proxy);
+    const get = endpoint(s, 'GET /v1/Reporting/ProfitAndLoss/Flat')!;
+    expect(get).to.include({ served: 1, mirrored: 1, different: 1, errors: 0, dropped: 0 });
+    expect(get.fields.map((f) => f.path)).to.deep.equal(['$.Url']);
+    const echo = endpoint(s, 'GET /v1/echo/{Message}')!;
+    // Anonymous echo answers COMPANY_NAME on the old host and the new service's key's company there: a difference too.
+    expect(echo).to.include({ served: 3, mirrored: 3, errors: 0, dropped: 0 });
+    expect(echo.fields.map((f) => f.path)).to.deep.equal(['$.CompanyName']);
+    expect(endpoint(s, 'GET /v1/Reporting/ProfitAndLoss/Flat/Reports/{Token}')).to.include({ served: 3, mirrored: 3, identical: 0 });
+    expect(endpoint(s, 'POST /json/reply/EchoRequest')).to.include({ served: 1, mirrored: 0, skipped: 1 });
+    expect(s.skippedBecause).to.deep.equal({ 'POST without --allow-post': 1 });
+    expect(s.totals.errors).to.equal(0);
+    expect(s.latency.old.count).to.equal(s.totals.mirrored);
+    for (const side of [s.latency.old, s.latency.new]) {
+      expect(side.p50).to.be.a('number').greaterThan(0);
+      expect(side.p99).to.be.at.least(side.p50!);
+    }
+    const latest = s.latest.find((r) => r.endpoint === 'GET /v1/Reporting/ProfitAndLoss/Flat')!;
+    expect(latest.differences.map((d) => d.path)).to.deep.equal(['$.Url']);
+    expect(latest.bodies!.old).to.include('"Url": "{host}/v1/Reporting/ProfitAndLoss/Flat/Reports/');
+    expect(latest.noise).to.deep.equal([]);
+  });
+
+  it('no key appears in anything it keeps: page, JSON (key in headers, Basic, Bearer, query, path and body of a differing answer)', async () => {
+    const k = a.apiKey;
+    await Promise.all([
+      fetch(`${proxy.url}/v1/echo/${k}`),
+      fetch(`${proxy.url}/v1/echo/x?apikey=${encodeURIComponent(k)}`),
+      fetch(`${proxy.url}/v1/echo/y`, { headers: { Authorization: `Bearer ${k}` } }),
+      fetch(`${proxy.url}/v1/echo/z`, { headers: { Authorization: `Basic ${Buffer.from(`${k}:`).toString('base64')}` } }),
+      fetch(`${proxy.url}/v1/echo/${encodeURIComponent(`say ${k.slice(0, 20)}`)}?token=${k.slice(4, 30)}`),
+    ].map(async (p) => expect((await p).status).to.equal(200)));
+    const s = await settled(proxy);
+    const page = await (await fetch(`${proxy.url}/_shadow`)).text();
+    const json = JSON.stringify(s);
+    // The echo of the key is a difference (anonymous: another company name), so its body would be kept unredacted.
+    expect(s.latest.some((r) => r.bodies?.old.includes('"Message": "[redacted]"'))).to.equal(true);
+    for (const stored of [json, page]) {
+      for (const secret of [k, b.apiKey, encodeURIComponent(k), k.slice(0, 20), k.slice(4, 30), Buffer.from(`${k}:`).toString('base64')]) {
+        expect(stored.includes(secret), secret).to.equal(false);
+      }
+      expect(stored).to.include('[redacted]');
+    }
+  });
+
+  it('the page renders in Chromium with the figures: counts per endpoint, latency, the latest differences side by side', async function () {
+    if (process.env.SKIP_BROWSER === '1') this.skip();
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    try {
+      const s = await settled(proxy);
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      const problems: string[] = [];
+      page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+      page.on('requestfailed', (r) => problems.push(`requestfailed ${r.url()}`));
+      const response = await page.goto(`${proxy.url}/_shadow`, { waitUntil: 'load' });
+      expect(response!.status()).to.equal(200);
+      expect(await page.locator('h1').textContent()).to.equal('Shadow traffic');
+      expect(await page.locator('#verdict').textContent()).to.include(`${s.totals.different} of ${s.totals.mirrored} mirrored requests differ`);
+      const row = page.locator('tr[data-endpoint="GET /v1/Reporting/ProfitAndLoss/Flat"]');
+      const flat = endpoint(s, 'GET /v1/Reporting/ProfitAndLoss/Flat')!;
+      for (const key of ['served', 'mirrored', 'different', 'dropped', 'errors'] as const) {
+        expect(await row.locator(`td[data-count="${key}"]`).textContent(), key).to.equal(String(flat[key]));
+      }
+      expect(await row.textContent()).to.include('$.Url');
+      const totals = page.locator('tr.totals');
+      expect(await totals.locator('td[data-count="served"]').textContent()).to.equal(String(s.totals.served));
+      for (const cell of ['old-p50', 'old-p99', 'new-p50', 'new-p99']) {
+        expect(await page.locator(`#latency td[data-latency="${cell}"]`).textContent(), cell).to.match(/^\d+\.\d$/);
+      }
+      // The compare report's view of each latest difference: the fields, then diff2html's side-by-side bodies.
+      expect(await page.locator('section.exchange').count()).to.equal(s.latest.length);
+      expect(await page.locator('section.exchange .d2h-file-side-diff').count()).to.be.greaterThan(0);
+      expect(await page.locator('section.exchange .d2h-del').first().isVisible()).to.equal(true);
+      mkdirSync(path.resolve('test-output'), { recursive: true });
+      await page.screenshot({ path: path.resolve('test-output/shadow-page.png'), fullPage: true });
+      expect(problems).to.deep.equal([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('SIGTERM writes --report (the same figures, no key) and ends with exit 0', async () => {
+    const before = await settled(proxy);
+    expect(await proxy.stop()).to.equal(0);
+    const text = readFileSync(report, 'utf8');
+    const written = JSON.parse(text) as ShadowSnapshot;
+    expect(written.totals).to.deep.equal(before.totals);
+    expect(written.endpoints.map((e) => e.endpoint)).to.deep.equal(before.endpoints.map((e) => e.endpoint));
+    for (const secret of [a.apiKey, b.apiKey, encodeURIComponent(a.apiKey)]) expect(text.includes(secret)).to.equal(false);
+  });
+
+  describe('a new service that hangs or is stopped', () => {
+    let hung: Server;
+    const sockets: Socket[] = [];
+    before(async () => {
+      hung = createServer((socket) => sockets.push(socket)); // accepts, never answers
+      await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    });
+    after(() => {
+      for (const socket of sockets) socket.destroy();
+      hung.close();
+    });
+
+    it('hangs: every client still gets the old answer while the mirror waits; the queue is bounded (drops counted), then times out', async () => {
+      const hungUrl = `http://127.0.0.1:${(hung.address() as { port: number }).port}`;
+      const shadow = await startShadow('--old', a.url, '--new', hungUrl, '--listen', '0', '--queue', '3', '--concurrency', '3', '--timeout', '8000');
+      try {
+        const expected = await (await fetch(`${a.url}/v1/echo/hello`)).text();
+        for (let i = 0; i < 20; i++) {
+          const res = await fetch(`${shadow.url}/v1/echo/hello`);
+          expect(res.status).to.equal(200);
+          expect(await res.text()).to.equal(expected);
+        }
+        // All 20 answered while the mirror is still waiting on the hung service: no client waited for it.
+        const during = await figures(shadow);
+        expect(during.queue.waitingOrInFlight).to.equal(3);
+        expect(during.totals).to.include({ served: 20, dropped: 17, mirrored: 0 });
+        const after = await settled(shadow, (s) => s.totals.mirrored === 3);
+        expect(after.totals).to.include({ served: 20, dropped: 17, mirrored: 3, errors: 3, different: 0 });
+        expect(after.latest[0]!.new!.error).to.equal('time-out after 8000 ms');
+      } finally {
+        await shadow.stop();
+      }
+    });
+
+    it('stopped: clients get the old answers, each mirror is an error, nothing else', async () => {
+      const closed = `http://127.0.0.1:${await freePort()}`;
+      const shadow = await startShadow('--old', a.url, '--new', closed, '--listen', '0');
+      try {
+        for (let i = 0; i < 5; i++) expect((await fetch(`${shadow.url}/v1/echo/hello`)).status).to.equal(200);
+        const s = await settled(shadow);
+        expect(s.totals).to.include({ served: 5, mirrored: 5, errors: 5, dropped: 0 });
+        expect(s.latest[0]!.new!.error).to.match(/ECONNREFUSED/);
+      } finally {
+        await shadow.stop();
+      }
+    });
+  });
+
+  it('--serve new: clients get the new service\'s answer; with --allow-post the old host is asked in the shadow, compared old → new', async () => {
+    const shadow = await startShadow('--serve', 'new', '--old', a.url, '--new', b.url, '--listen', '0', '--allow-post', '--new-header', `X-ApiKey: ${b.apiKey}`, '--ignore', '$.ReportModel.BuildTime');
+    try {
+      const post = { method: 'POST', headers: { 'X-ApiKey': a.apiKey, 'Content-Type': 'application/json' }, body: JSON.stringify({ CompanyId: 1 }) };
+      const res = await fetch(`${shadow.url}/json/reply/GetFlatRequest`, post);
+      expect(res.status).to.equal(200);
+      const served = (await res.json()) as GetFlatResponse;
+      const direct = (await (await fetch(`${b.url}/json/reply/GetFlatRequest`, { ...post, headers: { ...post.headers, 'X-ApiKey': b.apiKey } })).json()) as GetFlatResponse;
+      const token = (u: string) => u.split('/Reports/')[1];
+      expect(token(served.Url)).to.equal(token(direct.Url));
+      const s = await settled(shadow);
+      expect(s.serving).to.equal('new');
+      expect(endpoint(s, 'POST /json/reply/GetFlatRequest')).to.include({ served: 1, mirrored: 1, different: 1, skipped: 0 });
+      const diff = s.latest[0]!.differences.find((d) => d.path === '$.Url')!;
+      expect(token(String(diff.new))).to.equal(token(served.Url));
+      expect(token(String(diff.old))).not.to.equal(token(served.Url));
+    } finally {
+      await shadow.stop();
+    }
+  });
+
+  it('--old2: what also differs between two old instances is noise (the new service as the second old: its differences are noise)', async () => {
+    const shadow = await startShadow('--old', a.url, '--new', b.url, '--old2', b.url, '--old2-header', `X-ApiKey: ${b.apiKey}`, '--new-header', `X-ApiKey: ${b.apiKey}`,
+      '--ignore', '$.ReportModel.BuildTime', '--listen', '0');
+    try {
+      expect((await fetch(`${shadow.url}${FLAT}`, { headers: { 'X-ApiKey': a.apiKey } })).status).to.equal(200);
+      const s = await settled(shadow);
+      expect(endpoint(s, 'GET /v1/Reporting/ProfitAndLoss/Flat')).to.include({ mirrored: 1, noiseOnly: 1, different: 0 });
+      expect(endpoint(s, 'GET /v1/Reporting/ProfitAndLoss/Flat')!.noise.map((f) => f.path)).to.deep.equal(['$.Url']);
+    } finally {
+      await shadow.stop();
+    }
+  });
+
+  it('bad usage: a clear message naming the option, exit 2', async () => {
+    const run = (...args: string[]) => promisify(execFile)(TSX, ['scripts/shadow.ts', ...args], { cwd: REPO_ROOT }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    const missing = await run('--new', b.url, '--listen', '0');
+    expect(missing.code).to.equal(2);
+    expect(missing.stderr).to.match(/^--old is required/);
+    const sample = await run('--old', a.url, '--new', b.url, '--listen', '0', '--sample', '0');
+    expect(sample.code).to.equal(2);
+    expect(sample.stderr).to.match(/^--sample must be a rate above 0 and at most 1, got '0'/);
+    const credentials = await run('--old', 'http://user:pw@old-host', '--new', b.url, '--listen', '0');
+    expect(credentials.stderr).to.match(/^--old: put credentials in --old-header/);
+  });
+});
