@@ -33,6 +33,7 @@ export const errorMessages = {
   // Limits of the HTTP layer
   BodyTooLarge: { code: 'RequestEntityTooLarge', template: 'The request body is larger than the limit.' },
   BodyTooLargeBytes: { code: 'RequestEntityTooLarge', template: 'The request body is larger than the limit of {limit} bytes.' },
+  BodyLimitExceeded: { code: 'RequestEntityTooLarge', template: "The request body exceeds its '{limit}' limit of {max}." },
   UrlTooLong: { code: 'UriTooLong', template: 'The URL is {length} characters long; the limit is {limit}.' },
   BodyNotJson: { code: 'UnsupportedMediaType', template: 'The request body must be application/json.' },
   BodyEncodingUnsupported: { code: 'UnsupportedMediaType', template: '{reason}' },

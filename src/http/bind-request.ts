@@ -7,7 +7,7 @@
 import type { RequestHandler, Request } from 'express';
 import { keywordValue, RESERVED_QUERY_NAMES } from '../contract/keywords.ts';
 import { appError } from '../errors/app-error.ts';
-import { bindBody, bindQuery, type BindingLimits } from './binding.ts';
+import { bindBody, bindForm, bindQuery, type BindingLimits } from './binding.ts';
 import { contextOf } from './request-context.ts';
 
 type RawQuery = Record<string, string | string[] | undefined>;
@@ -45,7 +45,9 @@ export function bindRequest(limits: BindingLimits): RequestHandler {
       if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
         return next(appError('BodyUnreadable', { dto: op.requestDto, reason: 'the body must be a JSON object' }));
       }
-      bindBody(req.body as Record<string, unknown>, plan.body, bound, limits, context.bodyFromDocument);
+      // A document (JSON, XML, JSV) binds by property; form fields (urlencoded, multipart) bind as the query does.
+      if (context.bodyFromForm) bindForm(req.body as Record<string, string | string[]>, plan.body, limits, bound);
+      else bindBody(req.body as Record<string, unknown>, plan.body, bound, limits, context.bodyFromDocument);
     }
     context.sentNames = bound.sentNames;
     if (bound.errors.length) {

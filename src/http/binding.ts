@@ -133,35 +133,73 @@ function bind(entries: [string, unknown, string?][], plan: Map<string, FieldSpec
   return bound;
 }
 
-const BRACKETED_KEY = /^(.+)\[\d*\]$/;
+const BRACKETED_KEY = /^(.+)\[(\d*)\]$/;
 
 /**
- * The field a query key names: its own name, or for an array field also `Name[]` and `Name[0]` (axios' and qs'
- * forms, which generated clients send; the original ignored them as unknown keys, so no client relied on that).
+ * A name with an index (`Locations[7]`, `CompanyId[100000000]`) whose base names a field of the operation: an index
+ * at or above the array limit is refused (a field error naming it as sent), whatever the body type; the index is read
+ * from the name's text only, so nothing is ever sized by it. Unknown names are ignored, as 4.5 ignored them.
  */
-function queryFieldKey(key: string, plan: Map<string, FieldSpec>): string {
+function indexBeyondLimit(key: string, plan: Map<string, FieldSpec>, limits: BindingLimits): FieldError | undefined {
+  const match = BRACKETED_KEY.exec(key);
+  if (!match || match[2] === '' || !plan.has(match[1]!.toLowerCase())) return undefined;
+  const digits = match[2]!.replace(/^0+(?=\d)/, '');
+  if (digits.length <= String(limits.maxArrayItems).length && Number(digits) < limits.maxArrayItems) return undefined;
+  const shown = key.length > MAX_DESCRIBED_CHARS ? `${key.slice(0, MAX_DESCRIBED_CHARS)}…` : key;
+  return {
+    errorCode: 'SerializationException',
+    fieldName: shown,
+    message: `'${shown}' has an index above the limit of ${limits.maxArrayItems} items`,
+  };
+}
+
+/**
+ * The field a query or form key names: its own name, or for an array field also `Name[]` and `Name[0]` (axios' and
+ * qs' forms, which generated clients send; the original ignored them as unknown keys, so no client relied on that).
+ */
+function formFieldKey(key: string, plan: Map<string, FieldSpec>): string {
   const lower = key.toLowerCase();
   const base = BRACKETED_KEY.exec(lower)?.[1];
   return base !== undefined && !plan.has(lower) && plan.get(base)?.type.kind === 'array' ? base : lower;
 }
 
+type FormValues = Record<string, string | string[] | undefined>;
+
 /**
- * Query strings: repeated keys, and keys that differ only by case or by an array's bracket suffix, are joined with
- * `,` as ASP.NET's NameValueCollection did, so `Locations=1&locations=2` and `Locations[]=1&Locations[]=2` read as `1,2`.
+ * Query strings and form bodies (urlencoded or multipart): repeated keys, and keys that differ only by case or by an
+ * array's bracket suffix, are joined with `,` as ASP.NET's NameValueCollection did, so `Locations=1&locations=2` and
+ * `Locations[]=1&Locations[]=2` read as `1,2`.
  */
-export function bindQuery(query: Record<string, string | string[] | undefined>, plan: Map<string, FieldSpec>, limits: BindingLimits): BoundFields {
+export function bindQuery(query: FormValues, plan: Map<string, FieldSpec>, limits: BindingLimits, into?: BoundFields): BoundFields {
   const merged = new Map<string, [string, string, string]>();
+  const refused: FieldError[] = [];
   for (const [key, raw] of Object.entries(query)) {
     if (raw === undefined) continue;
+    const beyond = indexBeyondLimit(key, plan, limits);
+    if (beyond) {
+      refused.push(beyond);
+      continue;
+    }
     const text = Array.isArray(raw) ? raw.filter((v) => v !== '').join(',') : raw;
-    const lower = queryFieldKey(key, plan);
+    const lower = formFieldKey(key, plan);
     const previous = merged.get(lower);
     merged.set(lower, previous ? [previous[0], [previous[1], text].filter(Boolean).join(','), lower] : [key, text, lower]);
   }
-  return bind([...merged.values()], plan, limits);
+  const bound = bind([...merged.values()], plan, limits, into);
+  bound.errors.push(...refused);
+  return bound;
 }
+
+/** Form bodies bind as the query does (the query's values are replaced by the body's). */
+export const bindForm = bindQuery;
 
 /** JSON bodies: property names are case-insensitive; query values fill only what the body left out. */
 export function bindBody(body: Record<string, unknown>, plan: Map<string, FieldSpec>, fromQuery: BoundFields | undefined, limits: BindingLimits, fromDocument = false): BoundFields {
-  return bind(Object.entries(body), plan, limits, fromQuery, fromDocument);
+  const entries = Object.entries(body);
+  const bound = bind(entries, plan, limits, fromQuery, fromDocument);
+  for (const [key] of entries) {
+    const beyond = indexBeyondLimit(key, plan, limits);
+    if (beyond) bound.errors.push(beyond);
+  }
+  return bound;
 }

@@ -1,8 +1,8 @@
 /**
  * Request bodies of the operations that take one (`/{format}/reply/{Op}` POST), read as a real ServiceStack 4.5.14
  * host read them:
- *  - `multipart/form-data` (multer) and `application/x-www-form-urlencoded` bodies are form fields, read as text like
- *    query values;
+ *  - `multipart/form-data` (busboy, multipart-form.ts) and `application/x-www-form-urlencoded` bodies are flat form
+ *    fields (a name as sent → its value or values), bound as the query is bound;
  *  - any other body is read in the predefined route's format, through that format's `read` in the format registry:
  *    XML on `/xml/reply/`, JSV on `/jsv/reply/`, and JSON on `/json/reply/` whatever its Content-Type (`text/json`,
  *    `text/plain`, none at all). JSON is parsed as 4.5 parsed it, a trailing comma accepted (jsonc-parser), anything
@@ -10,32 +10,49 @@
  *  - an empty body binds the defaults (the query string ignored), as the 4.5.14 host did on every predefined route.
  * The fields then go to the binder as one object; the Content-Type is set to JSON, the canonical form the contract
  * (and so the validator) describes, as the canonical URL is for paths.
+ *
+ * A declared charset other than UTF-8 (its ASCII subset) or ISO-8859-1 (the one other charset both the form
+ * parser and ASP.NET's form reader used) is a 415: a body in UTF-7 or UTF-16 is not decoded, so what the service
+ * reads is what a filter in front of it read.
  */
 import express, { type RequestHandler } from 'express';
-import multer from 'multer';
-import { appError, type AppError } from '../errors/app-error.ts';
+import { appError } from '../errors/app-error.ts';
 import type { FormatRegistry } from '../formats/registry.ts';
+import { discardRest, parseContentType } from '../soap/body.ts';
+import { MULTIPART_FIELD_LIMITS, readMultipartForm } from './multipart-form.ts';
 import { contextOf } from './request-context.ts';
 
-function mediaTypeOf(header: string | undefined): string {
-  return (header ?? '').split(';')[0]!.trim().toLowerCase();
-}
+/** Charsets a body may declare (lower case): UTF-8 and its names, US-ASCII, ISO-8859-1 and its names. */
+export const ACCEPTED_BODY_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii', 'iso-8859-1', 'latin1']);
 
 export function readRequestBody({ limit, formats }: { limit: number; formats: FormatRegistry }): RequestHandler[] {
-  const form = express.urlencoded({ extended: false, limit, type: () => true });
-  const multipart = multer({ limits: { fieldSize: limit, fields: 1000, files: 0 } }).none();
+  const form = express.urlencoded({ extended: false, limit, type: () => true, parameterLimit: MULTIPART_FIELD_LIMITS.fields });
+  const multipartLimits = { bodyBytes: limit, ...MULTIPART_FIELD_LIMITS };
   const text = express.text({ limit, type: () => true, defaultCharset: 'utf-8' });
   const read: RequestHandler = (req, res, next) => {
     const context = contextOf(res);
     const op = context.operation;
     if (!op?.binding.body) return next();
-    const media = mediaTypeOf(req.headers['content-type']);
+    const { mediaType: media, charset } = parseContentType(req.headers['content-type']);
+    if (charset !== undefined && !ACCEPTED_BODY_CHARSETS.has(charset)) {
+      discardRest(req);
+      return next(appError('CharsetUnsupported', { charset }));
+    }
     const asJson = () => {
       req.headers['content-type'] = 'application/json';
       next();
     };
-    if (media === 'multipart/form-data') return multipart(req, res, (error?: unknown) => (error ? next(multipartError(error)) : asJson()));
-    if (media === 'application/x-www-form-urlencoded') return form(req, res, (error?: unknown) => (error ? next(error) : asJson()));
+    const asForm = () => {
+      context.bodyFromForm = true;
+      asJson();
+    };
+    if (media === 'multipart/form-data') {
+      return void readMultipartForm(req, multipartLimits).then((fields) => {
+        req.body = fields;
+        asForm();
+      }, next);
+    }
+    if (media === 'application/x-www-form-urlencoded') return form(req, res, (error?: unknown) => (error ? next(error) : asForm()));
     text(req, res, (error?: unknown) => {
       if (error) return next(error);
       const body = typeof req.body === 'string' ? req.body : '';
@@ -57,10 +74,4 @@ export function readRequestBody({ limit, formats }: { limit: number; formats: Fo
     });
   };
   return [read];
-}
-
-function multipartError(error: unknown): AppError {
-  const code = (error as { code?: string }).code;
-  if (code === 'LIMIT_FIELD_VALUE' || code === 'LIMIT_FIELD_COUNT') return appError('BodyTooLarge');
-  return appError('BodyReadFailed', { reason: (error as Error).message });
 }

@@ -35,6 +35,8 @@ export interface RequestContext {
    * `{"Message":""}` as ""); in form fields and the query an empty value is absent, as 4.5 bound them.
    */
   bodyFromDocument?: boolean;
+  /** The body was form fields (urlencoded or multipart): flat names as sent, bound as the query is. */
+  bodyFromForm?: boolean;
   /** The request DTO: path, query and body values bound and merged. */
   dto?: Record<string, unknown>;
   /** Canonical field → name as sent, for error messages. */
