@@ -20,13 +20,15 @@ export type FormFields = Record<string, string | string[]>;
 export interface MultipartLimits {
   /** Largest body in bytes (BODY_LIMIT_BYTES): also the largest field value. */
   bodyBytes: number;
-  /** Most fields and most parts of one body. */
+  /** Most fields of one body. */
   fields: number;
+  /** Most parts of one body (fields, and parts that are skipped: no name, not form-data). */
+  parts: number;
   /** Longest field name in bytes. */
   fieldNameBytes: number;
 }
 
-export const MULTIPART_FIELD_LIMITS = { fields: 1000, fieldNameBytes: 256 } as const;
+export const MULTIPART_FIELD_LIMITS = { fields: 1000, parts: 2000, fieldNameBytes: 256 } as const;
 
 function exceeded(limit: string, max: number): AppError {
   return appError('BodyLimitExceeded', { limit, max });
@@ -55,7 +57,7 @@ export function readMultipartForm(req: Request, limits: MultipartLimits): Promis
         fieldNameSize: limits.fieldNameBytes,
         fieldSize: limits.bodyBytes,
         fields: limits.fields,
-        parts: limits.fields,
+        parts: limits.parts,
         files: 0,
         fileSize: limits.bodyBytes,
         headerPairs: 32,
@@ -83,7 +85,8 @@ export function readMultipartForm(req: Request, limits: MultipartLimits): Promis
       if (received > limits.bodyBytes) fail(exceeded('body bytes', limits.bodyBytes));
     };
     parser.on('field', (name, value, info) => {
-      if (info.nameTruncated) return fail(exceeded('field name bytes', limits.fieldNameBytes));
+      // busboy bounds a part's headers (16 KB) but not the name within them.
+      if (info.nameTruncated || Buffer.byteLength(name) > limits.fieldNameBytes) return fail(exceeded('field name bytes', limits.fieldNameBytes));
       if (info.valueTruncated) return fail(exceeded('field bytes', limits.bodyBytes));
       addField(fields, name, value);
     });
@@ -93,7 +96,7 @@ export function readMultipartForm(req: Request, limits: MultipartLimits): Promis
     });
     parser.on('filesLimit', () => fail(exceeded('files', 0)));
     parser.on('fieldsLimit', () => fail(exceeded('fields', limits.fields)));
-    parser.on('partsLimit', () => fail(exceeded('parts', limits.fields)));
+    parser.on('partsLimit', () => fail(exceeded('parts', limits.parts)));
     parser.on('error', (error: Error) => fail(appError('BodyReadFailed', { reason: error.message }, { cause: error })));
     parser.on('close', () => {
       if (settled) return;
