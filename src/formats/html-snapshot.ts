@@ -47,8 +47,9 @@ function snapshotDate(d: Date): string {
 }
 
 function text(value: string): string {
-  if (WCF_DATE_STRING.test(value)) {
-    const d = new Date(parseLegacyInstant(value)!);
+  const ms = WCF_DATE_STRING.test(value) ? parseLegacyInstant(value) : undefined;
+  if (ms !== undefined) {
+    const d = new Date(ms);
     return `${d.getUTCFullYear()}/${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
   }
   if (/^https?:\/\//i.test(value)) return `<a href="${escapeHtml(value)}">${escapeHtml(value)}</a>`;

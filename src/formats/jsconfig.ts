@@ -61,7 +61,8 @@ function writeDate(ms: number, kind: LegacyDateKind, handler: DateHandler): stri
 /** The DTO with the config's names and date form (a new object; the DTO is left as it was). */
 export function applyJsConfig(dto: unknown, config: JsConfig): unknown {
   if (Array.isArray(dto)) return dto.map((item) => applyJsConfig(item, config));
-  if (typeof dto === 'string' && config.dateHandler && WCF_DATE_STRING.test(dto)) return writeDate(parseLegacyInstant(dto)!, legacyInstantKind(dto)!, config.dateHandler);
+  const ms = typeof dto === 'string' && config.dateHandler && WCF_DATE_STRING.test(dto) ? parseLegacyInstant(dto) : undefined;
+  if (ms !== undefined) return writeDate(ms, legacyInstantKind(dto as string)!, config.dateHandler!);
   if (typeof dto !== 'object' || dto === null) return dto;
   return Object.fromEntries(Object.entries(dto).map(([key, value]) => [renameKey(key, config.names), applyJsConfig(value, config)]));
 }

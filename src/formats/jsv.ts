@@ -42,7 +42,8 @@ export function toJsv(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (typeof value === 'number') return jsvNumber(value);
-  if (typeof value === 'string') return WCF_DATE_STRING.test(value) ? jsvDate(value) : jsvString(value);
+  // A `/Date(ms)/` text no Date holds is written as the text it is (the binder refuses one in a request).
+  if (typeof value === 'string') return WCF_DATE_STRING.test(value) && parseLegacyInstant(value) !== undefined ? jsvDate(value) : jsvString(value);
   if (Array.isArray(value)) return `[${value.map(toJsv).join(',')}]`;
   if (typeof value === 'object') {
     const members = Object.entries(value).filter(([, v]) => v !== null && v !== undefined);

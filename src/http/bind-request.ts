@@ -7,7 +7,7 @@
 import type { RequestHandler, Request } from 'express';
 import { keywordValue, RESERVED_QUERY_NAMES } from '../contract/keywords.ts';
 import { appError } from '../errors/app-error.ts';
-import { bindBody, bindForm, bindQuery, type BindingLimits } from './binding.ts';
+import { bindBody, bindForm, bindPath, bindQuery, type BindingLimits } from './binding.ts';
 import { contextOf } from './request-context.ts';
 
 type RawQuery = Record<string, string | string[] | undefined>;
@@ -49,16 +49,18 @@ export function bindRequest(limits: BindingLimits): RequestHandler {
       if (context.bodyFromForm) bindForm(req.body as Record<string, string | string[]>, plan.body, limits, bound);
       else bindBody(req.body as Record<string, unknown>, plan.body, bound, limits, context.bodyFromDocument);
     }
-    context.sentNames = bound.sentNames;
-    if (bound.errors.length) {
-      return next(appError('BindFailed', { dto: op.requestDto }, { fieldErrors: bound.errors }));
-    }
     // On a GET, a query value overrides a path variable, as 4.5 bound them (`/v1/echo/hello?Message=x` is "x").
-    const pathValues = Object.fromEntries(plan.path.flatMap((field) => {
+    const fromPath = bindPath(Object.fromEntries(plan.path.flatMap((field) => {
       const fromQuery = keywordValue(raw, field.name.toLowerCase());
       if (fromQuery !== undefined && fromQuery !== '') return [[field.name, fromQuery]];
-      return field.name in context.params ? [[field.name, context.params[field.name]]] : [];
-    }));
+      return field.name in context.params ? [[field.name, context.params[field.name]!]] : [];
+    })), plan.path, limits);
+    context.sentNames = { ...bound.sentNames, ...fromPath.sentNames };
+    const errors = [...bound.errors, ...fromPath.errors];
+    if (errors.length) {
+      return next(appError('BindFailed', { dto: op.requestDto }, { fieldErrors: errors }));
+    }
+    const pathValues = fromPath.values;
     context.dto = { ...bound.values, ...pathValues };
     if (plan.body) {
       req.body = bound.values;

@@ -5,7 +5,7 @@
  */
 import type { FieldKind, FieldSpec, ScalarKind } from '../contract/binding-plan.ts';
 import type { FieldError } from '../errors/app-error.ts';
-import { canonicalLegacyDateInput } from '../scalars/dates.ts';
+import { canonicalLegacyDateInput, isLegacyInstantOutOfRange } from '../scalars/dates.ts';
 import { legacyBooleanText, parseLegacyBoolean } from '../scalars/booleans.ts';
 import { parseGuid } from '../scalars/guids.ts';
 import { parseLegacyInt32, parseLegacyListInt32, splitLegacyList } from './legacy-scalars.ts';
@@ -60,7 +60,8 @@ function invalid(sentName: string, value: unknown): FieldError {
 function parseScalar(kind: ScalarKind, value: unknown, inList = false): Parsed {
   switch (kind.kind) {
     case 'string':
-      if (typeof value === 'string') return value;
+      // A `/Date(ms)/` text is written back as a date (JSV, jsconfig's DateHandler): one no Date holds is refused here.
+      if (typeof value === 'string') return isLegacyInstantOutOfRange(value) ? INVALID : value;
       return value !== null && value !== undefined ? (jsonText(value) ?? INVALID) : INVALID;
     case 'boolean':
       if (typeof value === 'boolean') return value;
@@ -188,6 +189,11 @@ export function bindQuery(query: FormValues, plan: Map<string, FieldSpec>, limit
   const bound = bind([...merged.values()], plan, limits, into);
   bound.errors.push(...refused);
   return bound;
+}
+
+/** Path variables (echo's Message, the report link's Token), read as text values are; an empty one is absent. */
+export function bindPath(values: Record<string, string>, fields: readonly FieldSpec[], limits: BindingLimits): BoundFields {
+  return bind(Object.entries(values), new Map(fields.map((field) => [field.name.toLowerCase(), field])), limits);
 }
 
 /** Form bodies bind as the query does (the query's values are replaced by the body's). */

@@ -19,5 +19,6 @@ export function renderCsv(report: FlatReport): string {
   const rows = report.rows.map((row) => [
     row.rowType, row.section, String(row.level), text(row.accountNumber ?? ''), text(row.rowName), text(row.fullName), ...row.cents.map(centsToFixed),
   ]);
-  return stringify([header, ...rows], { record_delimiter: 'windows' });
+  // A bare CR or LF in a cell (an account name) is quoted too: unquoted it starts a row the formula guard never saw.
+  return stringify([header, ...rows], { record_delimiter: 'windows', quoted_match: /[\r\n]/ });
 }

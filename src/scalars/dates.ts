@@ -125,10 +125,23 @@ export function isoLastOfMonth(isoDate: string): string {
 
 // ---------------------------------------------------------------- the legacy wire
 
-/** The instant (ms since epoch) a `/Date(ms[±hhmm])/` string names; the offset only says how it was displayed. */
+/** The largest |ms| a JavaScript Date holds (±100,000,000 days around 1970, ECMA-262 21.4.1.1). */
+export const MAX_INSTANT_MS = 8.64e15;
+
+/**
+ * The instant (ms since epoch) a `/Date(ms[±hhmm])/` string names; the offset only says how it was displayed.
+ * Undefined when the text is not one, or names an instant no Date holds (`/Date(99999999999999999)/`).
+ */
 export function parseLegacyInstant(text: string): number | undefined {
   const ms = WCF_DATE.exec(text.trim())?.[1];
-  return ms === undefined ? undefined : Number(ms);
+  if (ms === undefined) return undefined;
+  const value = Number(ms);
+  return Math.abs(value) <= MAX_INSTANT_MS ? value : undefined;
+}
+
+/** A `/Date(ms)/` string whose instant no Date holds: no writer could show it as a date. */
+export function isLegacyInstantOutOfRange(text: string): boolean {
+  return WCF_DATE.test(text.trim()) && parseLegacyInstant(text) === undefined;
 }
 
 /** The kind a `/Date(ms[±hhmm])/` string was written for (toLegacyDate): no offset Utc, `-0000` Unspecified, any other offset Local. */
