@@ -20,6 +20,7 @@ export const errorMessages = {
   SoapBodyEmpty: { code: 'SerializationException', template: 'The SOAP Body is empty: no operation was requested.' },
   InvalidFields: { code: 'ArgumentException', template: '{first}' },
   CallbackTooLong: { code: 'ArgumentException', template: 'The JSONP callback name is longer than {max} characters' },
+  ReportFigureTooLarge: { code: 'ArgumentException', template: 'A figure of the report is beyond ±{max}, the largest a report shows exactly (15 significant digits): choose a shorter range or fewer locations.' },
   XlsxTooWide: { code: 'ArgumentException', template: 'The report has {width} columns; XLSX holds at most {max}: choose a shorter range or CSV.' },
   // Who may call
   ApiKeyRequired: { code: 'Unauthorized', template: 'An API key is required: send X-ApiKey, Authorization: Bearer (or Basic with the key as user name), or the apikey query parameter.' },

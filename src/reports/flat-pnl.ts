@@ -8,6 +8,7 @@ import { monthlyPeriods, type Period } from './periods.ts';
 import { PNL_LAYOUT, type SectionName } from './pnl-layout.ts';
 import { rowKeysByAccount, type RowKey } from './row-keys.ts';
 import { sortRows } from './row-order.ts';
+import { sumCents } from './money.ts';
 
 export type RowType = 'Account' | 'SectionTotal' | 'Computed';
 
@@ -33,10 +34,9 @@ export interface FlatReport {
 
 const TOTAL_COLUMN = 'Total';
 
+/** Column by column, the exact sums of the rows' cells (money.ts: exact, or refused beyond the bound). */
 function sumCells(rows: { cents: number[] }[], width: number): number[] {
-  const out = new Array<number>(width).fill(0);
-  for (const row of rows) row.cents.forEach((c, i) => (out[i]! += c));
-  return out;
+  return Array.from({ length: width }, (_, i) => sumCents(rows.map((row) => row.cents[i]!)));
 }
 
 function displayName(key: RowKey): string {
@@ -46,16 +46,17 @@ function displayName(key: RowKey): string {
 /** Per row key, the signed cents per period. */
 function accumulate(totals: AccountMonthTotal[], keys: Map<number, RowKey>, periods: Period[]) {
   const column = new Map(periods.map((p, i) => [p.key, i]));
-  const rows = new Map<string, { key: RowKey; cents: number[] }>();
+  // Several accounts may share a row (account mapping): each cell gathers its terms, then sums them exactly.
+  const rows = new Map<string, { key: RowKey; terms: number[][] }>();
   for (const { accountId, month, cents } of totals) {
     const key = keys.get(accountId);
     const index = column.get(month);
     if (!key || index === undefined) continue;
     let row = rows.get(key.key);
-    if (!row) rows.set(key.key, (row = { key, cents: new Array<number>(periods.length).fill(0) }));
-    row.cents[index]! += key.section.sign * cents;
+    if (!row) rows.set(key.key, (row = { key, terms: periods.map(() => []) }));
+    row.terms[index]!.push(key.section.sign * cents);
   }
-  return [...rows.values()];
+  return [...rows.values()].map(({ key, terms }) => ({ key, cents: terms.map(sumCents) }));
 }
 
 export function buildFlatPnl(catalog: CompanyCatalog, options: FlatOptions, totals: AccountMonthTotal[]): FlatReport {
@@ -72,7 +73,7 @@ export function buildFlatPnl(catalog: CompanyCatalog, options: FlatOptions, tota
       const { section } = item;
       const inSection = accountRows
         .filter((r) => r.key.section.name === section.name)
-        .map((r) => ({ ...r, total: r.cents.reduce((a, b) => a + b, 0) }));
+        .map((r) => ({ ...r, total: sumCents(r.cents) }));
       for (const row of sortRows(inSection, options.orderBy)) {
         rows.push({
           rowType: 'Account',
@@ -90,13 +91,13 @@ export function buildFlatPnl(catalog: CompanyCatalog, options: FlatOptions, tota
       rows.push({ rowType: 'SectionTotal', section: section.name, level: 0, rowName: section.totalLabel, fullName: section.totalLabel, isTotal: true, cents: total });
     } else {
       const { label, terms } = item.computed;
-      const cents = periods.map((_, i) => terms.reduce((sum, t) => sum + t.sign * subtotals.get(t.of)![i]!, 0));
+      const cents = periods.map((_, i) => sumCents(terms.map((t) => t.sign * subtotals.get(t.of)![i]!)));
       subtotals.set(label, cents);
       rows.push({ rowType: 'Computed', section: '', level: 0, rowName: label, fullName: label, isTotal: true, cents });
     }
   }
 
-  if (withTotal) for (const row of rows) row.cents.push(row.cents.reduce((a, b) => a + b, 0));
+  if (withTotal) for (const row of rows) row.cents.push(sumCents(row.cents));
   return {
     periods,
     columnNames: [...periods.map((p) => p.label), ...(withTotal ? [TOTAL_COLUMN] : [])],
