@@ -1,16 +1,30 @@
 /**
  * HAR files (browser devtools, Fiddler, Charles): each entry's request, its path and query replayed on each host.
  * Read with jsonc-parser (strict JSON: no comments, no trailing commas), whose tree keeps source offsets, so a syntax
- * error and a bad entry are reported with their line numbers.
+ * error and a bad entry are reported with their line numbers. Both steps are linear: the tree is built in one pass,
+ * and entries' line numbers are counted on from the previous entry's (a count from the start for each entry made a
+ * 25 MB file of 80,000 entries take two minutes).
  */
 import type { Entry } from 'har-format';
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { ReplayRequest, SourceIssue, SourceResult } from '../types.ts';
 
+/** The line of each offset asked for, counting newlines on from the previous offset (from the start when it goes back). */
+function lineCounter(text: string): (offset: number) => number {
+  let line = 1;
+  let at = 0;
+  return (offset) => {
+    if (offset < at) [line, at] = [1, 0];
+    for (let nl = text.indexOf('\n', at); nl !== -1 && nl < offset; nl = text.indexOf('\n', nl + 1)) line++;
+    at = offset;
+    return line;
+  };
+}
+
 export function readHar(file: string, text: string): SourceResult {
   const issues: SourceIssue[] = [];
   const requests: ReplayRequest[] = [];
-  const lineAt = (offset: number) => text.slice(0, offset).split('\n').length;
+  const lineAt = lineCounter(text);
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
   if (errors.length || !root) {
