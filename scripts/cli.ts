@@ -1,7 +1,7 @@
 /** What the command-line tools share: the configured store, and one way to end (exit code, plain message). */
 import { existsSync } from 'node:fs';
 import { loadConfig, type AppConfig } from '../src/config.ts';
-import { keyAdminClient, keyAdminSocketPath, type KeyAdminStore } from '../src/ops/key-admin-socket.ts';
+import { keyAdminClient, keyAdminOf, keyAdminSocketPath, type KeyAdminStore } from '../src/ops/key-admin-socket.ts';
 import type { LedgerStore } from '../src/store/ledger-store.ts';
 import { openStore } from '../src/store/open-store.ts';
 
@@ -31,7 +31,7 @@ export async function withKeyStore(use: (store: KeyAdminStore, config: AppConfig
     return use(keyAdminClient(socket), config);
   }
   try {
-    return await use(store, config);
+    return await use(keyAdminOf(store), config);
   } finally {
     await store.close({ beforeExit: true });
   }

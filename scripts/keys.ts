@@ -7,7 +7,7 @@
  * embedded DuckDB store, the commands go to that server (its DATA_DIR/keys.sock) and take effect at once.
  */
 import { parseArgs } from 'node:util';
-import { createApiKey } from '../src/auth/api-keys.ts';
+import { parseOperatorId } from '../src/auth/api-keys.ts';
 import { runCli, withKeyStore } from './cli.ts';
 
 const USAGE = 'usage: npm run keys -- create --company <id>[,<id>...] [--name <name>] | revoke <id> | list';
@@ -25,26 +25,27 @@ async function main(): Promise<number> {
   return withKeyStore(async (store, config) => {
     switch (command) {
       case 'create': {
-        const ids = (values.company ?? []).flatMap((v) => v.split(',')).map((v) => Number(v.trim()));
-        if (!ids.length || ids.some((id) => !Number.isInteger(id) || id <= 0)) {
+        const ids = (values.company ?? []).flatMap((v) => v.split(',')).map(parseOperatorId);
+        if (!ids.length || ids.some((id) => id === undefined)) {
           console.error(`create needs --company <id> (positive integers). ${USAGE}`);
           return 2;
         }
+        const companyIds = ids as number[];
         const known = new Set((await store.listCompanies()).map((c) => c.id));
-        const unknown = ids.filter((id) => !known.has(id));
+        const unknown = companyIds.filter((id) => !known.has(id));
         if (unknown.length) {
           console.error(`no such company: ${unknown.join(', ')}`);
           return 1;
         }
-        const { key, record } = await createApiKey(store, { name: values.name ?? `key for ${ids.join(',')}`, companyIds: ids });
+        const { key, record } = await store.issueApiKey({ name: values.name ?? `key for ${companyIds.join(',')}`, companyIds });
         console.log(`created key ${record.id} (${record.name}) for companies ${record.companyIds.join(', ')}`);
         console.log(`key (shown once, stored hashed): ${key}`);
         console.log(`  curl -H 'X-ApiKey: ${key}' 'http://${config.host}:${config.port}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${record.companyIds[0]}'`);
         return 0;
       }
       case 'revoke': {
-        const id = Number(rest[0]);
-        if (!Number.isInteger(id)) {
+        const id = parseOperatorId(rest[0]);
+        if (id === undefined) {
           console.error(`revoke needs a key id. ${USAGE}`);
           return 2;
         }

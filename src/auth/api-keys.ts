@@ -113,3 +113,35 @@ export async function createApiKey(store: Pick<LedgerStore, 'createApiKey'>, opt
   const record = await store.createApiKey({ name: options.name, companyIds: options.companyIds, keyHash: hashApiKey(key) });
   return { key, record };
 }
+
+export interface KeyRequest {
+  name: string;
+  companyIds: number[];
+}
+
+/** Longest key name an operator may give. */
+const MAX_KEY_NAME_CHARS = 200;
+
+/**
+ * A new key made here (never a hash the caller chose) for companies the store has; the request is checked first, as
+ * it may come from another process (the keys CLI through keys.sock): a name of at most 200 characters, one or more
+ * company ids that are positive integers of existing companies.
+ */
+export async function issueApiKey(store: Pick<LedgerStore, 'createApiKey' | 'listCompanies'>, request: unknown): Promise<{ key: string; record: ApiKeyRecord }> {
+  const { name, companyIds } = (typeof request === 'object' && request !== null ? request : {}) as Partial<KeyRequest>;
+  if (typeof name !== 'string' || name.length > MAX_KEY_NAME_CHARS) throw new Error(`a key name is text of at most ${MAX_KEY_NAME_CHARS} characters`);
+  if (!Array.isArray(companyIds) || companyIds.length === 0 || !companyIds.every((id) => Number.isSafeInteger(id) && id > 0)) {
+    throw new Error('a key needs one or more company ids (positive integers)');
+  }
+  const known = new Set((await store.listCompanies()).map((c) => c.id));
+  const unknown = companyIds.filter((id) => !known.has(id));
+  if (unknown.length) throw new Error(`no such company: ${unknown.join(', ')}`);
+  return createApiKey(store, { name, companyIds: [...new Set(companyIds)] });
+}
+
+/** An id as an operator types it (a key's, a company's): a positive decimal integer; `0x1`, `1e0`, `+1`, `1.0` are not. */
+export function parseOperatorId(text: string | undefined): number | undefined {
+  const trimmed = text?.trim() ?? '';
+  if (!/^[1-9]\d{0,14}$/.test(trimmed)) return undefined;
+  return Number(trimmed);
+}

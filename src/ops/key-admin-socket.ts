@@ -6,24 +6,76 @@
  * there; the server runs it on its own store, so a revocation takes effect at once.
  *
  * Protocol: one JSON line `{"op": "revokeApiKey", "args": [...]}` → one JSON line `{"ok": result}` or `{"error": msg}`.
- * Only the four key-administration operations of the store are reachable.
+ * Only the four key-administration operations are reachable, each checking its arguments: a new key is made by the
+ * server (issueApiKey: the caller never chooses its hash) for companies that exist; a revocation names a positive
+ * integer id.
  */
-import { chmodSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { issueApiKey } from '../auth/api-keys.ts';
 import type { ApiKeyRecord, LedgerStore } from '../store/ledger-store.ts';
 
-export type KeyAdminStore = Pick<LedgerStore, 'listCompanies' | 'createApiKey' | 'revokeApiKey' | 'listApiKeys'>;
+/** What the keys CLI does: on the store itself (keyAdminOf) or through a running server's socket (keyAdminClient). */
+export interface KeyAdminStore {
+  listCompanies: LedgerStore['listCompanies'];
+  listApiKeys: LedgerStore['listApiKeys'];
+  revokeApiKey: LedgerStore['revokeApiKey'];
+  issueApiKey(request: { name: string; companyIds: number[] }): Promise<{ key: string; record: ApiKeyRecord }>;
+}
 type Op = keyof KeyAdminStore;
-const OPS: readonly Op[] = ['listCompanies', 'createApiKey', 'revokeApiKey', 'listApiKeys'];
+const OPS: readonly Op[] = ['listCompanies', 'issueApiKey', 'revokeApiKey', 'listApiKeys'];
+type AdminStore = Pick<LedgerStore, 'listCompanies' | 'createApiKey' | 'revokeApiKey' | 'listApiKeys'>;
+
+/** The key operations on a store, each checking what it is given (the socket passes another process's arguments). */
+export function keyAdminOf(store: AdminStore): KeyAdminStore {
+  return {
+    listCompanies: () => store.listCompanies(),
+    listApiKeys: () => store.listApiKeys(),
+    issueApiKey: (request) => issueApiKey(store, request),
+    revokeApiKey: (id: unknown) => {
+      if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) return Promise.reject(new Error(`a key id is a positive integer, got ${JSON.stringify(id)}`));
+      return store.revokeApiKey(id);
+    },
+  };
+}
 /** Longest request line read (a create names a few companies). */
 const MAX_REQUEST_BYTES = 64 * 1024;
 
+const FALLBACK_PREFIX = 'reporting-service-keys-';
+
+/** Longest Unix socket path Linux takes (sun_path is 108 bytes with its terminating NUL). */
+const MAX_SOCKET_PATH_BYTES = 107;
+
+/**
+ * `<DATA_DIR>/keys.sock`, or, when that path is too long for a Unix socket, `keys.sock` in a directory of the
+ * system's temp dir named by a hash of DATA_DIR (`/tmp/reporting-service-keys-<hash>/`, mode 0700, owned by the
+ * server's user): the server and the keys CLI compute the same path from the same DATA_DIR.
+ */
 export function keyAdminSocketPath(dataDir: string): string {
-  return join(dataDir, 'keys.sock');
+  const beside = join(dataDir, 'keys.sock');
+  if (Buffer.byteLength(beside) <= MAX_SOCKET_PATH_BYTES) return beside;
+  const hash = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16);
+  const temp = Buffer.byteLength(tmpdir()) <= 60 ? tmpdir() : '/tmp';
+  return join(temp, `${FALLBACK_PREFIX}${hash}`, 'keys.sock');
 }
 
-export async function listenKeyAdmin(path: string, store: KeyAdminStore): Promise<Server> {
+/** The socket's directory when it is not DATA_DIR: created 0700, and refused when another user owns it or can enter it. */
+function ensurePrivateDirectory(path: string): void {
+  const directory = dirname(path);
+  if (!basename(directory).startsWith(FALLBACK_PREFIX)) return;
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(directory);
+  if (!stat.isDirectory() || stat.uid !== process.getuid?.() || (stat.mode & 0o077) !== 0) {
+    throw new Error(`${directory} must be a directory of this user with mode 0700 to hold the key administration socket`);
+  }
+}
+
+export async function listenKeyAdmin(path: string, ledger: AdminStore): Promise<Server> {
+  const store = keyAdminOf(ledger);
+  ensurePrivateDirectory(path);
   rmSync(path, { force: true }); // a socket file left by a process that was killed
   const server = createServer((socket) => {
     let buffered = '';
@@ -85,7 +137,10 @@ function call(path: string, op: Op, args: unknown[]): Promise<unknown> {
 export function keyAdminClient(path: string): KeyAdminStore {
   return {
     listCompanies: () => call(path, 'listCompanies', []) as ReturnType<KeyAdminStore['listCompanies']>,
-    createApiKey: async (key) => revive((await call(path, 'createApiKey', [key])) as ApiKeyRecord),
+    issueApiKey: async (request) => {
+      const issued = (await call(path, 'issueApiKey', [request])) as { key: string; record: ApiKeyRecord };
+      return { key: issued.key, record: revive(issued.record) };
+    },
     revokeApiKey: (id) => call(path, 'revokeApiKey', [id]) as Promise<boolean>,
     listApiKeys: async () => ((await call(path, 'listApiKeys', [])) as ApiKeyRecord[]).map(revive),
   };
