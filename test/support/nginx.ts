@@ -47,6 +47,9 @@ export function siteFromDeploy(ports: SitePorts, certificate: string, key: strin
   site = replaceOnce(site, 'listen 443 ssl;', `listen 127.0.0.1:${ports.https} ssl;`);
   site = replaceOnce(site, 'server 127.0.0.1:8080 ', `server 127.0.0.1:${ports.upstreams[0]} `);
   site = replaceOnce(site, 'server 127.0.0.1:8081 ', `server 127.0.0.1:${ports.upstreams[1]} `);
+  // Both server blocks answer as the test's address (the shipped file names reports.example.com in each).
+  if (site.split('server_name reports.example.com;').length - 1 !== 2) throw new Error(`${SITE_FILE}: expected server_name reports.example.com twice`);
+  site = site.replaceAll('server_name reports.example.com;', 'server_name 127.0.0.1;');
   site = replaceOnce(site, '/etc/ssl/certs/reports.example.com.pem', certificate);
   site = replaceOnce(site, '/etc/ssl/private/reports.example.com.key', key);
   return site;
