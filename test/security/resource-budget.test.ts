@@ -1,0 +1,147 @@
+/**
+ * Every request has a resource budget (issue 25, beyond the findings): the production process (node dist/main.js, the
+ * embedded store) receives each hostile body shape, three at a time, while /health is asked again and again. No shape
+ * may hold the event loop: /health never waits more than 100 ms; and memory stays bounded (the process's resident
+ * set grows by less than 150 MB over the whole attack). Before the fixes one 100-byte multipart body froze the process
+ * for 35-96 s with 3-4 GB, and 1,000 multipart fields of 1 MB held 1.23 GB.
+ * The figures (longest /health wait, peak RSS) are printed for the issue's closing note.
+ */
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { ensureProductionBuild, startProductionServer, type ServerProcess } from '../support/server-process.ts';
+
+const HEALTH_BUDGET_MS = 100;
+/** Asks /health again and again (5 ms apart) and posts each wait in ms. */
+const PROBER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+function probe() {
+  const started = performance.now();
+  http.get(workerData.url, { agent }, (res) => {
+    res.resume().on('end', () => {
+      parentPort.postMessage(performance.now() - started);
+      setTimeout(probe, 5);
+    });
+  }).on('error', () => setTimeout(probe, 5));
+}
+probe();
+`;
+const RSS_GROWTH_BUDGET_MB = 150;
+
+interface Shape {
+  name: string;
+  path: string;
+  contentType?: string;
+  body?: string | Buffer;
+}
+
+const BOUNDARY = 'budget-boundary';
+function multipartBody(fields: [string, string][]): string {
+  return fields.map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') + `--${BOUNDARY}--\r\n`;
+}
+const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
+const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
+const POST_PATH = '/json/reply/GetFlatRequest';
+const deepKey = (levels: number) => `Locations${'[a]'.repeat(levels)}`;
+
+/** Each hostile shape in every body type and the query. */
+function shapes(): Shape[] {
+  const many = (n: number, size: number) => Array.from({ length: n }, (_, i) => [`f${i}`, 'x'.repeat(size)] as [string, string]);
+  return [
+    { name: 'query: sparse index', path: '/v1/Reporting/ProfitAndLoss/Flat?CompanyId[100000000]=1&Locations[4294967294]=1&Locations[a]=2' },
+    { name: 'query: 1000 keys', path: `/v1/Reporting/ProfitAndLoss/Flat?${Array.from({ length: 1000 }, (_, i) => `Locations[${i}]=1`).join('&').slice(0, 8000)}` },
+    { name: 'query: nested key', path: `/v1/Reporting/ProfitAndLoss/Flat?${deepKey(1000)}=1`.slice(0, 8000) },
+    { name: 'multipart: sparse index', path: POST_PATH, contentType: MULTIPART, body: multipartBody([['CompanyId[100000000]', '1']]) },
+    { name: 'multipart: 4·10^9 index then a name', path: POST_PATH, contentType: MULTIPART, body: multipartBody([['Locations[4294967294]', '1'], ['Locations[a]', '2']]) },
+    { name: 'multipart: 1001 fields', path: POST_PATH, contentType: MULTIPART, body: multipartBody(many(1001, 1)) },
+    { name: 'multipart: 2 fields of 600 KB', path: POST_PATH, contentType: MULTIPART, body: multipartBody(many(2, 600_000)) },
+    { name: 'multipart: 2001 parts', path: POST_PATH, contentType: MULTIPART, body: `--${BOUNDARY}\r\nContent-Type: text/plain\r\n\r\nx\r\n`.repeat(2001) + `--${BOUNDARY}--\r\n` },
+    { name: 'multipart: nested and long names', path: POST_PATH, contentType: MULTIPART, body: multipartBody([[deepKey(60), '1'], ['n'.repeat(10_000), '1']]) },
+    { name: 'form: sparse index', path: POST_PATH, contentType: FORM, body: 'CompanyId[100000000]=1&Locations[4294967294]=1&Locations[a]=2' },
+    { name: 'form: 1001 fields', path: POST_PATH, contentType: FORM, body: many(1001, 1).map(([k, v]) => `${k}=${v}`).join('&') },
+    { name: 'form: a 1.1 MB value', path: POST_PATH, contentType: FORM, body: `CompanyId=1&Message=${'x'.repeat(1_100_000)}` },
+    { name: 'form: nested and long keys', path: POST_PATH, contentType: FORM, body: `${encodeURIComponent(deepKey(10_000))}=1&${'k'.repeat(500_000)}=1` },
+    { name: 'JSON: sparse index key', path: POST_PATH, contentType: JSON_TYPE, body: JSON.stringify({ CompanyId: 1, 'Locations[100000000]': 1, 'Locations[4294967294]': 1 }) },
+    { name: 'JSON: 200,000 locations', path: POST_PATH, contentType: JSON_TYPE, body: JSON.stringify({ CompanyId: 1, Locations: Array.from({ length: 200_000 }, () => 1) }) },
+    { name: 'JSON: long keys', path: POST_PATH, contentType: JSON_TYPE, body: JSON.stringify(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${i}${'k'.repeat(50_000)}`, 1]))) },
+  ];
+}
+
+function send(base: string, key: string, shape: Shape): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${shape.path}`, {
+      method: shape.body === undefined ? 'GET' : 'POST',
+      headers: { 'X-ApiKey': key, ...(shape.contentType ? { 'Content-Type': shape.contentType } : {}) },
+    }, (res) => {
+      res.resume().on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', reject);
+    req.end(shape.body);
+  });
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+describe('resource budget: hostile body shapes against the production process (issue 25)', function () {
+  this.timeout(180_000);
+  let dir: string;
+  let server: ServerProcess;
+  let key: string;
+
+  before(async () => {
+    await ensureProductionBuild();
+    dir = mkdtempSync(path.join(tmpdir(), 'rs-budget-'));
+    server = await startProductionServer({ DATA_DIR: dir, DEMO_DATA: '1', LOG_LEVEL: 'warn' });
+    await server.waitForOutput(/Demo API key/);
+    key = /Demo API key for company 1 \(shown once, stored hashed\): (rsk_\S+)/.exec(server.output())![1]!;
+  });
+  after(async () => {
+    await server?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('every shape is refused with a 4xx while /health answers within 100 ms and memory stays bounded', async () => {
+    const pid = server.child.pid!;
+    // Warm: a report and a health check, so the baseline includes what a normal first request loads.
+    await send(server.url, key, { name: 'warm', path: '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1' });
+    const attack = shapes().map((shape) => ({ ...shape, body: typeof shape.body === 'string' ? Buffer.from(shape.body) : shape.body }));
+    const baseline = rssMb(pid);
+    let peak = baseline;
+    // The prober runs in its own thread, so the work of building and sending the attack never delays its clock.
+    const prober = new Worker(PROBER, { eval: true, workerData: { url: `${server.url}/health` } });
+    const probes: { shape: string; waited: number }[] = [];
+    let current = 'none';
+    prober.on('message', (waited: number) => probes.push({ shape: current, waited }));
+    await new Promise((resolve) => prober.once('message', resolve));
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 10);
+
+    const statuses: Record<string, number[]> = {};
+    for (const shape of [...attack, ...attack, ...attack]) {
+      current = shape.name;
+      statuses[shape.name] = await Promise.all([0, 1, 2].map(() => send(server.url, key, shape)));
+    }
+    clearInterval(sampler);
+    await prober.terminate();
+    const longestBy: Record<string, number> = {};
+    for (const { shape, waited } of probes) longestBy[shape] = Math.max(longestBy[shape] ?? 0, waited);
+    const longestHealthMs = Math.max(...probes.map((p) => p.waited));
+
+    console.log(`      resource budget: longest /health wait ${longestHealthMs.toFixed(1)} ms; RSS ${baseline.toFixed(0)} MB at rest, peak ${peak.toFixed(0)} MB (+${(peak - baseline).toFixed(0)} MB)`);
+    console.log(`      longest /health wait by shape (ms, ${probes.length} probes): ${Object.entries(longestBy).map(([k, v]) => `${k} ${v.toFixed(0)}`).join('; ')}`);
+    for (const [name, codes] of Object.entries(statuses)) {
+      for (const code of codes) expect(code, name).to.be.within(400, 499);
+    }
+    expect(longestHealthMs, 'longest /health wait (ms)').to.be.below(HEALTH_BUDGET_MS);
+    expect(peak - baseline, 'RSS growth (MB)').to.be.below(RSS_GROWTH_BUDGET_MB);
+  });
+});
