@@ -1,6 +1,7 @@
 /**
- * Property-based fuzzing (fast-check) of every route over real HTTP: random query strings, JSON bodies, path
- * segments, headers and SOAP bodies. For every request: no 5xx, no dropped connection, and every 4xx body in its
+ * Property-based fuzzing (fast-check) of every route over real HTTP: random query strings, JSON, form and multipart
+ * bodies (bracketed, sparse, huge and nested field names; many fields; file parts and charsets), path segments,
+ * headers and SOAP bodies. For every request: no 5xx, no dropped connection, and every 4xx body in its
  * documented form: a ResponseStatus valid against openapi/'s ErrorResponse (JSON or JSONP), `404` text/plain for
  * unknown routes, a SOAP fault on /soap12. The app validates its own responses against openapi/ too.
  * Runs per route: FUZZ_RUNS (default 400; `npm run fuzz` uses 10,000).
@@ -129,7 +130,49 @@ const encoded = fc.tuple(fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'x
     return { encoding, body };
   });
 
+// ---- form and multipart bodies (issue 25): bracketed, sparse, huge and nested names; many fields; parts of every kind ----
+/** A field name as clients and attackers send it: a known key, bare or with an index (small, at the limit, huge), nested. */
+const fieldName = (keys: string[]) => fc.oneof(
+  fc.constantFrom(...keys),
+  fc.tuple(fc.constantFrom(...keys), fc.oneof(fc.integer({ min: 0, max: 1_100 }), fc.constantFrom(999, 1000, 100_000_000, 4_294_967_294, 2 ** 53))).map(([k, i]) => `${k}[${i}]`),
+  fc.constantFrom(...keys).map((k) => `${k}[]`),
+  fc.tuple(fc.constantFrom(...keys), fc.array(fc.constantFrom('[a]', '[0]', '[]', '[__proto__]', '[constructor]'), { minLength: 1, maxLength: 40 })).map(([k, path]) => k + path.join('')),
+  fc.string({ maxLength: 12 }),
+  fc.integer({ min: 200, max: 2_000 }).map((n) => 'n'.repeat(n)),
+);
+const formFields = (keys: string[]) => fc.oneof(
+  fc.array(fc.tuple(fieldName(keys), scalarText), { maxLength: 12 }),
+  fc.integer({ min: 990, max: 1_010 }).map((n) => Array.from({ length: n }, (_, i) => [`f${i}`, '1'] as [string, string])),
+);
+const charsetParam = fc.constantFrom('', '', '; charset=utf-8', '; charset=UTF-8', '; charset=iso-8859-1', '; charset=utf-7', '; charset=utf-16le');
+const urlencodedBody = (keys: string[]) => fc.tuple(formFields(keys), charsetParam)
+  .map(([fields, charset]) => ({ type: `application/x-www-form-urlencoded${charset}`, body: fields.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&') }));
+const BOUNDARY = 'fuzz-boundary';
+const part = (keys: string[]) => fc.oneof(
+  fc.tuple(fieldName(keys), scalarText).map(([name, value]) => `Content-Disposition: form-data; name="${name.replace(/["\r\n]/g, '')}"\r\n\r\n${value}`),
+  fc.tuple(fieldName(keys), scalarText).map(([name, value]) => `Content-Disposition: form-data; name="${name.replace(/["\r\n]/g, '')}"; filename="a.txt"\r\nContent-Type: application/octet-stream\r\n\r\n${value}`),
+  fc.tuple(fieldName(keys), scalarText, fc.constantFrom('utf-7', 'utf-16le', 'latin1', 'x-unknown')).map(([name, value, cs]) => `Content-Disposition: form-data; name="${name.replace(/["\r\n]/g, '')}"\r\nContent-Type: text/plain; charset=${cs}\r\n\r\n${value}`),
+  fc.constant('Content-Type: text/plain\r\n\r\nno name'),
+  fc.string({ maxLength: 40 }),
+);
+const multipartBody = (keys: string[]) => fc.tuple(
+  fc.oneof(fc.array(part(keys), { maxLength: 10 }), formFields(keys).map((fields) => fields.map(([k, v]) => `Content-Disposition: form-data; name="${k.replace(/["\r\n]/g, '')}"\r\n\r\n${v}`))),
+  fc.constantFrom('whole', 'unterminated', 'no boundary'),
+  charsetParam,
+).map(([parts, how, charset]) => {
+  const body = parts.map((p) => `--${BOUNDARY}\r\n${p}\r\n`).join('') + (how === 'unterminated' ? '' : `--${BOUNDARY}--\r\n`);
+  return { type: how === 'no boundary' ? `multipart/form-data${charset}` : `multipart/form-data; boundary=${BOUNDARY}${charset}`, body };
+});
+const formRoute = (op: string, keys: string[], body: fc.Arbitrary<{ type: string; body: string }>) =>
+  fc.tuple(fc.constantFrom('json', 'jsv', 'xml', 'csv'), body, headers)
+    .map(([prefix, b, h]) => ({ method: 'POST', path: `/${prefix}/reply/${op}`, headers: { ...h, 'content-type': b.type }, body: b.body }));
+
 const ROUTES: Record<string, fc.Arbitrary<Req>> = {
+  'POST /{format}/reply/GetFlatRequest urlencoded forms': formRoute('GetFlatRequest', FLAT_KEYS, urlencodedBody(FLAT_KEYS)),
+  'POST /{format}/reply/GetFlatRequest multipart': formRoute('GetFlatRequest', FLAT_KEYS, multipartBody(FLAT_KEYS)),
+  'POST /{format}/reply/EchoRequest multipart': formRoute('EchoRequest', ECHO_KEYS, multipartBody(ECHO_KEYS)),
+  'GET /v1/Reporting/ProfitAndLoss/Flat bracketed query names': fc.tuple(formFields(FLAT_KEYS), headers)
+    .map(([fields, h]) => ({ method: 'GET', path: `/v1/Reporting/ProfitAndLoss/Flat?${fields.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`.slice(0, 8_000), headers: h })),
   'POST /soap12 deep and wide XML': fc.tuple(fc.oneof(deepXml, wideXml), soapType).map(([b, ct]) => ({ method: 'POST', path: '/soap12', headers: { 'content-type': ct }, body: b })),
   'POST /json/reply/{Op} deep JSON': fc.tuple(fc.constantFrom('EchoRequest', 'GetFlatRequest'), deepJson)
     .map(([op, b]) => ({ method: 'POST', path: `/json/reply/${op}`, headers: { 'content-type': 'application/json' }, body: b })),
