@@ -22,7 +22,7 @@ export function openApiValidation(apiSpec: OpenAPIV3.Document, { validateRespons
     validateSecurity: false,
     // The contract is checked where it is written (npm run lint:openapi, generate --check), not at every start.
     validateApiSpec: false,
-    // Bodies are read before the binder (src/http/request-body.ts): multipart by multer there, within the body limit.
+    // Bodies are read before the binder (src/http/request-body.ts): multipart by busboy there, within the body limit.
     fileUploader: false,
     ignoreUndocumented: true,
     useRequestUrl: true,
