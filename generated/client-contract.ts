@@ -15,6 +15,10 @@ export const operationRoutes = {
     "method": "POST",
     "path": "/json/reply/EchoRequest"
   },
+  "EchoReplyBatch": {
+    "method": "POST",
+    "path": "/json/reply/EchoRequest[]"
+  },
   "GetFlat": {
     "method": "GET",
     "path": "/v1/Reporting/ProfitAndLoss/Flat"
@@ -26,6 +30,10 @@ export const operationRoutes = {
   "GetFlatReplyPost": {
     "method": "POST",
     "path": "/json/reply/GetFlatRequest"
+  },
+  "GetFlatReplyBatch": {
+    "method": "POST",
+    "path": "/json/reply/GetFlatRequest[]"
   },
   "GetFlatReport": {
     "method": "GET",

@@ -40,6 +40,33 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/json/reply/EchoRequest[]": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Echo messages (a batch, ServiceStack's auto-batched requests)
+         * @description Runs each EchoRequest of the array in order, as `/json/reply/EchoRequest` would, and answers the array of their
+         *     EchoResponses with `X-AutoBatch-Completed: <count>`. The first item the service refuses stops the batch: its error
+         *     is the answer, with its status and `X-AutoBatch-Completed` set to that item's index. An empty array answers
+         *     `[]` (XML `ArrayOfanyType`, CSV an empty body) without the header. `/{json|xml|jsv|csv}/reply/EchoRequest[]` and
+         *     `/{format}/oneway/EchoRequest[]` (answered like `reply`, also with the array) take the body in the format they name:
+         *     JSON `[{...}]`, XML `<ArrayOfEchoRequest>`, JSV `[{...}]`, CSV a header row and one row per request.
+         *     An item the binder or the contract refuses, or an item that is not an object, refuses the whole batch
+         *     before any item runs (no `X-AutoBatch-Completed`), its field named `[index].Field`.
+         */
+        post: operations["EchoReplyBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/Reporting/ProfitAndLoss/Flat": {
         parameters: {
             query?: never;
@@ -76,6 +103,33 @@ export type paths = {
         put?: never;
         /** Build the flat profit-and-loss report (pre-defined route, JSON body) */
         post: operations["GetFlatReplyPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/json/reply/GetFlatRequest[]": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build flat profit-and-loss reports (a batch, ServiceStack's auto-batched requests)
+         * @description Runs each GetFlatRequest of the array in order, as `/json/reply/GetFlatRequest` would, and answers the array of their
+         *     GetFlatResponses with `X-AutoBatch-Completed: <count>`. The first item the service refuses stops the batch: its error
+         *     is the answer, with its status and `X-AutoBatch-Completed` set to that item's index. An empty array answers
+         *     `[]` (XML `ArrayOfanyType`, CSV an empty body) without the header. `/{json|xml|jsv|csv}/reply/GetFlatRequest[]` and
+         *     `/{format}/oneway/GetFlatRequest[]` (answered like `reply`, also with the array) take the body in the format they name:
+         *     JSON `[{...}]`, XML `<ArrayOfGetFlatRequest>`, JSV `[{...}]`, CSV a header row and one row per request.
+         *     An item the binder or the contract refuses, or an item that is not an object, refuses the whole batch
+         *     before any item runs (no `X-AutoBatch-Completed`), its field named `[index].Field`.
+         */
+        post: operations["GetFlatReplyBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -642,6 +696,45 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    EchoReplyBatch: {
+        parameters: {
+            query?: {
+                /** @description Forces the response format, `json` or `xml`; other values are ignored. Leave it out for JSON. */
+                format?: components["parameters"]["FormatParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EchoRequest"][];
+            };
+        };
+        responses: {
+            /** @description The EchoResponse of every item, in order. */
+            200: {
+                headers: {
+                    /** @description How many items ran (absent for an empty batch). */
+                    "X-AutoBatch-Completed"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EchoResponse"][];
+                    "application/xml": components["schemas"]["EchoResponse"][];
+                    "application/jsv": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     GetFlat: {
         parameters: {
             query: {
@@ -892,6 +985,46 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ServerError"];
             501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    GetFlatReplyBatch: {
+        parameters: {
+            query?: {
+                /** @description Forces the response format, `json` or `xml`; other values are ignored. Leave it out for JSON. */
+                format?: components["parameters"]["FormatParam"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["GetFlatRequest"][];
+            };
+        };
+        responses: {
+            /** @description The GetFlatResponse of every item, in order. */
+            200: {
+                headers: {
+                    /** @description How many items ran (absent for an empty batch). */
+                    "X-AutoBatch-Completed"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetFlatResponse"][];
+                    "application/xml": components["schemas"]["GetFlatResponse"][];
+                    "application/jsv": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };

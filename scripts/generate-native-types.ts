@@ -46,7 +46,9 @@ export async function nativeTypesModel(root: string): Promise<NativeTypesModel> 
   const complex = new Map(xsd.complexTypes.filter((t) => t.namespace === TYPES_NAMESPACE).map((t) => [t.name, t]));
 
   const operations = new Map<string, NonNullable<DtoType['operation']>>();
-  for (const { requestDto: dto, method, template, predefined, responses } of readOperations(contract).all) {
+  for (const { requestDto: dto, method, template, predefined, batch, responses } of readOperations(contract).all) {
+    // A batch route (`/json/reply/{Op}[]`) is implicit in ServiceStack: no native type of its own.
+    if (batch) continue;
     // A resource route whose request is no DTO of the contract (the report link, GET …/Flat/Reports/{Token}) has no native type.
     if (!schemas[dto]) continue;
     const response = responses.get('200')?.dtoType;

@@ -16,6 +16,7 @@ import { contractOperations, type OperationRecord } from './contract/operations.
 import { builtInFormats } from './formats/built-in.ts';
 import { createFormatRegistry } from './formats/registry.ts';
 import { requestBaseUrl, useLinkSettings } from './http/base-url.ts';
+import { runBatch } from './http/batch.ts';
 import { bindRequest } from './http/bind-request.ts';
 import { readRequestBody } from './http/request-body.ts';
 import { methodOverride } from './http/method-override.ts';
@@ -106,14 +107,17 @@ export async function createApp({ config: given, store, logger, now = () => new 
     const runService: RequestHandler = async (req, res, next) => {
       const context = contextOf(res);
       if (context.pendingError) return next(context.pendingError);
-      if (!context.dto) return next(new Error(`${op.operationId}: no request DTO was bound`));
+      const bound = op.batch ? context.batch : context.dto;
+      if (!bound) return next(new Error(`${op.operationId}: no request DTO was bound`));
       context.serviceStarted = true;
       // The base URL and the abort signal are read by the services that need them (a report), not made for every echo.
-      const result = await service(context.dto as never, {
+      const answer = (dto: Record<string, unknown>) => service(dto as never, {
         store, now, linkSecret, reportLimits, caller: callerOf(res),
         get baseUrl() { return requestBaseUrl(req); },
         get signal() { return requestSignal(res); },
       });
+      // A batch (`/{format}/reply/{Op}[]`): each DTO through the same service, answered as one list.
+      const result = Array.isArray(bound) ? await runBatch(res, bound, answer) : await answer(bound);
       if (res.headersSent) return; // the request ran past its time-out and was answered
       await writer.send(req, res, result);
     };

@@ -26,7 +26,7 @@ export interface BindingPlan {
   path: readonly FieldSpec[];
   /** Query parameters by lower-cased name. */
   query: Map<string, FieldSpec>;
-  /** JSON body properties by lower-cased name (operations with a body only). */
+  /** JSON body properties by lower-cased name (operations with a body only; a batch's: each item's). */
   body?: Map<string, FieldSpec>;
 }
 
@@ -69,7 +69,9 @@ export function bindingPlan(contract: OpenApiContract, operation: Dereferenced<O
   const parameters = (operation.parameters ?? []).filter((p) => p.schema);
   const fields = (where: string) => parameters.filter((p) => p.in === where).map((p) => ({ name: p.name, type: fieldKind(contract, p.schema!) }));
   const plan: BindingPlan = { path: fields('path'), query: byLowerName(fields('query')) };
-  const bodySchema = operation.requestBody?.content['application/json']?.schema;
+  const documented = operation.requestBody?.content['application/json']?.schema;
+  // A batch's body is an array of the DTO: each item is bound by the DTO's plan.
+  const bodySchema = documented?.type === 'array' ? documented.items : documented;
   if (bodySchema) {
     plan.body = byLowerName(
       Object.entries(bodySchema.properties ?? {}).map(([name, schema]) => ({ name, type: fieldKind(contract, schema) })),

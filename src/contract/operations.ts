@@ -13,8 +13,10 @@ import { parseTemplate, type RouteSegment } from './routes.ts';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 export interface ResponseRecord {
-  /** The DTO schema its JSON content names (`EchoResponse`, `ErrorResponse`), if it names one. */
+  /** The DTO schema its JSON content names (`EchoResponse`, `ErrorResponse`), or its items name when it is an array. */
   dtoType?: string;
+  /** The JSON content is an array of `dtoType` (a batch's answer). */
+  list: boolean;
   /** The JSON content's schema (dereferenced), if it has one. */
   schema?: SchemaShape;
   /** Documented media types, in document order. */
@@ -34,6 +36,11 @@ export interface OperationRecord {
   predefined: boolean;
   /** The ServiceStack request DTO (`x-request-dto`), e.g. `GetFlatRequest`: it names the service that answers. */
   requestDto: string;
+  /**
+   * `x-batch: true`: ServiceStack's auto-batched route (`/json/reply/{Op}[]`). The body is an array of `requestDto`
+   * items, each bound and answered by the same binder and service; the `200` answer an array of the response DTO.
+   */
+  batch: boolean;
   /** The operation's `security` requires a key (no empty `{}` alternative). */
   secured: boolean;
   binding: BindingPlan;
@@ -53,8 +60,11 @@ type Operation = Dereferenced<OpenAPIV3.OperationObject>;
 function responseRecord(contract: OpenApiContract, response: Dereferenced<OpenAPIV3.ResponseObject>): ResponseRecord {
   const content = response.content ?? {};
   const schema = content['application/json']?.schema;
+  const list = schema?.type === 'array';
+  const named = list ? schema.items : schema;
   return {
-    dtoType: schema && contract.schemaName(schema),
+    dtoType: named && contract.schemaName(named),
+    list,
     schema,
     mediaTypes: Object.keys(content),
   };
@@ -71,16 +81,18 @@ export function readOperations(contract: OpenApiContract): OperationTable {
     for (const method of METHODS) {
       const operation = item?.[method];
       if (!operation) continue;
-      const requestDto = (operation as { 'x-request-dto'?: string })['x-request-dto'];
+      const { 'x-request-dto': requestDto, 'x-batch': batch = false } = operation as { 'x-request-dto'?: string; 'x-batch'?: boolean };
       if (!operation.operationId || !requestDto) throw new Error(`openapi: ${method.toUpperCase()} ${template} needs operationId and x-request-dto`);
       all.push({
         operationId: operation.operationId,
         method: method.toUpperCase(),
         template,
-        expressPath: template.replace(/\{(\w+)\}/g, ':$1'),
+        // path-to-regexp reserves `[ ] ( ) ? + ! *`: a batch route's `[]` is escaped.
+        expressPath: template.replace(/[[\]()?+!*]/g, '\\$&').replace(/\{(\w+)\}/g, ':$1'),
         segments: parseTemplate(template),
         predefined: /^\/json\/reply\//i.test(template),
         requestDto,
+        batch,
         secured: isSecured(operation, contract),
         binding: bindingPlan(contract, operation),
         responses: new Map(Object.entries(operation.responses ?? {}).map(([status, response]) => [status, responseRecord(contract, response)])),

@@ -13,7 +13,7 @@
  * any order; unknown names ignored, a BOM skipped), then data rows; a single request reads the first. An unquoted
  * empty cell is absent, a quoted one (`""`) the empty string. Cells stay text: the binder reads them as it reads
  * JSV values (`"[10,20]"`, `True`, `2025-01-01`). No data row, or a row with more cells than the header, is a 400, as
- * 4.5 refused them.
+ * 4.5 refused them; a batch (`/csv/reply/{Op}[]`) reads every data row, none being an empty batch.
  */
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
@@ -43,9 +43,13 @@ function asRecord(dto: unknown): Record<string, unknown> {
   return typeof dto === 'object' && dto !== null ? (dto as Record<string, unknown>) : {};
 }
 
-/** `properties`: the DTO type's property names in declaration order (from openapi/). A list writes one row per item. */
+/**
+ * `properties`: the DTO type's property names in declaration order (from openapi/). A list writes one row per item;
+ * an empty list nothing at all (4.5.14 answered an empty batch with an empty body).
+ */
 export function dtoToCsv(dto: unknown, properties: readonly string[]): string {
   const records = Array.isArray(dto) ? dto.map(asRecord) : [asRecord(dto)];
+  if (!records.length) return '';
   const names = properties.length ? properties : Object.keys(records[0] ?? {});
   return writeCsvRows([names, ...records.map((record) => names.map((name) => record[name]))]);
 }
@@ -95,12 +99,15 @@ export function readCsvDto(body: string, ctx: ReadContext): Record<string, unkno
  * as 4.5 sent it, and the service's own answers as the download `<RequestDto>.csv` (not errors raised before it);
  * `/csv/reply/{Op}` bodies read as above.
  */
-export const csvDtoForm: Pick<FormatEntry, 'writeDto' | 'predefinedRoutes' | 'read'> = {
+export const csvDtoForm: Pick<FormatEntry, 'writeDto' | 'predefinedRoutes' | 'read' | 'readList'> = {
   predefinedRoutes: true,
-  writeDto: (dto, ctx) => ({
-    body: dtoToCsv(dto, dtoProperties(ctx.dtoType)),
-    contentType: CSV_MEDIA_TYPE,
-    headers: ctx.inService && ctx.operation ? { 'Content-Disposition': `attachment;filename=${ctx.operation.requestDto}.csv` } : undefined,
-  }),
+  writeDto: (dto, ctx) => {
+    const body = dtoToCsv(dto, dtoProperties(ctx.dtoType));
+    // A batch's download is named as 4.5 named it, `EchoRequest[].csv`; an empty answer is no download.
+    const name = ctx.operation && `${ctx.operation.requestDto}${ctx.operation.batch ? '[]' : ''}.csv`;
+    return { body, contentType: CSV_MEDIA_TYPE, headers: ctx.inService && name && body ? { 'Content-Disposition': `attachment;filename=${name}` } : undefined };
+  },
   read: readCsvDto,
+  // `/csv/reply/{Op}[]` bodies: a header row, then one row per request (CsvServiceClient's SendAll); none is an empty batch.
+  readList: readCsvRows,
 };

@@ -28,26 +28,43 @@ export function toLegacyJson(dto: unknown): string {
   return text.includes('/Date(') ? text.replace(LEGACY_DATE_STRING, '"\\/Date($1)\\/"') : text;
 }
 
-/** JSON request bodies as 4.5 read them: strict JSON plus a trailing comma (jsonc-parser); a body 4.5 half-read (truncated) is a 400. */
-export function readLegacyJson(body: string, ctx: ReadContext): Record<string, unknown> {
-  const fail = (reason: string): never => {
-    throw appError('BodyUnreadable', { dto: ctx.operation.requestDto, reason });
-  };
-  let value: unknown;
+/** A JSON request body as 4.5 read it: strict JSON plus a trailing comma (jsonc-parser); a body 4.5 half-read (truncated) is a 400. */
+function parseLegacyJson(body: string, fail: (reason: string) => never): unknown {
   try {
-    value = JSON.parse(body); // strict JSON, any depth
+    return JSON.parse(body); // strict JSON, any depth
   } catch {
     // Not strict JSON: read it again allowing what 4.5 allowed (a trailing comma), naming the first error otherwise.
     const errors: ParseError[] = [];
+    let value: unknown;
     try {
       value = parse(body, errors, { allowTrailingComma: true, disallowComments: true, allowEmptyContent: false });
     } catch {
       return fail('the body is nested too deeply');
     }
     if (errors.length) return fail(`${printParseErrorCode(errors[0]!.error)} at character ${errors[0]!.offset + 1}`);
+    return value;
   }
+}
+
+function bodyFailure(ctx: ReadContext): (reason: string) => never {
+  return (reason) => {
+    throw appError('BodyUnreadable', { dto: ctx.operation.requestDto, reason });
+  };
+}
+
+/** A JSON request body: one object. */
+export function readLegacyJson(body: string, ctx: ReadContext): Record<string, unknown> {
+  const fail = bodyFailure(ctx);
+  const value = parseLegacyJson(body, fail);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('the body must be a JSON object');
   return value as Record<string, unknown>;
+}
+
+/** A batch's JSON body: an array (its items are the binder's to check), as JsonServiceClient's SendAll writes it. */
+export function readLegacyJsonList(body: string, ctx: ReadContext): unknown[] {
+  const fail = bodyFailure(ctx);
+  const value = parseLegacyJson(body, fail);
+  return Array.isArray(value) ? value : fail('the body must be a JSON array of requests');
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -63,4 +80,5 @@ export const jsonFormat: FormatEntry = {
     return toLegacyJson(jsconfig ? applyJsConfig(dto, jsconfig) : dto);
   },
   read: readLegacyJson,
+  readList: readLegacyJsonList,
 };

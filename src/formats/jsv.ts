@@ -9,7 +9,7 @@ import { Keywords } from '../contract/keywords.ts';
 import { appError } from '../errors/app-error.ts';
 import { ISO_ZONE_OF_KIND, legacyInstantKind, parseLegacyInstant } from '../scalars/dates.ts';
 import { applyJsConfig, parseJsConfig } from './jsconfig.ts';
-import type { FormatEntry } from './registry.ts';
+import type { FormatEntry, ReadContext } from './registry.ts';
 
 export const JSV_MEDIA_TYPE = 'application/jsv';
 
@@ -146,6 +146,20 @@ export function parseJsv(text: string): JsvValue {
   return result;
 }
 
+function unreadable(ctx: ReadContext, reason: string): Error {
+  return appError('BodyUnreadableAs', { mediaType: JSV_MEDIA_TYPE, dto: ctx.operation.requestDto, reason });
+}
+
+/** A request body as JSV; white space alone is refused, as 4.5 refused it ("Type definitions should start with a '{'"). */
+function readJsvBody(body: string, ctx: ReadContext): JsvValue {
+  try {
+    if (body.trim() === '') throw new JsvSyntaxError('the body is only white space');
+    return parseJsv(body);
+  } catch (error) {
+    throw unreadable(ctx, (error as Error).message);
+  }
+}
+
 /** The `jsv` entry of the format registry: `.jsv`, `?format=jsv`, `Accept: application/jsv`, `/jsv/reply/{Op}` bodies. */
 export const jsvFormat: FormatEntry = {
   format: 'jsv',
@@ -158,16 +172,14 @@ export const jsvFormat: FormatEntry = {
     return toJsv(jsconfig?.names ? applyJsConfig(dto, { names: jsconfig.names }) : dto);
   },
   read: (body, ctx) => {
-    let value: JsvValue;
-    try {
-      if (body.trim() === '') throw new JsvSyntaxError('the body is only white space'); // 4.5: "Type definitions should start with a '{'"
-      value = parseJsv(body);
-    } catch (error) {
-      throw appError('BodyUnreadableAs', { mediaType: JSV_MEDIA_TYPE, dto: ctx.operation.requestDto, reason: (error as Error).message });
-    }
-    if (typeof value !== 'object' || Array.isArray(value)) {
-      throw appError('BodyUnreadableAs', { mediaType: JSV_MEDIA_TYPE, dto: ctx.operation.requestDto, reason: 'the body must be a JSV object' });
-    }
+    const value = readJsvBody(body, ctx);
+    if (typeof value !== 'object' || Array.isArray(value)) throw unreadable(ctx, 'the body must be a JSV object');
+    return value;
+  },
+  // `/jsv/reply/{Op}[]` bodies, `[{Message:a},{Message:b}]` as JsvServiceClient's SendAll writes them.
+  readList: (body, ctx) => {
+    const value = readJsvBody(body, ctx);
+    if (!Array.isArray(value)) throw unreadable(ctx, 'the body must be a JSV list of requests');
     return value;
   },
 };

@@ -9,7 +9,8 @@
  *      `/{format}/reply/{Op}` prefix use; `mediaType` is what Accept and openapi/ name. Give it
  *      `writeDto(dto, ctx)` to write any response DTO (errors included: `ctx.status`, `ctx.dtoType` say which), and/or
  *      `writeResult(result, ctx)` to render a RichResult whole (the report's page and downloads); `read(body, ctx)`
- *      to accept request bodies of that media type (src/http/read-body.ts hands them to the binder); an entry
+ *      to accept request bodies of that media type (src/http/read-body.ts hands them to the binder), and
+ *      `readList(body, ctx)` for a batch of them (`/{format}/reply/{Op}[]`; `writeDto` then gets the list, `ctx.list`); an entry
  *      may only read (a form) or only write.
  *   2. Add it to the list in src/formats/built-in.ts (the app registers it; `npm run compare`'s battery replays it);
  *      list order is the Accept preference order.
@@ -28,6 +29,8 @@ export interface WriteContext {
   status: number;
   /** The contract's DTO type of this response (`EchoResponse`, `ErrorResponse`, ...). */
   dtoType: string;
+  /** The response is a list of `dtoType` (a batch's answer, `/{format}/reply/{Op}[]`). */
+  list?: boolean;
   /** The URL as the client sent it (to link to the same resource in another format). */
   originalUrl: string;
   /** The path of the service's public base ('' at the root, else BASE_PATH or PUBLIC_BASE_URL's path): the prefix of root-relative links. */
@@ -66,6 +69,8 @@ export interface FormatEntry {
   writeResult?(result: RichResult, ctx: WriteContext): Written | undefined | Promise<Written | undefined>;
   /** Reads a request body of this media type into the request DTO's properties. */
   read?(body: string, ctx: ReadContext): Record<string, unknown>;
+  /** Reads a batch's body (`/{format}/reply/{Op}[]`): its items in order, each for the binder as `read` gives one. */
+  readList?(body: string, ctx: ReadContext): unknown[];
   /** Answers the pre-defined routes `/{format}/reply/{Op}` of the contract's `/json/reply/{Op}` operations. */
   predefinedRoutes?: boolean;
   /** A wrapper around another format's output (JSONP around JSON), asked for by a query keyword. */

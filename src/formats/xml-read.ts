@@ -15,17 +15,25 @@ export class XmlBodyError extends Error {
 
 type Node = Record<string, unknown>;
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  processEntities: true,
-  jPath: true,
-  isArray: (_name, jpath) => typeof jpath === 'string' && jpath.split('.').length === 3, // items of a list member
-});
+/** A parser whose elements at the given depths (root = 1) are always arrays: the items of a list. */
+function listParser(arrayDepths: readonly number[]): XMLParser {
+  return new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    removeNSPrefix: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+    processEntities: true,
+    jPath: true,
+    isArray: (_name, jpath) => typeof jpath === 'string' && arrayDepths.includes(jpath.split('.').length),
+  });
+}
+
+/** One DTO: the items of a list member (`Root.Member.Item`). */
+const dtoParser = listParser([3]);
+/** `ArrayOf{Dto}`: its DTOs (`ArrayOf.Dto`) and the items of their list members. */
+const dtoListParser = listParser([2, 4]);
 
 function isNil(node: unknown): boolean {
   return typeof node === 'object' && node !== null && (node as Node)['@_nil'] === 'true';
@@ -54,27 +62,55 @@ function xsdDateTimeAsText(text: string): string {
   return m[5] ? text : `${m[1]}${m[2]}${m[3]}`;
 }
 
-export function readXmlDto(xml: string, dtoName: string): Record<string, unknown> {
+/** The document's root element name and content; a DOCTYPE or malformed XML throws. */
+function parseDocument(xml: string, parser: XMLParser): [name: string | undefined, content: unknown] {
   if (/<!DOCTYPE/i.test(xml)) throw new XmlBodyError('a DOCTYPE is not allowed');
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw new XmlBodyError(`${valid.err.msg} (line ${valid.err.line})`);
   const doc = parser.parse(xml) as Node;
   const rootName = Object.keys(doc).find((k) => k !== '?xml');
-  if (rootName === undefined) return {};
-  if (rootName !== dtoName) throw new XmlBodyError(`expected the root element ${dtoName}, got ${rootName}`);
-  const root = doc[rootName];
+  return [rootName, rootName === undefined ? undefined : doc[rootName]];
+}
+
+/** A DTO element's members as the binder's text values. */
+function membersOf(element: unknown, dtoName: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (typeof root !== 'object' || root === null) return out;
+  if (typeof element !== 'object' || element === null) return out;
   const members: readonly { name: string; type: string }[] = Object.hasOwn(xsdMembers, dtoName) ? xsdMembers[dtoName as keyof typeof xsdMembers] : [];
   const dateMembers = new Set(members.filter((m) => m.type === 'xs:dateTime').map((m) => m.name));
-  for (const [name, node] of Object.entries(root as Node)) {
+  for (const [name, node] of Object.entries(element as Node)) {
     if (name.startsWith('@_') || name === '#text' || isNil(node)) continue;
-    const element = node as Node;
-    const items = typeof element === 'object' && element !== null
-      ? Object.entries(element).filter(([k]) => !k.startsWith('@_') && k !== '#text')
+    const child = node as Node;
+    const items = typeof child === 'object' && child !== null
+      ? Object.entries(child).filter(([k]) => !k.startsWith('@_') && k !== '#text')
       : [];
     out[name] = items.length ? items.flatMap(([, v]) => (Array.isArray(v) ? v : [v]).map(textOf)) : textOf(node);
     if (dateMembers.has(name) && typeof out[name] === 'string') out[name] = xsdDateTimeAsText(out[name] as string);
   }
   return out;
+}
+
+export function readXmlDto(xml: string, dtoName: string): Record<string, unknown> {
+  const [rootName, root] = parseDocument(xml, dtoParser);
+  if (rootName === undefined) return {};
+  if (rootName !== dtoName) throw new XmlBodyError(`expected the root element ${dtoName}, got ${rootName}`);
+  return membersOf(root, dtoName);
+}
+
+/**
+ * A batch's body, `<ArrayOf{Dto}>` with one `<{Dto}>` per request as XmlServiceClient's SendAll writes it: each
+ * DTO's members as `readXmlDto` reads them; an element of another name is refused.
+ */
+export function readXmlDtoList(xml: string, dtoName: string): Record<string, unknown>[] {
+  const [rootName, root] = parseDocument(xml, dtoListParser);
+  if (rootName === undefined) return [];
+  if (rootName !== `ArrayOf${dtoName}`) throw new XmlBodyError(`expected the root element ArrayOf${dtoName}, got ${rootName}`);
+  if (typeof root !== 'object' || root === null) return [];
+  const items: Record<string, unknown>[] = [];
+  for (const [name, nodes] of Object.entries(root as Node)) {
+    if (name.startsWith('@_') || name === '#text') continue;
+    if (name !== dtoName) throw new XmlBodyError(`expected ${dtoName} items in ArrayOf${dtoName}, got ${name}`);
+    for (const node of nodes as unknown[]) items.push(membersOf(node, dtoName));
+  }
+  return items;
 }

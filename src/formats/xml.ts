@@ -9,9 +9,9 @@
 import { ISO_ZONE_OF_KIND, legacyInstantKind, parseLegacyInstant } from '../scalars/dates.ts';
 import { XMLBuilder } from 'fast-xml-parser';
 import { appError } from '../errors/app-error.ts';
-import { readXmlDto } from './xml-read.ts';
+import { readXmlDto, readXmlDtoList } from './xml-read.ts';
 import { xsdMembers, xsdTypeNamespaces } from '../../generated/xsd-types.ts';
-import type { FormatEntry } from './registry.ts';
+import type { FormatEntry, ReadContext } from './registry.ts';
 
 export const XML_CONTENT_TYPE = 'application/xml';
 export const TYPES_NAMESPACE = 'http://schemas.servicestack.net/types';
@@ -139,18 +139,44 @@ export function toDataContractXml(typeName: string, dto: unknown): string {
   }) as string;
 }
 
+/**
+ * A list of `typeName` DTOs (a batch's answer) as DataContractSerializer wrote a `List<T>`: `<ArrayOfEchoResponse>`
+ * with one `<EchoResponse>` per item in the types namespace; an empty list as 4.5.14 answered an empty batch,
+ * `<ArrayOfanyType>` in the arrays namespace (its List<object>).
+ */
+export function toDataContractXmlList(typeName: string, items: readonly unknown[]): string {
+  if (!isComplex(typeName) || xsdTypeNamespaces[typeName] !== TYPES_NAMESPACE) throw new Error(`xml: ${typeName} is not a DTO of ${TYPES_NAMESPACE}`);
+  const [root, namespace] = items.length ? [`ArrayOf${typeName}`, TYPES_NAMESPACE] : ['ArrayOfanyType', ARRAYS_NAMESPACE];
+  const node: XmlNode = { '@_xmlns:i': XSI_NAMESPACE, '@_xmlns': namespace };
+  if (items.length) node[typeName] = items.map((item) => content(`tns:${typeName}`, item));
+  return builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' }, [root]: node }) as string;
+}
+
+/** A request body the XML reader refused, named as the 400 names it. */
+function unreadable(ctx: ReadContext, error: unknown): Error {
+  return appError('BodyUnreadableAs', { mediaType: 'application/xml', dto: ctx.operation.requestDto, reason: (error as Error).message });
+}
+
 export const xmlFormat: FormatEntry = {
   format: 'xml',
   mediaType: 'application/xml',
   contentType: XML_CONTENT_TYPE,
   predefinedRoutes: true,
-  writeDto: (dto, ctx) => toDataContractXml(ctx.dtoType, dto),
+  writeDto: (dto, ctx) => (ctx.list && Array.isArray(dto) ? toDataContractXmlList(ctx.dtoType, dto) : toDataContractXml(ctx.dtoType, dto)),
   // `/xml/reply/{Op}` bodies, as ServiceStack's XmlServiceClient sends them (src/formats/xml-read.ts).
   read: (body, ctx) => {
     try {
       return readXmlDto(body, ctx.operation.requestDto);
     } catch (error) {
-      throw appError('BodyUnreadableAs', { mediaType: 'application/xml', dto: ctx.operation.requestDto, reason: (error as Error).message });
+      throw unreadable(ctx, error);
+    }
+  },
+  // `/xml/reply/{Op}[]` bodies: `<ArrayOfEchoRequest><EchoRequest>…</EchoRequest>…</ArrayOfEchoRequest>` (SendAll).
+  readList: (body, ctx) => {
+    try {
+      return readXmlDtoList(body, ctx.operation.requestDto);
+    } catch (error) {
+      throw unreadable(ctx, error);
     }
   },
 };

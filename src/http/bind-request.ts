@@ -4,9 +4,9 @@
  * context). Bad values stop here with a SerializationException listing every bad field, as ServiceStack's
  * "Unable to bind to request" did.
  */
-import type { RequestHandler, Request } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { keywordValue, RESERVED_QUERY_NAMES } from '../contract/keywords.ts';
-import { appError } from '../errors/app-error.ts';
+import { appError, type FieldError } from '../errors/app-error.ts';
 import { bindBody, bindForm, bindPath, bindQuery, type BindingLimits } from './binding.ts';
 import { contextOf } from './request-context.ts';
 
@@ -30,11 +30,43 @@ function setQuery(req: Request, query: Record<string, unknown>): void {
   Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A batch (`/{format}/reply/{Op}[]`): each item bound by the operation's body plan, as one request's body is. An item
+ * that is not an object refuses the batch (4.5 could not deserialize it either); a bad field is named `[index].Field`.
+ */
+function bindBatch(req: Request, res: Response, next: NextFunction, limits: BindingLimits): void {
+  const context = contextOf(res);
+  const op = context.operation!;
+  const items: unknown = req.body;
+  const unreadable = (reason: string) => next(appError('BodyUnreadable', { dto: `${op.requestDto}[]`, reason }));
+  if (!Array.isArray(items)) return unreadable('the body must be an array of requests');
+  if (items.length > limits.maxArrayItems) return unreadable(`the batch has more than ${limits.maxArrayItems} requests`);
+  const bad = items.findIndex((item) => !isObject(item));
+  if (bad !== -1) return unreadable(`request ${bad} of the batch is not an object`);
+  const errors: FieldError[] = [];
+  const dtos = (items as Record<string, unknown>[]).map((item, index) => {
+    const bound = bindBody(item, op.binding.body!, undefined, limits, context.bodyFromDocument);
+    for (const [field, sent] of Object.entries(bound.sentNames)) context.sentNames[`[${index}].${field}`] = `[${index}].${sent}`;
+    errors.push(...bound.errors.map((error) => ({ ...error, fieldName: `[${index}].${error.fieldName}` })));
+    return bound.values;
+  });
+  if (errors.length) return next(appError('BindFailed', { dto: `${op.requestDto}[]` }, { fieldErrors: errors }));
+  context.batch = dtos;
+  req.body = dtos;
+  setQuery(req, reservedOnly(req.query as RawQuery));
+  next();
+}
+
 export function bindRequest(limits: BindingLimits): RequestHandler {
   return (req, res, next) => {
     const context = contextOf(res);
     const op = context.operation;
     if (!op) return next();
+    if (op.batch) return bindBatch(req, res, next, limits);
     const plan = op.binding;
     const raw = req.query as RawQuery;
 

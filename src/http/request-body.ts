@@ -7,7 +7,8 @@
  *    XML on `/xml/reply/`, JSV on `/jsv/reply/`, and JSON on `/json/reply/` whatever its Content-Type (`text/json`,
  *    `text/plain`, none at all). JSON is parsed as 4.5 parsed it, a trailing comma accepted (jsonc-parser), anything
  *    else malformed (a truncated body included, which 4.5 half-read and answered 200) is a 400; CSV on `/csv/reply/`;
- *  - an empty body binds the defaults (the query string ignored), as the 4.5.14 host did on every predefined route.
+ *  - an empty body binds the defaults (the query string ignored), as the 4.5.14 host did on every predefined route;
+ *  - a batch's body (`/{format}/reply/{Op}[]`) is read by the format's `readList`: an array of requests.
  * The fields then go to the binder as one object; the Content-Type is set to JSON, the canonical form the contract
  * (and so the validator) describes, as the canonical URL is for paths.
  *
@@ -58,12 +59,14 @@ export function readRequestBody({ limit, formats }: { limit: number; formats: Fo
       const body = typeof req.body === 'string' ? req.body : '';
       // An empty body (`Post(url, null)` from the C# clients) binds the DTO's defaults, the query string ignored,
       // whatever the route's format, as the 4.5.14 host answered; a body of only white space is the format's to refuse.
+      // A batch's empty body is an empty batch (4.5.14 answered `[]`).
       if (body === '') {
-        req.body = {};
+        req.body = op.batch ? [] : {};
         return asJson();
       }
-      // The route's format reads the body; formats without a reader (HTML) read JSON, as 4.5's did.
-      const reader = formats.get(context.prefixFormat ?? 'json')?.read ?? formats.fallback.read!;
+      // The route's format reads the body (a batch's as a list); formats without a reader (HTML) read JSON, as 4.5's did.
+      const entry = formats.get(context.prefixFormat ?? 'json');
+      const reader = op.batch ? (entry?.readList ?? formats.fallback.readList!) : (entry?.read ?? formats.fallback.read!);
       try {
         req.body = reader(body, { operation: op });
       } catch (thrown) {

@@ -39,6 +39,8 @@ export interface RequestContext {
   bodyFromForm?: boolean;
   /** The request DTO: path, query and body values bound and merged. */
   dto?: Record<string, unknown>;
+  /** A batch's request DTOs (`/{format}/reply/{Op}[]`), each bound from its item, in order. */
+  batch?: Record<string, unknown>[];
   /** Canonical field → name as sent, for error messages. */
   sentNames: Record<string, string>;
   /**

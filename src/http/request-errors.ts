@@ -22,10 +22,15 @@ function isLibraryError(error: unknown): error is LibraryError {
 
 const LOCATIONS = ['query', 'body', 'path', 'params', 'headers'];
 
-/** `/query/Filters/0` or `.body.CompanyId` → `Filters` (the top-level field); a bare URL path names no field. */
+/**
+ * `/query/Filters/0` or `.body.CompanyId` → `Filters` (the top-level field); a batch item's `/body/1/CompanyId` →
+ * `[1].CompanyId`; a bare URL path names no field.
+ */
 function fieldOf(path: string | undefined): string {
   const parts = (path ?? '').split(/[./[\]]+/).filter(Boolean);
-  return LOCATIONS.includes(parts[0] ?? '') ? (parts[1] ?? '') : '';
+  if (!LOCATIONS.includes(parts[0] ?? '')) return '';
+  if (parts[0] === 'body' && /^\d+$/.test(parts[1] ?? '')) return parts[2] ? `[${parts[1]}].${parts[2]}` : `[${parts[1]}]`;
+  return parts[1] ?? '';
 }
 
 function validatorCode(errorCode: string | undefined): string {

@@ -11,7 +11,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { keywordValue } from '../contract/keywords.ts';
-import { dtoTypeOf, type OperationTable } from '../contract/operations.ts';
+import { dtoTypeOf, responseFor, type OperationTable } from '../contract/operations.ts';
 import { RichResult, dtoOf } from '../contract/service-result.ts';
 import { toAppError, type AppError } from '../errors/app-error.ts';
 import type { FormatEntry, FormatRegistry, WriteContext, Written } from '../formats/registry.ts';
@@ -51,6 +51,7 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     return {
       operation, status, originalUrl: req.originalUrl, inService: serviceStarted === true, wrapped,
       get dtoType() { return dtoTypeOf(operations, operation, status); },
+      get list() { return responseFor(operation, status)?.list === true; },
       get publicPath() { return publicPath(req); },
       keyword: (name) => keywordValue(req.query as Record<string, unknown>, name),
     };

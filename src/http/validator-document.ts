@@ -14,8 +14,17 @@ function allowReserved(parameters: Parameter[] | undefined): void {
   }
 }
 
+/**
+ * The validator matches each path as a path-to-regexp route, where `[ ] ( ) ? + ! *` are reserved: a batch route's
+ * `/json/reply/EchoRequest[]` is keyed with them escaped, so it matches the literal path.
+ */
+function escapeReserved(paths: OpenAPIV3.PathsObject): OpenAPIV3.PathsObject {
+  return Object.fromEntries(Object.entries(paths).map(([path, item]) => [path.replace(/[[\]()?+!*]/g, '\\$&'), item]));
+}
+
 export function validatorDocument(contract: OpenAPIV3.Document): OpenAPIV3.Document {
   const doc = structuredClone(contract);
+  doc.paths = escapeReserved(doc.paths);
   allowReserved(Object.values(doc.components?.parameters ?? {}));
   for (const item of Object.values(doc.paths)) {
     for (const operation of Object.values(item ?? {})) {
