@@ -63,11 +63,13 @@ function sampleRequest(template: string, op: Operation, verb: string, companyId:
   }
   const hasCompany = params.some((p) => p.in === 'query' && p.name === 'CompanyId');
   if (verb === 'GET') return { method: verb, url: hasCompany ? `${url}?CompanyId=${companyId}` : url };
-  const bodySchema = op.requestBody?.content['application/json']?.schema;
+  const documented = op.requestBody?.content['application/json']?.schema;
+  // A batch (`x-batch`, an array body) is sent as a batch of one such request.
+  const bodySchema = documented?.type === 'array' ? documented.items : documented;
   const body: Record<string, unknown> = {};
   if (bodySchema?.properties?.CompanyId) body.CompanyId = companyId;
   if (bodySchema?.properties?.Message) body.Message = SAMPLE_MESSAGE;
-  return { method: verb, url, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+  return { method: verb, url, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(documented?.type === 'array' ? [body] : body) };
 }
 
 /** A request the operation must refuse with 400: a non-integer for an integer query field, or a malformed JSON body. */
