@@ -108,9 +108,9 @@ describe('in a real browser (headless chromium)', function () {
     const operations = await page.locator('.opblock').count();
     expect(new Set(paths)).to.deep.equal(new Set([
       '/v1/echo/{Message}', '/json/reply/EchoRequest', '/v1/Reporting/ProfitAndLoss/Flat', '/json/reply/GetFlatRequest',
-      '/v1/Reporting/ProfitAndLoss/Flat/Reports/{Token}',
+      '/v1/Reporting/ProfitAndLoss/Flat/Reports/{Token}', '/json/reply/EchoRequest[]', '/json/reply/GetFlatRequest[]',
     ]));
-    expect(operations).to.equal(7); // Echo, EchoReply GET/POST, GetFlat, GetFlatReply GET/POST, GetFlatReport
+    expect(operations).to.equal(9); // Echo, EchoReply GET/POST, GetFlat, GetFlatReply GET/POST, GetFlatReport, the two batches
     expect(await page.locator('#wsdl-link').getAttribute('href')).to.equal('/soap12?wsdl');
     const wsdl = await page.evaluate(async () => {
       const r = await fetch('/soap12?wsdl');

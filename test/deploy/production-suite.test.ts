@@ -30,23 +30,32 @@ interface FormatCheck {
   /** Added to the sample request's query. */
   query: string;
   contentType: RegExp;
-  /** Checks the body of an answer whose response DTO is `dto`; `field` is a member that DTO always has. */
-  check(body: string, dto: string, field: string): void;
+  /** Batches (`/json/reply/{Op}[]`) are answered in this format too. */
+  batches: boolean;
+  /** Checks the body of an answer whose response DTO is `dto` (a list of them for a batch); `field` is a member that DTO always has. */
+  check(body: string, dto: string, field: string, batch: boolean): void;
 }
 
 const xml = new XMLParser({ ignoreAttributes: true, removeNSPrefix: true });
+const firstOf = (value: unknown, batch: boolean) => (batch ? (value as unknown[])[0] : value);
 
 const FORMATS: Record<string, FormatCheck> = {
-  json: { query: 'format=json', contentType: /^application\/json/, check: (body, _dto, field) => expect(JSON.parse(body)).to.have.property(field) },
-  xml: { query: 'format=xml', contentType: /^application\/xml/, check: (body, dto, field) => expect(xml.parse(body)[dto]).to.have.property(field) },
-  jsv: { query: 'format=jsv', contentType: /^application\/jsv/, check: (body, _dto, field) => expect(body).to.match(new RegExp(`^\\{.*\\b${field}:`, 's')) },
+  json: { query: 'format=json', contentType: /^application\/json/, batches: true, check: (body, _dto, field, batch) => expect(firstOf(JSON.parse(body), batch)).to.have.property(field) },
+  xml: {
+    query: 'format=xml',
+    contentType: /^application\/xml/,
+    batches: true,
+    check: (body, dto, field, batch) => expect(batch ? xml.parse(body)[`ArrayOf${dto}`][dto] : xml.parse(body)[dto]).to.have.property(field),
+  },
+  jsv: { query: 'format=jsv', contentType: /^application\/jsv/, batches: true, check: (body, _dto, field, batch) => expect(body).to.match(new RegExp(`^${batch ? '\\[' : ''}\\{.*\\b${field}:`, 's')) },
   csv: {
     query: 'format=csv',
     contentType: /^text\/csv/,
+    batches: true,
     check: (body, _dto, field) => expect((parseCsv(body, { bom: true }) as string[][])[0]).to.include(field),
   },
-  html: { query: 'format=html', contentType: /^text\/html/, check: (body, _dto, field) => expect(body).to.match(/^<!doctype html>/i).and.contain(field) },
-  jsonp: { query: 'callback=showReport', contentType: /^text\/javascript/, check: (body, _dto, field) => expect(body).to.match(new RegExp(`^showReport\\(\\{.*"${field}":`, 's')) },
+  html: { query: 'format=html', contentType: /^text\/html/, batches: false, check: (body, _dto, field) => expect(body).to.match(/^<!doctype html>/i).and.contain(field) },
+  jsonp: { query: 'callback=showReport', contentType: /^text\/javascript/, batches: false, check: (body, _dto, field) => expect(body).to.match(new RegExp(`^showReport\\(\\{.*"${field}":`, 's')) },
 };
 
 const RESPONSE_OF: Record<string, { dto: string; field: string }> = {
@@ -64,15 +73,16 @@ async function checkEveryAnswer(server: ServerProcess, key: string): Promise<voi
   const base = server.url;
   const operations = operationRequests(1).filter((op) => op.sample);
   expect(operations.map((op) => op.operationId)).to.include.members(['Echo', 'EchoReplyGet', 'EchoReplyPost', 'GetFlat', 'GetFlatReplyGet', 'GetFlatReplyPost']);
+  expect(operations.filter((op) => op.record.batch), 'the batch operations').to.have.length(2);
   for (const op of operations) {
     const expected = RESPONSE_OF[op.record.requestDto]!;
-    for (const [name, format] of Object.entries(FORMATS)) {
+    for (const [name, format] of Object.entries(FORMATS).filter(([, f]) => f.batches || !op.record.batch)) {
       const answer = await send(base, op.sample!, format.query, key);
       const body = await answer.text();
       const what = `${op.operationId} as ${name}`;
       expect(answer.status, `${what}: ${body.slice(0, 300)}`).to.equal(200);
       expect(answer.headers.get('content-type'), what).to.match(format.contentType);
-      format.check(body, expected.dto, expected.field);
+      format.check(body, expected.dto, expected.field, op.record.batch);
     }
   }
 

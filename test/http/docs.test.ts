@@ -30,7 +30,7 @@ describe('API docs and the contract itself', () => {
     expect(json.headers['content-type']).to.equal('application/json; charset=utf-8');
     const doc = JSON.parse(json.text) as { paths: Record<string, Record<string, { operationId: string }>> };
     const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId)).filter(Boolean).sort();
-    expect(ids).to.deep.equal(['Echo', 'EchoReplyGet', 'EchoReplyPost', 'GetFlat', 'GetFlatReplyGet', 'GetFlatReplyPost', 'GetFlatReport']);
+    expect(ids).to.deep.equal(['Echo', 'EchoReplyBatch', 'EchoReplyGet', 'EchoReplyPost', 'GetFlat', 'GetFlatReplyBatch', 'GetFlatReplyGet', 'GetFlatReplyPost', 'GetFlatReport']);
     const yaml = await request(t.app).get('/openapi.yaml');
     expect(yaml.status).to.equal(200);
     expect(yaml.headers['content-type']).to.equal('application/yaml; charset=utf-8');
