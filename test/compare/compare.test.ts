@@ -156,6 +156,7 @@ describe('npm run compare: two real instances of this service', function () {
     expect(code, stdout).to.equal(1);
     expect(differences(report)).to.deep.equal([
       'op:Echo:anonymous $.CompanyName: "Reporting Service" → "Another Company"',
+      'op:EchoReplyBatch:anonymous $[0].CompanyName: "Reporting Service" → "Another Company"',
       'op:EchoReplyGet:anonymous $.CompanyName: "Reporting Service" → "Another Company"',
       'op:EchoReplyPost:anonymous $.CompanyName: "Reporting Service" → "Another Company"',
     ]);

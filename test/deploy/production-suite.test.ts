@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLParser } from 'fast-xml-parser';
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -139,6 +140,8 @@ async function stopServer(server: ServerProcess): Promise<number | null> {
   if (!pid) return server.stop();
   process.kill(pid, 'SIGTERM');
   const code = await server.exited;
+  // 'exit' can come before the last output is read: the pipe closes after it.
+  if (!server.child.stdout!.closed) await once(server.child.stdout!, 'close');
   expect(server.output(), 'the server drained and stopped').to.match(/"msg":"stopped"/);
   return code;
 }
