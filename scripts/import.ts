@@ -51,7 +51,7 @@ async function main(): Promise<number> {
       console.log(`loaded ${count} entries into the ${store.kind} store in ${Date.now() - started} ms`);
       const company = companyOf(companyId, reference);
       const span = await ledgerSpan(store, company);
-      console.log(describeSpan(company, span, new Date()));
+      console.log(describeSpan(`Company ${company}`, span, new Date()));
       if (span) console.log(`  its report (send an API key: npm run keys -- create --company ${company}): ${spanReportUrl(configuredServiceUrl(config), company, span)}`);
       return 0;
     } catch (err) {

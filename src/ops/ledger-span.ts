@@ -31,10 +31,10 @@ export function spanReportUrl(base: string, companyId: number, span: LedgerSpan)
   return `${base}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${companyId}&UseCustomDateRange=true&StartDate=${span.from}&EndDate=${span.to}&IncludeComputedColumns=true`;
 }
 
-/** One line for a human: where the figures are, and that the default range is this year to date. */
-export function describeSpan(companyId: number, span: LedgerSpan | undefined, today: Date): string {
-  if (!span) return `Company ${companyId} has no income or expense figures yet.`;
+/** One line for a human about `company` (e.g. `Company 1`): where its figures are, and when the default range misses them. */
+export function describeSpan(company: string, span: LedgerSpan | undefined, today: Date): string {
+  if (!span) return `${company} has no income or expense figures yet.`;
   const yearStart = `${today.getUTCFullYear()}-01-01`;
-  const outside = span.to < yearStart ? ' (before this year: a report without UseCustomDateRange=true, which covers this year to date, shows zeros)' : '';
-  return `Company ${companyId}'s figures run from ${span.from} to ${span.to}${outside}.`;
+  const outside = span.to < yearStart ? ' (all before this year: a report without UseCustomDateRange=true covers this year to date and shows zeros; this URL covers them)' : '';
+  return `${company}: figures from ${span.from} to ${span.to}${outside}.`;
 }
