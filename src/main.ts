@@ -10,7 +10,7 @@ import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { debugEnabled, failureSentence } from './ops/failure-sentence.ts';
 import { createLogger } from './ops/logger.ts';
-import { startBanner } from './ops/start-banner.ts';
+import { printStartBanner } from './ops/start-banner.ts';
 import { openStore } from './store/open-store.ts';
 import { keyAdminSocketPath, listenKeyAdmin } from './ops/key-admin-socket.ts';
 import { seedDemoIfEmpty } from './store/demo-ledger.ts';
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   const demoKey = config.demoData && config.auth === 'apikey' && (await store.listApiKeys()).length === 0 && (await store.listCompanies()).some((c) => c.id === 1)
     ? (await createApiKey(store, { name: 'demo', companyIds: [1] })).key
     : undefined;
-  console.log((await startBanner({ url, store, auth: config.auth, demoKey })).join('\n'));
+  await printStartBanner({ url, store, auth: config.auth, demoKey }, (text) => console.log(text));
   logger.info({ url, store: store.kind, auth: config.auth, basePath: config.basePath || undefined, publicBaseUrl: config.publicBaseUrl }, 'ready');
 
   let stopping = false;
