@@ -55,8 +55,6 @@ async function main(): Promise<void> {
   const demoKey = config.demoData && config.auth === 'apikey' && (await store.listApiKeys()).length === 0 && (await store.listCompanies()).some((c) => c.id === 1)
     ? (await createApiKey(store, { name: 'demo', companyIds: [1] })).key
     : undefined;
-  await printStartBanner({ url, store, auth: config.auth, demoKey }, (text) => console.log(text));
-  logger.info({ url, store: store.kind, auth: config.auth, basePath: config.basePath || undefined, publicBaseUrl: config.publicBaseUrl }, 'ready');
 
   let stopping = false;
   async function shutdown(signal: string): Promise<void> {
@@ -82,6 +80,12 @@ async function main(): Promise<void> {
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // Printed once a signal would stop the process cleanly: a caller may act on the first banner line (and a stop that
+  // comes while the rest reads the store ends the process with 0, as any stop does).
+  await printStartBanner({ url, store, auth: config.auth, demoKey }, (text) => console.log(text)).catch((err: unknown) => {
+    if (!stopping) throw err;
+  });
+  logger.info({ url, store: store.kind, auth: config.auth, basePath: config.basePath || undefined, publicBaseUrl: config.publicBaseUrl }, 'ready');
 }
 
 main().catch((err: unknown) => {
