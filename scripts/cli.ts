@@ -1,5 +1,6 @@
 /** What the command-line tools share: the configured store, and one way to end (exit code, plain message). */
 import { existsSync } from 'node:fs';
+import { debugEnabled, exitCodeOf, failureSentence } from './cli-failure.ts';
 import { loadConfig, type AppConfig } from '../src/config.ts';
 import { keyAdminClient, keyAdminOf, keyAdminSocketPath, type KeyAdminStore } from '../src/ops/key-admin-socket.ts';
 import type { LedgerStore } from '../src/store/ledger-store.ts';
@@ -18,9 +19,10 @@ export async function withConfiguredStore(use: (store: LedgerStore, config: AppC
 
 /**
  * The store's key operations: the store itself, or, when a running server holds the DuckDB file, that server's
- * store through its key-administration socket (so a revocation takes effect at once, without a restart).
+ * store through its key-administration socket (so a revocation takes effect at once, without a restart). `serviceUrl`
+ * is where the service answers: the running server's own URL when it is the one asked, else the configured one.
  */
-export async function withKeyStore(use: (store: KeyAdminStore, config: AppConfig) => Promise<number>): Promise<number> {
+export async function withKeyStore(use: (store: KeyAdminStore, config: AppConfig, serviceUrl: string) => Promise<number>): Promise<number> {
   const config = loadConfig();
   const socket = keyAdminSocketPath(config.dataDir);
   let store: LedgerStore;
@@ -28,19 +30,33 @@ export async function withKeyStore(use: (store: KeyAdminStore, config: AppConfig
     store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   } catch (error) {
     if (config.databaseUrl || !existsSync(socket) || !/in use by another process/.test(String(error))) throw error;
-    return use(keyAdminClient(socket), config);
+    const server = keyAdminClient(socket);
+    return use(server, config, (await server.serviceUrl()) ?? configuredServiceUrl(config));
   }
   try {
-    return await use(keyAdminOf(store), config);
+    return await use(keyAdminOf(store), config, configuredServiceUrl(config));
   } finally {
     await store.close({ beforeExit: true });
   }
 }
 
-/** Runs a command's main and sets the exit code; an unexpected error is printed as its message alone. */
+/** Where a server started with this configuration answers (PUBLIC_BASE_URL when set). */
+export function configuredServiceUrl(config: AppConfig): string {
+  if (config.publicBaseUrl) return config.publicBaseUrl.replace(/\/$/, '');
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+  return `http://${host}:${config.port}${config.basePath ?? ''}`;
+}
+
+/**
+ * Runs a command's main and exits with its code. A failure is one sentence (scripts/cli-failure.ts), with the stack
+ * only under DEBUG=1; the process then exits at once, whatever handle (a half-opened store, a socket) is still open.
+ */
 export async function runCli(main: () => Promise<number>): Promise<void> {
-  process.exitCode = await main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
-    return 1;
-  });
+  try {
+    process.exitCode = await main();
+  } catch (error) {
+    console.error(failureSentence(error));
+    if (debugEnabled() && error instanceof Error) console.error(error.stack);
+    process.exit(exitCodeOf(error));
+  }
 }

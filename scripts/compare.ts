@@ -13,8 +13,12 @@ import { DEFAULT_HEADERS } from '../src/compare/rules.ts';
 import { runComparison } from '../src/compare/run.ts';
 import { loadSource, REQUEST_SOURCES } from '../src/compare/sources/registry.ts';
 import { formatSummary } from '../src/compare/summary.ts';
+import { usageError } from './cli-failure.ts';
 import { runCli } from './cli.ts';
 import { headerPairs, rulesFromOptions, UsageError } from './compare-options.ts';
+
+/** An argument error (exit code 2): one sentence, and where the options are listed. */
+const argumentError = (message: string) => usageError(`${message} (npm run compare -- --help lists the options)`);
 
 const USAGE = `usage: npm run compare -- --old <url> --new <url> [sources…] [options]
 
@@ -75,8 +79,7 @@ async function main(): Promise<number> {
       },
     });
   } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
+    throw argumentError((error as Error).message);
   }
   const { values: o, positionals } = parsed;
   if (o.help) {
@@ -105,10 +108,7 @@ async function main(): Promise<number> {
     };
     htmlLimits = { perGroup: positive(o['html-per-group'], '--html-per-group'), maxExchanges: positive(o['html-max'], '--html-max') };
   } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`${error.message}\n\n${USAGE}`);
-      return 2;
-    }
+    if (error instanceof UsageError) throw argumentError(error.message);
     throw error;
   }
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const entry = path.join(root, 'dist', 'src', 'start.js');
-const INPUTS = ['src', 'generated', 'openapi', 'wsdl', 'scripts/build.mjs', 'scripts/cli.ts', 'scripts/keys.ts', 'scripts/import.ts',
+const INPUTS = ['src', 'generated', 'openapi', 'wsdl', 'scripts/build.mjs', 'scripts/cli.ts', 'scripts/cli-failure.ts', 'scripts/keys.ts', 'scripts/import.ts',
   'scripts/conformance.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 
 function newest(file) {

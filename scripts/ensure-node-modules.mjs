@@ -1,10 +1,34 @@
-// Runs `npm ci` when node_modules is missing or older than package-lock.json, so that `npm start` and
-// `npm test` work on a fresh clone. Plain JavaScript: it runs before any dependency exists.
-import { execSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+// Runs `npm ci` when a package folder's node_modules is missing or older than its package-lock.json, so that
+// `npm start` and `npm test` work on a fresh clone. The folder is the repository (what the server and the build
+// need), or `test/tools` (test/tools/package.json: the tools only tests use, installed when those tests run).
+// Plain JavaScript: it runs before any dependency exists.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
 
-const installed = 'node_modules/.package-lock.json';
-if (!existsSync(installed) || statSync(installed).mtimeMs < statSync('package-lock.json').mtimeMs) {
-  console.error('Installing dependencies (npm ci)...');
-  execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
+const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..');
+const folder = path.resolve(root, process.argv[2] ?? '.');
+const installed = path.join(folder, 'node_modules/.package-lock.json');
+if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(path.join(folder, 'package-lock.json')).mtimeMs) {
+  const what = folder === root ? 'dependencies' : `the tools of ${path.relative(root, folder)}/package.json`;
+  console.error(`Installing ${what} (npm ci${folder === root ? '' : ` --prefix ${path.relative(root, folder)}`})...`);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  execFileSync(npm, ['ci', '--no-audit', '--no-fund', '--prefix', folder], { stdio: 'inherit', cwd: root });
+}
+
+// The test tools' own packages (not what they depend on) are linked into test/node_modules, where Node and tsc look
+// for a package a test file imports by name; a package the repository has itself (typescript, the generators' peer)
+// is not, so every other package a test imports stays the server's copy.
+if (folder !== root) {
+  const readManifest = (dir) => JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const own = readManifest(root);
+  const ours = new Set([...Object.keys(own.dependencies ?? {}), ...Object.keys(own.devDependencies ?? {})]);
+  const links = path.join(path.dirname(folder), 'node_modules');
+  for (const name of Object.keys(readManifest(folder).devDependencies ?? {}).filter((n) => !ours.has(n))) {
+    const link = path.join(links, name);
+    const target = path.relative(path.dirname(link), path.join(folder, 'node_modules', name));
+    mkdirSync(path.dirname(link), { recursive: true });
+    rmSync(link, { force: true, recursive: false });
+    symlinkSync(target, link, 'dir');
+  }
 }

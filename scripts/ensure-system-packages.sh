@@ -2,8 +2,11 @@
 # The Debian packages the test suite uses: a JDK (xsd-schema-validator compiles its Java helper), PostgreSQL
 # (a real server for the store tests), hledger (the independent P&L oracle), libxml2-utils (xmllint),
 # chromium (pages tested in a real browser), nginx and openssl (the shipped nginx site in front of two instances).
-# Installs what is missing when run as root with apt-get; otherwise says what to install.
+# Checks only, unless given --install: then, as root with apt-get, it installs what is missing (CI's .ci/run does;
+# `npm test` only checks, so it never runs apt-get behind a developer's back). Nothing missing: exit 0, no apt-get.
 set -euo pipefail
+install=false
+[ "${1:-}" = --install ] && install=true
 missing=()
 command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
 [ -x "${PG_BIN_DIR:-/usr/lib/postgresql/15/bin}/initdb" ] || missing+=(postgresql)
@@ -13,7 +16,7 @@ command -v xmllint >/dev/null || missing+=(libxml2-utils)
 [ -x "${NGINX_BIN:-/usr/sbin/nginx}" ] || missing+=(nginx)              # deploy/nginx in front of two instances
 command -v openssl >/dev/null || missing+=(openssl)                     # the test nginx's self-signed certificate
 [ ${#missing[@]} -eq 0 ] && exit 0
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+if $install && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "Installing Debian packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
@@ -22,6 +25,6 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   service postgresql stop >/dev/null 2>&1 || true
   service nginx stop >/dev/null 2>&1 || true
 else
-  echo "Missing system packages for the test suite: ${missing[*]} (install them, e.g. sudo apt-get install ${missing[*]})" >&2
+  echo "Missing system packages for the test suite: ${missing[*]}; install them with: sudo bash scripts/ensure-system-packages.sh --install (Debian), or run npm run test:fast, which needs none of them." >&2
   exit 1
 fi

@@ -8,52 +8,56 @@
  */
 import { parseArgs } from 'node:util';
 import { parseOperatorId } from '../src/auth/api-keys.ts';
+import { usageError } from './cli-failure.ts';
 import { runCli, withKeyStore } from './cli.ts';
 
 const USAGE = 'usage: npm run keys -- create --company <id>[,<id>...] [--name <name>] | revoke <id> | list';
 
-async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: { company: { type: 'string', multiple: true }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
-  const [command, ...rest] = positionals;
-  if (values.help || !command) {
-    console.log(USAGE);
-    return command ? 0 : 2;
+function parse() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: { company: { type: 'string', multiple: true }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    throw usageError(`${(error as Error).message}; ${USAGE}`);
   }
-  return withKeyStore(async (store, config) => {
+}
+
+async function main(): Promise<number> {
+  const { positionals, values } = parse();
+  const [command, ...rest] = positionals;
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (!command) throw usageError(`name a command (create, revoke or list); ${USAGE}`);
+  return withKeyStore(async (store, _config, serviceUrl) => {
     switch (command) {
       case 'create': {
         const ids = (values.company ?? []).flatMap((v) => v.split(',')).map(parseOperatorId);
-        if (!ids.length || ids.some((id) => id === undefined)) {
-          console.error(`create needs --company <id> (positive integers). ${USAGE}`);
-          return 2;
-        }
+        if (!ids.length || ids.some((id) => id === undefined)) throw usageError(`create needs --company <id> (positive integers); ${USAGE}`);
         const companyIds = ids as number[];
         const known = new Set((await store.listCompanies()).map((c) => c.id));
         const unknown = companyIds.filter((id) => !known.has(id));
         if (unknown.length) {
-          console.error(`no such company: ${unknown.join(', ')}`);
+          console.error(`No company ${unknown.join(', ')} in the store: import its ledger first (npm run import -- journal.csv --reference reference.csv), or name one of ${[...known].join(', ') || 'none yet'}.`);
           return 1;
         }
         const { key, record } = await store.issueApiKey({ name: values.name ?? `key for ${companyIds.join(',')}`, companyIds });
         console.log(`created key ${record.id} (${record.name}) for companies ${record.companyIds.join(', ')}`);
         console.log(`key (shown once, stored hashed): ${key}`);
-        console.log(`  curl -H 'X-ApiKey: ${key}' 'http://${config.host}:${config.port}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${record.companyIds[0]}'`);
+        console.log(`  curl -H 'X-ApiKey: ${key}' '${serviceUrl}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${record.companyIds[0]}'`);
         return 0;
       }
       case 'revoke': {
         const id = parseOperatorId(rest[0]);
-        if (id === undefined) {
-          console.error(`revoke needs a key id. ${USAGE}`);
-          return 2;
-        }
+        if (id === undefined) throw usageError(`revoke needs a key id (npm run keys -- list shows them); ${USAGE}`);
         if (await store.revokeApiKey(id)) {
           console.log(`revoked key ${id}`);
           return 0;
         }
-        console.error(`no active key ${id}`);
+        console.error(`No active key ${id}: npm run keys -- list shows the keys and which are revoked.`);
         return 1;
       }
       case 'list': {
@@ -66,8 +70,7 @@ async function main(): Promise<number> {
         return 0;
       }
       default:
-        console.error(`unknown command '${command}'. ${USAGE}`);
-        return 2;
+        throw usageError(`unknown command '${command}'; ${USAGE}`);
     }
   });
 }

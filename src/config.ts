@@ -8,6 +8,7 @@ import { AUTH_MODES, type AuthMode } from './auth/auth-mode.ts';
 import { parseBasePath, parsePublicBaseUrl } from './http/base-url.ts';
 import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.ts';
 import { parseSettingBoolean } from './scalars/booleans.ts';
+import { LOG_FORMATS, type LogFormat } from './ops/log-format.ts';
 
 interface Setting<T> {
   env: string;
@@ -56,6 +57,12 @@ function metricsMode(raw: string, env: string): MetricsMode {
   return mode as MetricsMode;
 }
 
+function logFormat(raw: string, env: string): LogFormat {
+  const format = raw.trim().toLowerCase();
+  if (!(LOG_FORMATS as readonly string[]).includes(format)) throw new Error(`${env} must be one of ${LOG_FORMATS.join(', ')}, got '${raw}'`);
+  return format as LogFormat;
+}
+
 function setting<T>(env: string, defaultValue: T | undefined, parse: (raw: string, env: string) => T, doc: string): Setting<T> {
   return { env, default: defaultValue, parse, doc };
 }
@@ -72,6 +79,7 @@ export const configSchema = {
   validateResponses: setting('VALIDATE_RESPONSES', false, flag, 'Validate every response against openapi/ (always on in tests).'),
   reportLinkSecret: setting<string>('REPORT_LINK_SECRET', undefined, text, 'Secret that signs report links; unset = a random one kept in the store, shared by its instances.'),
   logLevel: setting('LOG_LEVEL', 'info', text, 'pino log level.'),
+  logFormat: setting<LogFormat>('LOG_FORMAT', 'auto', logFormat, '`auto`: readable lines on a terminal, JSON lines otherwise; `json`: always JSON lines; `pretty`: always readable lines.'),
   maxUrlLength: setting('MAX_URL_LENGTH', 8192, nonNegativeInt, 'Longest accepted URL, path and query string, in characters (414 above it).'),
   maxArrayItems: setting('MAX_ARRAY_ITEMS', 1000, nonNegativeInt, 'Most items one array field (Locations, Filters) may carry (400 above it).'),
   maxReportColumns: setting('MAX_REPORT_COLUMNS', 1200, reportColumns, 'Most monthly columns one report may have (1200 = 100 years; 400 naming StartDate and EndDate above it; at most 16,376, XLSX\'s limit).'),

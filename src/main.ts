@@ -1,12 +1,16 @@
 /**
- * Process entry: read config, open the store (seeding the demo ledger on first start), listen, warm up,
- * then drain and close on SIGTERM/SIGINT.
+ * Process entry: read config, open the store (seeding the demo ledger on first start), listen, warm up, print the
+ * banner (src/ops/start-banner.ts), then drain and close on SIGTERM/SIGINT. What a failed start would leave half made
+ * comes after the listen: the demo key (shown once) and the key-administration socket. A failure is one sentence
+ * (src/ops/failure-sentence.ts; the stack under DEBUG=1) and exit code 1.
  */
 import { rmSync } from 'node:fs';
 import { createApiKey } from './auth/api-keys.ts';
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { debugEnabled, failureSentence } from './ops/failure-sentence.ts';
 import { createLogger } from './ops/logger.ts';
+import { printStartBanner } from './ops/start-banner.ts';
 import { openStore } from './store/open-store.ts';
 import { keyAdminSocketPath, listenKeyAdmin } from './ops/key-admin-socket.ts';
 import { seedDemoIfEmpty } from './store/demo-ledger.ts';
@@ -14,22 +18,12 @@ import { listen, warmUp } from './server.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
   // A stray rejection is a bug to log, never a reason to drop every other request in flight.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   if (config.demoData) await seedDemoIfEmpty(store, new Date());
-  // The embedded file has one writer, this process: `npm run keys` reaches its key operations through this socket.
-  const keyAdminPath = store.kind === 'duckdb' ? keyAdminSocketPath(config.dataDir) : undefined;
-  // Not fatal: without it (a path too long for a Unix socket, a read-only directory) keys are managed with the server stopped.
-  const keyAdmin = keyAdminPath
-    ? await listenKeyAdmin(keyAdminPath, store).catch((err: unknown) => void logger.warn({ err, path: keyAdminPath }, 'no key administration socket: stop the server to run npm run keys'))
-    : undefined;
-  // The embedded demo gets one key on first start; only its hash is stored, so it is printed here once.
-  const demoKey = config.demoData && config.auth === 'apikey' && (await store.listApiKeys()).length === 0 && (await store.listCompanies()).some((c) => c.id === 1)
-    ? (await createApiKey(store, { name: 'demo', companyIds: [1] })).key
-    : undefined;
   if (config.trustProxy === true) {
     logger.warn('TRUST_PROXY=true: X-Forwarded-For/-Proto/-Host are believed from any peer; name the proxy instead unless only it can reach this port');
   }
@@ -39,31 +33,28 @@ async function main(): Promise<void> {
   // What the app can answer without runs once it listens and has warmed up, before it reports ready (a failure stops the start).
   const unfinished: (() => Promise<void>)[] = [];
   const app = await createApp({ config, store, logger, finishLater: (work) => void unfinished.push(work) });
-  const listening = await listen(app, config.port, config.host);
+  const listening = await listen(app, config.port, config.host).catch(async (err: unknown) => {
+    await store.close({ beforeExit: true });
+    throw err;
+  });
   const { server } = listening;
   // The service's root: under BASE_PATH when one is set.
   const url = listening.url + (config.basePath ?? '');
+  // The embedded file has one writer, this process: `npm run keys` reaches its key operations through this socket.
+  const keyAdminPath = store.kind === 'duckdb' ? keyAdminSocketPath(config.dataDir) : undefined;
+  // Not fatal: without it (a path too long for a Unix socket, a read-only directory) keys are managed with the server stopped.
+  const keyAdmin = keyAdminPath
+    ? await listenKeyAdmin(keyAdminPath, store, () => url).catch((err: unknown) => void logger.warn({ err, path: keyAdminPath }, 'no key administration socket: stop the server to run npm run keys'))
+    : undefined;
+  if (keyAdmin && keyAdminPath) process.once('exit', () => rmSync(keyAdminPath, { force: true }));
   await warmUp(url);
   for (const work of unfinished) await work();
   // The first report of a company would otherwise wait for its in-memory pre-aggregates; read them now, in the background.
   void store.preload().catch((err: unknown) => logger.warn({ err }, 'preload failed; reports read on demand'));
-  logger.info({ url, store: store.kind, auth: config.auth, basePath: config.basePath || undefined, publicBaseUrl: config.publicBaseUrl }, 'ready');
-  console.log(`Reporting Service listening on ${url} (${store.kind} store)`);
-  console.log(`  curl ${url}/v1/echo/hello`);
-  const keyText = demoKey ?? '<your key>';
-  const keyHeader = config.auth === 'none' ? '' : `-H 'X-ApiKey: ${keyText}' `;
-  console.log(`  curl ${keyHeader}'${url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true'`);
-  if (config.auth === 'none') {
-    console.log('AUTH=none: reports need no API key.');
-    const pageUrl = config.demoData ? await reportPageUrl(url) : undefined;
-    if (pageUrl) console.log(`  open in a browser (report page with chart): ${pageUrl}`);
-  } else if (demoKey) {
-    console.log(`Demo API key for company 1 (shown once, stored hashed): ${demoKey}`);
-    const pageUrl = await reportPageUrl(url, demoKey);
-    if (pageUrl) console.log(`  open in a browser (report page with chart): ${pageUrl}`);
-  } else {
-    console.log('Reports need an API key: make one with `npm run keys -- create --company 1` (list: `npm run keys -- list`).');
-  }
+  // The embedded demo gets one key on its first start that gets this far; only its hash is stored, so it is printed here once.
+  const demoKey = config.demoData && config.auth === 'apikey' && (await store.listApiKeys()).length === 0 && (await store.listCompanies()).some((c) => c.id === 1)
+    ? (await createApiKey(store, { name: 'demo', companyIds: [1] })).key
+    : undefined;
 
   let stopping = false;
   async function shutdown(signal: string): Promise<void> {
@@ -89,17 +80,16 @@ async function main(): Promise<void> {
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-}
-
-/** Builds this year's demo report once and returns its link, with the key as `apikey` so a browser can open it. */
-async function reportPageUrl(base: string, key?: string): Promise<string | undefined> {
-  const res = await fetch(`${base}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true`, { headers: key ? { 'X-ApiKey': key } : {} });
-  if (!res.ok) return undefined;
-  const { Url } = (await res.json()) as { Url: string };
-  return key ? `${Url}${Url.includes('?') ? '&' : '?'}apikey=${encodeURIComponent(key)}` : Url;
+  // Printed once a signal would stop the process cleanly: a caller may act on the first banner line (and a stop that
+  // comes while the rest reads the store ends the process with 0, as any stop does).
+  await printStartBanner({ url, store, auth: config.auth, demoKey }, (text) => console.log(text)).catch((err: unknown) => {
+    if (!stopping) throw err;
+  });
+  logger.info({ url, store: store.kind, auth: config.auth, basePath: config.basePath || undefined, publicBaseUrl: config.publicBaseUrl }, 'ready');
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  console.error(failureSentence(err));
+  if (debugEnabled() && err instanceof Error) console.error(err.stack);
   process.exit(1);
 });

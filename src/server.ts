@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { contractOperations } from './contract/operations.ts';
+import { warmUpHeaders } from './ops/warm-up-requests.ts';
 
 export interface RunningServer {
   server: Server;
@@ -29,14 +30,15 @@ export async function listen(app: Express, port: number, host: string): Promise<
 /**
  * One request per contract operation, and the WSDL, sent one at a time: a request from outside that arrives meanwhile
  * waits for one of them at most, not for all. Over node:http, which the server has loaded already (the first use of
- * fetch loads its client, a share of start-up of its own).
+ * fetch loads its client, a share of start-up of its own). The access log leaves them out (src/ops/warm-up-requests.ts).
  */
 export async function warmUp(url: string): Promise<void> {
   const requests = contractOperations().all.map(({ method, template }) => ({ method, path: template.replace(/\{\w+\}/g, 'warmup') }));
   for (const { method, path } of [...requests, { method: 'GET', path: '/soap12?wsdl' }]) {
     await new Promise<void>((resolve, reject) => {
       const body = method === 'GET' ? undefined : '{}';
-      const sent = httpRequest(url + path, { method, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
+      const headers = { ...warmUpHeaders(), ...(body ? { 'content-type': 'application/json' } : {}) };
+      const sent = httpRequest(url + path, { method, headers }, (res) => {
         res.resume().once('end', resolve).once('error', reject);
       });
       sent.once('error', reject).end(body);

@@ -29,6 +29,7 @@ export const errorMessages = {
   CompanyForbidden: { code: 'Forbidden', template: 'The API key does not give access to company {companyId}.' },
   // What was asked for
   ReportNotFound: { code: 'NotFound', template: 'No such report: the link is unknown, altered or no longer valid.' },
+  FormNotServed: { code: 'NotFound', template: "This resource has no '.{suffix}' form: end its path with {forms} instead (or use ?format= or Accept)." },
   MethodNotFound: { code: 'NotImplementedException', template: 'Could not find method named {verb}({name}) or Any({name}) on Service {service}Service' },
   OperationNotFound: { code: 'NotImplementedException', template: "The operation '{name}' does not exist for this service" },
   // Limits of the HTTP layer

@@ -1,14 +1,16 @@
 /**
  * Resolves a request to its operation record, once: the path is matched against the contract's routes the way
- * ServiceStack did (HEAD as GET, case-insensitive literals, empty segments dropped, a registered format's
- * extension stripped from REST routes, a pre-defined `/{format}/reply/{Op}` route's prefix read as its format), `req.url` is rewritten to the path as openapi/ spells it (so the validator
+ * ServiceStack did (HEAD as GET, case-insensitive literals, empty segments dropped, the extension of a format the
+ * operation answers in stripped from REST routes; the suffix of a format it does not answer in is a 404 naming the
+ * suffixes it has where the operation documents a 404 (a report link's `.xml`), else it stays part of the path, as
+ * 4.5 kept a suffix it did not know (`/v1/echo/a.xlsx` echoes `a.xlsx`)), a pre-defined `/{format}/reply/{Op}` route's prefix read as its format), `req.url` is rewritten to the path as openapi/ spells it (so the validator
  * sees one canonical form), and the record, path variables and extension format go into the request context.
  * ServiceStack 6+'s `/api/{Op}` route (beyond 4.5) is read as `/json/reply/{Op}`, `/api/{Op}.{ext}` as `/{ext}/reply/{Op}`.
  * `callbackLimit` refuses a JSONP callback name over the limit before anything is read.
  */
 import type { RequestHandler } from 'express';
 import { Keywords, keywordValue } from '../contract/keywords.ts';
-import type { OperationRecord } from '../contract/operations.ts';
+import { successMediaTypes, type OperationRecord } from '../contract/operations.ts';
 import { matchRoute, type RouteMatch } from '../contract/routes.ts';
 import { appError } from '../errors/app-error.ts';
 import { formatMessage } from '../errors/messages.ts';
@@ -50,6 +52,13 @@ function apiRoute(rawPath: string, extension: [string, string] | undefined): [fo
 export function resolveOperation(operations: readonly OperationRecord[], formats: FormatRegistry): RequestHandler {
   const byMethod = new Map<string, OperationRecord[]>();
   for (const op of operations) byMethod.set(op.method, [...(byMethod.get(op.method) ?? []), op]);
+  // The formats each operation answers in (its documented 200 media types); none documented = any.
+  const answersIn = new Map(operations.map((op) => [op, formats.offered(successMediaTypes(op)).map((e) => e.format)]));
+  const answers = (op: OperationRecord, format: string) => answersIn.get(op)!.length === 0 || answersIn.get(op)!.includes(format);
+  const formNotServed = (op: OperationRecord, suffix: string) => {
+    const forms = answersIn.get(op)!.map((f) => `.${f}`);
+    return appError('FormNotServed', { suffix, forms: forms.length > 1 ? `${forms.slice(0, -1).join(', ')} or ${forms.at(-1)}` : forms.join('') });
+  };
 
   const splitExtension = (last: string): [string, string] | undefined => {
     const dot = last.lastIndexOf('.');
@@ -91,7 +100,11 @@ export function resolveOperation(operations: readonly OperationRecord[], formats
         continue;
       }
       const withoutExtension = stripped ? matchRoute(op.segments, stripped) : undefined;
-      if (withoutExtension) return resolve(op, withoutExtension, { extension: withExtension![1] });
+      if (withoutExtension && answers(op, withExtension![1])) return resolve(op, withoutExtension, { extension: withExtension![1] });
+      if (withoutExtension && op.responses.has('404')) {
+        contextOf(res).operation = op;
+        return next(formNotServed(op, segments.at(-1)!.slice(withExtension![0].length + 1)));
+      }
       const asSent = matchRoute(op.segments, segments);
       if (asSent) return resolve(op, asSent);
     }

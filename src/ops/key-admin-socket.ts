@@ -8,7 +8,8 @@
  * Protocol: one JSON line `{"op": "revokeApiKey", "args": [...]}` → one JSON line `{"ok": result}` or `{"error": msg}`.
  * Only the four key-administration operations are reachable, each checking its arguments: a new key is made by the
  * server (issueApiKey: the caller never chooses its hash) for companies that exist; a revocation names a positive
- * integer id.
+ * integer id. And `serviceUrl`: where the server answers (so the curl line `npm run keys -- create` prints
+ * names the port the server really listens on).
  */
 import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
@@ -41,6 +42,8 @@ export function keyAdminOf(store: AdminStore): KeyAdminStore {
     },
   };
 }
+/** The server's root URL once it listens (undefined before). */
+export type ServiceUrl = () => string | undefined;
 /** Longest request line read (a create names a few companies). */
 const MAX_REQUEST_BYTES = 64 * 1024;
 
@@ -73,7 +76,7 @@ function ensurePrivateDirectory(path: string): void {
   }
 }
 
-export async function listenKeyAdmin(path: string, ledger: AdminStore): Promise<Server> {
+export async function listenKeyAdmin(path: string, ledger: AdminStore, serviceUrl: ServiceUrl = () => undefined): Promise<Server> {
   const store = keyAdminOf(ledger);
   ensurePrivateDirectory(path);
   rmSync(path, { force: true }); // a socket file left by a process that was killed
@@ -87,7 +90,7 @@ export async function listenKeyAdmin(path: string, ledger: AdminStore): Promise<
       const end = buffered.indexOf('\n');
       if (end === -1) return;
       socket.pause();
-      void answer(buffered.slice(0, end), store).then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
+      void answer(buffered.slice(0, end), store, serviceUrl).then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -98,9 +101,10 @@ export async function listenKeyAdmin(path: string, ledger: AdminStore): Promise<
   return server;
 }
 
-async function answer(line: string, store: KeyAdminStore): Promise<{ ok: unknown } | { error: string }> {
+async function answer(line: string, store: KeyAdminStore, serviceUrl: ServiceUrl): Promise<{ ok: unknown } | { error: string }> {
   try {
-    const { op, args } = JSON.parse(line) as { op: Op; args: unknown[] };
+    const { op, args } = JSON.parse(line) as { op: Op | 'serviceUrl'; args: unknown[] };
+    if (op === 'serviceUrl') return { ok: serviceUrl() ?? null };
     if (!OPS.includes(op) || !Array.isArray(args)) return { error: `unknown operation ${String(op)}` };
     const run = store[op] as (...a: unknown[]) => Promise<unknown>;
     return { ok: await run.apply(store, args) };
@@ -113,7 +117,7 @@ function revive(record: ApiKeyRecord): ApiKeyRecord {
   return { ...record, createdAt: new Date(record.createdAt), revokedAt: record.revokedAt === null ? null : new Date(record.revokedAt) };
 }
 
-function call(path: string, op: Op, args: unknown[]): Promise<unknown> {
+function call(path: string, op: Op | 'serviceUrl', args: unknown[]): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(path);
     let reply = '';
@@ -133,9 +137,10 @@ function call(path: string, op: Op, args: unknown[]): Promise<unknown> {
   });
 }
 
-/** The key operations of the store a running server holds, through its socket. */
-export function keyAdminClient(path: string): KeyAdminStore {
+/** The key operations of the store a running server holds, through its socket, and where that server answers. */
+export function keyAdminClient(path: string): KeyAdminStore & { serviceUrl(): Promise<string | undefined> } {
   return {
+    serviceUrl: async () => ((await call(path, 'serviceUrl', [])) as string | null) ?? undefined,
     listCompanies: () => call(path, 'listCompanies', []) as ReturnType<KeyAdminStore['listCompanies']>,
     issueApiKey: async (request) => {
       const issued = (await call(path, 'issueApiKey', [request])) as { key: string; record: ApiKeyRecord };

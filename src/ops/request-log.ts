@@ -3,7 +3,7 @@
  * token, else a new UUID; echoed in the `X-Request-Id` response header. Headers are never logged (API keys), and an
  * `apikey` query value is redacted. The address logged is the client's (behind a trusted proxy, from X-Forwarded-For).
  * One line per request when its response ends (`request completed`, `request aborted`, or `request errored` at level
- * error for a 5xx).
+ * error for a 5xx). The server's own warm-up requests at start are not logged (src/ops/warm-up-requests.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -11,6 +11,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { redactApiKey } from '../auth/api-keys.ts';
+import { isWarmUpRequest } from './warm-up-requests.ts';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -33,6 +34,7 @@ export function requestLog(logger: Logger): RequestHandler {
   return pinoHttp({
     logger,
     quietReqLogger: true,
+    autoLogging: { ignore: isWarmUpRequest },
     genReqId: (req, res) => {
       const id = requestId(req);
       res.setHeader(REQUEST_ID_HEADER, id);

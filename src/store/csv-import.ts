@@ -9,6 +9,7 @@ import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { isIsoDate } from '../scalars/dates.ts';
 import { LedgerValidationError, type BatchIssue } from './errors.ts';
+import { checkLedgerFileShapes } from './ledger-file-shape.ts';
 import type {
   Account, AccountType, JournalEntryInput, JournalLineInput, LedgerBatch, LedgerStore,
 } from './ledger-store.ts';
@@ -259,6 +260,7 @@ export async function importLedgerCsv(
   journal: string | Readable,
   options: { reference?: string; companyId?: number; /** Re-imported entry ids replace their earlier entries. */ replace?: boolean } = {},
 ): Promise<number> {
+  journal = await checkLedgerFileShapes(journal, options.reference, (file, reason) => new CsvImportError(1, reason, file));
   const parsed = typeof journal === 'string' ? parseLedgerCsv(journal, options) : await readLedgerCsv(journal, options);
   try {
     // load() validates atomically under its lock; its issues name batch positions, mapped back to CSV lines below.

@@ -18,14 +18,15 @@ import { createReportingClient, ResponseStatusError, type ReportingClient } from
 import { OPENAPI_PATH } from '../../src/contract/openapi-document.ts';
 import { AIRPORT, DINE_IN, DOWNTOWN } from '../fixtures/worked-example.ts';
 import { listenTestApp, type ListeningTestApp } from '../support/listening.ts';
+import { testToolBin, testToolPackage } from '../support/test-tools.ts';
 import type { CreateDriver, Driver, FlatInput, Outcome } from './generator-matrix/drivers/common.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const BIN = path.join(ROOT, 'node_modules/.bin');
+const TSC = path.join(ROOT, 'node_modules/.bin/tsc');
 const DRIVERS = path.join(import.meta.dirname, 'generator-matrix/drivers');
-/** Inside the project, so that the generated code resolves its runtime packages from node_modules/. */
-const WORK = path.join(ROOT, 'test-output/generator-matrix');
+/** Under test/tools/, so that the generated code resolves its runtime packages from the test tools' node_modules. */
+const WORK = path.join(ROOT, 'test/tools/.output/generator-matrix');
 
 interface Generator {
   name: string;
@@ -39,14 +40,14 @@ interface Generator {
   arrayForm?: RegExp;
 }
 
-const cli = (bin: string, ...args: string[]) => run(path.join(BIN, bin), args, { cwd: ROOT, maxBuffer: 16 << 20 });
+const cli = (bin: string, ...args: string[]) => run(testToolBin(bin), args, { cwd: ROOT, maxBuffer: 16 << 20 });
 // node_modules/.bin/openapi is claimed by both @redocly/cli and openapi-typescript-codegen (whichever npm links
 // last wins), so this generator's bin is read from its own package.json.
 const packageBin = (pkg: string, bin: string, ...args: string[]) => {
-  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(path.join(testToolPackage(pkg), 'package.json'), 'utf8')) as { bin: Record<string, string> };
   const script = manifest.bin[bin];
   if (!script) throw new Error(`${pkg} has no bin named ${bin}`);
-  return run(process.execPath, [path.join(ROOT, 'node_modules', pkg, script), ...args], { cwd: ROOT, maxBuffer: 16 << 20 });
+  return run(process.execPath, [path.join(testToolPackage(pkg), script), ...args], { cwd: ROOT, maxBuffer: 16 << 20 });
 };
 
 const GENERATORS: Generator[] = [
@@ -115,7 +116,7 @@ async function generateAndCompile(): Promise<Map<string, string[]>> {
   writeFileSync(path.join(WORK, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   writeFileSync(path.join(WORK, 'package.json'), '{ "type": "commonjs" }\n');
   const diagnostics = new Map<string, string[]>(GENERATORS.map((g) => [g.id, []]));
-  const output = await run(path.join(BIN, 'tsc'), ['-p', WORK, '--pretty', 'false'], { cwd: WORK, maxBuffer: 16 << 20 }).then(
+  const output = await run(TSC, ['-p', WORK, '--pretty', 'false'], { cwd: WORK, maxBuffer: 16 << 20 }).then(
     (r) => r.stdout,
     (e: { stdout?: string }) => e.stdout ?? String(e),
   );

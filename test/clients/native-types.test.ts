@@ -13,10 +13,11 @@ import { promisify } from 'node:util';
 import request from 'supertest';
 import { DINE_IN } from '../fixtures/worked-example.ts';
 import { listenTestApp, type ListeningTestApp } from '../support/listening.ts';
+import { TEST_TOOLS, testToolBin, testToolPackage } from '../support/test-tools.ts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
+const TSC = path.join(ROOT, 'node_modules', '.bin', 'tsc');
 
 /** Compiled with dtos.ts under tsc --strict, then run: echo and the report through JsonServiceClient. */
 const PROGRAM = `import { JsonServiceClient } from '@servicestack/client';
@@ -46,9 +47,9 @@ const TSCONFIG = {
     types: [],
     noEmit: true,
     skipLibCheck: true,
-    // @servicestack/client from this repository.
+    // @servicestack/client from the test tools (test/package.json).
     baseUrl: '.',
-    paths: { '@servicestack/client': [path.join(ROOT, 'node_modules', '@servicestack', 'client')] },
+    paths: { '@servicestack/client': [testToolPackage('@servicestack/client')] },
   },
   files: ['dtos.ts', 'program.ts'],
 };
@@ -59,7 +60,8 @@ describe('native types: /types/typescript with typescript-ref, tsc --strict and 
   let dir: string;
   before(async () => {
     t = await listenTestApp();
-    const cache = path.join(ROOT, 'node_modules', '.cache');
+    // Under the test tools, so that program.ts resolves @servicestack/client from there when it is run.
+    const cache = path.join(TEST_TOOLS, '.cache');
     await mkdir(cache, { recursive: true });
     dir = await mkdtemp(path.join(cache, 'native-types-'));
   });
@@ -83,13 +85,13 @@ describe('native types: /types/typescript with typescript-ref, tsc --strict and 
   });
 
   it('typescript-ref writes dtos.ts; it compiles with tsc --strict and works with JsonServiceClient', async () => {
-    const { stdout } = await run(bin('typescript-ref'), [t.url], { cwd: dir, env: { ...process.env, SERVICESTACK_TELEMETRY_OPTOUT: '1' } });
+    const { stdout } = await run(testToolBin('typescript-ref'), [t.url], { cwd: dir, env: { ...process.env, SERVICESTACK_TELEMETRY_OPTOUT: '1' } });
     expect(stdout).to.match(/Saved to: dtos\.ts/);
     const dtos = await readFile(path.join(dir, 'dtos.ts'), 'utf8');
     expect(dtos).to.include(`BaseUrl: ${t.url}`);
     await writeFile(path.join(dir, 'program.ts'), PROGRAM);
     await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
-    const compiled = await run(bin('tsc'), ['-p', path.join(dir, 'tsconfig.json')], { cwd: dir }).then(
+    const compiled = await run(TSC, ['-p', path.join(dir, 'tsconfig.json')], { cwd: dir }).then(
       () => '',
       (e: { stdout?: string }) => e.stdout ?? String(e),
     );

@@ -26,10 +26,10 @@ import { contractOperations, responseFor } from '../../src/contract/operations.t
 import { generateDemoLedger } from '../../src/store/demo-ledger.ts';
 import { freePort } from '../support/free-port.ts';
 import { listenTestApp, type ListeningTestApp } from '../support/listening.ts';
+import { TEST_TOOLS, testToolBin } from '../support/test-tools.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const BIN = (name: string) => path.join(ROOT, 'node_modules/.bin', name);
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -68,7 +68,7 @@ function placeholders(value: Json, at = '$'): string[] {
 function startPrismMock(port: number): Promise<{ child: ChildProcess; log: string[] }> {
   const log: string[] = [];
   // As a user starts it: `npx prism mock openapi/reporting-service.yaml`, from the repository.
-  const child = spawn(BIN('prism'), ['mock', path.relative(ROOT, OPENAPI_PATH), '--port', String(port), '--host', '127.0.0.1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(testToolBin('prism'), ['mock', path.relative(ROOT, OPENAPI_PATH), '--port', String(port), '--host', '127.0.0.1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Prism did not start:\n${log.join('')}`)), 90_000);
     const read = (chunk: Buffer) => {
@@ -296,8 +296,8 @@ describe('the contract in the tools users open first', function () {
   it('openapi-client-axios typegen: a small .d.ts with Locations as number[], a caller\'s number[] compiles with tsc --strict and reaches the server', async () => {
     const dir = path.join(work, 'axios');
     mkdirSync(dir);
-    symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-    const { stdout: dts } = await run(BIN('typegen'), [OPENAPI_PATH], { cwd: dir, maxBuffer: 64 << 20 });
+    symlinkSync(TEST_TOOLS, path.join(dir, 'node_modules')); // openapi-client-axios and axios, from the test tools
+    const { stdout: dts } = await run(testToolBin('typegen'), [OPENAPI_PATH], { cwd: dir, maxBuffer: 64 << 20 });
     writeFileSync(path.join(dir, 'client.d.ts'), dts);
     expect(dts.length, 'the .d.ts size').to.be.below(200_000);
     expect(dts).to.match(/Locations\?: number \/\* int32 \*\/\[\];/);

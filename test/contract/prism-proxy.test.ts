@@ -13,8 +13,9 @@ import { OPENAPI_PATH } from '../../src/contract/openapi-document.ts';
 import { DINE_IN } from '../fixtures/worked-example.ts';
 import { listenTestApp, type ListeningTestApp } from '../support/listening.ts';
 import { NO_KEY_HEADER } from '../support/test-app.ts';
+import { testToolBin } from '../support/test-tools.ts';
 
-const PRISM = path.resolve(import.meta.dirname, '../../node_modules/.bin/prism');
+const PRISM = testToolBin('prism');
 
 interface Call {
   name: string;

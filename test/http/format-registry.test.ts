@@ -26,6 +26,9 @@ function probe(entries: FormatEntry[]) {
     const form = negotiate(req, context.operation, { extension: context.extensionFormat, prefix: context.prefixFormat });
     res.json({ operation: context.operation?.operationId ?? null, url: req.url, format: form.entry.format });
   });
+  app.use((error: Error & { status?: number }, _req: Request, res: express.Response, _next: express.NextFunction) => {
+    res.status(error.status ?? 500).json({ error: error.message });
+  });
   return app;
 }
 
@@ -47,8 +50,18 @@ describe('format registry: entries reach routing and negotiation', () => {
   it('When a format is asked for that the operation does not document, then negotiation falls through to the next rule', async () => {
     const app = probe([jsonFormat, xmlFormat, jsonpFormat]);
     const token = `${'a'.repeat(10)}.${'b'.repeat(43)}`;
-    expect((await request(app).get(`/v1/Reporting/ProfitAndLoss/Flat/Reports/${token}.xml`)).body).to.include({ operation: 'GetFlatReport', format: 'json' });
+    expect((await request(app).get(`/v1/Reporting/ProfitAndLoss/Flat/Reports/${token}?format=xml`)).body).to.include({ operation: 'GetFlatReport', format: 'json' });
     expect((await request(app).get('/v1/echo/hello.xml')).body).to.include({ operation: 'Echo', format: 'xml' });
+  });
+
+  it('When a path ends in the suffix of a format the operation does not answer in, then it is a 404 naming its suffixes where the operation documents a 404, else part of the path', async () => {
+    const app = probe([jsonFormat, xmlFormat, jsonpFormat]);
+    const token = `${'a'.repeat(10)}.${'b'.repeat(43)}`;
+    const link = await request(app).get(`/v1/Reporting/ProfitAndLoss/Flat/Reports/${token}.xml`);
+    expect(link.status).to.equal(404);
+    expect(link.body.error).to.equal("This resource has no '.xml' form: end its path with .json instead (or use ?format= or Accept).");
+    const onlyJson = probe([jsonFormat, jsonpFormat]);
+    expect((await request(onlyJson).get('/v1/echo/hello.xml')).body).to.include({ operation: 'Echo', url: '/v1/echo/hello.xml', format: 'json' });
   });
 
   it('When an entry can read a media type, then a body of that type reaches the binder as the DTO properties; otherwise it is left unread', async () => {

@@ -17,7 +17,7 @@ import { decodeReportToken, encodeReportToken, type ReportLinkPayload } from '..
 import { linkSecretSource } from '../../src/services/link-secret.ts';
 import type { LedgerBatch } from '../../src/store/ledger-store.ts';
 import { AIRPORT, DINE_IN, workedExampleBatch } from '../fixtures/worked-example.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createTestApp, NO_KEY_HEADER, type TestApp } from '../support/test-app.ts';
 import { EXPECTED_A } from '../fixtures/worked-example.ts';
 
 const A = {
@@ -96,22 +96,38 @@ describe('report links: GET on GetFlatResponse.Url (issue 5)', function () {
       expect(res.text).to.match(/^show\(\{"Url":/);
     });
 
-    it('When a format the operation does not document is asked for (.xml, ?format=xml), then it is never answered: negotiation falls through to Accept, as without it', async () => {
-      for (const asked of [request(t.app).get(`${path}.xml`), request(t.app).get(path).query({ format: 'xml' })]) {
-        const res = await asked;
-        expect(res.status).to.equal(200);
-        expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
-        expect(withoutBuildTime(res.body)).to.deep.equal(withoutBuildTime(original));
+    it('When ?format= names a format the operation does not document (xml), then it is never answered: negotiation falls through to Accept, as without it', async () => {
+      const res = await request(t.app).get(path).query({ format: 'xml' });
+      expect(res.status).to.equal(200);
+      expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+      expect(withoutBuildTime(res.body)).to.deep.equal(withoutBuildTime(original));
+      const browser = await request(t.app).get(path).query({ format: 'xml' }).set('Accept', BROWSER_ACCEPT);
+      expect(browser.status).to.equal(200);
+      expect(browser.headers['content-type']).to.equal('text/html; charset=utf-8');
+    });
+
+    it('When the link ends in the suffix of a format it has no form for (.xml, .jsv), then a 404 ResponseStatus says so and names the suffixes it has (issue 27)', async () => {
+      const message = (suffix: string) => `This resource has no '.${suffix}' form: end its path with .json, .html, .csv or .xlsx instead (or use ?format= or Accept).`;
+      for (const suffix of ['xml', 'jsv']) {
+        const res = await request(t.app).get(`${path}.${suffix}`);
+        expectNoReport(res, 404, 'NotFound');
+        expect(res.body.ResponseStatus.Message).to.equal(message(suffix));
+        // A browser gets the error as the HTML page every error is for it, with the same ResponseStatus.
+        const page = await request(t.app).get(`${path}.${suffix}`).set('Accept', BROWSER_ACCEPT);
+        expect(page.status).to.equal(404);
+        expect(page.headers['content-type']).to.equal('text/html; charset=utf-8');
+        expect(page.text).to.include(message(suffix).replace(/'/g, '&#39;'));
       }
-      for (const asked of [request(t.app).get(`${path}.xml`), request(t.app).get(path).query({ format: 'xml' })]) {
-        const res = await asked.set('Accept', BROWSER_ACCEPT);
-        expect(res.status).to.equal(200);
-        expect(res.headers['content-type']).to.equal('text/html; charset=utf-8');
-      }
+      // Said before the link is read: the same to a caller without a key, and for an altered link.
+      expectNoReport(await request(t.app).get(`${path}.xml`).set(NO_KEY_HEADER, '1'), 404, 'NotFound');
       const altered = `${path.slice(0, -2)}${path.at(-2) === 'A' ? 'B' : 'A'}${path.at(-1)}`;
       const error = await request(t.app).get(`${altered}.xml`).set('Accept', 'application/xml');
-      expect(error.status).to.equal(404);
-      expect(error.headers['content-type']).to.equal('application/json; charset=utf-8');
+      expectNoReport(error, 404, 'NotFound');
+      expect(error.body.ResponseStatus.Message).to.match(/^This resource has no '\.xml' form/);
+      // An operation that documents no 404 keeps the suffix in its path, as 4.5 kept one it did not know.
+      const echo = await request(t.app).get('/v1/echo/report.xlsx');
+      expect(echo.status).to.equal(200);
+      expect(echo.body.Message).to.equal('report.xlsx');
     });
 
     it('keeps every option: locations, filters, mapping, order (C, D, E, F of §5 in one link)', async () => {
