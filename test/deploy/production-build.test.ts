@@ -123,6 +123,7 @@ describe('production build: node dist/src/start.js with production dependencies 
       expect((await fetch(`${url}/assets/chart.umd.min.js`)).status).to.equal(200);
       expect((await fetch(`${url}/docs/assets/swagger-ui-bundle.js`)).status).to.equal(200);
       expect(await (await fetch(`${url}/types/typescript`)).text()).to.contain(`BaseUrl: ${url}`);
+      await server.waitForOutput(/Demo API key for company 1 \(shown once, stored hashed\): \S+\n/);
       key = /Demo API key for company 1 \(shown once, stored hashed\): (\S+)/.exec(server.output())![1]!;
       const report = await fetch(`${url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1`, { headers: { 'X-ApiKey': key } });
       expect(report.status).to.equal(200);
