@@ -151,6 +151,30 @@ export class CompanyBalances {
     cells.add(this.locations.of(locationId), this.accounts.of(accountId), this.tagSets.of(tagSetId), dayOfMonth - 1, cents);
   }
 
+  /**
+   * Adds rows given column by column (month index, day of month, location, account, tag set, cents), as a store reads
+   * balance_daily or a change's deltas. False, adding nothing further, at the first |cents| beyond 2^53 (a float64
+   * would not hold it exactly: such a company is answered by SQL).
+   */
+  addColumns(columns: ArrayLike<number>[], rows: number): boolean {
+    const [month, day, location, account, tagSet, cents] = columns as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
+    for (let i = 0; i < rows; i++) {
+      const c = cents[i]!;
+      if (!(Math.abs(c) < Number.MAX_SAFE_INTEGER)) return false;
+      this.addOn(month[i]!, day[i]!, location[i]!, account[i]!, tagSet[i]!, c);
+    }
+    return true;
+  }
+
+  /** Bytes held by the typed arrays of every month (what `sum` reads), for the benchmarks' memory figures. */
+  byteSize(): number {
+    let bytes = 0;
+    for (const m of this.months.values()) {
+      for (const a of [m.location, m.account, m.tagSet, m.total, m.daily, m.accountTotal, m.accountDaily]) bytes += a.byteLength;
+    }
+    return bytes;
+  }
+
   /** Cents per account and month over the filter, nonzero sums only, ordered by account then month (as the SQL answers). */
   sum(filter: BalanceFilter): AccountMonthTotal[] {
     if (filter.fromDay > filter.toDay) return [];

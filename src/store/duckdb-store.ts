@@ -5,7 +5,7 @@ import {
 } from '@duckdb/node-api';
 import { CompanyBalances } from './balance-index.ts';
 import { readCatalog } from './catalog-sql.ts';
-import { isIsoDate, isoEpochDay } from '../scalars/dates.ts';
+import { isoEpochDay } from '../scalars/dates.ts';
 import * as keys from './api-key-sql.ts';
 import type {
   AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, LedgerBatch, LedgerStore, LedgerView, NewApiKey, PnlQuery,
@@ -16,8 +16,7 @@ import { readTagSets, scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
 import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
-import { resolveTagSets } from './tag-sets.ts';
-import { PNL_ACCOUNT_TYPES } from './ledger-store.ts';
+import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
 
 /** Runs one task at a time on a connection (DuckDB connections are not meant for interleaved statements). */
 class Serial {
@@ -113,10 +112,6 @@ async function writeStaging(conn: DuckDBConnection, st: Staging): Promise<void> 
   await appendColumns(conn, 'stage_line_options', [BIGINT, VARCHAR], [big(O.lineId), O.optionId]);
 }
 
-const PNL_TYPES: ReadonlySet<string> = new Set(PNL_ACCOUNT_TYPES);
-/** Largest |cents| a float64 holds exactly. */
-const SAFE_CENTS = Number.MAX_SAFE_INTEGER;
-
 /**
  * A company's balance_daily rows, read column by column into the in-memory index; undefined when some daily sum is
  * beyond 2^53 cents (such a company is answered by SQL, which reports the unsafe amount).
@@ -130,12 +125,8 @@ async function readBalances(conn: DuckDBConnection, companyId: number): Promise<
       ORDER BY month_index, location_id, account_id, tag_set_id`, [companyId], [INTEGER]);
   const balances = new CompanyBalances();
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    const rows = chunk.rowCount;
-    const [month, day, location, account, tagSet, cents] = [0, 1, 2, 3, 4, 5].map((i) => chunk!.getColumnValues(i) as number[]);
-    for (let i = 0; i < rows; i++) {
-      if (!(Math.abs(cents![i]!) < SAFE_CENTS)) return undefined;
-      balances.addOn(month![i]!, day![i]!, location![i]!, account![i]!, tagSet![i]!, cents![i]!);
-    }
+    const columns = [0, 1, 2, 3, 4, 5].map((i) => chunk!.getColumnValues(i) as number[]);
+    if (!balances.addColumns(columns, chunk.rowCount)) return undefined;
   }
   return balances;
 }
@@ -225,24 +216,15 @@ export class DuckDbLedgerStore implements LedgerStore {
 
   /** From the in-memory pre-aggregates (the same figures as the SQL over balance_monthly/balance_daily; see the contract test). */
   async sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
-    if (!isIsoDate(query.from) || !isIsoDate(query.to)) throw new RangeError(`invalid date range ${query.from}..${query.to}`);
-    const filtered = query.optionGroups.some((g) => g.length > 0);
+    checkRange(query);
     const [catalog, balances, tagSets] = await Promise.all([
       this.getCatalog(query.companyId),
       this.balancesOf(query.companyId),
-      filtered ? this.tagSetsOf(query.companyId) : undefined,
+      isFiltered(query) ? this.tagSetsOf(query.companyId) : undefined,
     ]);
     if (!catalog) return [];
     if (!balances) return this.sumPnlBySql(query);
-    const tagSetIds = tagSets && resolveTagSets(tagSets, query.optionGroups);
-    if (tagSetIds && tagSetIds.length === 0) return [];
-    return balances.sum({
-      fromDay: isoEpochDay(query.from),
-      toDay: isoEpochDay(query.to),
-      locations: query.locationIds,
-      tagSets: tagSetIds,
-      accounts: catalog.accounts.filter((a) => PNL_TYPES.has(a.type)).map((a) => a.id),
-    });
+    return sumFromIndex(balances, catalog, tagSets, query);
   }
 
   /** The same figures by SQL over the pre-aggregate tables (balance_monthly + balance_daily). */

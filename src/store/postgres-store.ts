@@ -1,4 +1,8 @@
-/** LedgerStore over PostgreSQL (node-postgres Pool from a connection string). */
+/**
+ * LedgerStore over PostgreSQL (node-postgres Pool from a connection string). Reports are answered from memory: each
+ * instance follows the companies it reports on (pg-followed-companies.ts), kept current by the shared change log and
+ * LISTEN/NOTIFY (change-log-sql.ts, pg-change-feed.ts).
+ */
 import pg from 'pg';
 import { readCatalog } from './catalog-sql.ts';
 import * as keys from './api-key-sql.ts';
@@ -6,23 +10,19 @@ import type {
   AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, LedgerBatch, LedgerStore, LedgerView, NewApiKey, PnlQuery,
   ReadOptions,
 } from './ledger-store.ts';
+import { recordChange } from './change-log-sql.ts';
+import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
 import { loadBatch } from './load-sql.ts';
+import { ChangeFeed } from './pg-change-feed.ts';
+import { FollowedCompanies, session, type CompanyState } from './pg-followed-companies.ts';
 import { mapPgError } from './pg-errors.ts';
 import { scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
-import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
+import type { Staging } from './sql-session.ts';
 
 const STAGE_BATCH = 20_000;
 const MIGRATE_LOCK = 7_310_411; // advisory lock id serializing concurrent migrations
-
-function session(client: pg.PoolClient): SqlSession {
-  return {
-    async query(sql: string, params: readonly SqlParam[] = []): Promise<SqlRow[]> {
-      return (await client.query(sql, params as unknown[])).rows as SqlRow[];
-    },
-  };
-}
 
 async function insertColumns(client: pg.PoolClient, table: string, casts: string[], columns: unknown[][]): Promise<void> {
   const rows = columns[0]?.length ?? 0;
@@ -42,9 +42,19 @@ async function writeStaging(client: pg.PoolClient, st: Staging): Promise<void> {
   await insertColumns(client, 'stage_line_options', ['bigint', 'text'], [O.lineId, O.optionId]);
 }
 
+/** A report's read found its company changed between two steps: it is read again. */
+class ChangedDuringRead extends Error {}
+/** The company's sums are beyond what memory holds exactly: the report is read by SQL. */
+class NotInMemory extends Error {}
+/** Reads of one report retried on a concurrent change before it is answered from one SQL snapshot instead. */
+const READ_ATTEMPTS = 3;
+
 export class PostgresLedgerStore implements LedgerStore {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
+  private readonly followed: FollowedCompanies;
+  private readonly feed: ChangeFeed;
+  private following = false;
 
   constructor(connectionString: string, options: { max?: number; connectionTimeoutMillis?: number } = {}) {
     this.pool = new pg.Pool({
@@ -55,6 +65,27 @@ export class PostgresLedgerStore implements LedgerStore {
     });
     // Idle clients die when the server goes away; the pool drops them and reconnects on the next checkout.
     this.pool.on('error', () => undefined);
+    this.followed = new FollowedCompanies((read) => this.withClient(async (client) => {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      try {
+        const result = await read(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    }));
+    this.feed = new ChangeFeed(connectionString, (seq) => this.followed.changed(seq));
+  }
+
+  /** The company's in-memory state; the first call starts listening for changes (a CLI that only loads never does). */
+  private stateOf(companyId: number): Promise<CompanyState | undefined> {
+    if (!this.following) {
+      this.following = true;
+      this.feed.start();
+    }
+    return this.followed.state(companyId);
   }
 
   /** Runs fn on one pooled client; connection failures surface as StoreUnavailableError and the client is discarded. */
@@ -102,12 +133,58 @@ export class PostgresLedgerStore implements LedgerStore {
     return this.withClient(async (c) => (await c.query('SELECT 1 FROM companies LIMIT 1')).rowCount === 0);
   }
 
-  getCatalog(companyId: number): Promise<CompanyCatalog | undefined> {
-    return this.withClient((c) => readCatalog(session(c), companyId));
+  async getCatalog(companyId: number): Promise<CompanyCatalog | undefined> {
+    return (await this.stateOf(companyId))?.catalog;
   }
 
-  sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
+  /** From the in-memory pre-aggregates (the same figures as the SQL over balance_monthly/balance_daily; see the contract test). */
+  async sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
+    checkRange(query);
+    const state = await this.stateOf(query.companyId);
+    if (!state) return [];
+    if (!state.balances) return this.sumPnlBySql(query);
+    return sumFromIndex(state.balances, state.catalog, isFiltered(query) ? state.tagSets : undefined, query);
+  }
+
+  /** The same figures by SQL over the pre-aggregate tables (balance_monthly + balance_daily). */
+  sumPnlBySql(query: PnlQuery): Promise<AccountMonthTotal[]> {
     return this.withClient((c) => sumPnl(session(c), query));
+  }
+
+  /**
+   * From memory: the catalog and the sums come from one state of the company, which a change replaces in one
+   * synchronous step; a read that finds its company changed between its steps is run again. A company whose sums
+   * memory cannot hold exactly, or one that keeps changing under the read, is read in one SQL snapshot.
+   */
+  async readSnapshot<T>(read: (view: LedgerView) => Promise<T>, options: ReadOptions = {}): Promise<T> {
+    const { signal } = options;
+    for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+      signal?.throwIfAborted();
+      const seen = new Map<number, { state: CompanyState; version: number }>();
+      const stateOf = async (companyId: number): Promise<CompanyState | undefined> => {
+        const state = await this.stateOf(companyId);
+        signal?.throwIfAborted();
+        const earlier = seen.get(companyId);
+        if (earlier && (earlier.state !== state || earlier.version !== state?.version)) throw new ChangedDuringRead();
+        if (state && !state.balances) throw new NotInMemory();
+        if (state && !earlier) seen.set(companyId, { state, version: state.version });
+        return state;
+      };
+      try {
+        return await read({
+          getCatalog: async (companyId) => (await stateOf(companyId))?.catalog,
+          sumPnlByAccountMonth: async (query) => {
+            checkRange(query);
+            const state = await stateOf(query.companyId);
+            return state ? sumFromIndex(state.balances!, state.catalog, isFiltered(query) ? state.tagSets : undefined, query) : [];
+          },
+        });
+      } catch (err) {
+        if (err instanceof NotInMemory) break;
+        if (!(err instanceof ChangedDuringRead)) throw err;
+      }
+    }
+    return this.readSqlSnapshot(read, options);
   }
 
   /**
@@ -115,7 +192,7 @@ export class PostgresLedgerStore implements LedgerStore {
    * and the sums of a report agree even while an import commits. An aborted signal cancels the running statement
    * (pg_cancel_backend through the pool, as psql's Ctrl-C does) and ends the transaction.
    */
-  async readSnapshot<T>(read: (view: LedgerView) => Promise<T>, { signal }: ReadOptions = {}): Promise<T> {
+  private async readSqlSnapshot<T>(read: (view: LedgerView) => Promise<T>, { signal }: ReadOptions = {}): Promise<T> {
     signal?.throwIfAborted();
     return this.withClient(async (client) => {
       const pid = (client as unknown as { processID?: number }).processID;
@@ -167,12 +244,14 @@ export class PostgresLedgerStore implements LedgerStore {
       // Serializes loads (id and tag-set allocation) while leaving reads free.
       await client.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
       if (onlyIfEmpty && ((await client.query('SELECT 1 FROM companies LIMIT 1')).rowCount ?? 0) > 0) return false;
-      await loadBatch(session(client), batch, (_s, staging) => writeStaging(client, staging));
+      await loadBatch(session(client), batch, (_s, staging) => writeStaging(client, staging), recordChange);
       return true;
     });
     // Fresh statistics after a bulk load, so the planner uses the indexes of the pre-aggregates at once
     // instead of waiting for autovacuum (a clipped range otherwise scans balance_daily).
     if (loaded && batch.entries?.length) await this.withClient((c) => c.query('ANALYZE balance_monthly, balance_daily, tag_sets'));
+    // This instance's own reports show the load once load() returns; the others hear of it by NOTIFY.
+    if (loaded) await this.followed.catchUp().catch(() => undefined);
     return loaded;
   }
 
@@ -203,14 +282,23 @@ export class PostgresLedgerStore implements LedgerStore {
     return this.transaction((client) => keys.revokeApiKey(session(client), id));
   }
 
-  /** Nothing is kept in memory: every report reads the pre-aggregate tables of the shared database. */
-  async preload(): Promise<void> {}
+  /** Reads every company into memory (the server runs it in the background once it is ready). */
+  async preload(): Promise<void> {
+    for (const company of await this.listCompanies()) await this.stateOf(company.id);
+  }
+
+  /** Bytes of the in-memory pre-aggregates of the companies followed (benchmarks). */
+  indexBytes(): number {
+    return this.followed.indexBytes();
+  }
 
   async ping(): Promise<void> {
     await this.withClient((c) => c.query('SELECT 1'));
   }
 
   async close(): Promise<void> {
+    this.followed.close();
+    await this.feed.close();
     await this.pool.end();
   }
 }
