@@ -97,13 +97,18 @@ export class PostgresLedgerStore implements LedgerStore {
       throw mapPgError(err);
     }
     let broken: Error | undefined;
+    // The server may end the connection between two statements (shutdown, pg_terminate_backend): node-postgres then
+    // emits 'error' on the checked-out client, which the pool listens for only while the client is idle.
+    const lost = (err: Error) => void (broken ??= err);
+    client.on('error', lost);
     try {
       return await fn(client);
     } catch (err) {
       const mapped = mapPgError(err);
-      if (mapped !== err) broken = err as Error;
+      if (mapped !== err) broken ??= err as Error;
       throw mapped;
     } finally {
+      client.off('error', lost);
       client.release(broken);
     }
   }
