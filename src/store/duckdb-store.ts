@@ -233,9 +233,11 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   /**
-   * A DuckDB file has one writer process, this one, and the server never loads while it serves (the import CLI
-   * cannot open a file the server holds), so the catalog and the sums of a report already agree. The signal is
-   * checked between the steps, so a request that timed out stops before its next one.
+   * A DuckDB file has one writer, this process; a load (an import handed over by `npm run import`, see
+   * ops/key-admin-socket.ts) changes the catalogs and the in-memory sums in one synchronous step after its COMMIT.
+   * A read that a load overtook between its steps is run again; after two such tries it runs in the write queue,
+   * where no load can overtake it. The signal is checked between the steps, so a request that timed out stops
+   * before its next one.
    */
   async readSnapshot<T>(read: (view: LedgerView) => Promise<T>, { signal }: ReadOptions = {}): Promise<T> {
     const checked = async <R>(work: () => Promise<R>): Promise<R> => {
@@ -244,10 +246,16 @@ export class DuckDbLedgerStore implements LedgerStore {
       signal?.throwIfAborted();
       return result;
     };
-    return read({
+    const view: LedgerView = {
       getCatalog: (companyId) => checked(() => this.getCatalog(companyId)),
       sumPnlByAccountMonth: (query) => checked(() => this.sumPnlByAccountMonth(query)),
-    });
+    };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const loadsAtStart = this.loads;
+      const result = await read(view);
+      if (this.loads === loadsAtStart) return result;
+    }
+    return this.writeQueue.run(() => read(view));
   }
 
   /** Reference implementation: the same figures by a direct scan of journal lines (slow; for tests and checks). */
