@@ -363,6 +363,13 @@ export class DuckDbLedgerStore implements LedgerStore {
     for (const company of await this.listCompanies()) await this.balancesOf(company.id);
   }
 
+  /** Bytes of the in-memory pre-aggregates built so far (benchmarks). */
+  indexBytes(): number {
+    let bytes = 0;
+    for (const balances of this.builtBalances.values()) bytes += balances.byteSize();
+    return bytes;
+  }
+
   async ping(): Promise<void> {
     await this.read((s) => s.query('SELECT 1'));
   }
