@@ -8,6 +8,8 @@ import type { LoadChange } from './load-sql.ts';
 import { int, type SqlSession } from './sql-session.ts';
 
 export const CHANGE_CHANNEL = 'ledger_changed';
+/** Notified (at COMMIT) by every creation or revocation of an API key: instances forget the keys they found. */
+export const API_KEYS_CHANNEL = 'api_keys_changed';
 const DELTA_RETENTION = "interval '10 minutes'";
 
 /** The ChangeRecorder of the PostgreSQL adapter (load-sql.ts): the last step of a load before COMMIT. */

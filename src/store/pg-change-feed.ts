@@ -1,21 +1,27 @@
 /**
- * One dedicated PostgreSQL connection per instance that LISTENs on the change channel (change-log-sql.ts). Each
- * notification, and each (re)connection (which may have missed some), calls `onChange`: the instance then reads what
- * it has not seen. A lost connection (server restart, network) is re-opened after a growing pause (1 s .. 5 s).
+ * One dedicated PostgreSQL connection per instance that LISTENs on the ledger's change channel (change-log-sql.ts)
+ * and on the API keys' one. Each notification, and each (re)connection (which may have missed some), calls its
+ * handler: the instance then reads what it has not seen. While the connection is down (`connected` false) nothing
+ * would tell the instance of a change, so it keeps nothing it could not re-check. A lost connection (server restart,
+ * network) is re-opened after a growing pause (1 s .. 5 s).
  */
 import pg from 'pg';
-import { CHANGE_CHANNEL } from './change-log-sql.ts';
+import { API_KEYS_CHANNEL, CHANGE_CHANNEL } from './change-log-sql.ts';
 
 export class ChangeFeed {
   private client: pg.Client | undefined;
   private retry: NodeJS.Timeout | undefined;
   private pause = 1_000;
   private closed = false;
+  /** LISTENing: every change committed from now on is heard. */
+  connected = false;
 
   constructor(
     private readonly connectionString: string,
     /** The seq a notification names, or undefined after a (re)connection. */
     private readonly onChange: (seq: number | undefined) => void,
+    /** An API key was created or revoked, or the connection was lost or (re)made (some may have been missed). */
+    private readonly onKeysChange: () => void,
   ) {}
 
   start(): void {
@@ -29,25 +35,30 @@ export class ChangeFeed {
     const lost = () => {
       if (this.client !== client) return;
       this.client = undefined;
+      this.connected = false;
+      this.onKeysChange();
       void client.end().catch(() => undefined);
       this.reconnectLater();
     };
     client.on('error', lost);
     client.on('end', lost);
     client.on('notification', (message) => {
+      if (message.channel === API_KEYS_CHANNEL) return this.onKeysChange();
       if (message.channel !== CHANGE_CHANNEL) return;
       const seq = Number(message.payload);
       this.onChange(Number.isSafeInteger(seq) ? seq : undefined);
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+      await client.query(`LISTEN ${CHANGE_CHANNEL}; LISTEN ${API_KEYS_CHANNEL}`);
     } catch {
       lost();
       return;
     }
     if (this.closed) return void client.end().catch(() => undefined);
     this.pause = 1_000;
+    this.connected = true;
+    this.onKeysChange();
     this.onChange(undefined);
   }
 
@@ -63,6 +74,7 @@ export class ChangeFeed {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.connected = false;
     clearTimeout(this.retry);
     const client = this.client;
     this.client = undefined;

@@ -10,7 +10,7 @@ import type {
   AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, LedgerBatch, LedgerStore, LedgerView, NewApiKey, PnlQuery,
   ReadOptions,
 } from './ledger-store.ts';
-import { recordChange } from './change-log-sql.ts';
+import { API_KEYS_CHANNEL, recordChange } from './change-log-sql.ts';
 import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
 import { loadBatch } from './load-sql.ts';
 import { ChangeFeed } from './pg-change-feed.ts';
@@ -55,6 +55,9 @@ export class PostgresLedgerStore implements LedgerStore {
   private readonly followed: FollowedCompanies;
   private readonly feed: ChangeFeed;
   private following = false;
+  /** Found API keys by hash, kept only while the feed is connected: a creation or revocation NOTIFYs every instance. */
+  private readonly apiKeys = new Map<string, Promise<ApiKeyRecord | undefined>>();
+  private apiKeyChanges = 0;
 
   constructor(connectionString: string, options: { max?: number; connectionTimeoutMillis?: number } = {}) {
     this.pool = new pg.Pool({
@@ -76,15 +79,19 @@ export class PostgresLedgerStore implements LedgerStore {
         throw err;
       }
     }));
-    this.feed = new ChangeFeed(connectionString, (seq) => this.followed.changed(seq));
+    this.feed = new ChangeFeed(connectionString, (seq) => this.followed.changed(seq), () => this.forgetApiKeys());
   }
 
-  /** The company's in-memory state; the first call starts listening for changes (a CLI that only loads never does). */
+  /** The first report or key lookup starts listening for changes (a CLI that only loads or manages keys never does). */
+  private follow(): void {
+    if (this.following) return;
+    this.following = true;
+    this.feed.start();
+  }
+
+  /** The company's in-memory state. */
   private stateOf(companyId: number): Promise<CompanyState | undefined> {
-    if (!this.following) {
-      this.following = true;
-      this.feed.start();
-    }
+    this.follow();
     return this.followed.state(companyId);
   }
 
@@ -271,12 +278,33 @@ export class PostgresLedgerStore implements LedgerStore {
   createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
     return this.transaction(async (client) => {
       await client.query('LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE'); // serializes id allocation
-      return keys.insertApiKey(session(client), key);
-    });
+      const record = await keys.insertApiKey(session(client), key);
+      await client.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANNEL, String(record.id)]);
+      return record;
+    }).finally(() => this.forgetApiKeys());
   }
 
+  /**
+   * A found key is kept while the change feed is connected (every instance hears each creation and revocation at its
+   * COMMIT and forgets what it kept); unknown hashes are always looked up, never kept.
+   */
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    return this.withClient((c) => keys.findApiKeyByHash(session(c), keyHash));
+    this.follow();
+    const cached = this.apiKeys.get(keyHash);
+    if (cached) return cached;
+    const lookup = this.withClient((c) => keys.findApiKeyByHash(session(c), keyHash));
+    if (!this.feed.connected) return lookup;
+    const changesAtStart = this.apiKeyChanges;
+    const finding = lookup.then((record) => record && Object.freeze({ ...record, companyIds: Object.freeze([...record.companyIds]) as number[] }));
+    this.apiKeys.set(keyHash, finding);
+    const forget = () => { if (this.apiKeys.get(keyHash) === finding) this.apiKeys.delete(keyHash); };
+    finding.then((record) => { if (!record || this.apiKeyChanges !== changesAtStart) forget(); }, forget);
+    return finding;
+  }
+
+  private forgetApiKeys(): void {
+    this.apiKeyChanges++;
+    this.apiKeys.clear();
   }
 
   listApiKeys(): Promise<ApiKeyRecord[]> {
@@ -284,7 +312,11 @@ export class PostgresLedgerStore implements LedgerStore {
   }
 
   revokeApiKey(id: number): Promise<boolean> {
-    return this.transaction((client) => keys.revokeApiKey(session(client), id));
+    return this.transaction(async (client) => {
+      const revoked = await keys.revokeApiKey(session(client), id);
+      if (revoked) await client.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANNEL, String(id)]);
+      return revoked;
+    }).finally(() => this.forgetApiKeys());
   }
 
   /** Reads every company into memory (the server runs it in the background once it is ready). */
@@ -303,6 +335,7 @@ export class PostgresLedgerStore implements LedgerStore {
 
   async close(): Promise<void> {
     this.followed.close();
+    this.forgetApiKeys();
     await this.feed.close();
     await this.pool.end();
   }

@@ -136,4 +136,16 @@ async function eventually(check: () => Promise<void>, ms = PROPAGATION_MS): Prom
     await eventually(async () => void expect(await b.sumPnlByAccountMonth(YEAR)).to.deep.equal(expectedTotals(upTo(1200), YEAR)), 10_000);
     expect(await open().sumPnlByAccountMonth(YEAR)).to.deep.equal(expectedTotals(upTo(1200), YEAR));
   });
+
+  it('a key revoked or created through one instance is refused or accepted by the other at once (NOTIFY), though it keeps found keys', async () => {
+    const [a, b] = (await instances(2)) as [PostgresLedgerStore, PostgresLedgerStore];
+    await a.load(upTo(10));
+    const hash = 'ab'.repeat(32);
+    expect(await b.findApiKeyByHash(hash)).to.equal(undefined);
+    const record = await a.createApiKey({ name: 'k', keyHash: hash, companyIds: [RANDOM_COMPANY] });
+    await eventually(async () => void expect((await b.findApiKeyByHash(hash))?.id).to.equal(record.id));
+    await eventually(async () => void expect(b.findApiKeyByHash(hash)).to.equal(b.findApiKeyByHash(hash))); // kept once found
+    await a.revokeApiKey(record.id);
+    await eventually(async () => void expect((await b.findApiKeyByHash(hash))?.revokedAt).to.be.instanceOf(Date), 1_000);
+  });
 });
