@@ -10,6 +10,7 @@
  *   --rebuild          ignore the cached DuckDB file
  *   --connections N    connections of the throughput runs (default 50); --duration S seconds each (default 5)
  *   --pg-entries N     entries of the PostgreSQL throughput ledger (default 200,000); SKIP_POSTGRES=1 leaves it out
+ *   --pg-url URL       with --store postgres: a database already holding this ledger (same --entries and --seed), kept
  *
  * With --store postgres the same ledger is also served from the cached DuckDB file in the same run: each scenario's
  * p50 and the req/s at 50 connections are printed against DuckDB's (goal: p50 ≤ 5 ms, req/s ≥ 0.5× DuckDB's), with
@@ -428,7 +429,10 @@ async function main(): Promise<void> {
   log(`Flat P&L benchmark: ${fmtInt(entries)} entries, seed ${seed}, ${storeKind} store, ${requests} requests per scenario`);
   log(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), Node ${process.version}`);
   const tOpen = performance.now();
-  const main = storeKind === 'postgres' ? await preparePostgres(entries) : { ...(await prepareDuckDb()), pg: undefined };
+  const reuse = typeof args.get('pg-url') === 'string' ? String(args.get('pg-url')) : undefined;
+  const main = storeKind === 'duckdb' ? { ...(await prepareDuckDb()), pg: undefined }
+    : reuse ? { spec: { kind: 'postgres', url: reuse } as StoreSpec, pg: undefined, note: `PostgreSQL reused: ${reuse.replace(/:[^:@/]*@/, ':…@')}` }
+    : await preparePostgres(entries);
   log(main.note);
   log(`Ledger ready in ${secs(performance.now() - tOpen)}`);
 

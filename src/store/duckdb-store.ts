@@ -4,6 +4,8 @@ import {
   type DuckDBConnection, type DuckDBDateValue, type DuckDBType, type DuckDBValue,
 } from '@duckdb/node-api';
 import { CompanyBalances } from './balance-index.ts';
+import { deepFreeze } from './deep-freeze.ts';
+import { FoundApiKeys } from './found-api-keys.ts';
 import { readCatalog } from './catalog-sql.ts';
 import { isoEpochDay } from '../scalars/dates.ts';
 import * as keys from './api-key-sql.ts';
@@ -48,14 +50,6 @@ class ReaderPool {
     await Promise.all(this.slots.map((s) => s.queue.run(async () => undefined)));
     for (const s of this.slots) s.connection.closeSync();
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 /** Read connections per store: enough to overlap requests on a small machine without oversubscribing it. */
@@ -143,9 +137,8 @@ export class DuckDbLedgerStore implements LedgerStore {
   private readonly builtBalances = new Map<number, CompanyBalances>();
   private loads = 0;
   private readonly tagSets = new Map<number, Promise<{ id: number; optionIds: string[] }[]>>();
-  /** Found API keys by hash; creation and revocation go through this process, which clears it. */
-  private readonly apiKeys = new Map<string, Promise<ApiKeyRecord | undefined>>();
-  private apiKeyChanges = 0;
+  /** Found API keys; creation and revocation go through this process, which forgets them. */
+  private readonly apiKeys = new FoundApiKeys();
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -331,24 +324,12 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
-    return this.write((s) => keys.insertApiKey(s, key)).finally(() => this.forgetApiKeys());
+    return this.write((s) => keys.insertApiKey(s, key)).finally(() => this.apiKeys.forget());
   }
 
   /** Found keys are kept (until a key is created or revoked); unknown hashes are always looked up, never kept. */
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const cached = this.apiKeys.get(keyHash);
-    if (cached) return cached;
-    const changesAtStart = this.apiKeyChanges;
-    const finding = this.read((s) => keys.findApiKeyByHash(s, keyHash)).then((record) => record && deepFreeze(record));
-    this.apiKeys.set(keyHash, finding);
-    const forget = () => { if (this.apiKeys.get(keyHash) === finding) this.apiKeys.delete(keyHash); };
-    finding.then((record) => { if (!record || this.apiKeyChanges !== changesAtStart) forget(); }, forget);
-    return finding;
-  }
-
-  private forgetApiKeys(): void {
-    this.apiKeyChanges++;
-    this.apiKeys.clear();
+    return this.apiKeys.find(keyHash, () => this.read((s) => keys.findApiKeyByHash(s, keyHash)));
   }
 
   listApiKeys(): Promise<ApiKeyRecord[]> {
@@ -356,7 +337,7 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   revokeApiKey(id: number): Promise<boolean> {
-    return this.write((s) => keys.revokeApiKey(s, id)).finally(() => this.forgetApiKeys());
+    return this.write((s) => keys.revokeApiKey(s, id)).finally(() => this.apiKeys.forget());
   }
 
   async preload(): Promise<void> {

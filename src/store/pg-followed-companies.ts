@@ -8,6 +8,7 @@
  */
 import type pg from 'pg';
 import { CompanyBalances } from './balance-index.ts';
+import { deepFreeze } from './deep-freeze.ts';
 import { readCatalog } from './catalog-sql.ts';
 import { changesSince, INDEX_COLUMNS, lastChange, type LoggedChange } from './change-log-sql.ts';
 import type { CompanyCatalog } from './ledger-store.ts';
@@ -33,14 +34,6 @@ export function session(client: pg.PoolClient): SqlSession {
       return (await client.query(sql, params as unknown[])).rows as SqlRow[];
     },
   };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 /** Rows as column arrays (node-postgres' array row mode: no object per row). */

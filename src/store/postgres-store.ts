@@ -13,6 +13,7 @@ import type {
 import { API_KEYS_CHANNEL, recordChange } from './change-log-sql.ts';
 import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
 import { loadBatch } from './load-sql.ts';
+import { FoundApiKeys } from './found-api-keys.ts';
 import { ChangeFeed } from './pg-change-feed.ts';
 import { FollowedCompanies, session, type CompanyState } from './pg-followed-companies.ts';
 import { mapPgError } from './pg-errors.ts';
@@ -55,9 +56,8 @@ export class PostgresLedgerStore implements LedgerStore {
   private readonly followed: FollowedCompanies;
   private readonly feed: ChangeFeed;
   private following = false;
-  /** Found API keys by hash, kept only while the feed is connected: a creation or revocation NOTIFYs every instance. */
-  private readonly apiKeys = new Map<string, Promise<ApiKeyRecord | undefined>>();
-  private apiKeyChanges = 0;
+  /** Found API keys, kept only while the feed is connected: a creation or revocation NOTIFYs every instance. */
+  private readonly apiKeys = new FoundApiKeys();
 
   constructor(connectionString: string, options: { max?: number; connectionTimeoutMillis?: number } = {}) {
     this.pool = new pg.Pool({
@@ -68,18 +68,8 @@ export class PostgresLedgerStore implements LedgerStore {
     });
     // Idle clients die when the server goes away; the pool drops them and reconnects on the next checkout.
     this.pool.on('error', () => undefined);
-    this.followed = new FollowedCompanies((read) => this.withClient(async (client) => {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      try {
-        const result = await read(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      }
-    }));
-    this.feed = new ChangeFeed(connectionString, (seq) => this.followed.changed(seq), () => this.forgetApiKeys());
+    this.followed = new FollowedCompanies((read) => this.transaction(read, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
+    this.feed = new ChangeFeed(connectionString, (seq) => this.followed.changed(seq), () => this.apiKeys.forget());
   }
 
   /** The first report or key lookup starts listening for changes (a CLI that only loads or manages keys never does). */
@@ -120,9 +110,9 @@ export class PostgresLedgerStore implements LedgerStore {
     }
   }
 
-  private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
     return this.withClient(async (client) => {
-      await client.query('BEGIN');
+      await client.query(begin);
       try {
         const result = await fn(client);
         await client.query('COMMIT');
@@ -281,7 +271,7 @@ export class PostgresLedgerStore implements LedgerStore {
       const record = await keys.insertApiKey(session(client), key);
       await client.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANNEL, String(record.id)]);
       return record;
-    }).finally(() => this.forgetApiKeys());
+    }).finally(() => this.apiKeys.forget());
   }
 
   /**
@@ -290,21 +280,8 @@ export class PostgresLedgerStore implements LedgerStore {
    */
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
     this.follow();
-    const cached = this.apiKeys.get(keyHash);
-    if (cached) return cached;
-    const lookup = this.withClient((c) => keys.findApiKeyByHash(session(c), keyHash));
-    if (!this.feed.connected) return lookup;
-    const changesAtStart = this.apiKeyChanges;
-    const finding = lookup.then((record) => record && Object.freeze({ ...record, companyIds: Object.freeze([...record.companyIds]) as number[] }));
-    this.apiKeys.set(keyHash, finding);
-    const forget = () => { if (this.apiKeys.get(keyHash) === finding) this.apiKeys.delete(keyHash); };
-    finding.then((record) => { if (!record || this.apiKeyChanges !== changesAtStart) forget(); }, forget);
-    return finding;
-  }
-
-  private forgetApiKeys(): void {
-    this.apiKeyChanges++;
-    this.apiKeys.clear();
+    const lookup = () => this.withClient((c) => keys.findApiKeyByHash(session(c), keyHash));
+    return this.feed.connected ? this.apiKeys.find(keyHash, lookup) : lookup();
   }
 
   listApiKeys(): Promise<ApiKeyRecord[]> {
@@ -316,7 +293,7 @@ export class PostgresLedgerStore implements LedgerStore {
       const revoked = await keys.revokeApiKey(session(client), id);
       if (revoked) await client.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANNEL, String(id)]);
       return revoked;
-    }).finally(() => this.forgetApiKeys());
+    }).finally(() => this.apiKeys.forget());
   }
 
   /** Reads every company into memory (the server runs it in the background once it is ready). */
@@ -335,7 +312,7 @@ export class PostgresLedgerStore implements LedgerStore {
 
   async close(): Promise<void> {
     this.followed.close();
-    this.forgetApiKeys();
+    this.apiKeys.forget();
     await this.feed.close();
     await this.pool.end();
   }
