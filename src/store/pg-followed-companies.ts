@@ -16,7 +16,7 @@ import { readTagSets } from './pnl-sql.ts';
 import type { SqlParam, SqlRow, SqlSession } from './sql-session.ts';
 import type { TagSetRows } from './index-sums.ts';
 
-/** One company's report inputs as of change `seq`; changed in place by later changes, each bumping `version`. */
+/** One company's report inputs as of change `seq`; a later change makes a new state (`version` + 1), only `seq` moves on. */
 export interface CompanyState {
   seq: number;
   version: number;
@@ -173,7 +173,10 @@ export class FollowedCompanies {
     this.apply(seq, followed, updates);
   }
 
-  /** One synchronous step: a report sees every update of this catch-up or none. */
+  /**
+   * One synchronous step: a report sees every update of this catch-up or none. An updated company gets a new state
+   * (its index a clone sharing the months the change left alone), so a report holding the old one reads it unchanged.
+   */
   private apply(seq: number, followed: CompanyState[], updates: Update[]): void {
     for (const { state, catalog, tagSets, rebuilt, deltas } of updates) {
       const companyId = state.catalog.company.id;
@@ -182,11 +185,8 @@ export class FollowedCompanies {
         this.states.delete(companyId);
         continue;
       }
-      state.catalog = catalog;
-      state.tagSets = tagSets;
-      if (deltas) state.balances = addDeltas(state.balances, deltas, companyId, state.seq);
-      else state.balances = rebuilt;
-      state.version++;
+      const balances = deltas ? addDeltas(state.balances?.clone(), deltas, companyId, state.seq) : rebuilt;
+      this.states.set(companyId, { seq, version: state.version + 1, catalog, tagSets, balances });
     }
     for (const state of followed) if (state.seq < seq) state.seq = seq;
     // Builds started before this catch-up may hold older snapshots: later callers start a fresh one.
