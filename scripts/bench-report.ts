@@ -10,6 +10,11 @@
  *   --rebuild          ignore the cached DuckDB file
  *   --connections N    connections of the throughput runs (default 50); --duration S seconds each (default 5)
  *   --pg-entries N     entries of the PostgreSQL throughput ledger (default 200,000); SKIP_POSTGRES=1 leaves it out
+ *   --pg-url URL       with --store postgres: a database already holding this ledger (same --entries and --seed), kept
+ *
+ * With --store postgres the same ledger is also served from the cached DuckDB file in the same run: each scenario's
+ * p50 and the req/s at 50 connections are printed against DuckDB's (goal: p50 ≤ 5 ms, req/s ≥ 0.5× DuckDB's), with
+ * the instance's index memory and its time from opening the store to its first report (what a new instance costs).
  *
  * It builds the seeded random ledger (test/support/random-ledger.ts) into a DuckDB file under os.tmpdir(), cached by
  * seed, size and a hash of the generator and store schema sources; starts the real app in a child process over that store
@@ -352,7 +357,7 @@ async function rawQueryRate(store: LedgerStore, q: PnlQuery, concurrency: number
   return n / ((performance.now() - t0) / 1000);
 }
 
-interface ServerReady { url: string; key: string; openMs: number; firstQueryMs: number; raw: number[]; rssMiB: number }
+interface ServerReady { url: string; key: string; openMs: number; firstQueryMs: number; raw: number[]; rssMiB: number; indexMiB: number }
 
 /** Child: opens the store, times its first query and its raw query rate, then serves the app until told to stop. */
 async function serveStore(spec: StoreSpec): Promise<void> {
@@ -362,6 +367,7 @@ async function serveStore(spec: StoreSpec): Promise<void> {
   const t1 = performance.now();
   await store.sumPnlByAccountMonth(pnlQuery(SCENARIOS[0]!));
   const firstQueryMs = performance.now() - t1;
+  const indexMiB = ((store as Partial<{ indexBytes(): number }>).indexBytes?.() ?? 0) / 2 ** 20;
   const raw: number[] = [];
   for (const s of LOAD_SCENARIOS) {
     await rawQueryRate(store, pnlQuery(s), connections, 1); // warm-up
@@ -379,7 +385,7 @@ async function serveStore(spec: StoreSpec): Promise<void> {
     server.closeAllConnections();
     server.close(() => void store.close().then(() => process.exit(0)));
   });
-  process.send!({ url, key, openMs, firstQueryMs, raw, rssMiB: process.memoryUsage().rss / 2 ** 20 } satisfies ServerReady);
+  process.send!({ url, key, openMs, firstQueryMs, raw, rssMiB: process.memoryUsage().rss / 2 ** 20, indexMiB } satisfies ServerReady);
 }
 
 async function startServer(spec: StoreSpec): Promise<{ ready: ServerReady; stop: () => Promise<void> }> {
@@ -423,7 +429,10 @@ async function main(): Promise<void> {
   log(`Flat P&L benchmark: ${fmtInt(entries)} entries, seed ${seed}, ${storeKind} store, ${requests} requests per scenario`);
   log(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), Node ${process.version}`);
   const tOpen = performance.now();
-  const main = storeKind === 'postgres' ? await preparePostgres(entries) : { ...(await prepareDuckDb()), pg: undefined };
+  const reuse = typeof args.get('pg-url') === 'string' ? String(args.get('pg-url')) : undefined;
+  const main = storeKind === 'duckdb' ? { ...(await prepareDuckDb()), pg: undefined }
+    : reuse ? { spec: { kind: 'postgres', url: reuse } as StoreSpec, pg: undefined, note: `PostgreSQL reused: ${reuse.replace(/:[^:@/]*@/, ':…@')}` }
+    : await preparePostgres(entries);
   log(main.note);
   log(`Ledger ready in ${secs(performance.now() - tOpen)}`);
 
@@ -435,7 +444,7 @@ async function main(): Promise<void> {
   const { url } = server.ready;
   apiKey = server.ready.key;
   log(`Report server (child process): store opened in ${fmtMs(server.ready.openMs)} ms, first report query (builds the in-memory index) `
-    + `${fmtMs(server.ready.firstQueryMs)} ms, RSS ${server.ready.rssMiB.toFixed(0)} MiB`);
+    + `${fmtMs(server.ready.firstQueryMs)} ms, index ${server.ready.indexMiB.toFixed(1)} MiB, RSS ${server.ready.rssMiB.toFixed(0)} MiB`);
 
   const rows: string[][] = [[
     'scenario', 'cols', 'HTTP p50 ms', 'HTTP p95 ms', 'BuildTime p50', 'scan p50 ms', 'p50 / scan', 'hledger 100k ms', 'check',
@@ -468,6 +477,25 @@ async function main(): Promise<void> {
   } finally {
     await server.stop();
     await main.pg?.destroy();
+  }
+  const duckdbRows: string[][] = [['scenario', 'postgres p50 ms', 'duckdb p50 ms', 'scan p50 ms', 'postgres / duckdb', 'postgres / scan']];
+  let duckdbReady: ServerReady | undefined;
+  if (storeKind === 'postgres') {
+    // The anchor of goal 1: the same ledger from the embedded store, in the same run.
+    const duck = await prepareDuckDb();
+    log(duck.note);
+    const duckServer = await startServer(duck.spec);
+    duckdbReady = duckServer.ready;
+    apiKey = duckServer.ready.key;
+    try {
+      for (const r of results) {
+        const duckP50 = median((await measureHttp(reportUrl(duckServer.ready.url, r.s))).ms);
+        duckdbRows.push([r.s.name, fmtMs(r.p50), fmtMs(duckP50), fmtMs(r.scanMs), fmtRatio(r.p50 / duckP50), fmtRatio(r.p50 / r.scanMs)]);
+      }
+      loadRows.push(...(await throughputRows(`duckdb ${fmtInt(entries)}`, duckServer.ready.url, duckServer.ready)));
+    } finally {
+      await duckServer.stop();
+    }
   }
   if (storeKind === 'duckdb' && process.env.SKIP_POSTGRES !== '1') {
     const pg = await preparePostgres(pgEntries);
@@ -510,6 +538,17 @@ async function main(): Promise<void> {
   log(table(loadRows));
   log('raw query/s: the same store\'s sumPnlByAccountMonth for the same query, called by the same number of concurrent');
   log('             callers inside the server process (no HTTP, no report build), measured before it serves: the anchor.');
+  if (duckdbReady) {
+    log('');
+    log(`PostgreSQL against DuckDB, same ledger (${fmtInt(entries)} entries), same run (goal: p50 ≤ 5 ms; req/s ≥ 0.5× DuckDB's):`);
+    log(table(duckdbRows));
+    const pgRps = loadRows.filter((r) => r[0]!.startsWith('postgres')).map((r) => Number(r[2]!.replace(/\D/g, '')));
+    const duckRps = loadRows.filter((r) => r[0]!.startsWith('duckdb')).map((r) => Number(r[2]!.replace(/\D/g, '')));
+    LOAD_SCENARIOS.forEach((sc, i) => log(`  req/s at ${connections} connections, ${sc.name}: postgres ${fmtInt(pgRps[i]!)} / duckdb ${fmtInt(duckRps[i]!)} = ${fmtRatio(pgRps[i]! / duckRps[i]!)}`));
+    log(`Per instance (goal 5): index ${server.ready.indexMiB.toFixed(1)} MiB (duckdb ${duckdbReady.indexMiB.toFixed(1)} MiB), RSS after the raw-rate runs `
+      + `${server.ready.rssMiB.toFixed(0)} MiB; a new instance over this PostgreSQL: store opened in ${fmtMs(server.ready.openMs)} ms, `
+      + `first report ${fmtMs(server.ready.firstQueryMs)} ms later (reads balance_daily into the index).`);
+  }
 }
 
 const serveAt = process.argv.indexOf('--serve-store');

@@ -2,11 +2,17 @@
  * Imports a journal CSV (and optionally a reference CSV) into the ledger store, all-or-nothing.
  *   npm run import -- <file.csv> [--reference ref.csv] [--company N] [--replace]
  * Store selection as the service: DATABASE_URL → PostgreSQL, else DuckDB at $DATA_DIR/ledger.duckdb (default ./data).
- * Format: scripts/import-format.md. Exit code 1 with `line N: reason` on failure, 2 on bad usage; the summary gives
+ * When a running server holds that DuckDB file, the server is handed the files (its DATA_DIR/keys.sock, as
+ * `npm run keys` does) and loads them itself while it serves. On a terminal, a progress bar follows the journal as it
+ * is read. Format: scripts/import-format.md. Exit code 1 with `line N: reason` on failure, 2 on bad usage; the summary gives
  * the company's date span and a report URL that covers it.
  */
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import cliProgress from 'cli-progress';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.ts';
+import { importThroughServer, keyAdminSocketPath } from '../src/ops/key-admin-socket.ts';
 import { describeSpan, ledgerSpan, spanReportUrl } from '../src/ops/ledger-span.ts';
 import { CsvImportError, importLedgerCsv, parseReferenceCsv } from '../src/store/csv-import.ts';
 import { usageError } from './cli-failure.ts';
@@ -26,6 +32,43 @@ function parse() {
 }
 
 /** The company the journal goes to: `--company N`, else the reference file's single company, else 1 (as the import). */
+/** The journal as a stream (its text is never held whole), with a progress bar on a terminal. */
+function readJournal(file: string) {
+  const stream = createReadStream(file);
+  if (!process.stderr.isTTY) return { stream, done: () => undefined };
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: 'import [{bar}] {percentage}% of {size} | {eta_formatted} left', clearOnComplete: true },
+    cliProgress.Presets.shades_classic);
+  const size = statSync(file).size;
+  bar.start(size, 0, { size: `${(size / 1e6).toFixed(1)} MB` });
+  stream.on('data', () => bar.update(stream.bytesRead));
+  return { stream, done: () => bar.stop() };
+}
+
+/**
+ * A running server holds the embedded file: it is handed the files and loads them into its own store. Undefined when
+ * the store could not be opened for another reason (the caller raises that error).
+ */
+async function importThroughRunningServer(
+  error: unknown, file: string, reference: string | undefined, options: { companyId?: number; replace: boolean },
+): Promise<number | undefined> {
+  const config = loadConfig();
+  const socket = keyAdminSocketPath(config.dataDir);
+  if (config.databaseUrl || !existsSync(socket) || !/in use by another process/.test(String(error))) return undefined;
+  console.error(`a running server holds ${config.dataDir}: it imports the file (through ${socket})`);
+  const started = Date.now();
+  const reply = await importThroughServer(socket, {
+    journal: resolve(file), reference: reference === undefined ? undefined : resolve(reference), ...options,
+  });
+  if ('loaded' in reply) {
+    console.log(`loaded ${reply.loaded} entries into the running server's duckdb store in ${Date.now() - started} ms`);
+    return 0;
+  }
+  const refused = new CsvImportError(reply.refused.line, reply.refused.reason, reply.refused.file);
+  console.error(`${refused.file === 'reference' ? reference : file}: ${refused.message}`);
+  return 1;
+}
+
 function companyOf(option: number | undefined, reference: string | undefined): number {
   if (option !== undefined) return option;
   const companies = reference === undefined ? [] : parseReferenceCsv(reference).batch.companies ?? [];
@@ -43,11 +86,13 @@ async function main(): Promise<number> {
   // Both files are found before the store is opened (which creates DATA_DIR and its ledger file).
   if (statSync(file).isDirectory()) throw Object.assign(new Error(), { code: 'EISDIR', path: file });
   const reference = values.reference === undefined ? undefined : readFileSync(values.reference, 'utf8');
+  let opened = false;
   return withConfiguredStore(async (store, config) => {
+    opened = true;
     try {
       const started = Date.now();
-      const journal = createReadStream(file); // streamed: the file's text is never held whole
-      const count = await importLedgerCsv(store, journal, { reference, companyId, replace: values.replace === true });
+      const journal = readJournal(file);
+      const count = await importLedgerCsv(store, journal.stream, { reference, companyId, replace: values.replace === true }).finally(journal.done);
       console.log(`loaded ${count} entries into the ${store.kind} store in ${Date.now() - started} ms`);
       const company = companyOf(companyId, reference);
       const span = await ledgerSpan(store, company);
@@ -61,6 +106,11 @@ async function main(): Promise<number> {
       }
       throw err;
     }
+  }).catch(async (error: unknown) => {
+    if (opened) throw error;
+    const handed = await importThroughRunningServer(error, file, values.reference, { companyId, replace: values.replace === true });
+    if (handed === undefined) throw error;
+    return handed;
   });
 }
 

@@ -9,7 +9,9 @@
  * Only the four key-administration operations are reachable, each checking its arguments: a new key is made by the
  * server (issueApiKey: the caller never chooses its hash) for companies that exist; a revocation names a positive
  * integer id. And `serviceUrl`: where the server answers (so the curl line `npm run keys -- create` prints
- * names the port the server really listens on).
+ * names the port the server really listens on). And `importCsv`: `npm run import` hands the server the paths of its
+ * files, which the server reads and loads into its own store (readers keep seeing the old figures until the import
+ * commits, then the new ones).
  */
 import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { issueApiKey } from '../auth/api-keys.ts';
 import type { ApiKeyRecord, LedgerStore } from '../store/ledger-store.ts';
+import { importLedgerFiles, type ImportFilesReply, type ImportFilesRequest } from '../store/csv-import.ts';
 
 /** What the keys CLI does: on the store itself (keyAdminOf) or through a running server's socket (keyAdminClient). */
 export interface KeyAdminStore {
@@ -76,7 +79,7 @@ function ensurePrivateDirectory(path: string): void {
   }
 }
 
-export async function listenKeyAdmin(path: string, ledger: AdminStore, serviceUrl: ServiceUrl = () => undefined): Promise<Server> {
+export async function listenKeyAdmin(path: string, ledger: AdminStore & Pick<LedgerStore, 'load'>, serviceUrl: ServiceUrl = () => undefined): Promise<Server> {
   const store = keyAdminOf(ledger);
   ensurePrivateDirectory(path);
   rmSync(path, { force: true }); // a socket file left by a process that was killed
@@ -90,7 +93,7 @@ export async function listenKeyAdmin(path: string, ledger: AdminStore, serviceUr
       const end = buffered.indexOf('\n');
       if (end === -1) return;
       socket.pause();
-      void answer(buffered.slice(0, end), store, serviceUrl).then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
+      void answer(buffered.slice(0, end), store, serviceUrl, ledger).then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -101,9 +104,10 @@ export async function listenKeyAdmin(path: string, ledger: AdminStore, serviceUr
   return server;
 }
 
-async function answer(line: string, store: KeyAdminStore, serviceUrl: ServiceUrl): Promise<{ ok: unknown } | { error: string }> {
+async function answer(line: string, store: KeyAdminStore, serviceUrl: ServiceUrl, ledger: Pick<LedgerStore, 'load'>): Promise<{ ok: unknown } | { error: string }> {
   try {
-    const { op, args } = JSON.parse(line) as { op: Op | 'serviceUrl'; args: unknown[] };
+    const { op, args } = JSON.parse(line) as { op: Op | 'serviceUrl' | typeof IMPORT_OP; args: unknown[] };
+    if (op === IMPORT_OP) return { ok: await importLedgerFiles(ledger, importRequest(args)) };
     if (op === 'serviceUrl') return { ok: serviceUrl() ?? null };
     if (!OPS.includes(op) || !Array.isArray(args)) return { error: `unknown operation ${String(op)}` };
     const run = store[op] as (...a: unknown[]) => Promise<unknown>;
@@ -117,7 +121,22 @@ function revive(record: ApiKeyRecord): ApiKeyRecord {
   return { ...record, createdAt: new Date(record.createdAt), revokedAt: record.revokedAt === null ? null : new Date(record.revokedAt) };
 }
 
-function call(path: string, op: Op | 'serviceUrl', args: unknown[]): Promise<unknown> {
+const IMPORT_OP = 'importCsv';
+
+/** The import's arguments as another process sent them: absolute paths, an optional positive company, a flag. */
+function importRequest(args: unknown): ImportFilesRequest {
+  const [request] = Array.isArray(args) ? args as unknown[] : [];
+  const { journal, reference, companyId, replace } = (request ?? {}) as Record<string, unknown>;
+  const path = (p: unknown) => typeof p === 'string' && p.startsWith('/');
+  if (!path(journal) || (reference !== undefined && !path(reference))
+    || (companyId !== undefined && !(Number.isSafeInteger(companyId) && (companyId as number) > 0))
+    || (replace !== undefined && typeof replace !== 'boolean')) {
+    throw new Error('importCsv takes { journal, reference?, companyId?, replace? }: absolute paths, a positive company id, a boolean');
+  }
+  return { journal: journal as string, reference: reference as string | undefined, companyId: companyId as number | undefined, replace: replace as boolean | undefined };
+}
+
+function call(path: string, op: Op | 'serviceUrl' | typeof IMPORT_OP, args: unknown[]): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(path);
     let reply = '';
@@ -149,4 +168,9 @@ export function keyAdminClient(path: string): KeyAdminStore & { serviceUrl(): Pr
     revokeApiKey: (id) => call(path, 'revokeApiKey', [id]) as Promise<boolean>,
     listApiKeys: async () => ((await call(path, 'listApiKeys', [])) as ApiKeyRecord[]).map(revive),
   };
+}
+
+/** `npm run import` through a running server's socket: the server reads the files and loads them into its store. */
+export function importThroughServer(path: string, request: ImportFilesRequest): Promise<ImportFilesReply> {
+  return call(path, IMPORT_OP, [request]) as Promise<ImportFilesReply>;
 }

@@ -31,6 +31,21 @@ class MonthCells {
 
   constructor(readonly key: string /* YYYY-MM */, readonly days: number) {}
 
+  /** An unshared copy (a change to a cloned index copies the months it touches, see CompanyBalances.clone). */
+  copy(): MonthCells {
+    const c = new MonthCells(this.key, this.days);
+    for (const [k, v] of this.slotOf) c.slotOf.set(k, v);
+    c.location = this.location.slice();
+    c.account = this.account.slice();
+    c.tagSet = this.tagSet.slice();
+    c.total = this.total.slice();
+    c.daily = this.daily.slice();
+    c.size = this.size;
+    c.accountTotal = this.accountTotal.slice();
+    c.accountDaily = this.accountDaily.slice();
+    return c;
+  }
+
   private lastKey = -1;
   private lastSlot = -1;
 
@@ -103,6 +118,11 @@ class Dense {
   find(id: number): number | undefined {
     return this.index.get(id);
   }
+  copy(): Dense {
+    const d = new Dense();
+    for (const id of this.ids) d.of(id);
+    return d;
+  }
   /** 1 for each dense index whose id is listed. */
   mask(ids: Iterable<number>): Uint8Array {
     const m = new Uint8Array(this.ids.length);
@@ -126,11 +146,29 @@ interface Plan {
 
 export class CompanyBalances {
   private readonly months = new Map<number, MonthCells>();
-  private readonly locations = new Dense();
-  private readonly accounts = new Dense();
-  private readonly tagSets = new Dense();
+  private locations = new Dense();
+  private accounts = new Dense();
+  private tagSets = new Dense();
+  /** Months still shared with the index this one was cloned from: copied before their first change. */
+  private readonly borrowed = new Set<MonthCells>();
   private lastCells: MonthCells | undefined;
   private lastMonth = -1;
+
+  /**
+   * A copy that shares every month with this index until it changes one (then it copies that month): a store
+   * applies a change to a clone, so a report holding this index keeps reading it unchanged.
+   */
+  clone(): CompanyBalances {
+    const c = new CompanyBalances();
+    for (const [m, cells] of this.months) {
+      c.months.set(m, cells);
+      c.borrowed.add(cells);
+    }
+    c.locations = this.locations.copy();
+    c.accounts = this.accounts.copy();
+    c.tagSets = this.tagSets.copy();
+    return c;
+  }
 
   /** Adds posted cents of one (location, account, tag set) on one epoch day. */
   add(locationId: number, accountId: number, tagSetId: number, epochDay: number, cents: number): void {
@@ -141,6 +179,10 @@ export class CompanyBalances {
   /** The same, the day given as its month (`year * 12 + month - 1`) and day of month (1-31): the bulk path. */
   addOn(monthIndex: number, dayOfMonth: number, locationId: number, accountId: number, tagSetId: number, cents: number): void {
     let cells = this.lastMonth === monthIndex ? this.lastCells : this.months.get(monthIndex);
+    if (cells && this.borrowed.delete(cells)) {
+      cells = cells.copy();
+      this.months.set(monthIndex, cells);
+    }
     if (!cells) {
       const year = Math.floor(monthIndex / 12), month = (monthIndex % 12) + 1;
       cells = new MonthCells(`${year}-${String(month).padStart(2, '0')}`, daysInMonth(year, month));
@@ -149,6 +191,30 @@ export class CompanyBalances {
     this.lastMonth = monthIndex;
     this.lastCells = cells;
     cells.add(this.locations.of(locationId), this.accounts.of(accountId), this.tagSets.of(tagSetId), dayOfMonth - 1, cents);
+  }
+
+  /**
+   * Adds rows given column by column (month index, day of month, location, account, tag set, cents), as a store reads
+   * balance_daily or a change's deltas. False, adding nothing further, at the first |cents| beyond 2^53 (a float64
+   * would not hold it exactly: such a company is answered by SQL).
+   */
+  addColumns(columns: ArrayLike<number>[], rows: number): boolean {
+    const [month, day, location, account, tagSet, cents] = columns as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
+    for (let i = 0; i < rows; i++) {
+      const c = cents[i]!;
+      if (!(Math.abs(c) < Number.MAX_SAFE_INTEGER)) return false;
+      this.addOn(month[i]!, day[i]!, location[i]!, account[i]!, tagSet[i]!, c);
+    }
+    return true;
+  }
+
+  /** Bytes held by the typed arrays of every month (what `sum` reads), for the benchmarks' memory figures. */
+  byteSize(): number {
+    let bytes = 0;
+    for (const m of this.months.values()) {
+      for (const a of [m.location, m.account, m.tagSet, m.total, m.daily, m.accountTotal, m.accountDaily]) bytes += a.byteLength;
+    }
+    return bytes;
   }
 
   /** Cents per account and month over the filter, nonzero sums only, ordered by account then month (as the SQL answers). */

@@ -256,7 +256,7 @@ export function toCsvError(err: unknown, parsed: ParsedCsv): unknown {
 
 /** Parses, validates against the store, and loads in one transaction. Returns the number of entries loaded. */
 export async function importLedgerCsv(
-  store: LedgerStore,
+  store: Pick<LedgerStore, 'load'>,
   journal: string | Readable,
   options: { reference?: string; companyId?: number; /** Re-imported entry ids replace their earlier entries. */ replace?: boolean } = {},
 ): Promise<number> {
@@ -269,4 +269,32 @@ export async function importLedgerCsv(
     throw toCsvError(err, parsed);
   }
   return parsed.batch.entries?.length ?? 0;
+}
+
+/** What `npm run import` asks of a running server that holds the embedded store (src/ops/key-admin-socket.ts). */
+export interface ImportFilesRequest {
+  /** Absolute paths, read by the server itself (the socket admits only the files' owner). */
+  journal: string;
+  reference?: string;
+  companyId?: number;
+  replace?: boolean;
+}
+
+export type ImportFilesReply =
+  | { loaded: number }
+  | { refused: { line: number; reason: string; file: 'journal' | 'reference' } };
+
+/** Imports the files as the CLI would; a refusal is an answer (its CSV line and reason), not an error. */
+export async function importLedgerFiles(store: Pick<LedgerStore, 'load'>, request: ImportFilesRequest): Promise<ImportFilesReply> {
+  const { createReadStream, readFileSync } = await import('node:fs');
+  const reference = request.reference === undefined ? undefined : readFileSync(request.reference, 'utf8');
+  try {
+    const journal = createReadStream(request.journal);
+    await new Promise<void>((resolve, reject) => journal.once('open', () => resolve()).once('error', reject));
+    const loaded = await importLedgerCsv(store, journal, { reference, companyId: request.companyId, replace: request.replace });
+    return { loaded };
+  } catch (err) {
+    if (err instanceof CsvImportError) return { refused: { line: err.line, reason: err.reason, file: err.file } };
+    throw err;
+  }
 }

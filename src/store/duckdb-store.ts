@@ -4,8 +4,10 @@ import {
   type DuckDBConnection, type DuckDBDateValue, type DuckDBType, type DuckDBValue,
 } from '@duckdb/node-api';
 import { CompanyBalances } from './balance-index.ts';
+import { deepFreeze } from './deep-freeze.ts';
+import { FoundApiKeys } from './found-api-keys.ts';
 import { readCatalog } from './catalog-sql.ts';
-import { isIsoDate, isoEpochDay } from '../scalars/dates.ts';
+import { isoEpochDay } from '../scalars/dates.ts';
 import * as keys from './api-key-sql.ts';
 import type {
   AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, LedgerBatch, LedgerStore, LedgerView, NewApiKey, PnlQuery,
@@ -16,8 +18,7 @@ import { readTagSets, scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
 import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
-import { resolveTagSets } from './tag-sets.ts';
-import { PNL_ACCOUNT_TYPES } from './ledger-store.ts';
+import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
 
 /** Runs one task at a time on a connection (DuckDB connections are not meant for interleaved statements). */
 class Serial {
@@ -49,14 +50,6 @@ class ReaderPool {
     await Promise.all(this.slots.map((s) => s.queue.run(async () => undefined)));
     for (const s of this.slots) s.connection.closeSync();
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 /** Read connections per store: enough to overlap requests on a small machine without oversubscribing it. */
@@ -113,10 +106,6 @@ async function writeStaging(conn: DuckDBConnection, st: Staging): Promise<void> 
   await appendColumns(conn, 'stage_line_options', [BIGINT, VARCHAR], [big(O.lineId), O.optionId]);
 }
 
-const PNL_TYPES: ReadonlySet<string> = new Set(PNL_ACCOUNT_TYPES);
-/** Largest |cents| a float64 holds exactly. */
-const SAFE_CENTS = Number.MAX_SAFE_INTEGER;
-
 /**
  * A company's balance_daily rows, read column by column into the in-memory index; undefined when some daily sum is
  * beyond 2^53 cents (such a company is answered by SQL, which reports the unsafe amount).
@@ -130,12 +119,8 @@ async function readBalances(conn: DuckDBConnection, companyId: number): Promise<
       ORDER BY month_index, location_id, account_id, tag_set_id`, [companyId], [INTEGER]);
   const balances = new CompanyBalances();
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    const rows = chunk.rowCount;
-    const [month, day, location, account, tagSet, cents] = [0, 1, 2, 3, 4, 5].map((i) => chunk!.getColumnValues(i) as number[]);
-    for (let i = 0; i < rows; i++) {
-      if (!(Math.abs(cents![i]!) < SAFE_CENTS)) return undefined;
-      balances.addOn(month![i]!, day![i]!, location![i]!, account![i]!, tagSet![i]!, cents![i]!);
-    }
+    const columns = [0, 1, 2, 3, 4, 5].map((i) => chunk!.getColumnValues(i) as number[]);
+    if (!balances.addColumns(columns, chunk.rowCount)) return undefined;
   }
   return balances;
 }
@@ -152,9 +137,8 @@ export class DuckDbLedgerStore implements LedgerStore {
   private readonly builtBalances = new Map<number, CompanyBalances>();
   private loads = 0;
   private readonly tagSets = new Map<number, Promise<{ id: number; optionIds: string[] }[]>>();
-  /** Found API keys by hash; creation and revocation go through this process, which clears it. */
-  private readonly apiKeys = new Map<string, Promise<ApiKeyRecord | undefined>>();
-  private apiKeyChanges = 0;
+  /** Found API keys; creation and revocation go through this process, which forgets them. */
+  private readonly apiKeys = new FoundApiKeys();
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -225,24 +209,15 @@ export class DuckDbLedgerStore implements LedgerStore {
 
   /** From the in-memory pre-aggregates (the same figures as the SQL over balance_monthly/balance_daily; see the contract test). */
   async sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
-    if (!isIsoDate(query.from) || !isIsoDate(query.to)) throw new RangeError(`invalid date range ${query.from}..${query.to}`);
-    const filtered = query.optionGroups.some((g) => g.length > 0);
+    checkRange(query);
     const [catalog, balances, tagSets] = await Promise.all([
       this.getCatalog(query.companyId),
       this.balancesOf(query.companyId),
-      filtered ? this.tagSetsOf(query.companyId) : undefined,
+      isFiltered(query) ? this.tagSetsOf(query.companyId) : undefined,
     ]);
     if (!catalog) return [];
     if (!balances) return this.sumPnlBySql(query);
-    const tagSetIds = tagSets && resolveTagSets(tagSets, query.optionGroups);
-    if (tagSetIds && tagSetIds.length === 0) return [];
-    return balances.sum({
-      fromDay: isoEpochDay(query.from),
-      toDay: isoEpochDay(query.to),
-      locations: query.locationIds,
-      tagSets: tagSetIds,
-      accounts: catalog.accounts.filter((a) => PNL_TYPES.has(a.type)).map((a) => a.id),
-    });
+    return sumFromIndex(balances, catalog, tagSets, query);
   }
 
   /** The same figures by SQL over the pre-aggregate tables (balance_monthly + balance_daily). */
@@ -251,9 +226,11 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   /**
-   * A DuckDB file has one writer process, this one, and the server never loads while it serves (the import CLI
-   * cannot open a file the server holds), so the catalog and the sums of a report already agree. The signal is
-   * checked between the steps, so a request that timed out stops before its next one.
+   * A DuckDB file has one writer, this process; a load (an import handed over by `npm run import`, see
+   * ops/key-admin-socket.ts) changes the catalogs and the in-memory sums in one synchronous step after its COMMIT.
+   * A read that a load overtook between its steps is run again; after two such tries it runs in the write queue,
+   * where no load can overtake it. The signal is checked between the steps, so a request that timed out stops
+   * before its next one.
    */
   async readSnapshot<T>(read: (view: LedgerView) => Promise<T>, { signal }: ReadOptions = {}): Promise<T> {
     const checked = async <R>(work: () => Promise<R>): Promise<R> => {
@@ -262,10 +239,16 @@ export class DuckDbLedgerStore implements LedgerStore {
       signal?.throwIfAborted();
       return result;
     };
-    return read({
+    const view: LedgerView = {
       getCatalog: (companyId) => checked(() => this.getCatalog(companyId)),
       sumPnlByAccountMonth: (query) => checked(() => this.sumPnlByAccountMonth(query)),
-    });
+    };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const loadsAtStart = this.loads;
+      const result = await read(view);
+      if (this.loads === loadsAtStart) return result;
+    }
+    return this.writeQueue.run(() => read(view));
   }
 
   /** Reference implementation: the same figures by a direct scan of journal lines (slow; for tests and checks). */
@@ -341,24 +324,12 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
-    return this.write((s) => keys.insertApiKey(s, key)).finally(() => this.forgetApiKeys());
+    return this.write((s) => keys.insertApiKey(s, key)).finally(() => this.apiKeys.forget());
   }
 
   /** Found keys are kept (until a key is created or revoked); unknown hashes are always looked up, never kept. */
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    const cached = this.apiKeys.get(keyHash);
-    if (cached) return cached;
-    const changesAtStart = this.apiKeyChanges;
-    const finding = this.read((s) => keys.findApiKeyByHash(s, keyHash)).then((record) => record && deepFreeze(record));
-    this.apiKeys.set(keyHash, finding);
-    const forget = () => { if (this.apiKeys.get(keyHash) === finding) this.apiKeys.delete(keyHash); };
-    finding.then((record) => { if (!record || this.apiKeyChanges !== changesAtStart) forget(); }, forget);
-    return finding;
-  }
-
-  private forgetApiKeys(): void {
-    this.apiKeyChanges++;
-    this.apiKeys.clear();
+    return this.apiKeys.find(keyHash, () => this.read((s) => keys.findApiKeyByHash(s, keyHash)));
   }
 
   listApiKeys(): Promise<ApiKeyRecord[]> {
@@ -366,11 +337,18 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   revokeApiKey(id: number): Promise<boolean> {
-    return this.write((s) => keys.revokeApiKey(s, id)).finally(() => this.forgetApiKeys());
+    return this.write((s) => keys.revokeApiKey(s, id)).finally(() => this.apiKeys.forget());
   }
 
   async preload(): Promise<void> {
     for (const company of await this.listCompanies()) await this.balancesOf(company.id);
+  }
+
+  /** Bytes of the in-memory pre-aggregates built so far (benchmarks). */
+  indexBytes(): number {
+    let bytes = 0;
+    for (const balances of this.builtBalances.values()) bytes += balances.byteSize();
+    return bytes;
   }
 
   async ping(): Promise<void> {

@@ -24,6 +24,15 @@ const UPSERT = {
   option: upsert('tracking_options', ['id', 'category_id', 'name']),
 };
 
+/**
+ * The load's net change to the pre-aggregates, per (company, day, location, account, tag set): its posted staged
+ * lines, less (under replaceEntries) the posted lines of the entries it replaces. Both pre-aggregate tables are
+ * folded from it, and the PostgreSQL adapter logs it for the other instances (ledger_deltas).
+ */
+const DELTA_SQL = `CREATE TEMP TABLE load_delta AS
+   SELECT company_id, entry_date AS day, location_id, account_id, tag_set_id, CAST(SUM(amount_cents) AS BIGINT) AS cents
+     FROM stage_lines WHERE is_posted GROUP BY 1, 2, 3, 4, 5`;
+
 const MOVE_SQL = [
   `INSERT INTO journal_entries (id, company_id, location_id, entry_date, memo, is_posted)
    SELECT id, company_id, location_id, entry_date, memo, is_posted FROM stage_entries`,
@@ -31,12 +40,12 @@ const MOVE_SQL = [
    SELECT id, entry_id, account_id, location_id, amount_cents, tag_set_id FROM stage_lines`,
   `INSERT INTO journal_line_options (line_id, option_id) SELECT line_id, option_id FROM stage_line_options`,
   `INSERT INTO balance_monthly (company_id, month, location_id, account_id, tag_set_id, cents)
-   SELECT company_id, CAST(date_trunc('month', entry_date) AS DATE), location_id, account_id, tag_set_id, SUM(amount_cents)
-     FROM stage_lines WHERE is_posted GROUP BY 1, 2, 3, 4, 5
+   SELECT company_id, CAST(date_trunc('month', day) AS DATE), location_id, account_id, tag_set_id, SUM(cents)
+     FROM load_delta GROUP BY 1, 2, 3, 4, 5
    ON CONFLICT (company_id, month, location_id, account_id, tag_set_id) DO UPDATE SET cents = balance_monthly.cents + EXCLUDED.cents`,
   `INSERT INTO balance_daily (company_id, day, location_id, account_id, tag_set_id, cents)
-   SELECT company_id, entry_date, location_id, account_id, tag_set_id, SUM(amount_cents)
-     FROM stage_lines WHERE is_posted GROUP BY 1, 2, 3, 4, 5
+   SELECT company_id, day, location_id, account_id, tag_set_id, SUM(cents)
+     FROM load_delta GROUP BY 1, 2, 3, 4, 5
    ON CONFLICT (company_id, day, location_id, account_id, tag_set_id) DO UPDATE SET cents = balance_daily.cents + EXCLUDED.cents`,
   `INSERT INTO journal_entry_refs (company_id, ref, entry_id) SELECT company_id, ref, id FROM stage_entries WHERE ref IS NOT NULL`,
   'DROP TABLE stage_entries',
@@ -109,21 +118,15 @@ const MAX_REF_ISSUES = 50;
  */
 /**
  * Under `replaceEntries`: the stored entries whose ids the staged entries name leave the ledger (their posted lines
- * are subtracted from the pre-aggregates, then their rows and ids are deleted), so the staged ones take their place.
+ * join load_delta negated, then their rows and ids are deleted), so the staged ones take their place.
  */
 const REPLACE_SQL = [
   `CREATE TEMP TABLE replaced_entries AS
    SELECT r.entry_id AS id FROM stage_entries s JOIN journal_entry_refs r ON r.company_id = s.company_id AND r.ref = s.ref`,
-  `INSERT INTO balance_monthly (company_id, month, location_id, account_id, tag_set_id, cents)
-   SELECT e.company_id, CAST(date_trunc('month', e.entry_date) AS DATE), l.location_id, l.account_id, l.tag_set_id, -SUM(l.amount_cents)
+  `INSERT INTO load_delta (company_id, day, location_id, account_id, tag_set_id, cents)
+   SELECT e.company_id, e.entry_date, l.location_id, l.account_id, l.tag_set_id, CAST(-SUM(l.amount_cents) AS BIGINT)
      FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id
-    WHERE e.is_posted AND e.id IN (SELECT id FROM replaced_entries) GROUP BY 1, 2, 3, 4, 5
-   ON CONFLICT (company_id, month, location_id, account_id, tag_set_id) DO UPDATE SET cents = balance_monthly.cents + EXCLUDED.cents`,
-  `INSERT INTO balance_daily (company_id, day, location_id, account_id, tag_set_id, cents)
-   SELECT e.company_id, e.entry_date, l.location_id, l.account_id, l.tag_set_id, -SUM(l.amount_cents)
-     FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id
-    WHERE e.is_posted AND e.id IN (SELECT id FROM replaced_entries) GROUP BY 1, 2, 3, 4, 5
-   ON CONFLICT (company_id, day, location_id, account_id, tag_set_id) DO UPDATE SET cents = balance_daily.cents + EXCLUDED.cents`,
+    WHERE e.is_posted AND e.id IN (SELECT id FROM replaced_entries) GROUP BY 1, 2, 3, 4, 5`,
   `DELETE FROM journal_line_options WHERE line_id IN
      (SELECT id FROM journal_lines WHERE entry_id IN (SELECT id FROM replaced_entries))`,
   'DELETE FROM journal_lines WHERE entry_id IN (SELECT id FROM replaced_entries)',
@@ -184,7 +187,26 @@ async function checkAccountMonths(s: SqlSession, batch: NormalizedBatch): Promis
   throw new LedgerValidationError([{ at: { kind: 'entry', entryIndex: 0 }, message: `account ${accountId} would total more than 2^53 - 1 cents in ${month}` }]);
 }
 
-export async function loadBatch(s: SqlSession, batch: LedgerBatch, writeStaging: StagingWriter): Promise<number> {
+/** What a load changed, for an adapter that tells other processes (PostgreSQL: ledger_changes + NOTIFY). */
+export interface LoadChange {
+  /** Companies whose catalog, tag sets or figures the load may have changed. */
+  companyIds: number[];
+  /** True when the temp table load_delta holds the load's net change to the pre-aggregates (it had entries). */
+  hasDelta: boolean;
+}
+
+/** Runs inside the load's transaction, after its rows are written and checked: the last step before COMMIT. */
+export type ChangeRecorder = (s: SqlSession, change: LoadChange) => Promise<void>;
+
+/** Companies of the batch's tracking options, through their categories (stored or in the batch). */
+async function optionCompanyIds(s: SqlSession, b: NormalizedBatch): Promise<number[]> {
+  const categories = [...new Set(b.trackingOptions.map((o) => o.categoryId))];
+  if (categories.length === 0) return [];
+  const rows = await s.query('SELECT DISTINCT CAST(company_id AS VARCHAR) AS c FROM tracking_categories WHERE id = ANY($1)', [categories]);
+  return rows.map((r) => int(r.c));
+}
+
+export async function loadBatch(s: SqlSession, batch: LedgerBatch, writeStaging: StagingWriter, recordChange?: ChangeRecorder): Promise<number> {
   const stored: CompanyCatalog[] = [];
   const companies = new Set([...referencedCompanyIds(batch), ...(await ownerCompanyIds(s, batchIds(batch)))]);
   for (const id of companies) {
@@ -193,13 +215,21 @@ export async function loadBatch(s: SqlSession, batch: LedgerBatch, writeStaging:
   }
   const normalized = validateBatch(batch, stored);
   await writeReferences(s, normalized);
-  if (normalized.entries.length === 0) return 0;
+  for (const id of await optionCompanyIds(s, normalized)) companies.add(id);
+  const changed = (hasDelta: boolean) => recordChange?.(s, { companyIds: [...companies].sort((a, b) => a - b), hasDelta });
+  if (normalized.entries.length === 0) {
+    await changed(false);
+    return 0;
+  }
   const tagSetId = await registerTagSets(s, normalized);
   const staging = buildStaging(normalized, await nextId(s, 'journal_entries'), await nextId(s, 'journal_lines'), tagSetId);
   await writeStaging(s, staging);
   await checkEntryRefs(s, normalized, batch.replaceEntries === true);
+  await s.query(DELTA_SQL);
   if (batch.replaceEntries) for (const sql of REPLACE_SQL) await s.query(sql);
   for (const sql of MOVE_SQL) await s.query(sql);
   await checkAccountMonths(s, normalized);
+  await changed(true);
+  await s.query('DROP TABLE load_delta');
   return normalized.entries.length;
 }

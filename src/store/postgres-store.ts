@@ -1,4 +1,8 @@
-/** LedgerStore over PostgreSQL (node-postgres Pool from a connection string). */
+/**
+ * LedgerStore over PostgreSQL (node-postgres Pool from a connection string). Reports are answered from memory: each
+ * instance follows the companies it reports on (pg-followed-companies.ts), kept current by the shared change log and
+ * LISTEN/NOTIFY (change-log-sql.ts, pg-change-feed.ts).
+ */
 import pg from 'pg';
 import { readCatalog } from './catalog-sql.ts';
 import * as keys from './api-key-sql.ts';
@@ -6,23 +10,20 @@ import type {
   AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, LedgerBatch, LedgerStore, LedgerView, NewApiKey, PnlQuery,
   ReadOptions,
 } from './ledger-store.ts';
+import { API_KEYS_CHANNEL, recordChange } from './change-log-sql.ts';
+import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
 import { loadBatch } from './load-sql.ts';
+import { FoundApiKeys } from './found-api-keys.ts';
+import { ChangeFeed } from './pg-change-feed.ts';
+import { FollowedCompanies, session, type CompanyState } from './pg-followed-companies.ts';
 import { mapPgError } from './pg-errors.ts';
 import { scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
-import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
+import type { Staging } from './sql-session.ts';
 
 const STAGE_BATCH = 20_000;
 const MIGRATE_LOCK = 7_310_411; // advisory lock id serializing concurrent migrations
-
-function session(client: pg.PoolClient): SqlSession {
-  return {
-    async query(sql: string, params: readonly SqlParam[] = []): Promise<SqlRow[]> {
-      return (await client.query(sql, params as unknown[])).rows as SqlRow[];
-    },
-  };
-}
 
 async function insertColumns(client: pg.PoolClient, table: string, casts: string[], columns: unknown[][]): Promise<void> {
   const rows = columns[0]?.length ?? 0;
@@ -42,9 +43,17 @@ async function writeStaging(client: pg.PoolClient, st: Staging): Promise<void> {
   await insertColumns(client, 'stage_line_options', ['bigint', 'text'], [O.lineId, O.optionId]);
 }
 
+/** The company's sums are beyond what memory holds exactly: the report is read by SQL. */
+class NotInMemory extends Error {}
+
 export class PostgresLedgerStore implements LedgerStore {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
+  private readonly followed: FollowedCompanies;
+  private readonly feed: ChangeFeed;
+  private following = false;
+  /** Found API keys, kept only while the feed is connected: a creation or revocation NOTIFYs every instance. */
+  private readonly apiKeys = new FoundApiKeys();
 
   constructor(connectionString: string, options: { max?: number; connectionTimeoutMillis?: number } = {}) {
     this.pool = new pg.Pool({
@@ -55,6 +64,21 @@ export class PostgresLedgerStore implements LedgerStore {
     });
     // Idle clients die when the server goes away; the pool drops them and reconnects on the next checkout.
     this.pool.on('error', () => undefined);
+    this.followed = new FollowedCompanies((read) => this.transaction(read, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
+    this.feed = new ChangeFeed(connectionString, (seq) => this.followed.changed(seq), () => this.apiKeys.forget());
+  }
+
+  /** The first report or key lookup starts listening for changes (a CLI that only loads or manages keys never does). */
+  private follow(): void {
+    if (this.following) return;
+    this.following = true;
+    this.feed.start();
+  }
+
+  /** The company's in-memory state. */
+  private stateOf(companyId: number): Promise<CompanyState | undefined> {
+    this.follow();
+    return this.followed.state(companyId);
   }
 
   /** Runs fn on one pooled client; connection failures surface as StoreUnavailableError and the client is discarded. */
@@ -66,20 +90,25 @@ export class PostgresLedgerStore implements LedgerStore {
       throw mapPgError(err);
     }
     let broken: Error | undefined;
+    // The server may end the connection between two statements (shutdown, pg_terminate_backend): node-postgres then
+    // emits 'error' on the checked-out client, which the pool listens for only while the client is idle.
+    const lost = (err: Error) => void (broken ??= err);
+    client.on('error', lost);
     try {
       return await fn(client);
     } catch (err) {
       const mapped = mapPgError(err);
-      if (mapped !== err) broken = err as Error;
+      if (mapped !== err) broken ??= err as Error;
       throw mapped;
     } finally {
+      client.off('error', lost);
       client.release(broken);
     }
   }
 
-  private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
     return this.withClient(async (client) => {
-      await client.query('BEGIN');
+      await client.query(begin);
       try {
         const result = await fn(client);
         await client.query('COMMIT');
@@ -102,12 +131,57 @@ export class PostgresLedgerStore implements LedgerStore {
     return this.withClient(async (c) => (await c.query('SELECT 1 FROM companies LIMIT 1')).rowCount === 0);
   }
 
-  getCatalog(companyId: number): Promise<CompanyCatalog | undefined> {
-    return this.withClient((c) => readCatalog(session(c), companyId));
+  async getCatalog(companyId: number): Promise<CompanyCatalog | undefined> {
+    return (await this.stateOf(companyId))?.catalog;
   }
 
-  sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
+  /** From the in-memory pre-aggregates (the same figures as the SQL over balance_monthly/balance_daily; see the contract test). */
+  async sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
+    checkRange(query);
+    const state = await this.stateOf(query.companyId);
+    if (!state) return [];
+    if (!state.balances) return this.sumPnlBySql(query);
+    return sumFromIndex(state.balances, state.catalog, isFiltered(query) ? state.tagSets : undefined, query);
+  }
+
+  /** The same figures by SQL over the pre-aggregate tables (balance_monthly + balance_daily). */
+  sumPnlBySql(query: PnlQuery): Promise<AccountMonthTotal[]> {
     return this.withClient((c) => sumPnl(session(c), query));
+  }
+
+  /**
+   * From memory: every step of the read uses the state of the company its first step found (a change makes a new
+   * state, never alters one), so the catalog and the sums agree and an import is seen entirely or not at all. A
+   * company whose sums memory cannot hold exactly is read in one SQL snapshot.
+   */
+  async readSnapshot<T>(read: (view: LedgerView) => Promise<T>, options: ReadOptions = {}): Promise<T> {
+    const { signal } = options;
+    signal?.throwIfAborted();
+    const pinned = new Map<number, Promise<CompanyState | undefined>>();
+    const stateOf = async (companyId: number): Promise<CompanyState | undefined> => {
+      let state = pinned.get(companyId);
+      if (!state) pinned.set(companyId, (state = this.stateOf(companyId)));
+      const found = await state;
+      signal?.throwIfAborted();
+      if (found && !found.balances) throw new NotInMemory();
+      return found;
+    };
+    try {
+      return await read({
+        getCatalog: async (companyId) => (await stateOf(companyId))?.catalog,
+        sumPnlByAccountMonth: async (query) => {
+          checkRange(query);
+          // Memory answers without I/O: one turn of the event loop per sum lets timers (a request's time-out) and
+          // other requests in, as a database round trip did.
+          await new Promise((resolve) => setImmediate(resolve));
+          const state = await stateOf(query.companyId);
+          return state ? sumFromIndex(state.balances!, state.catalog, isFiltered(query) ? state.tagSets : undefined, query) : [];
+        },
+      });
+    } catch (err) {
+      if (!(err instanceof NotInMemory)) throw err;
+    }
+    return this.readSqlSnapshot(read, options);
   }
 
   /**
@@ -115,7 +189,7 @@ export class PostgresLedgerStore implements LedgerStore {
    * and the sums of a report agree even while an import commits. An aborted signal cancels the running statement
    * (pg_cancel_backend through the pool, as psql's Ctrl-C does) and ends the transaction.
    */
-  async readSnapshot<T>(read: (view: LedgerView) => Promise<T>, { signal }: ReadOptions = {}): Promise<T> {
+  private async readSqlSnapshot<T>(read: (view: LedgerView) => Promise<T>, { signal }: ReadOptions = {}): Promise<T> {
     signal?.throwIfAborted();
     return this.withClient(async (client) => {
       const pid = (client as unknown as { processID?: number }).processID;
@@ -167,12 +241,14 @@ export class PostgresLedgerStore implements LedgerStore {
       // Serializes loads (id and tag-set allocation) while leaving reads free.
       await client.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
       if (onlyIfEmpty && ((await client.query('SELECT 1 FROM companies LIMIT 1')).rowCount ?? 0) > 0) return false;
-      await loadBatch(session(client), batch, (_s, staging) => writeStaging(client, staging));
+      await loadBatch(session(client), batch, (_s, staging) => writeStaging(client, staging), recordChange);
       return true;
     });
     // Fresh statistics after a bulk load, so the planner uses the indexes of the pre-aggregates at once
     // instead of waiting for autovacuum (a clipped range otherwise scans balance_daily).
     if (loaded && batch.entries?.length) await this.withClient((c) => c.query('ANALYZE balance_monthly, balance_daily, tag_sets'));
+    // This instance's own reports show the load once load() returns; the others hear of it by NOTIFY.
+    if (loaded) await this.followed.catchUp().catch(() => undefined);
     return loaded;
   }
 
@@ -187,12 +263,20 @@ export class PostgresLedgerStore implements LedgerStore {
   createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
     return this.transaction(async (client) => {
       await client.query('LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE'); // serializes id allocation
-      return keys.insertApiKey(session(client), key);
-    });
+      const record = await keys.insertApiKey(session(client), key);
+      await client.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANNEL, String(record.id)]);
+      return record;
+    }).finally(() => this.apiKeys.forget());
   }
 
+  /**
+   * A found key is kept while the change feed is connected (every instance hears each creation and revocation at its
+   * COMMIT and forgets what it kept); unknown hashes are always looked up, never kept.
+   */
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
-    return this.withClient((c) => keys.findApiKeyByHash(session(c), keyHash));
+    this.follow();
+    const lookup = () => this.withClient((c) => keys.findApiKeyByHash(session(c), keyHash));
+    return this.feed.connected ? this.apiKeys.find(keyHash, lookup) : lookup();
   }
 
   listApiKeys(): Promise<ApiKeyRecord[]> {
@@ -200,17 +284,31 @@ export class PostgresLedgerStore implements LedgerStore {
   }
 
   revokeApiKey(id: number): Promise<boolean> {
-    return this.transaction((client) => keys.revokeApiKey(session(client), id));
+    return this.transaction(async (client) => {
+      const revoked = await keys.revokeApiKey(session(client), id);
+      if (revoked) await client.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANNEL, String(id)]);
+      return revoked;
+    }).finally(() => this.apiKeys.forget());
   }
 
-  /** Nothing is kept in memory: every report reads the pre-aggregate tables of the shared database. */
-  async preload(): Promise<void> {}
+  /** Reads every company into memory (the server runs it in the background once it is ready). */
+  async preload(): Promise<void> {
+    for (const company of await this.listCompanies()) await this.stateOf(company.id);
+  }
+
+  /** Bytes of the in-memory pre-aggregates of the companies followed (benchmarks). */
+  indexBytes(): number {
+    return this.followed.indexBytes();
+  }
 
   async ping(): Promise<void> {
     await this.withClient((c) => c.query('SELECT 1'));
   }
 
   async close(): Promise<void> {
+    this.followed.close();
+    this.apiKeys.forget();
+    await this.feed.close();
     await this.pool.end();
   }
 }

@@ -53,6 +53,15 @@ export function schemaStatements(dialect: Dialect): string[] {
       'CREATE INDEX IF NOT EXISTS journal_entries_company_date ON journal_entries (company_id, entry_date)',
       'CREATE INDEX IF NOT EXISTS journal_lines_entry ON journal_lines (entry_id)',
       'CREATE INDEX IF NOT EXISTS journal_line_options_line ON journal_line_options (line_id)',
+      // Every committed load, in commit order (loads hold the load lock until COMMIT), with the companies it changed;
+      // its net change to balance_daily is in ledger_deltas until pruned. Instances follow it (change-log-sql.ts).
+      `CREATE TABLE IF NOT EXISTS ledger_changes (
+        seq BIGSERIAL PRIMARY KEY, company_ids INTEGER[] NOT NULL, deltas_pruned BOOLEAN NOT NULL DEFAULT false,
+        committed_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
+      `CREATE TABLE IF NOT EXISTS ledger_deltas (
+        seq BIGINT NOT NULL, company_id INTEGER NOT NULL, day DATE NOT NULL, location_id INTEGER NOT NULL,
+        account_id INTEGER NOT NULL, tag_set_id INTEGER NOT NULL, cents BIGINT NOT NULL)`,
+      'CREATE INDEX IF NOT EXISTS ledger_deltas_seq ON ledger_deltas (seq, company_id)',
     );
   }
   return stmts;

@@ -1,0 +1,53 @@
+/**
+ * The PostgreSQL change log every instance follows (schema.ts: ledger_changes, ledger_deltas). A load records, in its
+ * own transaction, the companies it changed and its net change to balance_daily, then NOTIFYs `ledger_changed` with
+ * the change's seq: PostgreSQL delivers the notification at COMMIT, so a listener never hears of a change it cannot
+ * read yet. Deltas are kept for DELTA_RETENTION; an instance that fell further behind re-reads the company.
+ */
+import type { LoadChange } from './load-sql.ts';
+import { int, type SqlSession } from './sql-session.ts';
+
+export const CHANGE_CHANNEL = 'ledger_changed';
+/** Notified (at COMMIT) by every creation or revocation of an API key: instances forget the keys they found. */
+export const API_KEYS_CHANNEL = 'api_keys_changed';
+const DELTA_RETENTION = "interval '10 minutes'";
+
+/** The ChangeRecorder of the PostgreSQL adapter (load-sql.ts): the last step of a load before COMMIT. */
+export async function recordChange(s: SqlSession, change: LoadChange): Promise<void> {
+  const [row] = await s.query('INSERT INTO ledger_changes (company_ids) VALUES ($1) RETURNING CAST(seq AS VARCHAR) AS seq', [change.companyIds]);
+  const seq = int(row!.seq);
+  if (change.hasDelta) {
+    await s.query(
+      `INSERT INTO ledger_deltas (seq, company_id, day, location_id, account_id, tag_set_id, cents)
+       SELECT $1, company_id, day, location_id, account_id, tag_set_id, SUM(cents) FROM load_delta
+        GROUP BY company_id, day, location_id, account_id, tag_set_id HAVING SUM(cents) <> 0`, [seq]);
+  }
+  await s.query(
+    `WITH old AS (UPDATE ledger_changes SET deltas_pruned = true
+                   WHERE NOT deltas_pruned AND committed_at < now() - ${DELTA_RETENTION} RETURNING seq)
+     DELETE FROM ledger_deltas WHERE seq IN (SELECT seq FROM old)`);
+  await s.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, String(seq)]);
+}
+
+/** The seq of the last change committed in this snapshot (0 before the first). */
+export async function lastChange(s: SqlSession): Promise<number> {
+  const [row] = await s.query('SELECT CAST(COALESCE(MAX(seq), 0) AS VARCHAR) AS seq FROM ledger_changes');
+  return int(row!.seq);
+}
+
+export interface LoggedChange {
+  seq: number;
+  companyIds: number[];
+  /** Its deltas are gone (older than the retention): a follower behind it re-reads the companies. */
+  pruned: boolean;
+}
+
+export async function changesSince(s: SqlSession, seq: number): Promise<LoggedChange[]> {
+  const rows = await s.query(
+    'SELECT CAST(seq AS VARCHAR) AS seq, company_ids, deltas_pruned FROM ledger_changes WHERE seq > $1 ORDER BY seq', [seq]);
+  return rows.map((r) => ({ seq: int(r.seq), companyIds: (r.company_ids as unknown[]).map(int), pruned: r.deltas_pruned === true }));
+}
+
+/** The columns a CompanyBalances takes (month index, day of month, location, account, tag set, cents), as SQL. */
+export const INDEX_COLUMNS = `CAST(EXTRACT(YEAR FROM day) * 12 + EXTRACT(MONTH FROM day) - 1 AS INTEGER),
+  CAST(EXTRACT(DAY FROM day) AS INTEGER), location_id, account_id, tag_set_id, CAST(cents AS DOUBLE PRECISION)`;

@@ -1,0 +1,224 @@
+/**
+ * What an instance over PostgreSQL keeps of each company it reports on: its catalog, tag sets and the in-memory
+ * pre-aggregates (balance-index.ts), as of one committed change of the shared change log (change-log-sql.ts). A
+ * company is read in one snapshot on first use; afterwards every change another process commits reaches it by
+ * LISTEN/NOTIFY (pg-change-feed.ts), and the instance reads, again in one snapshot, only what changed: the new
+ * catalogs and the changes' deltas, applied to the index in one synchronous step. So a report reads memory only,
+ * an import is in it entirely or not at all, and a restarted instance starts from a fresh snapshot.
+ */
+import type pg from 'pg';
+import { CompanyBalances } from './balance-index.ts';
+import { deepFreeze } from './deep-freeze.ts';
+import { readCatalog } from './catalog-sql.ts';
+import { changesSince, INDEX_COLUMNS, lastChange, type LoggedChange } from './change-log-sql.ts';
+import type { CompanyCatalog } from './ledger-store.ts';
+import { readTagSets } from './pnl-sql.ts';
+import type { SqlParam, SqlRow, SqlSession } from './sql-session.ts';
+import type { TagSetRows } from './index-sums.ts';
+
+/** One company's report inputs as of change `seq`; a later change makes a new state (`version` + 1), only `seq` moves on. */
+export interface CompanyState {
+  seq: number;
+  version: number;
+  catalog: CompanyCatalog;
+  tagSets: TagSetRows;
+  /** Undefined when some daily sum is beyond 2^53 cents: reports of the company are answered by SQL. */
+  balances: CompanyBalances | undefined;
+}
+
+export type Snapshot = <T>(read: (client: pg.PoolClient) => Promise<T>) => Promise<T>;
+
+export function session(client: pg.PoolClient): SqlSession {
+  return {
+    async query(sql: string, params: readonly SqlParam[] = []): Promise<SqlRow[]> {
+      return (await client.query(sql, params as unknown[])).rows as SqlRow[];
+    },
+  };
+}
+
+/** Rows as column arrays (node-postgres' array row mode: no object per row). */
+async function readColumns(client: pg.PoolClient, text: string, values: unknown[]): Promise<{ columns: number[][]; rows: number }> {
+  const result = await client.query<number[]>({ text, values, rowMode: 'array' });
+  const columns: number[][] = result.fields.map(() => new Array<number>(result.rows.length));
+  result.rows.forEach((row, i) => row.forEach((v, c) => (columns[c]![i] = v)));
+  return { columns, rows: result.rows.length };
+}
+
+async function readBalances(client: pg.PoolClient, companyId: number): Promise<CompanyBalances | undefined> {
+  const balances = new CompanyBalances();
+  // Ordered so that consecutive rows share their month and cell: the index then looks each cell up once per month.
+  const read = await readColumns(client,
+    `SELECT ${INDEX_COLUMNS} FROM balance_daily WHERE company_id = $1
+      ORDER BY EXTRACT(YEAR FROM day), EXTRACT(MONTH FROM day), location_id, account_id, tag_set_id`, [companyId]);
+  return balances.addColumns(read.columns, read.rows) ? balances : undefined;
+}
+
+async function readState(client: pg.PoolClient, companyId: number, seq: number): Promise<CompanyState | undefined> {
+  const s = session(client);
+  const catalog = await readCatalog(s, companyId);
+  if (!catalog) return undefined;
+  return {
+    seq, version: 0, catalog: deepFreeze(catalog), tagSets: deepFreeze(await readTagSets(s, companyId)),
+    balances: await readBalances(client, companyId),
+  };
+}
+
+/** What one catch-up read for a followed company, all in the snapshot of change `seq`. */
+interface Update {
+  state: CompanyState;
+  catalog: CompanyCatalog | undefined;
+  tagSets: TagSetRows;
+  /** A full re-read (the change log no longer holds the deltas it missed), or the deltas to add. */
+  rebuilt?: CompanyBalances | undefined;
+  deltas?: { columns: number[][]; seqs: number[]; rows: number };
+}
+
+export class FollowedCompanies {
+  private readonly states = new Map<number, CompanyState>();
+  private readonly building = new Map<number, Promise<CompanyState | undefined>>();
+  /** The highest change seq known to be committed (notifications, catch-ups). */
+  private latestSeq = 0;
+  private running: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly snapshot: Snapshot) {}
+
+  /** The company's state (built on first use), or undefined when there is no such company. */
+  state(companyId: number): Promise<CompanyState | undefined> {
+    const known = this.states.get(companyId);
+    if (known) return Promise.resolve(known);
+    let building = this.building.get(companyId);
+    if (!building) {
+      building = this.build(companyId);
+      this.building.set(companyId, building);
+      const done = () => { if (this.building.get(companyId) === building) this.building.delete(companyId); };
+      building.then(done, done);
+    }
+    return building;
+  }
+
+  private async build(companyId: number): Promise<CompanyState | undefined> {
+    const state = await this.snapshot(async (client) => readState(client, companyId, await lastChange(session(client))));
+    if (!state || this.closed) return state;
+    const current = this.states.get(companyId);
+    if (current && current.seq >= state.seq) return current;
+    this.states.set(companyId, state);
+    if (state.seq < this.latestSeq) void this.catchUp().catch(() => undefined);
+    return state;
+  }
+
+  /** A change was committed (its seq when a notification named it). */
+  changed(seq: number | undefined): void {
+    if (seq !== undefined) this.latestSeq = Math.max(this.latestSeq, seq);
+    void this.catchUp().catch(() => undefined);
+  }
+
+  /**
+   * Brings every followed company up to the last committed change. Resolves once a catch-up that started after this
+   * call has finished (at most one runs, at most one waits: calls meanwhile share the waiting one).
+   */
+  catchUp(): Promise<void> {
+    if (!this.running) {
+      const running = this.readChanges().finally(() => { if (this.running === running) this.running = undefined; });
+      this.running = running;
+      running.catch(() => this.retryLater());
+      return running;
+    }
+    this.queued ??= this.running.catch(() => undefined).then(() => {
+      this.queued = undefined;
+      return this.catchUp();
+    });
+    return this.queued;
+  }
+
+  private retryLater(): void {
+    if (this.closed || this.retry || this.states.size === 0) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      void this.catchUp().catch(() => undefined);
+    }, 1_000);
+    this.retry.unref();
+  }
+
+  private async readChanges(): Promise<void> {
+    const followed = [...this.states.values()];
+    if (followed.length === 0 || this.closed) return;
+    const from = Math.min(...followed.map((s) => s.seq));
+    const { seq, updates } = await this.snapshot(async (client) => {
+      const s = session(client);
+      const seq = await lastChange(s);
+      if (seq <= from) return { seq, updates: [] as Update[] };
+      const changes = await changesSince(s, from);
+      const missed = (state: CompanyState): LoggedChange[] =>
+        changes.filter((c) => c.seq > state.seq && c.companyIds.includes(state.catalog.company.id));
+      const touched = followed.filter((state) => missed(state).length > 0);
+      const incremental = touched.filter((state) => !missed(state).some((c) => c.pruned)).map((state) => state.catalog.company.id);
+      const deltas = incremental.length === 0 ? undefined : await readColumns(client,
+        `SELECT ${INDEX_COLUMNS}, company_id, CAST(seq AS DOUBLE PRECISION) FROM ledger_deltas
+          WHERE seq > $1 AND company_id = ANY($2) ORDER BY seq, company_id, day, location_id, account_id, tag_set_id`,
+        [from, incremental]);
+      const updates: Update[] = [];
+      for (const state of touched) {
+        const companyId = state.catalog.company.id;
+        const catalog = await readCatalog(s, companyId);
+        const update: Update = { state, catalog: catalog && deepFreeze(catalog), tagSets: deepFreeze(await readTagSets(s, companyId)) };
+        if (!incremental.includes(companyId)) update.rebuilt = await readBalances(client, companyId);
+        else if (deltas) update.deltas = { columns: deltas.columns, seqs: deltas.columns[7]!, rows: deltas.rows };
+        updates.push(update);
+      }
+      return { seq, updates };
+    });
+    this.apply(seq, followed, updates);
+  }
+
+  /**
+   * One synchronous step: a report sees every update of this catch-up or none. An updated company gets a new state
+   * (its index a clone sharing the months the change left alone), so a report holding the old one reads it unchanged.
+   */
+  private apply(seq: number, followed: CompanyState[], updates: Update[]): void {
+    for (const { state, catalog, tagSets, rebuilt, deltas } of updates) {
+      const companyId = state.catalog.company.id;
+      if (this.states.get(companyId) !== state) continue; // replaced meanwhile by a newer build
+      if (!catalog) {
+        this.states.delete(companyId);
+        continue;
+      }
+      const balances = deltas ? addDeltas(state.balances?.clone(), deltas, companyId, state.seq) : rebuilt;
+      this.states.set(companyId, { seq, version: state.version + 1, catalog, tagSets, balances });
+    }
+    for (const state of followed) if (state.seq < seq) state.seq = seq;
+    // Builds started before this catch-up may hold older snapshots: later callers start a fresh one.
+    this.building.clear();
+    this.latestSeq = Math.max(this.latestSeq, seq);
+    if ([...this.states.values()].some((s) => s.seq < this.latestSeq)) void this.catchUp().catch(() => undefined);
+  }
+
+  /** Bytes of every company's index, for the benchmarks. */
+  indexBytes(): number {
+    let bytes = 0;
+    for (const s of this.states.values()) bytes += s.balances?.byteSize() ?? 0;
+    return bytes;
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.retry);
+    this.states.clear();
+    this.building.clear();
+  }
+}
+
+/** The deltas of one company newer than `after` added to its index (undefined stays undefined: answered by SQL). */
+function addDeltas(
+  balances: CompanyBalances | undefined, deltas: NonNullable<Update['deltas']>, companyId: number, after: number,
+): CompanyBalances | undefined {
+  if (!balances) return undefined;
+  const [month, day, location, account, tagSet, cents, company] = deltas.columns as [number[], number[], number[], number[], number[], number[], number[]];
+  for (let i = 0; i < deltas.rows; i++) {
+    if (company[i] !== companyId || deltas.seqs[i]! <= after) continue;
+    if (!balances.addColumns([[month[i]!], [day[i]!], [location[i]!], [account[i]!], [tagSet[i]!], [cents[i]!]], 1)) return undefined;
+  }
+  return balances;
+}
