@@ -5,7 +5,7 @@
  * (src/ops/failure-sentence.ts; the stack under DEBUG=1) and exit code 1.
  */
 import { rmSync } from 'node:fs';
-import { createApiKey } from './auth/api-keys.ts';
+import { createFirstApiKey } from './auth/api-keys.ts';
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { debugEnabled, failureSentence } from './ops/failure-sentence.ts';
@@ -52,8 +52,9 @@ async function main(): Promise<void> {
   // The first report of a company would otherwise wait for its in-memory pre-aggregates; read them now, in the background.
   void store.preload().catch((err: unknown) => logger.warn({ err }, 'preload failed; reports read on demand'));
   // The embedded demo gets one key on its first start that gets this far; only its hash is stored, so it is printed here once.
-  const demoKey = config.demoData && config.auth === 'apikey' && (await store.listApiKeys()).length === 0 && (await store.listCompanies()).some((c) => c.id === 1)
-    ? (await createApiKey(store, { name: 'demo', companyIds: [1] })).key
+  // Made only when the store holds no key, atomically: instances started together over one database make one.
+  const demoKey = config.demoData && config.auth === 'apikey' && (await store.listCompanies()).some((c) => c.id === 1)
+    ? await createFirstApiKey(store, { name: 'demo', companyIds: [1] })
     : undefined;
 
   let stopping = false;

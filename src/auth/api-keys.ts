@@ -114,6 +114,12 @@ export async function createApiKey(store: Pick<LedgerStore, 'createApiKey'>, opt
   return { key, record };
 }
 
+/** A new key, made only when the store holds none (the demo key); undefined when one exists. */
+export async function createFirstApiKey(store: Pick<LedgerStore, 'createFirstApiKey'>, options: { name: string; companyIds: number[] }): Promise<string | undefined> {
+  const key = generateApiKey();
+  return (await store.createFirstApiKey({ name: options.name, companyIds: options.companyIds, keyHash: hashApiKey(key) })) ? key : undefined;
+}
+
 export interface KeyRequest {
   name: string;
   companyIds: number[];

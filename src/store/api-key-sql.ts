@@ -57,6 +57,12 @@ export async function insertApiKey(s: SqlSession, key: NewApiKey, now = new Date
   return toRecord(row!, companyIds);
 }
 
+/** Whether any key, revoked or not, exists. */
+export async function hasApiKeys(s: SqlSession): Promise<boolean> {
+  const [row] = await s.query('SELECT count(*) AS n FROM api_keys');
+  return int(row!.n) > 0;
+}
+
 export async function findApiKeyByHash(s: SqlSession, keyHash: string): Promise<ApiKeyRecord | undefined> {
   const [row] = await s.query('SELECT id, name, key_hash, created_at, revoked_at FROM api_keys WHERE key_hash = $1', [keyHash]);
   if (!row) return undefined;

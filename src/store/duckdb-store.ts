@@ -327,6 +327,10 @@ export class DuckDbLedgerStore implements LedgerStore {
     return this.write((s) => keys.insertApiKey(s, key)).finally(() => this.apiKeys.forget());
   }
 
+  createFirstApiKey(key: NewApiKey): Promise<ApiKeyRecord | undefined> {
+    return this.write(async (s) => ((await keys.hasApiKeys(s)) ? undefined : keys.insertApiKey(s, key))).finally(() => this.apiKeys.forget());
+  }
+
   /** Found keys are kept (until a key is created or revoked); unknown hashes are always looked up, never kept. */
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined> {
     return this.apiKeys.find(keyHash, () => this.read((s) => keys.findApiKeyByHash(s, keyHash)));

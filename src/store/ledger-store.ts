@@ -188,6 +188,11 @@ export interface LedgerStore {
   listCompanies(): Promise<Company[]>;
   /** Stores a new API key (hash and scope) and returns it with its id. */
   createApiKey(key: NewApiKey): Promise<ApiKeyRecord>;
+  /**
+   * Stores the key only when the store holds no key at all, atomically (the demo key: instances started together
+   * over one database make one); undefined when a key exists.
+   */
+  createFirstApiKey(key: NewApiKey): Promise<ApiKeyRecord | undefined>;
   /** The key with this hash, revoked or not, or undefined. */
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   /** All keys, revoked ones included, by id. */

@@ -260,9 +260,19 @@ export class PostgresLedgerStore implements LedgerStore {
     return this.withClient((c) => keys.listCompanies(session(c)));
   }
 
-  createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
+  async createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
+    return (await this.insertKey(key, false))!;
+  }
+
+  createFirstApiKey(key: NewApiKey): Promise<ApiKeyRecord | undefined> {
+    return this.insertKey(key, true);
+  }
+
+  private insertKey(key: NewApiKey, onlyIfNone: boolean): Promise<ApiKeyRecord | undefined> {
     return this.transaction(async (client) => {
-      await client.query('LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE'); // serializes id allocation
+      // Serializes id allocation, and the check of createFirstApiKey with the insert.
+      await client.query('LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE');
+      if (onlyIfNone && await keys.hasApiKeys(session(client))) return undefined;
       const record = await keys.insertApiKey(session(client), key);
       await client.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANNEL, String(record.id)]);
       return record;

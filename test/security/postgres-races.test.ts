@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
+import { createFirstApiKey } from '../../src/auth/api-keys.ts';
 import { PostgresLedgerStore } from '../../src/store/postgres-store.ts';
 import { generateDemoLedger, seedDemoIfEmpty } from '../../src/store/demo-ledger.ts';
 import type { LedgerBatch, PnlQuery } from '../../src/store/ledger-store.ts';
@@ -78,6 +79,21 @@ async function counts(url: string): Promise<{ companies: number; entries: number
       expect(results.filter(Boolean)).to.have.length(1);
       const expected = generateDemoLedger({ to: '2024-03-31', locations: 1 }).entries!.length;
       expect((await counts(url)).entries).to.equal(expected);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  it('issue 25, finding 8: three stores racing for the demo key on one database make exactly one', async () => {
+    const url = await server.createDatabase('demo_key_race');
+    const stores = Array.from({ length: 3 }, () => new PostgresLedgerStore(url));
+    try {
+      await Promise.all(stores.map((s) => s.migrate()));
+      await seedDemoIfEmpty(stores[0]!, '2024-03-31', { locations: 1 });
+      const made = await Promise.all(stores.map((s) => createFirstApiKey(s, { name: 'demo', companyIds: [1] })));
+      expect(made.filter(Boolean), 'keys handed out').to.have.length(1);
+      expect(await stores[1]!.listApiKeys(), 'keys stored').to.have.length(1);
+      expect(await createFirstApiKey(stores[2]!, { name: 'demo', companyIds: [1] }), 'a later start makes none').to.equal(undefined);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
     }
