@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
+import { moduleSpecifiers, packageOf } from '../support/module-specifiers.ts';
 import { REPO_ROOT } from '../support/server-process.ts';
 
 function tsFiles(dir: string): string[] {
@@ -20,30 +20,6 @@ const PRODUCTION_FILES = [
   ...tsFiles(path.join(REPO_ROOT, 'src')),
   ...['cli', 'keys', 'import', 'conformance'].map((name) => path.join(REPO_ROOT, 'scripts', `${name}.ts`)),
 ];
-
-/** Every module specifier of a file: import/export declarations, import types, import() and require() with a literal. */
-function specifiersOf(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      found.push(node.moduleSpecifier.text);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
-      found.push(node.argument.literal.text);
-    } else if (ts.isCallExpression(node) && node.arguments.length >= 1 && ts.isStringLiteralLike(node.arguments[0]!)
-      && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) {
-      found.push(node.arguments[0].text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
-function packageNameOf(specifier: string): string {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
-}
 
 /** Whether `subpath` (`./sync`) is a key of the package's `exports` map (patterns with `*` included). */
 function exportsDeclare(packageName: string, subpath: string): boolean {
@@ -67,10 +43,10 @@ describe('public APIs only', () => {
     const internal: string[] = [];
     let packages = 0;
     for (const file of PRODUCTION_FILES) {
-      for (const specifier of specifiersOf(file)) {
+      for (const specifier of moduleSpecifiers(file)) {
         if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
         packages++;
-        const name = packageNameOf(specifier);
+        const name = packageOf(specifier);
         const subpath = `.${specifier.slice(name.length)}`;
         if (subpath !== '.' && !exportsDeclare(name, subpath)) internal.push(`${path.relative(REPO_ROOT, file)}: ${specifier}`);
       }

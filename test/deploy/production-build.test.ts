@@ -11,7 +11,7 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import ts from 'typescript';
+import { moduleSpecifiers, packageOf } from '../support/module-specifiers.ts';
 import { REPO_ROOT, ensureProductionBuild, productionEnv, startProductionServer } from '../support/server-process.ts';
 
 const run = promisify(execFile);
@@ -30,29 +30,6 @@ const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'
 function compiledFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? compiledFiles(path.join(dir, e.name)) : /\.c?js$/.test(e.name) ? [path.join(dir, e.name)] : []);
-}
-
-/** What a compiled file imports: static imports and re-exports, import() and require() with a literal, found by TypeScript's parser. */
-function importedSpecifiers(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      found.push(node.moduleSpecifier.text);
-    } else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteralLike(node.arguments[0]!)
-      && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) {
-      found.push(node.arguments[0].text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
-/** The package a bare specifier names: `pino`, `@duckdb/node-api`, `csv-parse/sync` → `csv-parse`. */
-function packageOf(specifier: string): string {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
 }
 
 /** A production install in a temp dir: dist/, package.json, and hard links of the production packages only. */
@@ -97,7 +74,7 @@ describe('production build: node dist/src/start.js with production dependencies 
     const outside: string[] = [];
     const seen = new Set<string>();
     for (const file of compiledFiles(path.join(REPO_ROOT, 'dist'))) {
-      for (const spec of importedSpecifiers(file)) {
+      for (const spec of moduleSpecifiers(file)) {
         if (spec.startsWith('.') && spec.endsWith('.ts')) outside.push(`${path.relative(REPO_ROOT, file)}: ${spec} (not rewritten to .js)`);
         if (spec.startsWith('.') || spec.startsWith('node:') || builtins.has(spec)) continue;
         seen.add(packageOf(spec));
