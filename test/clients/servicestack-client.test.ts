@@ -3,36 +3,11 @@
  * carry their type name and verb as ServiceStack's generated DTOs do; their fields come from generated/.
  */
 import { expect } from 'chai';
-import { getResponseStatus, JsonServiceClient, type IReturn } from '@servicestack/client';
-import type * as Dto from '../../src/contract/dtos.ts';
+import { getResponseStatus, JsonServiceClient } from '@servicestack/client';
 import { DINE_IN } from '../fixtures/worked-example.ts';
 import { listenTestApp, type ListeningTestApp } from '../support/listening.ts';
+import { EchoRequest, GetFlatRequest } from '../support/servicestack-dtos.ts';
 import { TEST_COMPANY_NAME } from '../support/test-app.ts';
-
-abstract class RequestDto<TRequest extends object, TResponse> implements IReturn<TResponse> {
-  constructor(init: TRequest, private readonly method: 'GET' | 'POST') {
-    Object.assign(this, init);
-  }
-  abstract getTypeName(): string;
-  getMethod() {
-    return this.method;
-  }
-  createResponse(): TResponse {
-    return {} as TResponse;
-  }
-}
-
-class EchoRequest extends RequestDto<Dto.EchoRequest, Dto.EchoResponse> {
-  getTypeName() {
-    return 'EchoRequest';
-  }
-}
-
-class GetFlatRequest extends RequestDto<Dto.GetFlatRequest, Dto.GetFlatResponse> {
-  getTypeName() {
-    return 'GetFlatRequest';
-  }
-}
 
 describe('@servicestack/client JsonServiceClient (basePath /json/reply/)', () => {
   let t: ListeningTestApp;

@@ -7,11 +7,11 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { JsonServiceClient, type IReturn } from '@servicestack/client';
+import { JsonServiceClient } from '@servicestack/client';
 import { xmlComparer } from '../../src/compare/comparers/xml.ts';
 import { compareBodies } from '../../src/compare/comparers/registry.ts';
-import type * as Dto from '../../src/contract/dtos.ts';
 import { listenTestApp, type ListeningTestApp } from '../support/listening.ts';
+import { EchoRequest, GetFlatRequest } from '../support/servicestack-dtos.ts';
 
 /** The 4.5.14 host's company name, so its answers compare byte for byte. */
 const CO = 'Reporting Service';
@@ -176,28 +176,6 @@ describe('Batched requests /{format}/reply|oneway/{Op}[] (as a real 4.5.14 host 
   });
 
   describe('@servicestack/client JsonServiceClient (a real client that batches)', () => {
-    abstract class RequestDto<TRequest extends object, TResponse> implements IReturn<TResponse> {
-      constructor(init: TRequest) {
-        Object.assign(this, init);
-      }
-      abstract getTypeName(): string;
-      getMethod() {
-        return 'POST';
-      }
-      createResponse(): TResponse {
-        return {} as TResponse;
-      }
-    }
-    class EchoRequest extends RequestDto<Dto.EchoRequest, Dto.EchoResponse> {
-      getTypeName() {
-        return 'EchoRequest';
-      }
-    }
-    class GetFlatRequest extends RequestDto<Dto.GetFlatRequest, Dto.GetFlatResponse> {
-      getTypeName() {
-        return 'GetFlatRequest';
-      }
-    }
     /** The client as a legacy caller sets it up; reports need its API key (echo is public: a key would change its CompanyName). */
     const client = (apiKey?: string) => {
       const c = new JsonServiceClient(t.url);
