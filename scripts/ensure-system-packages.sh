@@ -2,8 +2,8 @@
 # The Debian packages the test suite uses: a JDK (xsd-schema-validator compiles its Java helper), PostgreSQL
 # (a real server for the store tests), hledger (the independent P&L oracle), libxml2-utils (xmllint),
 # chromium (pages tested in a real browser), nginx and openssl (the shipped nginx site in front of two instances).
-# Checks only, unless given --install: then, as root with apt-get, it installs what is missing (CI's .ci/run does;
-# `npm test` only checks, so it never runs apt-get behind a developer's back). Nothing missing: exit 0, no apt-get.
+# Checks only, unless given --install: then, as root with apt-get, it installs what is missing and says so (npm test
+# and CI's .ci/run do); as any other user it names what is missing and how to install it. Nothing missing: exit 0.
 set -euo pipefail
 install=false
 [ "${1:-}" = --install ] && install=true
@@ -17,7 +17,7 @@ command -v xmllint >/dev/null || missing+=(libxml2-utils)
 command -v openssl >/dev/null || missing+=(openssl)                     # the test nginx's self-signed certificate
 [ ${#missing[@]} -eq 0 ] && exit 0
 if $install && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  echo "Installing Debian packages: ${missing[*]}"
+  echo "Installing the Debian packages the test suite needs (apt-get): ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
