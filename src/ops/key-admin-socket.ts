@@ -79,7 +79,7 @@ function ensurePrivateDirectory(path: string): void {
   }
 }
 
-export async function listenKeyAdmin(path: string, ledger: AdminStore & Pick<LedgerStore, 'load'>, serviceUrl: ServiceUrl = () => undefined): Promise<Server> {
+export async function listenKeyAdmin(path: string, ledger: AdminStore & Pick<LedgerStore, 'loadJournal'>, serviceUrl: ServiceUrl = () => undefined): Promise<Server> {
   const store = keyAdminOf(ledger);
   ensurePrivateDirectory(path);
   rmSync(path, { force: true }); // a socket file left by a process that was killed
@@ -104,7 +104,7 @@ export async function listenKeyAdmin(path: string, ledger: AdminStore & Pick<Led
   return server;
 }
 
-async function answer(line: string, store: KeyAdminStore, serviceUrl: ServiceUrl, ledger: Pick<LedgerStore, 'load'>): Promise<{ ok: unknown } | { error: string }> {
+async function answer(line: string, store: KeyAdminStore, serviceUrl: ServiceUrl, ledger: Pick<LedgerStore, 'loadJournal'>): Promise<{ ok: unknown } | { error: string }> {
   try {
     const { op, args } = JSON.parse(line) as { op: Op | 'serviceUrl' | typeof IMPORT_OP; args: unknown[] };
     if (op === IMPORT_OP) return { ok: await importLedgerFiles(ledger, importRequest(args)) };

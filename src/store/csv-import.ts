@@ -1,18 +1,19 @@
 /**
- * CSV import (format: scripts/import-format.md). Parses a journal CSV (and optionally a reference CSV) into a
- * LedgerBatch, validates it with the shared batch validation, and loads it in one transaction. Every error names the
- * CSV line; nothing is written on any error. A journal file is read as a stream (csv-parse's streaming parser): only
- * the entries it builds are held, never the file's text or its parsed rows (a 114 MB file took 3.7 GB).
+ * CSV import (format: scripts/import-format.md). The reference CSV (small) is parsed into a LedgerBatch; the journal
+ * is read as a stream (csv-parse's streaming parser), each row checked on its own and handed to the store in chunks
+ * that the engine takes in bulk, so memory holds one chunk whatever the file's size (it held every entry: 2.8 GB for
+ * 1M). The store checks the rows against each other and the catalogs with set-based SQL, in the load's one
+ * transaction. Every error names the CSV line; nothing is written on any error.
  */
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { isIsoDate } from '../scalars/dates.ts';
-import { LedgerValidationError, type BatchIssue } from './errors.ts';
+import { JournalLineError, LedgerValidationError, type BatchIssue } from './errors.ts';
 import { checkLedgerFileShapes } from './ledger-file-shape.ts';
-import type {
-  Account, AccountType, JournalEntryInput, JournalLineInput, LedgerBatch, LedgerStore,
-} from './ledger-store.ts';
+import type { Account, AccountType, LedgerBatch, LedgerStore } from './ledger-store.ts';
+import type { JournalChunk } from './sql-session.ts';
+import { tagSetKey } from './tag-sets.ts';
 import { parseDecimalCents } from './money.ts';
 import { parseSettingBoolean } from '../scalars/booleans.ts';
 import { parseGuid } from '../scalars/guids.ts';
@@ -89,83 +90,65 @@ const intCell = (r: Row, c: string, file: 'journal' | 'reference', optional = fa
   return Number(v);
 };
 
-export interface ParsedCsv {
-  batch: LedgerBatch;
-  /** CSV line of each entry's lines (journal), and of each reference row by kind. */
-  entryLines: number[][];
-  referenceLines: Partial<Record<Exclude<BatchIssue['at']['kind'], 'entry'>, number[]>>;
+/** CSV line of each reference row, by kind (a refusal of a reference row names it). */
+export type ReferenceLines = Partial<Record<Exclude<BatchIssue['at']['kind'], 'entry'>, number[]>>;
+
+/** Rows per chunk handed to the store: memory holds one chunk, whatever the file's size. */
+const CHUNK_ROWS = 16_384;
+
+function emptyChunk(): JournalChunk {
+  return {
+    lines: { line: [], ref: [], date: [], locationId: [], accountId: [], cents: [], tagKey: [], memo: [], posted: [] },
+    options: { line: [], optionId: [] },
+  };
 }
 
-/** Journal CSV → entries. Columns: entry,date,location,account,amount[,options][,memo][,posted]. */
-export function parseJournalCsv(text: string, companyId: number): Pick<ParsedCsv, 'entryLines'> & { entries: JournalEntryInput[] } {
-  const journal = new JournalBuilder(companyId);
-  for (const r of readCsv(text, 'journal', JOURNAL_COLUMNS)) journal.add(r);
-  return journal.result();
-}
-
-/** The same, from a stream (a file of any size): rows are read one at a time. */
-export async function readJournalCsv(input: Readable, companyId: number): Promise<Pick<ParsedCsv, 'entryLines'> & { entries: JournalEntryInput[] }> {
-  const journal = new JournalBuilder(companyId);
-  for await (const r of streamCsv(input, 'journal', JOURNAL_COLUMNS)) journal.add(r);
-  return journal.result();
-}
-
-/** Journal rows → entries, grouped by their `entry` id, each row checked as it comes. */
-class JournalBuilder {
-  private readonly byRef = new Map<string, { entry: JournalEntryInput; lines: number[] }>();
-  constructor(private readonly companyId: number) {}
-
-  result(): Pick<ParsedCsv, 'entryLines'> & { entries: JournalEntryInput[] } {
-    const groups = [...this.byRef.values()];
-    return { entries: groups.map((g) => g.entry), entryLines: groups.map((g) => g.lines) };
+/**
+ * Journal CSV rows, each checked on its own (formats: date, ids, amount, GUIDs, posted) and handed on in chunks;
+ * checks across rows and against the store are the store's, in SQL (journal-import-sql.ts).
+ */
+export async function* journalChunks(input: Readable): AsyncGenerator<JournalChunk> {
+  let chunk = emptyChunk();
+  for await (const r of streamCsv(input, 'journal', JOURNAL_COLUMNS)) {
+    addJournalRow(chunk, r);
+    if (chunk.lines.line.length >= CHUNK_ROWS) (yield chunk, (chunk = emptyChunk()));
   }
+  if (chunk.lines.line.length > 0) yield chunk;
+}
 
-  add(r: Row): void {
-    const { byRef, companyId } = this;
-    const line = r.info.lines;
-    const ref = cell(r, 'entry');
-    if (ref === '') throw new CsvImportError(line, 'entry is empty');
-    const date = cell(r, 'date');
-    if (!isIsoDate(date)) throw new CsvImportError(line, `date "${date}" is not a valid YYYY-MM-DD date`);
-    const locationId = intCell(r, 'location', 'journal')!;
-    const accountId = intCell(r, 'account', 'journal')!;
-    const cents = parseDecimalCents(cell(r, 'amount'));
-    if (cents === undefined) throw new CsvImportError(line, `amount "${cell(r, 'amount')}" is not a decimal with at most 2 decimals`);
-    const trackingOptionIds: string[] = [];
-    for (const raw of cell(r, 'options').split(';').map((o) => o.trim()).filter((o) => o !== '')) {
-      const id = parseGuid(raw);
-      if (!id) throw new CsvImportError(line, `option "${raw}" is not a GUID`);
-      trackingOptionIds.push(id);
-    }
-    const posted = cell(r, 'posted');
-    const isPosted = posted === '' ? true : parseSettingBoolean(posted);
-    if (isPosted === undefined) throw new CsvImportError(line, `posted "${posted.toLowerCase()}" must be true or false`);
-    const memo = cell(r, 'memo');
-    let group = byRef.get(ref);
-    if (!group) {
-      group = {
-        entry: { ref, companyId, locationId, date, memo: memo || undefined, isPosted, lines: [] },
-        lines: [],
-      };
-      byRef.set(ref, group);
-    } else if (group.entry.date !== date) {
-      throw new CsvImportError(line, `entry ${ref} has date ${date} but its first line has ${group.entry.date}`);
-    }
-    const l: JournalLineInput = trackingOptionIds.length ? { accountId, cents, trackingOptionIds } : { accountId, cents };
-    if (locationId !== group.entry.locationId) l.locationId = locationId;
-    group.entry.lines.push(l);
-    group.lines.push(line);
+function addJournalRow({ lines: L, options: O }: JournalChunk, r: Row): void {
+  const line = r.info.lines;
+  const ref = cell(r, 'entry');
+  if (ref === '') throw new CsvImportError(line, 'entry is empty');
+  const date = cell(r, 'date');
+  if (!isIsoDate(date)) throw new CsvImportError(line, `date "${date}" is not a valid YYYY-MM-DD date`);
+  const locationId = intCell(r, 'location', 'journal')!;
+  const accountId = intCell(r, 'account', 'journal')!;
+  const cents = parseDecimalCents(cell(r, 'amount'));
+  if (cents === undefined) throw new CsvImportError(line, `amount "${cell(r, 'amount')}" is not a decimal with at most 2 decimals`);
+  const optionIds: string[] = [];
+  for (const raw of cell(r, 'options').split(';').map((o) => o.trim()).filter((o) => o !== '')) {
+    const id = parseGuid(raw);
+    if (!id) throw new CsvImportError(line, `option "${raw}" is not a GUID`);
+    optionIds.push(id);
   }
+  const posted = cell(r, 'posted');
+  const isPosted = posted === '' ? true : parseSettingBoolean(posted);
+  if (isPosted === undefined) throw new CsvImportError(line, `posted "${posted.toLowerCase()}" must be true or false`);
+  const distinct = [...new Set(optionIds)].sort();
+  L.line.push(line); L.ref.push(ref); L.date.push(date); L.locationId.push(locationId); L.accountId.push(accountId);
+  L.cents.push(cents); L.tagKey.push(tagSetKey(distinct)); L.memo.push(cell(r, 'memo') || null); L.posted.push(isPosted);
+  for (const id of optionIds) (O.line.push(line), O.optionId.push(id));
 }
 
 /** Reference CSV (a `kind` column) → reference rows of a batch. */
-export function parseReferenceCsv(text: string): Pick<ParsedCsv, 'referenceLines'> & { batch: LedgerBatch } {
+export function parseReferenceCsv(text: string): { referenceLines: ReferenceLines; batch: LedgerBatch } {
   const rows = readCsv(text, 'reference', ['kind', 'id', 'name']);
   const batch: Required<Omit<LedgerBatch, 'entries' | 'replaceEntries'>> = {
     companies: [], locations: [], standardAccounts: [], accounts: [], trackingCategories: [], trackingOptions: [],
   };
-  const lines: ParsedCsv['referenceLines'] = {};
-  const note = (kind: keyof ParsedCsv['referenceLines'], line: number) => (lines[kind] ??= []).push(line);
+  const lines: ReferenceLines = {};
+  const note = (kind: keyof ReferenceLines, line: number) => (lines[kind] ??= []).push(line);
   for (const r of rows) {
     const line = r.info.lines;
     const kind = cell(r, 'kind').toLowerCase();
@@ -224,51 +207,38 @@ export function parseReferenceCsv(text: string): Pick<ParsedCsv, 'referenceLines
   return { batch, referenceLines: lines };
 }
 
-export function parseLedgerCsv(journal: string, options: { reference?: string; companyId?: number } = {}): ParsedCsv {
-  const ref = options.reference !== undefined ? parseReferenceCsv(options.reference) : undefined;
-  const j = parseJournalCsv(journal, journalCompany(ref, options.companyId));
-  return { batch: { ...(ref?.batch ?? {}), entries: j.entries }, entryLines: j.entryLines, referenceLines: ref?.referenceLines ?? {} };
-}
-
-/** The same, reading the journal as a stream (a file of any size). */
-export async function readLedgerCsv(journal: Readable, options: { reference?: string; companyId?: number } = {}): Promise<ParsedCsv> {
-  const ref = options.reference !== undefined ? parseReferenceCsv(options.reference) : undefined;
-  const j = await readJournalCsv(journal, journalCompany(ref, options.companyId));
-  return { batch: { ...(ref?.batch ?? {}), entries: j.entries }, entryLines: j.entryLines, referenceLines: ref?.referenceLines ?? {} };
-}
-
 /** `--company N`, else the single company of the reference file, else 1. */
 function journalCompany(ref: { batch: LedgerBatch } | undefined, companyId: number | undefined): number {
   return companyId ?? (ref?.batch.companies?.length === 1 ? ref.batch.companies[0]!.id : 1);
 }
 
-/** Maps the first validation issue to its CSV line. */
-export function toCsvError(err: unknown, parsed: ParsedCsv): unknown {
+/** Maps a refusal of the store to the CSV line it names (journal), or to the reference row's line. */
+export function toCsvError(err: unknown, referenceLines: ReferenceLines): unknown {
+  if (err instanceof JournalLineError) return new CsvImportError(err.line, err.reason);
   if (!(err instanceof LedgerValidationError) || err.issues.length === 0) return err;
-  const issue = err.issues[0]!;
-  const at = issue.at;
-  if (at.kind === 'entry') {
-    const lines = parsed.entryLines[at.entryIndex] ?? [];
-    return new CsvImportError(lines[at.lineIndex ?? 0] ?? lines[0] ?? 0, issue.message);
-  }
-  return new CsvImportError(parsed.referenceLines[at.kind]?.[at.index] ?? 0, issue.message, 'reference');
+  const { at, message } = err.issues[0]!;
+  if (at.kind === 'entry') return new CsvImportError(0, message);
+  return new CsvImportError(referenceLines[at.kind]?.[at.index] ?? 0, message, 'reference');
 }
 
-/** Parses, validates against the store, and loads in one transaction. Returns the number of entries loaded. */
+/**
+ * Parses and loads in one transaction: the journal is streamed to the store a chunk at a time and checked there by
+ * set-based SQL. Returns the number of entries loaded.
+ */
 export async function importLedgerCsv(
-  store: Pick<LedgerStore, 'load'>,
+  store: Pick<LedgerStore, 'loadJournal'>,
   journal: string | Readable,
   options: { reference?: string; companyId?: number; /** Re-imported entry ids replace their earlier entries. */ replace?: boolean } = {},
 ): Promise<number> {
   journal = await checkLedgerFileShapes(journal, options.reference, (file, reason) => new CsvImportError(1, reason, file));
-  const parsed = typeof journal === 'string' ? parseLedgerCsv(journal, options) : await readLedgerCsv(journal, options);
+  const ref = options.reference !== undefined ? parseReferenceCsv(options.reference) : undefined;
+  const references: LedgerBatch = { ...(ref?.batch ?? {}), replaceEntries: options.replace === true };
+  const input = typeof journal === 'string' ? Readable.from([journal]) : journal;
   try {
-    // load() validates atomically under its lock; its issues name batch positions, mapped back to CSV lines below.
-    await store.load(options.replace ? { ...parsed.batch, replaceEntries: true } : parsed.batch);
+    return await store.loadJournal({ references, companyId: journalCompany(ref, options.companyId), chunks: journalChunks(input) });
   } catch (err) {
-    throw toCsvError(err, parsed);
+    throw toCsvError(err, ref?.referenceLines ?? {});
   }
-  return parsed.batch.entries?.length ?? 0;
 }
 
 /** What `npm run import` asks of a running server that holds the embedded store (src/ops/key-admin-socket.ts). */
@@ -285,7 +255,7 @@ export type ImportFilesReply =
   | { refused: { line: number; reason: string; file: 'journal' | 'reference' } };
 
 /** Imports the files as the CLI would; a refusal is an answer (its CSV line and reason), not an error. */
-export async function importLedgerFiles(store: Pick<LedgerStore, 'load'>, request: ImportFilesRequest): Promise<ImportFilesReply> {
+export async function importLedgerFiles(store: Pick<LedgerStore, 'loadJournal'>, request: ImportFilesRequest): Promise<ImportFilesReply> {
   const { createReadStream, readFileSync } = await import('node:fs');
   const reference = request.reference === undefined ? undefined : readFileSync(request.reference, 'utf8');
   try {

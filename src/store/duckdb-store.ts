@@ -10,14 +10,15 @@ import { readCatalog } from './catalog-sql.ts';
 import { isoEpochDay } from '../scalars/dates.ts';
 import * as keys from './api-key-sql.ts';
 import type {
-  AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, LedgerBatch, LedgerStore, LedgerView, NewApiKey, PnlQuery,
-  ReadOptions,
+  AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, JournalLoad, LedgerBatch, LedgerStore, LedgerView, NewApiKey,
+  PnlQuery, ReadOptions,
 } from './ledger-store.ts';
+import { loadJournal } from './journal-import-sql.ts';
 import { loadBatch } from './load-sql.ts';
 import { readTagSets, scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
-import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
+import type { JournalChunk, SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
 import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
 
 /** Runs one task at a time on a connection (DuckDB connections are not meant for interleaved statements). */
@@ -88,22 +89,37 @@ async function appendColumns(conn: DuckDBConnection, table: string, types: DuckD
   appender.closeSync();
 }
 
-async function writeStaging(conn: DuckDBConnection, st: Staging): Promise<void> {
-  const s = session(conn);
-  for (const ddl of STAGE_DDL) await s.query(ddl);
+/** `YYYY-MM-DD` → DuckDB DATE, each distinct date converted once. */
+function dateCache(): (d: string) => DuckDBDateValue {
   const dates = new Map<string, DuckDBDateValue>();
-  const date = (d: string) => {
+  return (d) => {
     let v = dates.get(d);
     if (!v) dates.set(d, (v = dateValue(isoEpochDay(d))));
     return v;
   };
-  const big = (a: number[]) => a.map((v) => BigInt(v));
+}
+
+const bigints = (a: number[]) => a.map((v) => BigInt(v));
+
+async function writeStaging(conn: DuckDBConnection, st: Staging): Promise<void> {
+  const s = session(conn);
+  for (const ddl of STAGE_DDL) await s.query(ddl);
+  const date = dateCache();
+  const big = bigints;
   const E = st.entries, L = st.lines, O = st.options;
   await appendColumns(conn, 'stage_entries', [BIGINT, INTEGER, INTEGER, DATE, VARCHAR, BOOLEAN, VARCHAR],
     [big(E.id), E.companyId, E.locationId, E.date.map(date), E.memo, E.posted, E.ref]);
   await appendColumns(conn, 'stage_lines', [BIGINT, BIGINT, INTEGER, INTEGER, INTEGER, INTEGER, DATE, BOOLEAN, BIGINT],
     [big(L.id), big(L.entryId), L.companyId, L.locationId, L.accountId, L.tagSetId, L.date.map(date), L.posted, big(L.cents)]);
   await appendColumns(conn, 'stage_line_options', [BIGINT, VARCHAR], [big(O.lineId), O.optionId]);
+}
+
+/** A chunk of a streamed journal, appended to the import tables (journal-import-sql.ts) in bulk. */
+async function appendJournalChunk(conn: DuckDBConnection, { lines: L, options: O }: JournalChunk): Promise<void> {
+  const date = dateCache();
+  await appendColumns(conn, 'import_lines', [BIGINT, VARCHAR, DATE, INTEGER, INTEGER, BIGINT, VARCHAR, VARCHAR, BOOLEAN],
+    [bigints(L.line), L.ref, L.date.map(date), L.locationId, L.accountId, bigints(L.cents), L.tagKey, L.memo, L.posted]);
+  if (O.line.length) await appendColumns(conn, 'import_line_options', [BIGINT, VARCHAR], [bigints(O.line), O.optionId]);
 }
 
 /**
@@ -275,20 +291,36 @@ export class DuckDbLedgerStore implements LedgerStore {
         return true;
       });
     } finally {
-      this.afterLoad(loaded ? staged : undefined, batch.replaceEntries === true);
+      // Replaced entries left the pre-aggregates in SQL: their companies' indexes are read again rather than patched.
+      const replaced = loaded && staged && batch.replaceEntries === true ? new Set(staged.entries.companyId) : [];
+      this.afterLoad(loaded ? staged : undefined, replaced);
     }
     return loaded;
   }
 
-  /** Brings the in-memory caches in step with a load: committed lines join the built indexes; the rest is re-read. */
-  private afterLoad(staged: Staging | undefined, replaced = false): void {
+  /**
+   * A streamed journal (a CSV import): loaded by SQL from the import tables (journal-import-sql.ts), in the write
+   * queue. Its company's index is read again from balance_daily on its next report (the lines never were in memory).
+   */
+  async loadJournal(load: JournalLoad): Promise<number> {
+    let loaded = 0;
+    try {
+      loaded = await this.write((s) => loadJournal(s, load, (chunk) => appendJournalChunk(this.writer, chunk)));
+    } finally {
+      this.afterLoad(undefined, [load.companyId]);
+    }
+    return loaded;
+  }
+
+  /**
+   * Brings the in-memory caches in step with a load: committed lines join the built indexes; the rest, and the
+   * companies named in `reread`, are read again.
+   */
+  private afterLoad(staged: Staging | undefined, reread: Iterable<number> = []): void {
     this.loads++;
     this.catalogs.clear();
     this.tagSets.clear();
-    // Replaced entries left the pre-aggregates in SQL: their companies' indexes are read again rather than patched.
-    if (replaced && staged) {
-      for (const companyId of new Set(staged.entries.companyId)) this.builtBalances.delete(companyId);
-    }
+    for (const companyId of reread) this.builtBalances.delete(companyId);
     for (const companyId of this.balances.keys()) {
       if (!this.builtBalances.has(companyId)) this.balances.delete(companyId);
     }

@@ -34,3 +34,11 @@ export class LedgerValidationError extends Error {
 export class UnsafeAmountError extends Error {
   override readonly name = 'UnsafeAmountError';
 }
+
+/** A journal import was refused at one CSV line (set-based checks of journal-import-sql.ts); nothing was written. */
+export class JournalLineError extends Error {
+  override readonly name = 'JournalLineError';
+  constructor(readonly line: number, readonly reason: string) {
+    super(`line ${line}: ${reason}`);
+  }
+}

@@ -3,6 +3,7 @@
  * Rows are plain objects; money is integer cents (JS numbers, always safe integers).
  * Dates are calendar dates written `YYYY-MM-DD`; months `YYYY-MM`.
  */
+import type { JournalChunk } from './sql-session.ts';
 
 export const PNL_ACCOUNT_TYPES = ['Income', 'COGS', 'Expense', 'OtherIncome', 'OtherExpense'] as const;
 export const BALANCE_SHEET_ACCOUNT_TYPES = [
@@ -129,6 +130,18 @@ export interface LedgerBatch {
   replaceEntries?: boolean;
 }
 
+/**
+ * A journal to load in bulk (a CSV import): its rows arrive in chunks, are written to the engine as they come, and
+ * are checked against each other and the store by set-based SQL (journal-import-sql.ts). All-or-nothing.
+ */
+export interface JournalLoad {
+  /** Reference rows loaded with the journal (no `entries`; `replaceEntries` as for load()). */
+  references: LedgerBatch;
+  /** The company every entry of the journal belongs to. */
+  companyId: number;
+  chunks: AsyncIterable<JournalChunk>;
+}
+
 /** An API key as stored: never the key itself, only its SHA-256 hash. */
 export interface ApiKeyRecord {
   id: number;
@@ -179,6 +192,11 @@ export interface LedgerStore {
    * so of any number of concurrent callers (instances starting together) exactly one loads. True when it loaded.
    */
   loadIfEmpty(batch: LedgerBatch): Promise<boolean>;
+  /**
+   * Loads a journal streamed in chunks, in one transaction, in memory bounded by a chunk; returns the number of
+   * entries. A row the checks refuse throws JournalLineError naming its CSV line; reference rows as load() does.
+   */
+  loadJournal(load: JournalLoad): Promise<number>;
   /**
    * The secret that signs report links (GetFlatResponse.Url), the same for every instance over this store:
    * read from `settings`, created (random, 256 bits) on first use. Concurrent first calls agree on one value.

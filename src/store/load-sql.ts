@@ -53,7 +53,7 @@ const MOVE_SQL = [
   'DROP TABLE stage_line_options',
 ];
 
-async function nextId(s: SqlSession, table: string): Promise<number> {
+export async function nextId(s: SqlSession, table: string): Promise<number> {
   const [row] = await s.query(`SELECT CAST(COALESCE(MAX(id), 0) AS VARCHAR) AS m FROM ${table}`);
   return int(row?.m ?? '0') + 1;
 }
@@ -163,17 +163,20 @@ async function checkEntryRefs(s: SqlSession, batch: NormalizedBatch, replace: bo
  * past it is refused at the first line on that account and month (it used to turn every report of the company
  * into a 500).
  */
-async function checkAccountMonths(s: SqlSession, batch: NormalizedBatch): Promise<void> {
-  const companies = [...new Set(batch.entries.map((e) => e.companyId))];
+export async function overfullAccountMonth(s: SqlSession, companies: readonly number[]): Promise<{ accountId: number; month: string } | undefined> {
   const [over] = await s.query(
     `SELECT CAST(account_id AS VARCHAR) AS account, CAST(month AS VARCHAR) AS month FROM balance_monthly
       WHERE company_id = ANY($1) GROUP BY company_id, account_id, month
      HAVING SUM(cents) > ${MAX_SAFE_CENTS} OR SUM(cents) < -${MAX_SAFE_CENTS} ORDER BY month, account_id LIMIT 1`,
     [companies],
   );
+  return over && { accountId: int(over.account), month: str(over.month).slice(0, 7) };
+}
+
+async function checkAccountMonths(s: SqlSession, batch: NormalizedBatch): Promise<void> {
+  const over = await overfullAccountMonth(s, [...new Set(batch.entries.map((e) => e.companyId))]);
   if (!over) return;
-  const accountId = int(over.account);
-  const month = str(over.month).slice(0, 7);
+  const { accountId, month } = over;
   for (let entryIndex = 0; entryIndex < batch.entries.length; entryIndex++) {
     const e = batch.entries[entryIndex]!;
     const lineIndex = e.date.startsWith(month) && e.isPosted ? e.lines.findIndex((l) => l.accountId === accountId) : -1;
@@ -206,9 +209,12 @@ async function optionCompanyIds(s: SqlSession, b: NormalizedBatch): Promise<numb
   return rows.map((r) => int(r.c));
 }
 
-export async function loadBatch(s: SqlSession, batch: LedgerBatch, writeStaging: StagingWriter, recordChange?: ChangeRecorder): Promise<number> {
+/** Validates the batch's reference rows against the stored catalogs and writes them (upserts), first in a load. */
+export async function writeBatchReferences(
+  s: SqlSession, batch: LedgerBatch, recordChange?: ChangeRecorder, moreCompanyIds: readonly number[] = [],
+): Promise<{ normalized: NormalizedBatch; changed: (hasDelta: boolean) => Promise<void> }> {
   const stored: CompanyCatalog[] = [];
-  const companies = new Set([...referencedCompanyIds(batch), ...(await ownerCompanyIds(s, batchIds(batch)))]);
+  const companies = new Set([...referencedCompanyIds(batch), ...moreCompanyIds, ...(await ownerCompanyIds(s, batchIds(batch)))]);
   for (const id of companies) {
     const c = await readCatalog(s, id);
     if (c) stored.push(c);
@@ -216,7 +222,28 @@ export async function loadBatch(s: SqlSession, batch: LedgerBatch, writeStaging:
   const normalized = validateBatch(batch, stored);
   await writeReferences(s, normalized);
   for (const id of await optionCompanyIds(s, normalized)) companies.add(id);
-  const changed = (hasDelta: boolean) => recordChange?.(s, { companyIds: [...companies].sort((a, b) => a - b), hasDelta });
+  const changed = async (hasDelta: boolean) => recordChange?.(s, { companyIds: [...companies].sort((a, b) => a - b), hasDelta });
+  return { normalized, changed };
+}
+
+/**
+ * The staged journal (stage_* tables) joins the ledger: its net change (load_delta, less the replaced entries under
+ * `replace`) is folded into the pre-aggregates, `checkMonths` refuses an account-month beyond 2^53 - 1 cents, and the
+ * change is recorded before COMMIT.
+ */
+export async function moveStaged(
+  s: SqlSession, replace: boolean, checkMonths: () => Promise<void>, changed: (hasDelta: boolean) => Promise<void>,
+): Promise<void> {
+  await s.query(DELTA_SQL);
+  if (replace) for (const sql of REPLACE_SQL) await s.query(sql);
+  for (const sql of MOVE_SQL) await s.query(sql);
+  await checkMonths();
+  await changed(true);
+  await s.query('DROP TABLE load_delta');
+}
+
+export async function loadBatch(s: SqlSession, batch: LedgerBatch, writeStaging: StagingWriter, recordChange?: ChangeRecorder): Promise<number> {
+  const { normalized, changed } = await writeBatchReferences(s, batch, recordChange);
   if (normalized.entries.length === 0) {
     await changed(false);
     return 0;
@@ -225,11 +252,6 @@ export async function loadBatch(s: SqlSession, batch: LedgerBatch, writeStaging:
   const staging = buildStaging(normalized, await nextId(s, 'journal_entries'), await nextId(s, 'journal_lines'), tagSetId);
   await writeStaging(s, staging);
   await checkEntryRefs(s, normalized, batch.replaceEntries === true);
-  await s.query(DELTA_SQL);
-  if (batch.replaceEntries) for (const sql of REPLACE_SQL) await s.query(sql);
-  for (const sql of MOVE_SQL) await s.query(sql);
-  await checkAccountMonths(s, normalized);
-  await changed(true);
-  await s.query('DROP TABLE load_delta');
+  await moveStaged(s, batch.replaceEntries === true, () => checkAccountMonths(s, normalized), changed);
   return normalized.entries.length;
 }

@@ -7,9 +7,10 @@ import pg from 'pg';
 import { readCatalog } from './catalog-sql.ts';
 import * as keys from './api-key-sql.ts';
 import type {
-  AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, LedgerBatch, LedgerStore, LedgerView, NewApiKey, PnlQuery,
-  ReadOptions,
+  AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, JournalLoad, LedgerBatch, LedgerStore, LedgerView, NewApiKey,
+  PnlQuery, ReadOptions,
 } from './ledger-store.ts';
+import { loadJournal } from './journal-import-sql.ts';
 import { API_KEYS_CHANNEL, recordChange } from './change-log-sql.ts';
 import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
 import { loadBatch } from './load-sql.ts';
@@ -20,7 +21,7 @@ import { mapPgError } from './pg-errors.ts';
 import { scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
-import type { Staging } from './sql-session.ts';
+import type { JournalChunk, Staging } from './sql-session.ts';
 
 const STAGE_BATCH = 20_000;
 const MIGRATE_LOCK = 7_310_411; // advisory lock id serializing concurrent migrations
@@ -41,6 +42,13 @@ async function writeStaging(client: pg.PoolClient, st: Staging): Promise<void> {
   await insertColumns(client, 'stage_lines', ['bigint', 'bigint', 'int', 'int', 'int', 'int', 'date', 'boolean', 'bigint'],
     [L.id, L.entryId, L.companyId, L.locationId, L.accountId, L.tagSetId, L.date, L.posted, L.cents]);
   await insertColumns(client, 'stage_line_options', ['bigint', 'text'], [O.lineId, O.optionId]);
+}
+
+/** A chunk of a streamed journal, inserted into the import tables (journal-import-sql.ts) in bulk. */
+async function insertJournalChunk(client: pg.PoolClient, { lines: L, options: O }: JournalChunk): Promise<void> {
+  await insertColumns(client, 'import_lines', ['bigint', 'text', 'date', 'int', 'int', 'bigint', 'text', 'text', 'boolean'],
+    [L.line, L.ref, L.date, L.locationId, L.accountId, L.cents, L.tagKey, L.memo, L.posted]);
+  if (O.line.length) await insertColumns(client, 'import_line_options', ['bigint', 'text'], [O.line, O.optionId]);
 }
 
 /** The company's sums are beyond what memory holds exactly: the report is read by SQL. */
@@ -236,6 +244,24 @@ export class PostgresLedgerStore implements LedgerStore {
     return this.loadLocked(batch, true);
   }
 
+  /** A streamed journal (a CSV import), loaded by SQL from the import tables under the load lock (journal-import-sql.ts). */
+  async loadJournal(load: JournalLoad): Promise<number> {
+    const loaded = await this.transaction(async (client) => {
+      await client.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
+      return loadJournal(session(client), load, (chunk) => insertJournalChunk(client, chunk), recordChange);
+    });
+    await this.afterLoad(loaded > 0);
+    return loaded;
+  }
+
+  /** Fresh statistics after a bulk load, and this instance's own reports in step with it (others hear by NOTIFY). */
+  private async afterLoad(hadEntries: boolean): Promise<void> {
+    // The planner uses the indexes of the pre-aggregates at once instead of waiting for autovacuum (a clipped range
+    // otherwise scans balance_daily).
+    if (hadEntries) await this.withClient((c) => c.query('ANALYZE balance_monthly, balance_daily, tag_sets'));
+    await this.followed.catchUp().catch(() => undefined);
+  }
+
   private async loadLocked(batch: LedgerBatch, onlyIfEmpty: boolean): Promise<boolean> {
     const loaded = await this.transaction(async (client) => {
       // Serializes loads (id and tag-set allocation) while leaving reads free.
@@ -244,11 +270,7 @@ export class PostgresLedgerStore implements LedgerStore {
       await loadBatch(session(client), batch, (_s, staging) => writeStaging(client, staging), recordChange);
       return true;
     });
-    // Fresh statistics after a bulk load, so the planner uses the indexes of the pre-aggregates at once
-    // instead of waiting for autovacuum (a clipped range otherwise scans balance_daily).
-    if (loaded && batch.entries?.length) await this.withClient((c) => c.query('ANALYZE balance_monthly, balance_daily, tag_sets'));
-    // This instance's own reports show the load once load() returns; the others hear of it by NOTIFY.
-    if (loaded) await this.followed.catchUp().catch(() => undefined);
+    if (loaded) await this.afterLoad((batch.entries?.length ?? 0) > 0);
     return loaded;
   }
 

@@ -27,3 +27,20 @@ export const int = (v: unknown): number => {
 export const str = (v: unknown): string => String(v);
 export const strOrNull = (v: unknown): string | null => (v == null ? null : String(v));
 export const intOrNull = (v: unknown): number | null => (v == null ? null : int(v));
+
+/**
+ * A chunk of journal CSV rows, parsed and checked one by one (formats) but not yet against each other or the store:
+ * the adapter appends it to the temp tables import_lines / import_line_options (JOURNAL_IMPORT_DDL) and set-based
+ * SQL does the rest (journal-import-sql.ts). `line` is the CSV line of each row, kept so every error can name it.
+ */
+export interface JournalChunk {
+  lines: {
+    line: number[]; ref: string[]; date: string[]; locationId: number[]; accountId: number[]; cents: number[];
+    /** Sorted canonical option ids joined with ',' ('' = untagged; tag-sets.ts). */
+    tagKey: string[]; memo: (string | null)[]; posted: boolean[];
+  };
+  options: { line: number[]; optionId: string[] };
+}
+
+/** Adapter-specific bulk writer of journal chunks into import_lines / import_line_options (created by the caller). */
+export type JournalChunkWriter = (chunk: JournalChunk) => Promise<void>;
