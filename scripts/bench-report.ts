@@ -11,6 +11,9 @@
  *   --connections N    connections of the throughput runs (default 50); --duration S seconds each (default 5)
  *   --pg-entries N     entries of the PostgreSQL throughput ledger (default 200,000); SKIP_POSTGRES=1 leaves it out
  *   --pg-url URL       with --store postgres: a database already holding this ledger (same --entries and --seed), kept
+ *   --import           also the import section (goal 3 of issue 23): `npm run import` of the ledger's CSV into a fresh
+ *                      DuckDB and PostgreSQL (SKIP_POSTGRES=1: DuckDB only) against the engine's own read_csv / COPY +
+ *                      balance check + sums, same run, with each process's peak RSS; --only import runs just that
  *
  * With --store postgres the same ledger is also served from the cached DuckDB file in the same run: each scenario's
  * p50 and the req/s at 50 connections are printed against DuckDB's (goal: p50 ≤ 5 ms, req/s ≥ 0.5× DuckDB's), with
@@ -44,6 +47,7 @@ import { startPostgresServer, type PostgresServer } from '../test/support/postgr
 import {
   randomLedgerChunks, randomLedgerEntries, randomLedgerReference, type RandomLedgerOptions,
 } from '../test/support/random-ledger.ts';
+import { importSection } from './bench/import-bench.ts';
 import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -425,7 +429,15 @@ async function throughputRows(label: string, url: string, ready: ServerReady): P
 }
 
 // ---------------------------------------------------------------- main
+/** The import section (scripts/bench/import-bench.ts). */
+async function importReport(): Promise<void> {
+  const stores: ('duckdb' | 'postgres')[] = process.env.SKIP_POSTGRES === '1' ? ['duckdb'] : ['duckdb', 'postgres'];
+  log(`Import benchmark: ${fmtInt(entries)} entries, seed ${seed}, stores ${stores.join(', ')}`);
+  for (const line of await importSection(LEDGER, stores)) log(line);
+}
+
 async function main(): Promise<void> {
+  if (args.get('only') === 'import') return importReport();
   log(`Flat P&L benchmark: ${fmtInt(entries)} entries, seed ${seed}, ${storeKind} store, ${requests} requests per scenario`);
   log(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), Node ${process.version}`);
   const tOpen = performance.now();
@@ -548,6 +560,10 @@ async function main(): Promise<void> {
     log(`Per instance (goal 5): index ${server.ready.indexMiB.toFixed(1)} MiB (duckdb ${duckdbReady.indexMiB.toFixed(1)} MiB), RSS after the raw-rate runs `
       + `${server.ready.rssMiB.toFixed(0)} MiB; a new instance over this PostgreSQL: store opened in ${fmtMs(server.ready.openMs)} ms, `
       + `first report ${fmtMs(server.ready.firstQueryMs)} ms later (reads balance_daily into the index).`);
+  }
+  if (args.has('import')) {
+    log('');
+    await importReport();
   }
 }
 

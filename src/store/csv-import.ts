@@ -94,7 +94,7 @@ const intCell = (r: Row, c: string, file: 'journal' | 'reference', optional = fa
 export type ReferenceLines = Partial<Record<Exclude<BatchIssue['at']['kind'], 'entry'>, number[]>>;
 
 /** Rows per chunk handed to the store: memory holds one chunk, whatever the file's size. */
-const CHUNK_ROWS = 16_384;
+const CHUNK_ROWS = 8_192;
 
 function emptyChunk(): JournalChunk {
   return {

@@ -53,6 +53,9 @@ class ReaderPool {
   }
 }
 
+/** DuckDB's memory while a journal is imported: with the process's own, the import stays under 500 MB of RSS. */
+const IMPORT_MEMORY_LIMIT = '128MB';
+
 /** Read connections per store: enough to overlap requests on a small machine without oversubscribing it. */
 const READ_CONNECTIONS = 4;
 
@@ -305,7 +308,8 @@ export class DuckDbLedgerStore implements LedgerStore {
   async loadJournal(load: JournalLoad): Promise<number> {
     let loaded = 0;
     try {
-      loaded = await this.write((s) => loadJournal(s, load, (chunk) => appendJournalChunk(this.writer, chunk)));
+      // DuckDB's memory is capped for the import: its import tables and joins spill to disk instead of growing with the file.
+      loaded = await this.write((s) => loadJournal(s, load, (chunk) => appendJournalChunk(this.writer, chunk)), IMPORT_MEMORY_LIMIT);
     } finally {
       this.afterLoad(undefined, [load.companyId]);
     }
@@ -340,19 +344,31 @@ export class DuckDbLedgerStore implements LedgerStore {
     return this.read((s) => keys.listCompanies(s));
   }
 
-  private write<T>(fn: (s: SqlSession) => Promise<T>): Promise<T> {
+  /** One transaction in the write queue; `memoryLimit` caps DuckDB's memory for its duration (then restored). */
+  private write<T>(fn: (s: SqlSession) => Promise<T>, memoryLimit?: string): Promise<T> {
     return this.writeQueue.run(async () => {
       const s = session(this.writer);
-      await s.query('BEGIN TRANSACTION');
+      if (memoryLimit === undefined) return this.transact(s, fn);
+      const [row] = await s.query("SELECT current_setting('memory_limit') AS m");
+      await this.writer.run(`SET memory_limit = '${memoryLimit}'`);
       try {
-        const result = await fn(s);
-        await s.query('COMMIT');
-        return result;
-      } catch (err) {
-        await s.query('ROLLBACK').catch(() => undefined);
-        throw err;
+        return await this.transact(s, fn);
+      } finally {
+        await this.writer.run(`SET memory_limit = '${String(row?.m).replace(/[^0-9A-Za-z. ]/g, '')}'`);
       }
     });
+  }
+
+  private async transact<T>(s: SqlSession, fn: (s: SqlSession) => Promise<T>): Promise<T> {
+    await s.query('BEGIN TRANSACTION');
+    try {
+      const result = await fn(s);
+      await s.query('COMMIT');
+      return result;
+    } catch (err) {
+      await s.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
   }
 
   createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {

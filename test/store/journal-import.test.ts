@@ -1,0 +1,124 @@
+/**
+ * The bulk journal import (issue 23, goal 3): the CSV's rows go to the engine in chunks and are checked there by
+ * set-based SQL. On both stores: a journal of several chunks, entries interleaved, loads the figures of the same batch
+ * loaded by load(); each check names the CSV line of the first problem (the earliest entry first, as the row-by-row
+ * validation did), however far into the file, and nothing is written.
+ */
+import { expect } from 'chai';
+import { stringify } from 'csv-stringify/sync';
+import { CsvImportError, importLedgerCsv } from '../../src/store/csv-import.ts';
+import { DuckDbLedgerStore } from '../../src/store/duckdb-store.ts';
+import type { LedgerBatch, LedgerStore, PnlQuery } from '../../src/store/ledger-store.ts';
+import { PostgresLedgerStore } from '../../src/store/postgres-store.ts';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../support/postgres-server.ts';
+import { OPTIONS_A, OPTIONS_B, RANDOM_COMPANY, expectedTotals, randomLedger } from './random-ledger.ts';
+
+const ENTRIES = 6_000; // about 15,000 rows: two chunks and more
+const ledger = randomLedger(11, ENTRIES);
+const references: LedgerBatch = { ...ledger, entries: [] };
+const all: PnlQuery = { companyId: RANDOM_COMPANY, from: '2022-01-01', to: '2026-12-31', locationIds: [], optionGroups: [] };
+
+/** The ledger as a journal CSV: one row per line; rows of entries interleaved pairwise (an entry's rows need not be adjacent). */
+function journalCsv(batch: LedgerBatch): string[][] {
+  const rows: string[][] = [];
+  (batch.entries ?? []).forEach((e, i) => e.lines.forEach((l, k) => rows.push([
+    `R${i}`, e.date, String(l.locationId ?? e.locationId), String(l.accountId), (l.cents / 100).toFixed(2),
+    (l.trackingOptionIds ?? []).join(';'), k === 0 ? `memo ${i}` : '', e.isPosted === false ? 'false' : 'true',
+  ])));
+  // Swap neighbours of different entries (an entry's last row and the next one's first): entries interleave, and
+  // each entry's first row stays its first.
+  for (let i = 1; i + 1 < rows.length; i += 2) {
+    if (rows[i]![0] !== rows[i + 1]![0]) [rows[i], rows[i + 1]] = [rows[i + 1]!, rows[i]!];
+  }
+  return rows;
+}
+
+const HEADER = ['entry', 'date', 'location', 'account', 'amount', 'options', 'memo', 'posted'];
+const csvOf = (rows: string[][]) => stringify([HEADER, ...rows]);
+
+async function refusal(store: LedgerStore, rows: string[][]): Promise<CsvImportError> {
+  const err = await importLedgerCsv(store, csvOf(rows), { companyId: RANDOM_COMPANY }).then(() => undefined, (e: unknown) => e);
+  expect(err, 'the import should have been refused').to.be.instanceOf(CsvImportError);
+  return err as CsvImportError;
+}
+
+function journalImport(name: string, open: () => Promise<LedgerStore>) {
+  describe(`bulk journal import: ${name}`, () => {
+    let store: LedgerStore;
+    const rows = journalCsv(ledger);
+    const lineOf = (index: number) => index + 2; // header is line 1
+    /** The rows with one changed (a copy): the `back`-th row from the end that is not its entry's first (no memo). */
+    const edited = (back: number, change: (row: string[]) => string[]) => {
+      const copy = rows.map((r) => [...r]);
+      const later = copy.map((r, i) => (r[6] === '' ? i : -1)).filter((i) => i >= 0);
+      const i = later[later.length + back]!;
+      copy[i] = change(copy[i]!);
+      return { rows: copy, line: lineOf(i), ref: copy[i]![0]! };
+    };
+
+    beforeEach(async () => {
+      store = await open();
+      await store.migrate();
+      await store.load(references);
+    });
+    afterEach(async () => store.close());
+
+    it('loads a journal of several chunks, entries interleaved, with the figures of the same batch', async () => {
+      expect(await importLedgerCsv(store, csvOf(rows), { companyId: RANDOM_COMPANY })).to.equal(ENTRIES);
+      expect(await store.sumPnlByAccountMonth(all)).to.deep.equal(expectedTotals(ledger, all));
+      const filtered = { ...all, optionGroups: [[OPTIONS_A[1]!]] };
+      expect(await store.sumPnlByAccountMonth(filtered)).to.deep.equal(expectedTotals(ledger, filtered));
+    });
+
+    it('names the line of each set-based refusal near the end of a long file, and writes nothing', async () => {
+      const firstRowOf = (ref: string, r: string[][]) => r.findIndex((x) => x[0] === ref);
+      const cases: { rows: string[][]; line: number; pattern: RegExp }[] = [];
+      const account = edited(-3, (r) => [r[0]!, r[1]!, r[2]!, '9999', ...r.slice(4)]);
+      cases.push({ ...account, pattern: new RegExp(`entry ${account.ref} \\(.*\\) line \\d: unknown account 9999 for company ${RANDOM_COMPANY}`) });
+      const unbalanced = edited(-5, (r) => [...r.slice(0, 4), (Number(r[4]) + 0.01).toFixed(2), ...r.slice(5)]);
+      cases.push({ rows: unbalanced.rows, line: lineOf(firstRowOf(unbalanced.ref, unbalanced.rows)), pattern: /lines do not balance \(they sum to (-)?1 cents/ });
+      const option = edited(-4, (r) => [...r.slice(0, 5), 'ffffffffffffffffffffffffffffffff', ...r.slice(6)]);
+      cases.push({ ...option, pattern: /unknown tracking option ffffffffffffffffffffffffffffffff for company/ });
+      const twice = edited(-6, (r) => [...r.slice(0, 5), `${OPTIONS_B[0]};${OPTIONS_B[1]}`, ...r.slice(6)]);
+      cases.push({ ...twice, pattern: /more than one option of tracking category 0+b0/ });
+      for (const c of cases) {
+        const err = await refusal(store, c.rows);
+        expect(err.message).to.match(new RegExp(`^line ${c.line}: `));
+        expect(err.message).to.match(c.pattern);
+      }
+      expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
+    });
+
+    it('reports the earliest entry\'s problem first, whatever check finds it', async () => {
+      const late = edited(-2, (r) => [r[0]!, r[1]!, r[2]!, '9999', ...r.slice(4)]);
+      const first = late.rows.findIndex((r) => r[6] !== '' && r[0] !== late.ref);
+      late.rows[first]![4] = (Number(late.rows[first]![4]) + 1).toFixed(2); // an early entry no longer balances
+      expect((await refusal(store, late.rows)).message).to.match(new RegExp(`^line ${lineOf(first)}: entry ${late.rows[first]![0]} \\(.*lines do not balance`));
+      const dated = edited(-1, (r) => [r[0]!, '2024-02-29', ...r.slice(2)]);
+      const firstDate = dated.rows.find((r) => r[0] === dated.ref)![1];
+      expect(firstDate).to.not.equal('2024-02-29');
+      expect((await refusal(store, dated.rows)).message).to.equal(`line ${dated.line}: entry ${dated.ref} has date 2024-02-29 but its first line has ${firstDate}`);
+      const located = edited(-1, (r) => [r[0]!, r[1]!, '99', ...r.slice(3)]);
+      expect((await refusal(store, located.rows)).message).to.match(new RegExp(`^line ${located.line}: entry ${located.ref} \\(.*\\) line \\d: unknown location 99 for company`));
+      expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
+    });
+
+    it('refuses a journal for a company that does not exist at its first line', async () => {
+      const err = await importLedgerCsv(store, csvOf(rows.slice(0, 3)), { companyId: 99 }).then(() => undefined, (e: unknown) => e);
+      expect((err as Error).message).to.match(/^line 2: entry R0 \(.*\): unknown company 99/);
+    });
+  });
+}
+
+journalImport('DuckDB', () => DuckDbLedgerStore.open(':memory:'));
+
+describe('bulk journal import over PostgreSQL', function () {
+  let server: PostgresServer | undefined;
+  let n = 0;
+  before(async function () {
+    if (skipPostgres) this.skip();
+    server = await startPostgresServer('journal_import');
+  });
+  after(async () => server?.destroy());
+  journalImport('PostgreSQL', async () => new PostgresLedgerStore(await server!.createDatabase(`journal_${++n}`)));
+});
