@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { importThroughServer, keyAdminSocketPath } from '../src/ops/key-admin-socket.ts';
-import { describeSpan, ledgerSpan, spanReportUrl } from '../src/ops/ledger-span.ts';
+import { describeSpan, spanOfMonths, spanReportUrl } from '../src/ops/ledger-span.ts';
 import { CsvImportError, importLedgerCsv, parseReferenceCsv } from '../src/store/csv-import.ts';
 import { usageError } from './cli-failure.ts';
 import { configuredServiceUrl, runCli, withConfiguredStore } from './cli.ts';
@@ -95,7 +95,9 @@ async function main(): Promise<number> {
       const count = await importLedgerCsv(store, journal.stream, { reference, companyId, replace: values.replace === true }).finally(journal.done);
       console.log(`loaded ${count} entries into the ${store.kind} store in ${Date.now() - started} ms`);
       const company = companyOf(companyId, reference);
-      const span = await ledgerSpan(store, company);
+      // By SQL: the in-memory index a report would build is not needed by a process that exits now.
+      const months = await store.pnlMonthSpan(company);
+      const span = months && spanOfMonths(months.first, months.last);
       console.log(describeSpan(`Company ${company}`, span, new Date()));
       if (span) console.log(`  its report (send an API key: npm run keys -- create --company ${company}): ${spanReportUrl(configuredServiceUrl(config), company, span)}`);
       return 0;

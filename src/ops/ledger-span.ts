@@ -23,7 +23,12 @@ export async function ledgerSpan(store: Pick<LedgerView, 'sumPnlByAccountMonth'>
   const months = (await store.sumPnlByAccountMonth({ companyId, ...ALL_TIME, locationIds: [], optionGroups: [] }))
     .filter((t) => t.cents !== 0).map((t) => t.month).sort();
   if (months.length === 0) return undefined;
-  return { from: `${months[0]}-01`, to: lastDayOf(months.at(-1)!) };
+  return spanOfMonths(months[0]!, months.at(-1)!);
+}
+
+/** The span from the first day of month `first` to the last day of month `last` (YYYY-MM). */
+export function spanOfMonths(first: string, last: string): LedgerSpan {
+  return { from: `${first}-01`, to: lastDayOf(last) };
 }
 
 /** The flat report of the whole span (a URL of the service rooted at `base`). */

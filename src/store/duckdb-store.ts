@@ -15,7 +15,7 @@ import type {
 } from './ledger-store.ts';
 import { loadJournal } from './journal-import-sql.ts';
 import { loadBatch } from './load-sql.ts';
-import { readTagSets, scanPnl, sumPnl } from './pnl-sql.ts';
+import { pnlMonthSpan, readTagSets, scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
 import type { JournalChunk, SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
@@ -163,12 +163,14 @@ export class DuckDbLedgerStore implements LedgerStore {
     private readonly instance: DuckDBInstance,
     private readonly readers: ReaderPool,
     private readonly writer: DuckDBConnection,
+    /** DuckDB's memory during an import; undefined in memory (':memory:' has no disk to spill to). */
+    private readonly importMemoryLimit: string | undefined,
   ) {}
 
   static async open(path: string): Promise<DuckDbLedgerStore> {
     const instance = await DuckDBInstance.create(path);
     const readers = await Promise.all(Array.from({ length: READ_CONNECTIONS }, () => instance.connect()));
-    return new DuckDbLedgerStore(instance, new ReaderPool(readers), await instance.connect());
+    return new DuckDbLedgerStore(instance, new ReaderPool(readers), await instance.connect(), path === ':memory:' ? undefined : IMPORT_MEMORY_LIMIT);
   }
 
   private read<T>(fn: (s: SqlSession) => Promise<T>): Promise<T> {
@@ -309,7 +311,7 @@ export class DuckDbLedgerStore implements LedgerStore {
     let loaded = 0;
     try {
       // DuckDB's memory is capped for the import: its import tables and joins spill to disk instead of growing with the file.
-      loaded = await this.write((s) => loadJournal(s, load, (chunk) => appendJournalChunk(this.writer, chunk)), IMPORT_MEMORY_LIMIT);
+      loaded = await this.write((s) => loadJournal(s, load, (chunk) => appendJournalChunk(this.writer, chunk)), this.importMemoryLimit);
     } finally {
       this.afterLoad(undefined, [load.companyId]);
     }
@@ -338,6 +340,10 @@ export class DuckDbLedgerStore implements LedgerStore {
 
   linkSecret(): Promise<string> {
     return this.writeQueue.run(() => getOrCreateSetting(session(this.writer), LINK_SECRET_KEY, newLinkSecret()));
+  }
+
+  pnlMonthSpan(companyId: number): Promise<{ first: string; last: string } | undefined> {
+    return this.read((s) => pnlMonthSpan(s, companyId));
   }
 
   listCompanies(): Promise<Company[]> {

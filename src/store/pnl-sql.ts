@@ -81,3 +81,17 @@ export async function scanPnl(s: SqlSession, q: PnlQuery): Promise<AccountMonthT
     ...groups.map((g) => g.map((o) => parseGuid(o) ?? o))]);
   return rows.map((r) => ({ accountId: int(r.account_id), month: str(r.month).slice(0, 7), cents: toSafeCents(str(r.cents)) }));
 }
+
+/**
+ * The first and last month (YYYY-MM) in which some P&L account of the company totals other than zero, from
+ * balance_monthly alone (what a tool that exits right after needs, without building the in-memory index).
+ */
+export async function pnlMonthSpan(s: SqlSession, companyId: number): Promise<{ first: string; last: string } | undefined> {
+  const [row] = await s.query(
+    `SELECT CAST(MIN(month) AS VARCHAR) AS first, CAST(MAX(month) AS VARCHAR) AS last FROM (
+       SELECT b.month FROM balance_monthly b JOIN accounts a ON a.id = b.account_id AND a.company_id = b.company_id
+        WHERE b.company_id = $1 AND a.type IN (${PNL_TYPES}) GROUP BY b.account_id, b.month HAVING SUM(b.cents) <> 0) m`,
+    [companyId],
+  );
+  return row?.first == null ? undefined : { first: String(row.first).slice(0, 7), last: String(row.last).slice(0, 7) };
+}

@@ -18,7 +18,7 @@ import { FoundApiKeys } from './found-api-keys.ts';
 import { ChangeFeed } from './pg-change-feed.ts';
 import { FollowedCompanies, session, type CompanyState } from './pg-followed-companies.ts';
 import { mapPgError } from './pg-errors.ts';
-import { scanPnl, sumPnl } from './pnl-sql.ts';
+import { pnlMonthSpan, scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
 import type { JournalChunk, Staging } from './sql-session.ts';
@@ -276,6 +276,10 @@ export class PostgresLedgerStore implements LedgerStore {
 
   linkSecret(): Promise<string> {
     return this.withClient((c) => getOrCreateSetting(session(c), LINK_SECRET_KEY, newLinkSecret()));
+  }
+
+  pnlMonthSpan(companyId: number): Promise<{ first: string; last: string } | undefined> {
+    return this.withClient((c) => pnlMonthSpan(session(c), companyId));
   }
 
   listCompanies(): Promise<Company[]> {
