@@ -6,7 +6,7 @@
  * error for a 5xx). The server's own warm-up requests at start are not logged (src/ops/warm-up-requests.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
@@ -22,13 +22,6 @@ export function requestId(req: IncomingMessage): string {
   return typeof sent === 'string' && SANE_ID.test(sent) ? sent : randomUUID();
 }
 
-interface SerializedRequest {
-  id: string;
-  method: string;
-  url: string;
-  remoteAddress?: string;
-  raw: Request;
-}
 
 export function requestLog(logger: Logger): RequestHandler {
   return pinoHttp({
@@ -41,10 +34,14 @@ export function requestLog(logger: Logger): RequestHandler {
       return id;
     },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    // The serializers read the request and response themselves (pino-http's documented `wrapSerializers: false`):
+    // pino-std-serializers would first copy every header of both into objects these lines never print.
+    wrapSerializers: false,
     serializers: {
       // Express's req.ip is the client's address: it follows X-Forwarded-For only from trusted proxies (TRUST_PROXY).
-      req: (req: SerializedRequest) => ({ id: req.id, method: req.method, url: redactApiKey(req.url), remoteAddress: req.raw.ip ?? req.remoteAddress }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      // The line is made as the request arrives, so originalUrl and url are the URL as sent.
+      req: (req: Request) => ({ id: req.id, method: req.method, url: redactApiKey(req.originalUrl ?? req.url), remoteAddress: req.ip ?? req.socket?.remoteAddress }),
+      res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
     },
   }) as unknown as RequestHandler;
 }
