@@ -8,6 +8,7 @@
  */
 import { compareAnswers } from '../compare/compare-exchange.ts';
 import { generalPath } from '../compare/comparers/paths.ts';
+import { builtInNoise } from '../compare/noise.ts';
 import { replay, type HostConfig } from '../compare/replay.ts';
 import { RuleMatcher, type Rules } from '../compare/rules.ts';
 import type { AnswerSummary, Captured, ExchangeRecord } from '../compare/types.ts';
@@ -99,6 +100,12 @@ export class Mirror {
     for (const path of noisy) learned?.add(generalPath(path));
     const matcher = new RuleMatcher(rules, job.endpoint, [main.old?.tree, main.new?.tree]);
     for (const diff of main.diffs) {
+      // This service's own volatile fields (link signature, BuildTime, X-Request-Id), as compare treats them.
+      const why = builtInNoise(diff);
+      if (why) {
+        record.noise.push({ ...diff, why: `built-in: ${why}` });
+        continue;
+      }
       const rule = matcher.allow(diff);
       if (rule) record.allowed.push({ ...diff, rule });
       else if (noisy.has(diff.path) || learned?.has(generalPath(diff.path))) record.noise.push(diff);
