@@ -13,7 +13,7 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { appError, type AppError } from '../errors/app-error.ts';
-import { discardRest } from '../soap/body.ts';
+import { discardRest } from './discard-rest.ts';
 
 export type FormFields = Record<string, string | string[]>;
 

@@ -7,6 +7,7 @@
 import express, { type RequestHandler } from 'express';
 import { AppError, appError } from '../errors/app-error.ts';
 import type { FormatRegistry } from '../formats/registry.ts';
+import { parseContentType } from './content-type.ts';
 import { contextOf, requestDtoName } from './request-context.ts';
 
 export function readBody(formats: FormatRegistry, limitBytes: number): RequestHandler {
@@ -14,7 +15,7 @@ export function readBody(formats: FormatRegistry, limitBytes: number): RequestHa
   const asText = express.text({ type: () => true, limit: limitBytes });
   return (req, res, next) => {
     const context = contextOf(res);
-    const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const { mediaType } = parseContentType(req.headers['content-type']);
     const reader = readers.get(mediaType);
     if (!reader || req.body !== undefined || !context.operation?.binding.body) return next();
     asText(req, res, (error?: unknown) => {

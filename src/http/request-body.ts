@@ -19,7 +19,8 @@
 import express, { type RequestHandler } from 'express';
 import { appError } from '../errors/app-error.ts';
 import type { FormatRegistry } from '../formats/registry.ts';
-import { discardRest, parseContentType } from '../soap/body.ts';
+import { parseContentType } from './content-type.ts';
+import { discardRest } from './discard-rest.ts';
 import { MULTIPART_FIELD_LIMITS, readMultipartForm } from './multipart-form.ts';
 import { contextOf } from './request-context.ts';
 

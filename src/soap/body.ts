@@ -5,6 +5,7 @@
  */
 import type { Request } from 'express';
 import { appError, AppError } from '../errors/app-error.ts';
+import type { ContentTypeInfo } from '../http/content-type.ts';
 
 /** Media types a SOAP message may come in: SOAP 1.2's own, SOAP 1.1's text/xml, and generic XML. */
 export function isXmlMediaType(mediaType: string): boolean {
@@ -14,30 +15,6 @@ export function isXmlMediaType(mediaType: string): boolean {
     mediaType === 'application/xml' ||
     /^application\/[a-z0-9.+-]+\+xml$/.test(mediaType)
   );
-}
-
-export interface ContentTypeInfo {
-  /** Lower-cased media type without parameters; '' when the header is absent. */
-  mediaType: string;
-  charset?: string;
-  /** The `action` parameter of application/soap+xml (SOAP 1.2 part 2, 7.1.4 / RFC 3902). */
-  action?: string;
-}
-
-/** Parses the media type and the parameters we use (charset, action); tolerant of quoting and spacing. */
-export function parseContentType(header: string | undefined): ContentTypeInfo {
-  if (!header) return { mediaType: '' };
-  const semicolon = header.indexOf(';');
-  const info: ContentTypeInfo = { mediaType: (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase() };
-  // RFC 9110 parameters: token=token or token="quoted string" (a quoted value may contain ';').
-  const params = /;\s*([^=;\s]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)/g;
-  for (const [, rawName = '', rawValue = ''] of header.slice(Math.max(semicolon, 0)).matchAll(params)) {
-    const name = rawName.toLowerCase();
-    const value = rawValue.startsWith('"') ? rawValue.slice(1, -1).replace(/\\(.)/g, '$1') : rawValue.trim();
-    if (name === 'charset') info.charset = value.toLowerCase();
-    else if (name === 'action') info.action = value;
-  }
-  return info;
 }
 
 /** Throws UnsupportedMediaType unless the request declares an XML body (an absent Content-Type is read as XML). */
@@ -116,19 +93,4 @@ export function readBodyText(req: Request, limit: number, charset?: string): Pro
     req.on('error', onError);
     req.on('aborted', onAborted);
   });
-}
-
-/**
- * After an early answer (413, 415), the unread rest of the body is discarded (not buffered) and the connection is
- * closed; a client that keeps sending is cut off after `graceMs`.
- */
-export function discardRest(req: Request, graceMs = 1000): void {
-  if (req.readableEnded || req.complete) return;
-  req.resume();
-  const timer = setTimeout(() => {
-    if (!req.complete) req.socket.destroy();
-  }, graceMs);
-  timer.unref();
-  req.once('end', () => clearTimeout(timer));
-  req.once('close', () => clearTimeout(timer));
 }

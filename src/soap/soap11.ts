@@ -7,7 +7,9 @@
  */
 import type { RequestHandler } from 'express';
 import { appError, toAppError } from '../errors/app-error.ts';
-import { assertXmlRequest, discardRest, parseContentType, readBodyText } from './body.ts';
+import { parseContentType } from '../http/content-type.ts';
+import { discardRest } from '../http/discard-rest.ts';
+import { assertXmlRequest, readBodyText } from './body.ts';
 import { parseEnvelope } from './envelope.ts';
 import { renderFault } from './fault.ts';
 import { soapAddressFor, type WsdlDocument } from './wsdl.ts';

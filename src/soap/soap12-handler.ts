@@ -5,7 +5,9 @@
  */
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import { appError, AppError, toAppError } from '../errors/app-error.ts';
-import { assertXmlRequest, discardRest, parseContentType, readBodyText } from './body.ts';
+import { parseContentType } from '../http/content-type.ts';
+import { discardRest } from '../http/discard-rest.ts';
+import { assertXmlRequest, readBodyText } from './body.ts';
 import { parseEnvelope } from './envelope.ts';
 import { renderFault, type FaultOptions } from './fault.ts';
 import { soapAddressFor, type WsdlDocument } from './wsdl.ts';

@@ -1,0 +1,25 @@
+/** A request's Content-Type, read once for every body reader (forms, documents, SOAP). */
+
+export interface ContentTypeInfo {
+  /** Lower-cased media type without parameters; '' when the header is absent. */
+  mediaType: string;
+  charset?: string;
+  /** The `action` parameter of application/soap+xml (SOAP 1.2 part 2, 7.1.4 / RFC 3902). */
+  action?: string;
+}
+
+/** Parses the media type and the parameters we use (charset, action); tolerant of quoting and spacing. */
+export function parseContentType(header: string | undefined): ContentTypeInfo {
+  if (!header) return { mediaType: '' };
+  const semicolon = header.indexOf(';');
+  const info: ContentTypeInfo = { mediaType: (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase() };
+  // RFC 9110 parameters: token=token or token="quoted string" (a quoted value may contain ';').
+  const params = /;\s*([^=;\s]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)/g;
+  for (const [, rawName = '', rawValue = ''] of header.slice(Math.max(semicolon, 0)).matchAll(params)) {
+    const name = rawName.toLowerCase();
+    const value = rawValue.startsWith('"') ? rawValue.slice(1, -1).replace(/\\(.)/g, '$1') : rawValue.trim();
+    if (name === 'charset') info.charset = value.toLowerCase();
+    else if (name === 'action') info.action = value;
+  }
+  return info;
+}
