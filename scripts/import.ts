@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { importThroughServer, keyAdminSocketPath } from '../src/ops/key-admin-socket.ts';
-import { describeSpan, spanOfMonths, spanReportUrl } from '../src/ops/ledger-span.ts';
+import { describeSpan, ledgerSpan, spanReportUrl } from '../src/ops/ledger-span.ts';
 import { CsvImportError, importLedgerCsv, parseReferenceCsv } from '../src/store/csv-import.ts';
 import { usageError } from './cli-failure.ts';
 import { configuredServiceUrl, runCli, withConfiguredStore } from './cli.ts';
@@ -96,8 +96,7 @@ async function main(): Promise<number> {
       console.log(`loaded ${count} entries into the ${store.kind} store in ${Date.now() - started} ms`);
       const company = companyOf(companyId, reference);
       // By SQL: the in-memory index a report would build is not needed by a process that exits now.
-      const months = await store.pnlMonthSpan(company);
-      const span = months && spanOfMonths(months.first, months.last);
+      const span = await ledgerSpan(store, company);
       console.log(describeSpan(`Company ${company}`, span, new Date()));
       if (span) console.log(`  its report (send an API key: npm run keys -- create --company ${company}): ${spanReportUrl(configuredServiceUrl(config), company, span)}`);
       return 0;

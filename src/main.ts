@@ -73,8 +73,7 @@ async function main(): Promise<void> {
     await closed;
     clearInterval(idle);
     clearTimeout(force);
-    keyAdmin?.close();
-    if (keyAdminPath) rmSync(keyAdminPath, { force: true });
+    keyAdmin?.close(); // its socket file goes with the process ('exit' above), only when this process made it
     await store.close({ beforeExit: true });
     logger.info('stopped');
     process.exit(0);

@@ -3,7 +3,7 @@
  * without `UseCustomDateRange=true` is this calendar year to date (as the old host's), so a ledger of other years
  * shows zeros: the start banner and the import's summary say where the figures are and give a URL that shows them.
  */
-import type { LedgerView } from '../store/ledger-store.ts';
+import type { LedgerStore } from '../store/ledger-store.ts';
 
 export interface LedgerSpan {
   /** First day of the first month with figures, last day of the last one (YYYY-MM-DD). */
@@ -11,23 +11,19 @@ export interface LedgerSpan {
   to: string;
 }
 
-const ALL_TIME = { from: '1900-01-01', to: '2999-12-31' };
-
 function lastDayOf(month: string): string {
   const [year, m] = month.split('-').map(Number) as [number, number];
   return `${month}-${String(new Date(Date.UTC(year, m, 0)).getUTCDate()).padStart(2, '0')}`;
 }
 
-/** The span of the company's P&L figures (posted lines on income and expense accounts), or undefined when it has none. */
-export async function ledgerSpan(store: Pick<LedgerView, 'sumPnlByAccountMonth'>, companyId: number): Promise<LedgerSpan | undefined> {
-  const months = (await store.sumPnlByAccountMonth({ companyId, ...ALL_TIME, locationIds: [], optionGroups: [] }))
-    .filter((t) => t.cents !== 0).map((t) => t.month).sort();
-  if (months.length === 0) return undefined;
-  return spanOfMonths(months[0]!, months.at(-1)!);
+/** The span of the company's P&L figures (months where an income or expense account totals other than zero), or undefined. */
+export async function ledgerSpan(store: Pick<LedgerStore, 'pnlMonthSpan'>, companyId: number): Promise<LedgerSpan | undefined> {
+  const months = await store.pnlMonthSpan(companyId);
+  return months && spanOfMonths(months.first, months.last);
 }
 
 /** The span from the first day of month `first` to the last day of month `last` (YYYY-MM). */
-export function spanOfMonths(first: string, last: string): LedgerSpan {
+function spanOfMonths(first: string, last: string): LedgerSpan {
   return { from: `${first}-01`, to: lastDayOf(last) };
 }
 

@@ -15,7 +15,7 @@ const COMPANIES_SHOWN = 3;
 export interface BannerFacts {
   /** The service's root (under BASE_PATH). */
   url: string;
-  store: Pick<LedgerStore, 'kind' | 'listCompanies' | 'sumPnlByAccountMonth'>;
+  store: Pick<LedgerStore, 'kind' | 'listCompanies' | 'pnlMonthSpan'>;
   auth: AuthMode;
   /** The demo key made on this start, if one was. */
   demoKey?: string;
@@ -33,8 +33,8 @@ async function reportPageUrl(reportUrl: string, key?: string): Promise<string | 
 }
 
 /**
- * Prints the banner: where it listens at once, then the lines that read the store (the first span reads a company's
- * figures, ~0.1 s on the demo ledger) as one block.
+ * Prints the banner: where it listens at once, then the lines that read the store (each company's span, one query) as
+ * one block.
  */
 export async function printStartBanner(facts: BannerFacts, print: (text: string) => void, today = new Date()): Promise<void> {
   const { url, store } = facts;
