@@ -62,8 +62,9 @@ function queryApiKey(url: string): string | undefined {
 /** Query names whose values are secrets, read decoded and without separators (`api_key`, `API-Key`, `api%6Bey`). */
 const SECRET_NAME = /apikey|key|token|secret|passw|auth|bearer/;
 /** Our keys' shape, wherever they appear (a value under any name, a path segment). */
-const KEY_LIKE = /rsk_[A-Za-z0-9_-]{8,}/;
-const REDACTED = '[redacted]';
+export const KEY_LIKE = /rsk_[A-Za-z0-9_-]{8,}/;
+/** What a redacted secret is written as, in the access log and wherever else a secret is kept out. */
+export const REDACTED = '[redacted]';
 
 function decodedLoosely(text: string): string {
   try {

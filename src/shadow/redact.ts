@@ -5,13 +5,12 @@
  * `[redacted]` in every field of a stored exchange (URL, endpoint, bodies, differing values), in each form they can
  * take there (as sent, JSON-escaped, percent-encoded).
  */
-import { redactApiKey } from '../auth/api-keys.ts';
+import { KEY_LIKE, REDACTED, redactApiKey } from '../auth/api-keys.ts';
 import type { ExchangeRecord } from '../compare/types.ts';
 
-export const REDACTED = '[redacted]';
 const CREDENTIAL_HEADERS = new Set(['x-apikey', 'authorization', 'proxy-authorization', 'cookie']);
-/** Our keys' shape (src/auth/api-keys.ts makes them: `rsk_` and 43 base64url characters). */
-const KEY_SHAPED = /rsk_[A-Za-z0-9_-]{8,}/g;
+/** Our keys' shape (src/auth/api-keys.ts), every occurrence. */
+const KEY_SHAPED = new RegExp(KEY_LIKE.source, 'g');
 /** Shorter values are not treated as secrets (replacing them would garble the record and hide nothing). */
 const MIN_SECRET = 6;
 
