@@ -35,6 +35,9 @@ const USAGE = `usage: npm run shadow -- --old <url> --new <url> --listen <port> 
   --body-limit <bytes>     largest request body mirrored (default ${D.bodyLimit}); larger ones are served, not mirrored
   --answer-limit <bytes>   largest answer compared (default ${D.answerLimit})
   --keep <n>               latest differing exchanges kept for the page (default ${D.keep})
+  --breaker <n>            after n mirrored requests in a row found the mirrored host down (refused, reset, time-out),
+                           stop mirroring (dropped, counted) and probe with one request per --breaker-delay (default ${D.breakerFailures})
+  --breaker-delay <ms>     how long the open circuit waits before each probe (default ${D.breakerDelayMs})
   --header NAME, --headers A,B, --ignore PATH, --tolerance PATH=N[%], --rules FILE
                            what is compared and allowed, as in npm run compare (default headers: ${DEFAULT_HEADERS.join(', ')})
   --page-listen <port>     serve ${PAGE_PATH} and ${JSON_PATH} on this port instead of reserving them on the proxy's
@@ -85,6 +88,7 @@ async function main(): Promise<number> {
         serve: { type: 'string' }, 'old-header': { type: 'string', multiple: true }, 'old2-header': { type: 'string', multiple: true }, 'new-header': { type: 'string', multiple: true },
         'allow-post': { type: 'boolean' }, sample: { type: 'string' }, queue: { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' },
         'serve-timeout': { type: 'string' }, 'body-limit': { type: 'string' }, 'answer-limit': { type: 'string' }, keep: { type: 'string' },
+        breaker: { type: 'string' }, 'breaker-delay': { type: 'string' },
         header: { type: 'string', multiple: true }, headers: { type: 'string' }, ignore: { type: 'string', multiple: true }, tolerance: { type: 'string', multiple: true },
         rules: { type: 'string' }, 'page-listen': { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
@@ -116,6 +120,8 @@ async function main(): Promise<number> {
       bodyLimit: positiveInt(o['body-limit'], '--body-limit', D.bodyLimit),
       answerLimit: positiveInt(o['answer-limit'], '--answer-limit', D.answerLimit),
       keep: positiveInt(o.keep, '--keep', D.keep),
+      breakerFailures: positiveInt(o.breaker, '--breaker', D.breakerFailures),
+      breakerDelayMs: positiveInt(o['breaker-delay'], '--breaker-delay', D.breakerDelayMs),
     };
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') || /^(rules file|--tolerance)/.test((error as Error).message)) {

@@ -1,5 +1,5 @@
 /** Sends one request to one host (time-out on every request) and captures what a client would read. */
-import { comparerFor, isTextMediaType, mediaTypeOf } from './comparers/registry.ts';
+import { capturedBody } from './captured-body.ts';
 import type { Captured, ReplayRequest } from './types.ts';
 
 export interface HostConfig {
@@ -47,15 +47,8 @@ export async function replay(request: ReplayRequest, host: HostConfig, timeoutMs
     const bytes = Buffer.from(await res.arrayBuffer());
     const headers: Record<string, string> = {};
     res.headers.forEach((value, name) => (headers[name] = rebase(value, host.base)));
-    const mediaType = mediaTypeOf(headers['content-type']);
-    const text = bytes.length === 0 || isTextMediaType(mediaType) || comparerFor(mediaType, false).name === 'text';
-    return {
-      status: res.status,
-      headers,
-      body: text ? rebase(bytes.toString('utf8'), host.base) : bytes.toString('base64'),
-      ...(text ? {} : { binary: true }),
-      ms: performance.now() - started,
-    };
+    const { body, binary } = capturedBody(bytes, headers['content-type']);
+    return { status: res.status, headers, body: binary ? body : rebase(body, host.base), ...(binary ? { binary } : {}), ms: performance.now() - started };
   } catch (error) {
     const e = error as Error;
     const reason = e.name === 'TimeoutError' ? `time-out after ${timeoutMs} ms` : `${e.message}${(e.cause as Error | undefined)?.message ? `: ${(e.cause as Error).message}` : ''}`;

@@ -14,7 +14,8 @@ export interface ReplayRequest {
   /** Path and query, relative to each host's base URL. */
   url: string;
   headers: Record<string, string>;
-  body?: string;
+  /** Text as recorded, or the bytes (a body that is not UTF-8 text is sent as it came, byte for byte). */
+  body?: string | Uint8Array<ArrayBuffer>;
   /** Sent without the API key headers given per host (a 401 rule, or an anonymous call of a public operation). */
   anonymous?: boolean;
   origin: RequestOrigin;

@@ -1,11 +1,11 @@
 /**
- * The served answer as compare's replay captures a host's answer (`Captured`): headers by lower-cased name, a text
- * body as text and any other as base64, each base URL the answer may name replaced by `{host}` so that two hosts
- * compare. The served bytes go to the client untouched; this is the copy kept for the comparison (decompressed
- * when the host compressed it, as the mirror's fetch does).
+ * The served answer as compare's replay captures a host's answer (`Captured`): headers by lower-cased name, a UTF-8
+ * text body as text and any other as base64 (compare's capturedBody), each base URL the answer may name replaced by
+ * `{host}` so that two hosts compare. The served bytes go to the client untouched; this is the copy kept for the
+ * comparison (decompressed when the host compressed it, as the mirror's fetch does), made on the mirror's thread.
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { comparerFor, isTextMediaType, mediaTypeOf } from '../compare/comparers/registry.ts';
+import { capturedBody } from '../compare/captured-body.ts';
 import type { Captured } from '../compare/types.ts';
 
 const DECODERS: Record<string, (bytes: Buffer) => Buffer> = { gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateSync, br: brotliDecompressSync };
@@ -37,9 +37,6 @@ function decoded(bytes: Buffer, encoding: string | undefined): Buffer {
 }
 
 export function captureAnswer(status: number, headers: Record<string, string>, bytes: Buffer, bases: readonly string[], ms: number): Captured {
-  const body = decoded(bytes, headers['content-encoding']);
-  const mediaType = mediaTypeOf(headers['content-type']);
-  const text = body.length === 0 || isTextMediaType(mediaType) || comparerFor(mediaType, false).name === 'text';
-  const captured: Captured = { status, headers, body: text ? body.toString('utf8') : body.toString('base64'), ...(text ? {} : { binary: true }), ms };
+  const captured: Captured = { status, headers, ...capturedBody(decoded(bytes, headers['content-encoding']), headers['content-type']), ms };
   return rebaseCaptured(captured, bases);
 }

@@ -12,7 +12,8 @@ import { builtInNoise } from '../compare/noise.ts';
 import { replay, type HostConfig } from '../compare/replay.ts';
 import { RuleMatcher, type Rules } from '../compare/rules.ts';
 import type { AnswerSummary, Captured, ExchangeRecord } from '../compare/types.ts';
-import { rebaseCaptured } from './capture.ts';
+import { captureAnswer, rebaseCaptured } from './capture.ts';
+import { headerRecord } from './hop-headers.ts';
 import type { Served } from './options.ts';
 import { redactRecord } from './redact.ts';
 
@@ -37,13 +38,22 @@ export interface MirrorJob {
   endpoint: string;
   /** The client's end-to-end request headers, lower-cased names. */
   headers: Record<string, string>;
-  body?: string;
-  /** The served host's answer, as captured. */
-  served: Captured;
+  /** The request body's bytes, as the client sent them. */
+  body?: Uint8Array<ArrayBuffer>;
+  /** The served host's answer as it came: captured (decoded, rebased) here, on the mirror's thread. */
+  served: ServedAnswer;
   /** Bases the answers may name besides each host's own (the proxy's address as the client called it). */
   bases: string[];
   /** The request's own credentials, redacted from the record. */
   secrets: string[];
+}
+
+/** The answer the client got: status, end-to-end raw headers, the body's bytes (as sent, maybe compressed), its time. */
+export interface ServedAnswer {
+  status: number;
+  rawHeaders: string[];
+  bytes: Uint8Array<ArrayBuffer>;
+  ms: number;
 }
 
 /** `errors`: a host's answer was a transport failure or a time-out, so nothing was compared. */
@@ -52,6 +62,8 @@ export type MirrorOutcome = 'identical' | 'different' | 'noiseOnly' | 'allowedOn
 export interface MirrorResult {
   id: number;
   outcome: MirrorOutcome;
+  /** The mirrored host (new, or old when the new one serves) failed or timed out: what the circuit breaker counts. */
+  mirroredFailed: boolean;
   record: ExchangeRecord;
 }
 
@@ -72,15 +84,17 @@ export class Mirror {
   async run(job: MirrorJob): Promise<MirrorResult> {
     const { config } = this;
     const request = { method: job.method, url: job.url, headers: job.headers, body: job.body, origin: { source: 'shadow' } };
-    const other = config.serve === 'old' ? config.new : config.old;
+    const [servedHost, other] = config.serve === 'old' ? [config.old, config.new] : [config.new, config.old];
+    const { status, rawHeaders, bytes, ms } = job.served;
+    const served = captureAnswer(status, headerRecord(rawHeaders), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), [servedHost.base, ...job.bases], ms);
     const noiseHost = config.old2 ?? (REPEATABLE.has(job.method) ? config.old : undefined);
     const [mirrored, noise] = await Promise.all([replay(request, other, config.timeoutMs), noiseHost && replay(request, noiseHost, config.timeoutMs)]);
     const shadow = rebaseCaptured(mirrored, job.bases);
-    const old = config.serve === 'old' ? job.served : shadow;
-    const neu = config.serve === 'old' ? shadow : job.served;
+    const old = config.serve === 'old' ? served : shadow;
+    const neu = config.serve === 'old' ? shadow : served;
     const old2 = noise ? rebaseCaptured(noise, job.bases) : undefined;
     const { record, outcome } = this.classify(job, old, neu, old2);
-    return { id: job.id, outcome, record: redactRecord(record, [...job.secrets, ...config.hostSecrets]) };
+    return { id: job.id, outcome, mirroredFailed: !!mirrored.error, record: redactRecord(record, [...job.secrets, ...config.hostSecrets]) };
   }
 
   private classify(job: MirrorJob, old: Captured, neu: Captured, old2: Captured | undefined): { record: ExchangeRecord; outcome: MirrorOutcome } {

@@ -30,6 +30,10 @@ export interface ShadowOptions {
   answerLimit: number;
   /** How many of the latest differing exchanges the page keeps. */
   keep: number;
+  /** Mirrored-host failures in a row that open the circuit breaker (mirrors dropped, then one probe per delay). */
+  breakerFailures: number;
+  /** How long the open circuit waits before its probe (ms). */
+  breakerDelayMs: number;
 }
 
 export const SHADOW_DEFAULTS = {
@@ -43,6 +47,8 @@ export const SHADOW_DEFAULTS = {
   bodyLimit: 1_048_576,
   answerLimit: 10 * 1_048_576,
   keep: 20,
+  breakerFailures: 5,
+  breakerDelayMs: 10_000,
 } as const satisfies Partial<ShadowOptions>;
 
 /** The page and its JSON twin: on the proxy's own port (reserved paths) unless `--page-listen` gives them a port of their own. */

@@ -35,6 +35,11 @@ function latencyCells(latency: { old: LatencySummary; new: LatencySummary }): Sa
   return html`<td class="n" data-latency="old-p50">${ms(latency.old.p50)}</td><td class="n" data-latency="old-p99">${ms(latency.old.p99)}</td><td class="n" data-latency="new-p50">${ms(latency.new.p50)}</td><td class="n" data-latency="new-p99">${ms(latency.new.p99)}</td>`;
 }
 
+function reasons(label: string, counts: Record<string, number>): SafeHtml | string {
+  const entries = Object.entries(counts);
+  return entries.length ? html` · ${label}: ${entries.map(([reason, n]) => `${reason} ×${n}`).join(', ')}` : '';
+}
+
 export function renderShadowPage(s: ShadowSnapshot): string {
   const t = s.totals;
   const verdict = t.mirrored === 0 ? 'nothing compared yet' : t.different ? `${t.different} of ${t.mirrored} mirrored requests differ` : `no differences in ${t.mirrored} mirrored requests`;
@@ -45,7 +50,8 @@ export function renderShadowPage(s: ShadowSnapshot): string {
 <h1>Shadow traffic</h1>
 <p>serving <strong id="serving">${s.serving}</strong> · old <code>${s.hosts.old}</code>${s.hosts.old2 !== s.hosts.old ? html` (noise from <code>${s.hosts.old2}</code>)` : ''} · new <code>${s.hosts.new}</code> · since ${s.startedAt} · as of ${s.at} · <a href="${JSON_PATH}">JSON</a></p>
 <p class="verdict ${t.different || t.errors ? 'fail' : 'pass'}" id="verdict">${verdict} (${t.served} served, ${t.identical} identical, ${t.noiseOnly} noise only, ${t.allowedOnly} allowed only, ${t.errors} errors, ${t.dropped} dropped, ${t.skipped} skipped)</p>
-<p class="meta" id="queue">mirror queue: ${s.queue.waitingOrInFlight} waiting or in flight of ${s.queue.limit} (${s.queue.concurrency} at once)${Object.keys(s.skippedBecause).length ? html` · skipped: ${Object.entries(s.skippedBecause).map(([reason, n]) => `${reason} ×${n}`).join(', ')}` : ''}</p>
+<p class="meta" id="queue">mirror queue: ${s.queue.waitingOrInFlight} waiting or in flight of ${s.queue.limit} (${s.queue.concurrency} at once)${reasons('skipped', s.skippedBecause)}${reasons('dropped', s.droppedBecause)}</p>
+<p class="meta ${s.breaker.state === 'closed' ? '' : 'fail'}" id="breaker">circuit breaker: <strong data-state="${s.breaker.state}">${s.breaker.state}</strong> (opens after ${s.breaker.threshold} failures in a row, probes every ${s.breaker.delayMs} ms; ${s.breaker.failuresInARow} in a row now, opened ${s.breaker.opened}×)</p>
 <h2>Latency (ms, latest answers)</h2>
 <table class="summary latency" id="latency"><thead><tr><th></th><th>old p50</th><th>old p99</th><th>new p50</th><th>new p99</th></tr></thead>
 <tbody><tr><th>all endpoints</th>${latencyCells(s.latency)}</tr></tbody></table>

@@ -2,27 +2,30 @@
  * The shadow proxy (node:http, streaming): every client request goes to the served host (old, or new after the
  * switch) with its headers as sent (Host included, so the host answers as it did without the proxy; hop-by-hop
  * headers dropped, X-Forwarded-For appended, the served host's own headers set), and the answer streams back as it
- * comes: status, headers and body bytes unchanged. A copy of the request body (up to --body-limit) and of the answer
- * (up to the answer limit) is kept meanwhile; when the answer has ended, the exchange is offered to the mirror's
- * bounded queue (mirror-pool.ts), which mirrors and compares it on its own thread, so no client ever waits for the
- * mirror. The live page and its JSON are served at reserved paths (or on a port of their own).
+ * comes: status, headers and body bytes unchanged. Whether the exchange will be mirrored is decided when the request
+ * comes (method, --sample, a full queue, an open circuit breaker): only then is a copy of the request body (up to
+ * --body-limit) and of the answer (up to --answer-limit) kept meanwhile, and when the answer has ended the raw copy
+ * is offered to the mirror's bounded queue (mirror-pool.ts), which captures, mirrors and compares it on its own
+ * thread, so no client ever waits for the mirror and the event loop does little more than stream. The live page and
+ * its JSON are served at reserved paths (or on a port of their own).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { redactApiKey } from '../auth/api-keys.ts';
 import { endpointOf } from '../compare/endpoint.ts';
-import { captureAnswer } from './capture.ts';
+import { CircuitBreaker } from './breaker.ts';
 import { endToEnd, headerRecord, withHeaders } from './hop-headers.ts';
 import type { MirrorFailure } from './mirror-pool.ts';
 import { MirrorPool } from './mirror-pool.ts';
-import type { MirrorResult } from './mirror.ts';
+import type { MirrorJob, MirrorResult } from './mirror.ts';
 import { JSON_PATH, PAGE_PATH, type ShadowOptions } from './options.ts';
 import { PAGE_CSP, renderShadowPage } from './page.ts';
 import { redactText, requestSecrets } from './redact.ts';
 import { ShadowStats } from './stats.ts';
 
 const SAFE = new Set(['GET', 'HEAD']);
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Endpoint names remembered by method and path (the route matching is the costly part); more paths are named afresh. */
+const NAMES_KEPT = 1_000;
 
 /** Appends to a body copy until `limit` bytes; past it the copy is dropped and marked over. */
 class BodyCopy {
@@ -32,32 +35,51 @@ class BodyCopy {
 
   constructor(private readonly limit: number) {}
 
-  add(chunk: Buffer): void {
+  readonly add = (chunk: Buffer): void => {
     if (this.over) return;
     this.size += chunk.length;
     if (this.size > this.limit) {
       this.over = true;
       this.chunks = [];
     } else this.chunks.push(chunk);
-  }
+  };
 
-  bytes(): Buffer {
-    return Buffer.concat(this.chunks);
+  /** The bytes in a buffer of their own (not a view of a shared pool), so it can be moved to the mirror's thread. */
+  bytes(): Uint8Array<ArrayBuffer> {
+    const out = new Uint8Array(this.size);
+    let at = 0;
+    for (const chunk of this.chunks) {
+      out.set(chunk, at);
+      at += chunk.length;
+    }
+    return out;
   }
 }
+
+/** Not mirrored: skipped by choice, or dropped (the queue is full, the circuit is open); counted when the answer ends. */
+type NotMirrored = { skipped: string } | { dropped: string };
 
 export class ShadowProxy {
   readonly stats: ShadowStats;
   private readonly pool: MirrorPool;
+  private readonly breaker: CircuitBreaker;
   private readonly agent: http.Agent;
   private readonly served;
+  private readonly target: { protocol: string; hostname: string; port: string; prefix: string; client: typeof http | typeof https };
+  private readonly openReason: string;
+  private readonly names = new Map<string, string>();
   private readonly pending = new Map<number, string>();
   private nextId = 1;
 
   constructor(private readonly options: ShadowOptions, private readonly pageOnProxy: boolean) {
     this.served = options.serve === 'old' ? options.old : options.new;
     const target = new URL(this.served.base);
-    this.agent = new (target.protocol === 'https:' ? https : http).Agent({ keepAlive: true, maxSockets: 512 });
+    const client = target.protocol === 'https:' ? https : http;
+    this.target = { protocol: target.protocol, hostname: target.hostname, port: target.port, prefix: target.pathname.replace(/\/+$/, ''), client };
+    // Hot sockets first ('lifo'): under a light load fewer connections stay busy; the rest time out as idle.
+    this.agent = new client.Agent({ keepAlive: true, maxSockets: 512, scheduling: 'lifo' });
+    this.breaker = new CircuitBreaker(options.breakerFailures, options.breakerDelayMs);
+    this.openReason = `circuit open: the ${options.serve === 'old' ? 'new' : 'old'} host failed ${options.breakerFailures} times in a row`;
     const hostSecrets = [options.old, options.old2, options.new].flatMap((h) => (h ? requestSecrets(h.headers, '') : []));
     this.pool = new MirrorPool(
       { old: options.old, old2: options.old2, new: options.new, serve: options.serve, rules: options.rules, timeoutMs: options.timeoutMs, concurrency: options.concurrency, hostSecrets, maxBodyChars: 200_000 },
@@ -69,6 +91,7 @@ export class ShadowProxy {
       serving: options.serve,
       hosts: { old: shown(options.old.base), old2: shown((options.old2 ?? options.old).base), new: shown(options.new.base) },
       keep: options.keep, queueLimit: options.queueLimit, concurrency: options.concurrency, queued: () => this.pool.queued,
+      breaker: () => this.breaker.snapshot(),
     });
   }
 
@@ -102,39 +125,61 @@ export class ShadowProxy {
     return true;
   }
 
+  /** The request's endpoint (`GET /v1/echo/{Message}`), with no key or credential of the request in it. */
   private endpointName(method: string, url: string, secrets: string[]): string {
-    let name: string;
-    try {
-      name = endpointOf(method, url);
-    } catch {
-      name = `${method} ${url.split('?')[0]}`;
+    const query = url.indexOf('?');
+    const key = `${method} ${query < 0 ? url : url.slice(0, query)}`;
+    let name = this.names.get(key);
+    if (name === undefined) {
+      try {
+        name = redactApiKey(endpointOf(method, url));
+      } catch {
+        name = redactApiKey(key);
+      }
+      if (this.names.size < NAMES_KEPT) this.names.set(key, name);
     }
-    return redactText(redactApiKey(name), secrets);
+    return secrets.length ? redactText(name, secrets) : name;
+  }
+
+  /** Why this exchange will not be mirrored, decided as the request comes (so no copy is kept), or undefined. */
+  private notMirrored(method: string): NotMirrored | undefined {
+    if (!SAFE.has(method) && !(method === 'POST' && this.options.allowPost)) return { skipped: method === 'POST' ? 'POST without --allow-post' : `${method} is never mirrored` };
+    if (this.options.sample < 1 && Math.random() >= this.options.sample) return { skipped: 'not in the --sample' };
+    if (this.breaker.refusing) return { dropped: this.openReason };
+    if (this.pool.full) return { dropped: 'queue full' };
+    return undefined;
+  }
+
+  private count(endpoint: string, why: NotMirrored): void {
+    if ('skipped' in why) this.stats.skipped(endpoint, why.skipped);
+    else this.stats.dropped(endpoint, why.dropped);
   }
 
   private proxy(req: IncomingMessage, res: ServerResponse): void {
     const started = performance.now();
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
-    const clientHeaders = headerRecord(endToEnd(req.rawHeaders));
+    const forwarded = endToEnd(req.rawHeaders);
+    const clientHeaders = headerRecord(forwarded);
     const secrets = requestSecrets(clientHeaders, url);
     const endpoint = this.endpointName(method, url, secrets);
     this.stats.served(endpoint);
+    const why = this.notMirrored(method);
 
-    const target = new URL(this.served.base);
-    const forwardedFor = [clientHeaders['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
-    const upstream = (target.protocol === 'https:' ? https : http).request({
+    const { target } = this;
+    const forwardedFor = clientHeaders['x-forwarded-for'] ? `${clientHeaders['x-forwarded-for']}, ${req.socket.remoteAddress}` : (req.socket.remoteAddress ?? '');
+    const upstream = target.client.request({
       protocol: target.protocol, hostname: target.hostname, port: target.port, method, agent: this.agent, setHost: false,
-      path: target.pathname.replace(/\/+$/, '') + url,
-      headers: withHeaders(endToEnd(req.rawHeaders), { ...this.served.headers, 'X-Forwarded-For': forwardedFor }),
+      path: target.prefix + url,
+      headers: withHeaders(forwarded, { ...this.served.headers, 'X-Forwarded-For': forwardedFor }),
     });
-    const requestBody = new BodyCopy(this.options.bodyLimit);
+    const copies = why ? undefined : { request: new BodyCopy(this.options.bodyLimit), answer: new BodyCopy(this.options.answerLimit) };
     // A request without a body (no Content-Length, no Transfer-Encoding: RFC 9112 §6.3) is sent at once, not piped.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
       upstream.end();
       req.resume();
     } else {
-      req.on('data', (chunk: Buffer) => requestBody.add(chunk));
+      if (copies) req.on('data', copies.request.add);
       req.pipe(upstream);
     }
 
@@ -163,50 +208,43 @@ export class ShadowProxy {
     upstream.on('response', (answer) => {
       clearTimeout(timer);
       res.sendDate = false; // the host's own Date header, if it sent one; none added
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
-      const answerBody = new BodyCopy(this.options.answerLimit);
-      answer.on('data', (chunk: Buffer) => answerBody.add(chunk));
+      const answerHeaders = endToEnd(answer.rawHeaders);
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answerHeaders);
+      if (copies) answer.on('data', copies.answer.add);
       answer.pipe(res);
       answer.on('end', () => {
-        const ms = performance.now() - started;
-        const why = this.notMirrored(method, requestBody, answerBody);
-        if (why) return this.stats.skipped(endpoint, why);
+        if (!copies) return this.count(endpoint, why!);
+        const late = copies.request.over ? { skipped: 'request body over --body-limit' }
+          : copies.answer.over ? { skipped: 'answer over --answer-limit' }
+          : this.pool.full ? { dropped: 'queue full' }
+          : !this.breaker.allow() ? { dropped: this.openReason }
+          : undefined;
+        if (late) return this.count(endpoint, late);
         const host = clientHeaders.host;
         const bases = host ? [`http://${host}`, `https://${host}`] : [];
         const id = this.nextId++;
-        const body = requestBody.bytes();
-        const offered = this.pool.offer({
-          id, method, url, endpoint, headers: clientHeaders, ...(body.length ? { body: body.toString('utf8') } : {}),
-          served: captureAnswer(answer.statusCode ?? 0, headerRecord(endToEnd(answer.rawHeaders)), answerBody.bytes(), [this.served.base, ...bases], ms),
+        const [body, bytes] = [copies.request.bytes(), copies.answer.bytes()];
+        const job: MirrorJob = {
+          id, method, url, endpoint, headers: clientHeaders, ...(body.length ? { body } : {}),
+          served: { status: answer.statusCode ?? 0, rawHeaders: answerHeaders, bytes, ms: performance.now() - started },
           bases, secrets,
-        });
-        if (offered) this.pending.set(id, endpoint);
-        else this.stats.dropped(endpoint);
+        };
+        this.pool.offer(job, [body.buffer, bytes.buffer]);
+        this.pending.set(id, endpoint);
       });
     });
-  }
-
-  /** Why an exchange is not mirrored (method, sample, sizes, a body that is not text), or undefined. */
-  private notMirrored(method: string, requestBody: BodyCopy, answerBody: BodyCopy): string | undefined {
-    if (!SAFE.has(method) && !(method === 'POST' && this.options.allowPost)) return method === 'POST' ? 'POST without --allow-post' : `${method} is never mirrored`;
-    if (this.options.sample < 1 && Math.random() >= this.options.sample) return 'not in the --sample';
-    if (requestBody.over) return 'request body over --body-limit';
-    if (answerBody.over) return 'answer over --answer-limit';
-    try {
-      utf8.decode(requestBody.bytes());
-    } catch {
-      return 'request body not UTF-8 text';
-    }
-    return undefined;
   }
 
   private onMirrored(result: MirrorResult | MirrorFailure): void {
     const endpoint = this.pending.get(result.id);
     this.pending.delete(result.id);
     if ('failed' in result) {
+      this.breaker.failed();
       if (endpoint) this.stats.mirrorFailed(endpoint);
       return;
     }
+    if (result.mirroredFailed) this.breaker.failed();
+    else this.breaker.succeeded();
     this.stats.compared(result.outcome, { ...result.record, endpoint: endpoint ?? result.record.endpoint });
   }
 }

@@ -8,6 +8,7 @@
 import { generalPath } from '../compare/comparers/paths.ts';
 import { describeDiff, type FieldCount } from '../compare/summary.ts';
 import type { ExchangeRecord, FieldDiff } from '../compare/types.ts';
+import type { BreakerSnapshot } from './breaker.ts';
 import type { MirrorOutcome } from './mirror.ts';
 
 export interface Counts {
@@ -21,7 +22,7 @@ export interface Counts {
   allowedOnly: number;
   /** A mirrored or served host failed or timed out. */
   errors: number;
-  /** The mirror queue was full. */
+  /** Not mirrored for want of room: the mirror queue was full, or the circuit breaker was open (see droppedBecause). */
   dropped: number;
   /** Not mirrored by choice: method, sample, body size. */
   skipped: number;
@@ -47,9 +48,12 @@ export interface ShadowSnapshot {
   serving: 'old' | 'new';
   hosts: { old: string; old2: string; new: string };
   queue: { waitingOrInFlight: number; limit: number; concurrency: number };
+  /** The mirror's circuit breaker (open: the mirrored host failed that many times in a row; mirrors dropped until a probe succeeds). */
+  breaker: BreakerSnapshot;
   totals: Counts;
   latency: { old: LatencySummary; new: LatencySummary };
   skippedBecause: Record<string, number>;
+  droppedBecause: Record<string, number>;
   endpoints: EndpointSnapshot[];
   /** The latest differing exchanges, newest first. */
   latest: ExchangeRecord[];
@@ -105,9 +109,10 @@ export class ShadowStats {
   private readonly endpoints = new Map<string, EndpointStats>();
   private readonly all = new EndpointStats();
   private readonly skippedBecause = new Map<string, number>();
+  private readonly droppedBecause = new Map<string, number>();
   private readonly latest: ExchangeRecord[] = [];
 
-  constructor(private readonly info: Pick<ShadowSnapshot, 'serving' | 'hosts'> & { keep: number; queueLimit: number; concurrency: number; queued: () => number }) {}
+  constructor(private readonly info: Pick<ShadowSnapshot, 'serving' | 'hosts'> & { keep: number; queueLimit: number; concurrency: number; queued: () => number; breaker: () => BreakerSnapshot }) {}
 
   private of(endpoint: string): EndpointStats[] {
     let stats = this.endpoints.get(endpoint);
@@ -128,8 +133,9 @@ export class ShadowStats {
     this.skippedBecause.set(reason, (this.skippedBecause.get(reason) ?? 0) + 1);
   }
 
-  dropped(endpoint: string): void {
+  dropped(endpoint: string, reason: string): void {
     for (const s of this.of(endpoint)) s.counts.dropped++;
+    this.droppedBecause.set(reason, (this.droppedBecause.get(reason) ?? 0) + 1);
   }
 
   /** The served host failed (the client got a 502 or 504): nothing to mirror. */
@@ -168,9 +174,11 @@ export class ShadowStats {
       serving: this.info.serving,
       hosts: this.info.hosts,
       queue: { waitingOrInFlight: this.info.queued(), limit: this.info.queueLimit, concurrency: this.info.concurrency },
+      breaker: this.info.breaker(),
       totals: { ...this.all.counts },
       latency: latency(this.all),
       skippedBecause: Object.fromEntries(this.skippedBecause),
+      droppedBecause: Object.fromEntries(this.droppedBecause),
       endpoints: [...this.endpoints]
         .map(([endpoint, s]) => ({ endpoint, ...s.counts, latency: latency(s), fields: top(s.fields), noise: top(s.noise) }))
         .sort((a, b) => b.different - a.different || b.served - a.served || a.endpoint.localeCompare(b.endpoint)),
