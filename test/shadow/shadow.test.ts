@@ -11,7 +11,8 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createHash } from 'node:crypto';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path, { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -53,7 +54,7 @@ interface RawAnswer {
 const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /** A request with exactly these headers (Host included), the answer as received. */
-function rawRequest(base: string, url: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<RawAnswer> {
+function rawRequest(base: string, url: string, headers: Record<string, string>, method = 'GET', body?: string | Buffer): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${base}${url}`, { method, headers, setHost: false, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -225,6 +226,7 @@ describe('npm run shadow: a proxy between two real instances of this service', f
       expect(await page.locator('section.exchange .d2h-del').first().isVisible()).to.equal(true);
       mkdirSync(path.resolve('test-output'), { recursive: true });
       await page.screenshot({ path: path.resolve('test-output/shadow-page.png'), fullPage: true });
+      expect(await page.locator('#breaker [data-state]').textContent()).to.equal('closed');
       expect(problems).to.deep.equal([]);
     } finally {
       await browser.close();
@@ -283,6 +285,98 @@ describe('npm run shadow: a proxy between two real instances of this service', f
         const s = await settled(shadow);
         expect(s.totals).to.include({ served: 5, mirrored: 5, errors: 5, dropped: 0 });
         expect(s.latest[0]!.new!.error).to.match(/ECONNREFUSED/);
+      } finally {
+        await shadow.stop();
+      }
+    });
+
+    it('stopped, then back: after --breaker failures in a row the circuit opens (mirrors dropped, with the reason), a probe after --breaker-delay closes it', async () => {
+      const port = await freePort();
+      const shadow = await startShadow('--old', a.url, '--new', `http://127.0.0.1:${port}`, '--listen', '0', '--new-header', `X-ApiKey: ${b.apiKey}`,
+        '--breaker', '3', '--breaker-delay', '1500');
+      // B back on the port the proxy mirrors to (a TCP relay to the real instance), once it is up again.
+      const relay = createServer((socket) => {
+        const to = connect(Number(new URL(b.url).port), '127.0.0.1');
+        socket.pipe(to).pipe(socket);
+        to.on('error', () => socket.destroy());
+        socket.on('error', () => to.destroy());
+      });
+      try {
+        const served = async (n: number) => {
+          for (let i = 0; i < n; i++) {
+            expect((await fetch(`${shadow.url}/v1/echo/hello`)).status).to.equal(200);
+            await settled(shadow);
+          }
+          return settled(shadow);
+        };
+        const down = await served(6);
+        // Three refused mirrors open the circuit; the next three are dropped without a request to the stopped service.
+        expect(down.totals).to.include({ served: 6, mirrored: 3, errors: 3, dropped: 3 });
+        expect(down.droppedBecause).to.deep.equal({ 'circuit open: the new host failed 3 times in a row': 3 });
+        expect(down.breaker).to.include({ state: 'open', failuresInARow: 3, threshold: 3, delayMs: 1500, opened: 1 });
+        const page = await (await fetch(`${shadow.url}/_shadow`)).text();
+        expect(page).to.include('circuit breaker: <strong data-state="open">open</strong>');
+        expect(page).to.include('dropped: circuit open: the new host failed 3 times in a row ×3');
+
+        await new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
+        await settled(shadow, (s) => s.breaker.state === 'half-open');
+        // The first request after the delay is the probe: B answers, the circuit closes, mirroring goes on.
+        const up = await served(3);
+        expect(up.totals).to.include({ served: 9, mirrored: 6, errors: 3, dropped: 3 });
+        expect(up.breaker).to.include({ state: 'closed', failuresInARow: 0, opened: 1 });
+        // B's anonymous echo names its key's company: the difference the mirror finds when it works.
+        expect(endpoint(up, 'GET /v1/echo/{Message}')).to.include({ mirrored: 6, different: 3, errors: 3 });
+      } finally {
+        await shadow.stop();
+        relay.close();
+      }
+    });
+  });
+
+  describe('bodies that are not UTF-8 text', () => {
+    const received: Buffer[] = [];
+    const hosts: http.Server[] = [];
+    /** A host answering `text/plain; charset=iso-8859-1` (café, its é as one byte: `accent`), and the SHA-256 of a POST body. */
+    const start = async (accent: number): Promise<string> => {
+      const server = http.createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          if (req.method === 'POST') {
+            const body = Buffer.concat(chunks);
+            received.push(body);
+            res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') }));
+          } else res.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' }).end(Buffer.from([0x63, 0x61, 0x66, accent]));
+        });
+      });
+      hosts.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    };
+    after(() => hosts.forEach((h) => h.close()));
+
+    it('a binary request body is mirrored byte for byte; ISO-8859-1 answers compare byte-wise (é ≠ è, not both U+FFFD)', async () => {
+      // Old answers é (0xE9), new è (0xE8): a UTF-8 decode would turn both into U+FFFD and find them identical.
+      const [oldUrl, newUrl] = [await start(0xe9), await start(0xe8)];
+      const shadow = await startShadow('--old', oldUrl, '--new', newUrl, '--listen', '0', '--allow-post');
+      try {
+        const latin = await rawRequest(shadow.url, '/menu', { Host: new URL(shadow.url).host });
+        expect(latin.body.equals(Buffer.from([0x63, 0x61, 0x66, 0xe9]))).to.equal(true);
+        const bytes = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0xc3, 0x28, 0x0a, 0xe9]); // not UTF-8
+        const posted = await rawRequest(shadow.url, '/upload', { Host: new URL(shadow.url).host, 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes.length) }, 'POST', bytes);
+        expect(JSON.parse(posted.body.toString())).to.deep.equal({ bytes: 8, sha256: createHash('sha256').update(bytes).digest('hex') });
+        const s = await settled(shadow);
+        // The old host got the client's bytes, the new one the same bytes from the mirror (a POST is not asked twice).
+        expect(received.map((r) => r.toString('hex'))).to.deep.equal([bytes.toString('hex'), bytes.toString('hex')]);
+        expect(endpoint(s, 'POST /upload')).to.include({ served: 1, mirrored: 1, identical: 1, skipped: 0 });
+        expect(endpoint(s, 'GET /menu')).to.include({ served: 1, mirrored: 1, different: 1 });
+        const menu = s.latest.find((r) => r.endpoint === 'GET /menu')!;
+        expect(menu.comparer).to.equal('binary');
+        // Compared as bytes: the same length, another digest.
+        expect(menu.differences).to.have.length(1);
+        expect(menu.differences[0]).to.include({ path: '$', kind: 'changed' });
+        expect(menu.differences[0]!.old).to.match(/^4 bytes, sha256 /);
+        expect(menu.differences[0]!.new).to.match(/^4 bytes, sha256 /).and.not.equal(menu.differences[0]!.old);
       } finally {
         await shadow.stop();
       }
