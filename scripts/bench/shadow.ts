@@ -7,9 +7,18 @@
  * run it (tsx). Rounds alternate the targets; the table gives each one's median requests/s and p99 over the
  * rounds, and the ratios to the anchor (goal: throughput ≥ 0.8×, p99 ≤ anchor + 2 ms), then the proxy's own figures
  * (mirrored, dropped: the queue bounds the mirror's work under a load it cannot follow).
+ *
+ * Fairness: every process (old, new, both proxies) is alive through every run, the anchor's included, and before each
+ * measured run the proxies' mirror queues are drained, so no run inherits another's mirror work. On a machine of few
+ * cores the load generator, the old host, the new one and the proxy share them, so at saturation the ratio measures
+ * the CPU the proxy (and its mirror) take from the others as much as the proxy's own speed: each table gives the CPU
+ * time per request of each process (from /proc: old host, new host, the proxy's process tree with its mirror thread,
+ * and the load generator, this process) over the measured window. A second table runs each target at a fixed rate
+ * (half the anchor's saturated requests/s, open-loop), where nothing is saturated and the p99 difference is the
+ * latency the proxy adds.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -21,19 +30,53 @@ import { fmtInt, fmtMs, fmtRatio, median, percentile, table } from './stats.ts';
 const ECHO = '/v1/echo/hello';
 const REPORT = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true';
 
-interface Measured { rps: number; p50: number; p99: number; errors: number }
+interface Measured { rps: number; p50: number; p99: number; errors: number; cpu: Record<string, number> }
 
-async function load(url: string, headers: Record<string, string>, duration: number, connections: number): Promise<Measured> {
-  const options = { url, headers, connections, pipelining: 1 };
+/** CPU time (user + system, ms) of a process and its descendants so far, from /proc (clock ticks of 10 ms). */
+function treeCpuMs(pid: number): number {
+  let ms = 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    ms = (Number(fields[11]) + Number(fields[12])) * 10;
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean)) ms += treeCpuMs(Number(child));
+  } catch {
+    // gone, or no /proc (not Linux): counted as 0
+  }
+  return ms;
+}
+
+/** The CPU (ms) of each named process so far; `load generator` is this process (autocannon runs in it). */
+function cpuNow(pids: Record<string, number>): Record<string, number> {
+  const own = process.cpuUsage();
+  return { ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, treeCpuMs(pid)])), 'load generator': (own.user + own.system) / 1000 };
+}
+
+/** `rate`: requests/s over all connections (open loop); none: as fast as the target answers. */
+async function load(url: string, headers: Record<string, string>, duration: number, connections: number, pids: Record<string, number>, rate?: number): Promise<Measured> {
+  const options = { url, headers, connections, pipelining: 1, ...(rate ? { overallRate: rate } : {}) };
   await autocannon({ ...options, duration: 1 }); // warm-up: JIT, sockets
   const latencies: number[] = [];
+  const cpuBefore = cpuNow(pids);
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({ ...options, duration }, (err, res) => (err ? reject(err) : resolve(res)));
     instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
       if (status === 200) latencies.push(ms);
     });
   });
-  return { rps: result.requests.average, p50: median(latencies), p99: percentile(latencies, 99), errors: result.errors + result.timeouts + result.non2xx };
+  const cpuAfter = cpuNow(pids);
+  const cpu = Object.fromEntries(Object.keys(cpuAfter).map((name) => [name, (cpuAfter[name]! - cpuBefore[name]!) / Math.max(1, result.requests.total)]));
+  return { rps: result.requests.average, p50: median(latencies), p99: percentile(latencies, 99), errors: result.errors + result.timeouts + result.non2xx, cpu };
+}
+
+/** Until no proxy has mirrors waiting or in flight (the work a run left must not land in the next one). */
+async function drained(urls: readonly string[]): Promise<void> {
+  const until = Date.now() + 60_000;
+  for (const url of urls) {
+    while (((await (await fetch(`${url}/_shadow.json`)).json()) as ShadowSnapshot).queue.waitingOrInFlight > 0) {
+      if (Date.now() > until) throw new Error(`the mirror queue of ${url} never drained`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }
 
 /** `node dist/src/start.js` over a fresh store with the demo ledger, and the demo key it prints. */
@@ -74,24 +117,40 @@ export async function benchShadow(rounds: number, duration: number, connections:
         const check = await (await fetch(base + url, { headers })).text();
         if (same(check, base) !== same(body, old.url)) throw new Error(`${name} answers another body: ${check.slice(0, 200)}`);
       }
-      const perTarget = new Map<string, Measured[]>(targets.map(([name]) => [name, []]));
-      for (let round = 0; round < rounds; round++) {
-        const shift = round % targets.length;
-        for (const [name, base] of [...targets.slice(shift), ...targets.slice(0, shift)]) perTarget.get(name)!.push(await load(base + url, headers, duration, connections));
-      }
-      const mid = (name: string) => {
-        const all = perTarget.get(name)!;
-        return { rps: median(all.map((m) => m.rps)), p50: median(all.map((m) => m.p50)), p99: median(all.map((m) => m.p99)), errors: all.reduce((n, m) => n + m.errors, 0) };
+      const pids: Record<string, number> = { old: old.child.pid!, new: neu.child.pid!, proxy: 0 };
+      const measure = async (rate?: number) => {
+        const perTarget = new Map<string, Measured[]>(targets.map(([name]) => [name, []]));
+        for (let round = 0; round < rounds; round++) {
+          const shift = round % targets.length;
+          for (const [name, base] of [...targets.slice(shift), ...targets.slice(0, shift)]) {
+            await drained(proxies.map(([, p]) => p.url));
+            // The proxy's CPU is that of the one under load; the anchor's run counts none.
+            const proxy = proxies.find(([n]) => n === name)?.[1];
+            perTarget.get(name)!.push(await load(base + url, headers, duration, connections, { ...pids, proxy: proxy?.child.pid ?? 0 }, rate));
+          }
+        }
+        return (name: string) => {
+          const all = perTarget.get(name)!;
+          const cpu = Object.fromEntries(Object.keys(all[0]!.cpu).map((k) => [k, median(all.map((m) => m.cpu[k]!))]));
+          return { rps: median(all.map((m) => m.rps)), p50: median(all.map((m) => m.p50)), p99: median(all.map((m) => m.p99)), errors: all.reduce((n, m) => n + m.errors, 0), cpu };
+        };
       };
-      const anchor = mid(targets[0]![0]);
-      console.log(`\n${label} (${fmtInt(Buffer.byteLength(body))} bytes)`);
-      console.log(table([
-        ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'req/s vs anchor', 'p99 − anchor'],
-        ...targets.map(([name]) => {
-          const m = mid(name);
-          return [name, fmtInt(m.rps), fmtMs(m.p50), fmtMs(m.p99), String(m.errors), fmtRatio(m.rps / anchor.rps), `${(m.p99 - anchor.p99).toFixed(2)} ms`];
-        }),
-      ]));
+      const print = (title: string, mid: Awaited<ReturnType<typeof measure>>) => {
+        const anchor = mid(targets[0]![0]);
+        console.log(`\n${label} (${fmtInt(Buffer.byteLength(body))} bytes), ${title}`);
+        console.log(table([
+          ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'req/s vs anchor', 'p99 − anchor', 'CPU ms/req: old', 'new', 'proxy', 'load gen'],
+          ...targets.map(([name]) => {
+            const m = mid(name);
+            const cpu = (k: string) => fmtMs(m.cpu[k]!);
+            return [name, fmtInt(m.rps), fmtMs(m.p50), fmtMs(m.p99), String(m.errors), fmtRatio(m.rps / anchor.rps), `${(m.p99 - anchor.p99).toFixed(2)} ms`, cpu('old'), cpu('new'), cpu('proxy'), cpu('load generator')];
+          }),
+        ]));
+        return anchor;
+      };
+      const saturated = print('as fast as each answers', await measure());
+      const rate = Math.max(100, Math.round(saturated.rps / 2 / 100) * 100);
+      print(`at a fixed ${fmtInt(rate)} requests/s (half the anchor's), open loop`, await measure(rate));
     }
     console.log('');
     for (const [name, proxy] of proxies) {
@@ -99,7 +158,7 @@ export async function benchShadow(rounds: number, duration: number, connections:
       const t = s.totals;
       console.log(`${name}: served ${fmtInt(t.served)}, mirrored ${fmtInt(t.mirrored)} (${fmtInt(t.different)} different, ${fmtInt(t.errors)} errors), dropped ${fmtInt(t.dropped)} (queue full), skipped ${fmtInt(t.skipped)}; old p50/p99 ${s.latency.old.p50}/${s.latency.old.p99} ms, new ${s.latency.new.p50}/${s.latency.new.p99} ms`);
     }
-    console.log('Goal: through the proxy ≥ 0.8× the anchor\'s requests/s and p99 ≤ the anchor\'s + 2 ms (medians over the rounds).');
+    console.log('Goal: through the proxy ≥ 0.8× the anchor\'s requests/s and p99 ≤ the anchor\'s + 2 ms (medians over the rounds); CPU ms/req: each process\'s CPU time over the measured window per request answered (proxy: its process tree, mirror thread included).');
   } finally {
     await Promise.all([...proxies.map(([, p]) => p.stop()), old.stop(), neu.stop()]);
     for (const host of [old, neu]) rmSync(host.dataDir, { recursive: true, force: true });

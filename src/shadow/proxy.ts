@@ -183,9 +183,10 @@ export class ShadowProxy {
       req.pipe(upstream);
     }
 
-    let failed = false;
+    // Each exchange is counted once: failed (the served host's fault), gone (the client's), or at the answer's end.
+    let [failed, gone, ended] = [false, false, false];
     const fail = (status: number, message: string) => {
-      if (failed) return;
+      if (failed || gone) return;
       failed = true;
       this.stats.servedFailed(endpoint);
       if (res.headersSent) res.destroy();
@@ -199,10 +200,13 @@ export class ShadowProxy {
       clearTimeout(timer);
       fail(502, `the ${this.options.serve} host failed: ${error.message}`);
     });
-    // A client that goes away ends the upstream exchange too.
+    // A client that goes away ends the upstream exchange too: not the served host's failure, nothing to mirror.
     res.on('close', () => {
       clearTimeout(timer);
-      if (!res.writableFinished) upstream.destroy();
+      if (res.writableFinished || failed || ended) return;
+      gone = true;
+      upstream.destroy();
+      this.stats.skipped(endpoint, 'the client went away before the answer ended');
     });
 
     upstream.on('response', (answer) => {
@@ -213,6 +217,8 @@ export class ShadowProxy {
       if (copies) answer.on('data', copies.answer.add);
       answer.pipe(res);
       answer.on('end', () => {
+        if (gone) return;
+        ended = true;
         if (!copies) return this.count(endpoint, why!);
         const late = copies.request.over ? { skipped: 'request body over --body-limit' }
           : copies.answer.over ? { skipped: 'answer over --answer-limit' }

@@ -333,6 +333,32 @@ describe('npm run shadow: a proxy between two real instances of this service', f
     });
   });
 
+  it('a client that goes away mid-answer ends the served exchange: counted as skipped with the reason, not as an error', async () => {
+    // An old host that sends its headers and the first bytes, then waits.
+    const slow = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('first bytes');
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const shadow = await startShadow('--old', `http://127.0.0.1:${(slow.address() as { port: number }).port}`, '--new', b.url, '--listen', '0');
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const req = http.get(`${shadow.url}/v1/echo/slow`, { agent: false }, (res) => res.once('data', () => {
+          req.destroy();
+          resolve();
+        }));
+        req.on('error', (e) => (e.message === 'socket hang up' ? undefined : reject(e)));
+      });
+      const s = await settled(shadow, (f) => f.totals.skipped === 1);
+      expect(s.totals).to.include({ served: 1, skipped: 1, errors: 0, mirrored: 0, dropped: 0 });
+      expect(s.skippedBecause).to.deep.equal({ 'the client went away before the answer ended': 1 });
+    } finally {
+      await shadow.stop();
+      slow.closeAllConnections();
+      slow.close();
+    }
+  });
+
   describe('bodies that are not UTF-8 text', () => {
     const received: Buffer[] = [];
     const hosts: http.Server[] = [];
