@@ -38,6 +38,8 @@ const USAGE = `usage: npm run shadow -- --old <url> --new <url> --listen <port> 
   --breaker <n>            after n mirrored requests in a row found the mirrored host down (refused, reset, time-out),
                            stop mirroring (dropped, counted) and probe with one request per --breaker-delay (default ${D.breakerFailures})
   --breaker-delay <ms>     how long the open circuit waits before each probe (default ${D.breakerDelayMs})
+  --mirror-nice <0-19>     nice value of the mirror's thread (Linux), so that mirroring and comparing take only the
+                           CPU serving leaves (default ${D.mirrorNice}; 0: the proxy's own priority)
   --header NAME, --headers A,B, --ignore PATH, --tolerance PATH=N[%], --rules FILE
                            what is compared and allowed, as in npm run compare (default headers: ${DEFAULT_HEADERS.join(', ')})
   --page-listen <port>     serve ${PAGE_PATH} and ${JSON_PATH} on this port instead of reserving them on the proxy's
@@ -88,7 +90,7 @@ async function main(): Promise<number> {
         serve: { type: 'string' }, 'old-header': { type: 'string', multiple: true }, 'old2-header': { type: 'string', multiple: true }, 'new-header': { type: 'string', multiple: true },
         'allow-post': { type: 'boolean' }, sample: { type: 'string' }, queue: { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' },
         'serve-timeout': { type: 'string' }, 'body-limit': { type: 'string' }, 'answer-limit': { type: 'string' }, keep: { type: 'string' },
-        breaker: { type: 'string' }, 'breaker-delay': { type: 'string' },
+        breaker: { type: 'string' }, 'breaker-delay': { type: 'string' }, 'mirror-nice': { type: 'string' },
         header: { type: 'string', multiple: true }, headers: { type: 'string' }, ignore: { type: 'string', multiple: true }, tolerance: { type: 'string', multiple: true },
         rules: { type: 'string' }, 'page-listen': { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       },
@@ -122,6 +124,7 @@ async function main(): Promise<number> {
       keep: positiveInt(o.keep, '--keep', D.keep),
       breakerFailures: positiveInt(o.breaker, '--breaker', D.breakerFailures),
       breakerDelayMs: positiveInt(o['breaker-delay'], '--breaker-delay', D.breakerDelayMs),
+      mirrorNice: number(o['mirror-nice'], '--mirror-nice', D.mirrorNice, (n) => Number.isInteger(n) && n >= 0 && n <= 19, 'a whole number from 0 to 19'),
     };
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') || /^(rules file|--tolerance)/.test((error as Error).message)) {

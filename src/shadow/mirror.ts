@@ -29,6 +29,8 @@ export interface MirrorConfig {
   hostSecrets: string[];
   /** Largest body kept per side for the side-by-side view (characters). */
   maxBodyChars: number;
+  /** Nice value of the mirror's thread (Linux; 0: the proxy's own priority). */
+  niceness: number;
 }
 
 export interface MirrorJob {

@@ -34,6 +34,8 @@ export interface ShadowOptions {
   breakerFailures: number;
   /** How long the open circuit waits before its probe (ms). */
   breakerDelayMs: number;
+  /** Nice value of the mirror's thread on Linux (0-19; 0: as the proxy), so mirroring takes only the CPU serving leaves. */
+  mirrorNice: number;
 }
 
 export const SHADOW_DEFAULTS = {
@@ -49,6 +51,7 @@ export const SHADOW_DEFAULTS = {
   keep: 20,
   breakerFailures: 5,
   breakerDelayMs: 10_000,
+  mirrorNice: 19,
 } as const satisfies Partial<ShadowOptions>;
 
 /** The page and its JSON twin: on the proxy's own port (reserved paths) unless `--page-listen` gives them a port of their own. */

@@ -82,7 +82,7 @@ export class ShadowProxy {
     this.openReason = `circuit open: the ${options.serve === 'old' ? 'new' : 'old'} host failed ${options.breakerFailures} times in a row`;
     const hostSecrets = [options.old, options.old2, options.new].flatMap((h) => (h ? requestSecrets(h.headers, '') : []));
     this.pool = new MirrorPool(
-      { old: options.old, old2: options.old2, new: options.new, serve: options.serve, rules: options.rules, timeoutMs: options.timeoutMs, concurrency: options.concurrency, hostSecrets, maxBodyChars: 200_000 },
+      { old: options.old, old2: options.old2, new: options.new, serve: options.serve, rules: options.rules, timeoutMs: options.timeoutMs, concurrency: options.concurrency, hostSecrets, maxBodyChars: 200_000, niceness: options.mirrorNice },
       options.queueLimit,
       (result) => this.onMirrored(result),
     );
