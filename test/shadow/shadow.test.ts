@@ -456,6 +456,11 @@ describe('npm run shadow: a proxy between two real instances of this service', f
     const sample = await run('--old', a.url, '--new', b.url, '--listen', '0', '--sample', '0');
     expect(sample.code).to.equal(2);
     expect(sample.stderr).to.match(/^--sample must be a rate above 0 and at most 1, got '0'/);
+    const breaker = await run('--old', a.url, '--new', b.url, '--listen', '0', '--breaker', '0');
+    expect(breaker.code).to.equal(2);
+    expect(breaker.stderr).to.match(/^--breaker must be a positive whole number, got '0'/);
+    const nice = await run('--old', a.url, '--new', b.url, '--listen', '0', '--mirror-nice', '20');
+    expect(nice.stderr).to.match(/^--mirror-nice must be a whole number from 0 to 19, got '20'/);
     const credentials = await run('--old', 'http://user:pw@old-host', '--new', b.url, '--listen', '0');
     expect(credentials.stderr).to.match(/^--old: put credentials in --old-header/);
   });
