@@ -1,9 +1,12 @@
 /**
- * The mirror's circuit breaker: after `threshold` mirrored requests in a row found the mirrored host down (a transport
- * failure or a time-out), it opens and no mirror is sent (each is dropped and counted with the reason) until `delayMs`
- * have passed; then one request goes through as a probe (half-open): its success closes the circuit, its failure
- * opens it for another `delayMs`. A stopped new service thus costs one failed request per delay, not one per client.
+ * The mirror's circuit breaker, cockatiel's: after `threshold` mirrored requests in a row found the mirrored host down
+ * (a transport failure or a time-out), it opens and no mirror is sent (each is dropped and counted with the reason)
+ * until `delayMs` have passed; then one request goes through as a probe (half-open): its success closes the circuit,
+ * its failure opens it for another `delayMs`. A stopped new service thus costs one failed request per delay, not one
+ * per client. A mirror's outcome arrives later from the mirror's thread: settle(id) ends the call the breaker counts.
  */
+import { BrokenCircuitError, circuitBreaker, CircuitState, ConsecutiveBreaker, handleAll, type CircuitBreakerPolicy } from 'cockatiel';
+
 export type BreakerState = 'closed' | 'open' | 'half-open';
 
 export interface BreakerSnapshot {
@@ -16,46 +19,55 @@ export interface BreakerSnapshot {
   opened: number;
 }
 
-export class CircuitBreaker {
-  private failures = 0;
-  private openUntil = 0;
-  private probing = false;
+class MirroredHostDown extends Error {}
+
+export class MirrorBreaker {
+  private readonly consecutive: ConsecutiveBreaker;
+  private readonly policy: CircuitBreakerPolicy;
+  private readonly waiting = new Map<number, (failed: boolean) => void>();
+  private openedAt = 0;
   private opened = 0;
 
-  constructor(private readonly threshold: number, private readonly delayMs: number, private readonly now: () => number = Date.now) {}
-
-  get state(): BreakerState {
-    if (this.failures < this.threshold) return 'closed';
-    return this.now() < this.openUntil ? 'open' : 'half-open';
+  constructor(private readonly threshold: number, private readonly delayMs: number) {
+    this.consecutive = new ConsecutiveBreaker(threshold);
+    this.policy = circuitBreaker(handleAll, { halfOpenAfter: delayMs, breaker: this.consecutive });
+    this.policy.onBreak(() => {
+      this.openedAt = Date.now();
+      this.opened++;
+    });
   }
 
-  /** Whether a mirror would be refused now (no side effect: the probe is granted by allow()). */
+  /** Open within its delay, or half-open with the probe in flight: a mirror would be dropped now. */
   get refusing(): boolean {
-    return this.failures >= this.threshold && (this.probing || this.now() < this.openUntil);
+    const state = this.policy.state;
+    // cockatiel queues the calls that come while a probe is in flight; a mirror is dropped instead.
+    return state === CircuitState.HalfOpen || (state === CircuitState.Open && Date.now() - this.openedAt < this.delayMs);
   }
 
-  /** Whether this mirror may be sent; when half-open, the first one asking is the probe, the others are refused until it answers. */
-  allow(): boolean {
+  /** Sends mirror `id` through the breaker (`send` runs unless the circuit refuses it); true when it was sent. */
+  async send(id: number, send: () => void): Promise<boolean> {
     if (this.refusing) return false;
-    if (this.failures >= this.threshold) this.probing = true;
+    try {
+      await this.policy.execute(() => new Promise<void>((resolve, reject) => {
+        this.waiting.set(id, (failed) => (failed ? reject(new MirroredHostDown()) : resolve()));
+        send();
+      }));
+    } catch (error) {
+      if (error instanceof BrokenCircuitError) return false;
+    }
     return true;
   }
 
-  succeeded(): void {
-    this.failures = 0;
-    this.probing = false;
-  }
-
-  failed(): void {
-    this.failures++;
-    this.probing = false;
-    if (this.failures === this.threshold || (this.failures > this.threshold && this.now() >= this.openUntil)) {
-      this.openUntil = this.now() + this.delayMs;
-      this.opened++;
-    }
+  /** Mirror `id` is done: `failed` when the mirrored host was down or timed out. */
+  settle(id: number, failed: boolean): void {
+    const done = this.waiting.get(id);
+    this.waiting.delete(id);
+    done?.(failed);
   }
 
   snapshot(): BreakerSnapshot {
-    return { state: this.state, failuresInARow: this.failures, threshold: this.threshold, delayMs: this.delayMs, opened: this.opened };
+    const state = this.policy.state;
+    const shown: BreakerState = state === CircuitState.Closed ? 'closed' : this.refusing && state === CircuitState.Open ? 'open' : 'half-open';
+    return { state: shown, failuresInARow: this.consecutive.state, threshold: this.threshold, delayMs: this.delayMs, opened: this.opened };
   }
 }

@@ -13,7 +13,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { redactApiKey } from '../auth/api-keys.ts';
 import { endpointOf } from '../compare/endpoint.ts';
-import { CircuitBreaker } from './breaker.ts';
+import { MirrorBreaker } from './breaker.ts';
 import { endToEnd, headerRecord, withHeaders } from './hop-headers.ts';
 import type { MirrorFailure } from './mirror-pool.ts';
 import { MirrorPool } from './mirror-pool.ts';
@@ -62,7 +62,7 @@ type NotMirrored = { skipped: string } | { dropped: string };
 export class ShadowProxy {
   readonly stats: ShadowStats;
   private readonly pool: MirrorPool;
-  private readonly breaker: CircuitBreaker;
+  private readonly breaker: MirrorBreaker;
   private readonly agent: http.Agent;
   private readonly served;
   private readonly target: { protocol: string; hostname: string; port: string; prefix: string; client: typeof http | typeof https };
@@ -78,7 +78,7 @@ export class ShadowProxy {
     this.target = { protocol: target.protocol, hostname: target.hostname, port: target.port, prefix: target.pathname.replace(/\/+$/, ''), client };
     // Hot sockets first ('lifo'): under a light load fewer connections stay busy; the rest time out as idle.
     this.agent = new client.Agent({ keepAlive: true, maxSockets: 512, scheduling: 'lifo' });
-    this.breaker = new CircuitBreaker(options.breakerFailures, options.breakerDelayMs);
+    this.breaker = new MirrorBreaker(options.breakerFailures, options.breakerDelayMs);
     this.openReason = `circuit open: the ${options.serve === 'old' ? 'new' : 'old'} host failed ${options.breakerFailures} times in a row`;
     const hostSecrets = [options.old, options.old2, options.new].flatMap((h) => (h ? requestSecrets(h.headers, '') : []));
     this.pool = new MirrorPool(
@@ -223,7 +223,6 @@ export class ShadowProxy {
         const late = copies.request.over ? { skipped: 'request body over --body-limit' }
           : copies.answer.over ? { skipped: 'answer over --answer-limit' }
           : this.pool.full ? { dropped: 'queue full' }
-          : !this.breaker.allow() ? { dropped: this.openReason }
           : undefined;
         if (late) return this.count(endpoint, late);
         const host = clientHeaders.host;
@@ -235,8 +234,10 @@ export class ShadowProxy {
           served: { status: answer.statusCode ?? 0, rawHeaders: answerHeaders, bytes, ms: performance.now() - started },
           bases, secrets,
         };
-        this.pool.offer(job, [body.buffer, bytes.buffer]);
-        this.pending.set(id, endpoint);
+        void this.breaker.send(id, () => {
+          this.pool.offer(job, [body.buffer, bytes.buffer]);
+          this.pending.set(id, endpoint);
+        }).then((sent) => sent || this.count(endpoint, { dropped: this.openReason }));
       });
     });
   }
@@ -244,13 +245,12 @@ export class ShadowProxy {
   private onMirrored(result: MirrorResult | MirrorFailure): void {
     const endpoint = this.pending.get(result.id);
     this.pending.delete(result.id);
-    if ('failed' in result) {
-      this.breaker.failed();
+    const failed = 'failed' in result;
+    this.breaker.settle(result.id, failed || result.mirroredFailed);
+    if (failed) {
       if (endpoint) this.stats.mirrorFailed(endpoint);
       return;
     }
-    if (result.mirroredFailed) this.breaker.failed();
-    else this.breaker.succeeded();
     this.stats.compared(result.outcome, { ...result.record, endpoint: endpoint ?? result.record.endpoint });
   }
 }
