@@ -47,7 +47,3 @@ export async function changesSince(s: SqlSession, seq: number): Promise<LoggedCh
     'SELECT CAST(seq AS VARCHAR) AS seq, company_ids, deltas_pruned FROM ledger_changes WHERE seq > $1 ORDER BY seq', [seq]);
   return rows.map((r) => ({ seq: int(r.seq), companyIds: (r.company_ids as unknown[]).map(int), pruned: r.deltas_pruned === true }));
 }
-
-/** The columns a CompanyBalances takes (month index, day of month, location, account, tag set, cents), as SQL. */
-export const INDEX_COLUMNS = `CAST(EXTRACT(YEAR FROM day) * 12 + EXTRACT(MONTH FROM day) - 1 AS INTEGER),
-  CAST(EXTRACT(DAY FROM day) AS INTEGER), location_id, account_id, tag_set_id, CAST(cents AS DOUBLE PRECISION)`;

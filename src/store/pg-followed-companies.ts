@@ -7,11 +7,12 @@
  * an import is in it entirely or not at all, and a restarted instance starts from a fresh snapshot.
  */
 import type pg from 'pg';
-import { CompanyBalances } from './balance-index.ts';
+import type { CompanyBalances } from './balance-index.ts';
 import { deepFreeze } from './deep-freeze.ts';
 import { readCatalog } from './catalog-sql.ts';
-import { changesSince, INDEX_COLUMNS, lastChange, type LoggedChange } from './change-log-sql.ts';
+import { changesSince, lastChange, type LoggedChange } from './change-log-sql.ts';
 import type { CompanyCatalog } from './ledger-store.ts';
+import { addPackedMonth, MONTH_INDEX_OF_DAY, PACKED_DAYS, readCompanyBalances } from './pg-packed-balances.ts';
 import { readTagSets } from './pnl-sql.ts';
 import type { SqlParam, SqlRow, SqlSession } from './sql-session.ts';
 import type { TagSetRows } from './index-sums.ts';
@@ -36,30 +37,13 @@ export function session(client: pg.PoolClient): SqlSession {
   };
 }
 
-/** Rows as column arrays (node-postgres' array row mode: no object per row). */
-async function readColumns(client: pg.PoolClient, text: string, values: unknown[]): Promise<{ columns: number[][]; rows: number }> {
-  const result = await client.query<number[]>({ text, values, rowMode: 'array' });
-  const columns: number[][] = result.fields.map(() => new Array<number>(result.rows.length));
-  result.rows.forEach((row, i) => row.forEach((v, c) => (columns[c]![i] = v)));
-  return { columns, rows: result.rows.length };
-}
-
-async function readBalances(client: pg.PoolClient, companyId: number): Promise<CompanyBalances | undefined> {
-  const balances = new CompanyBalances();
-  // Ordered so that consecutive rows share their month and cell: the index then looks each cell up once per month.
-  const read = await readColumns(client,
-    `SELECT ${INDEX_COLUMNS} FROM balance_daily WHERE company_id = $1
-      ORDER BY EXTRACT(YEAR FROM day), EXTRACT(MONTH FROM day), location_id, account_id, tag_set_id`, [companyId]);
-  return balances.addColumns(read.columns, read.rows) ? balances : undefined;
-}
-
 async function readState(client: pg.PoolClient, companyId: number, seq: number): Promise<CompanyState | undefined> {
   const s = session(client);
   const catalog = await readCatalog(s, companyId);
   if (!catalog) return undefined;
   return {
     seq, version: 0, catalog: deepFreeze(catalog), tagSets: deepFreeze(await readTagSets(s, companyId)),
-    balances: await readBalances(client, companyId),
+    balances: await readCompanyBalances(client, companyId),
   };
 }
 
@@ -70,8 +54,11 @@ interface Update {
   tagSets: TagSetRows;
   /** A full re-read (the change log no longer holds the deltas it missed), or the deltas to add. */
   rebuilt?: CompanyBalances | undefined;
-  deltas?: { columns: number[][]; seqs: number[]; rows: number };
+  deltas?: PackedDeltas;
 }
+
+/** Logged deltas, one row per change, company and month, packed as pg-packed-balances.ts packs balance_daily. */
+type PackedDeltas = { seq: number; company_id: number; month: number; packed: Buffer }[];
 
 export class FollowedCompanies {
   private readonly states = new Map<number, CompanyState>();
@@ -155,17 +142,17 @@ export class FollowedCompanies {
         changes.filter((c) => c.seq > state.seq && c.companyIds.includes(state.catalog.company.id));
       const touched = followed.filter((state) => missed(state).length > 0);
       const incremental = touched.filter((state) => !missed(state).some((c) => c.pruned)).map((state) => state.catalog.company.id);
-      const deltas = incremental.length === 0 ? undefined : await readColumns(client,
-        `SELECT ${INDEX_COLUMNS}, company_id, CAST(seq AS DOUBLE PRECISION) FROM ledger_deltas
-          WHERE seq > $1 AND company_id = ANY($2) ORDER BY seq, company_id, day, location_id, account_id, tag_set_id`,
-        [from, incremental]);
+      const deltas = incremental.length === 0 ? undefined : (await client.query<PackedDeltas[number]>(
+        `SELECT CAST(seq AS DOUBLE PRECISION) AS seq, company_id, ${MONTH_INDEX_OF_DAY} AS month, ${PACKED_DAYS} AS packed
+           FROM ledger_deltas WHERE seq > $1 AND company_id = ANY($2) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+        [from, incremental])).rows;
       const updates: Update[] = [];
       for (const state of touched) {
         const companyId = state.catalog.company.id;
         const catalog = await readCatalog(s, companyId);
         const update: Update = { state, catalog: catalog && deepFreeze(catalog), tagSets: deepFreeze(await readTagSets(s, companyId)) };
-        if (!incremental.includes(companyId)) update.rebuilt = await readBalances(client, companyId);
-        else if (deltas) update.deltas = { columns: deltas.columns, seqs: deltas.columns[7]!, rows: deltas.rows };
+        if (!incremental.includes(companyId)) update.rebuilt = await readCompanyBalances(client, companyId);
+        else update.deltas = deltas;
         updates.push(update);
       }
       return { seq, updates };
@@ -211,14 +198,11 @@ export class FollowedCompanies {
 }
 
 /** The deltas of one company newer than `after` added to its index (undefined stays undefined: answered by SQL). */
-function addDeltas(
-  balances: CompanyBalances | undefined, deltas: NonNullable<Update['deltas']>, companyId: number, after: number,
-): CompanyBalances | undefined {
+function addDeltas(balances: CompanyBalances | undefined, deltas: PackedDeltas, companyId: number, after: number): CompanyBalances | undefined {
   if (!balances) return undefined;
-  const [month, day, location, account, tagSet, cents, company] = deltas.columns as [number[], number[], number[], number[], number[], number[], number[]];
-  for (let i = 0; i < deltas.rows; i++) {
-    if (company[i] !== companyId || deltas.seqs[i]! <= after) continue;
-    if (!balances.addColumns([[month[i]!], [day[i]!], [location[i]!], [account[i]!], [tagSet[i]!], [cents[i]!]], 1)) return undefined;
+  for (const { seq, company_id: company, month, packed } of deltas) {
+    if (company !== companyId || seq <= after) continue;
+    if (!addPackedMonth(balances, month, packed)) return undefined;
   }
   return balances;
 }
