@@ -137,6 +137,40 @@ async function eventually(check: () => Promise<void>, ms = PROPAGATION_MS): Prom
     expect(await open().sumPnlByAccountMonth(YEAR)).to.deep.equal(expectedTotals(upTo(1200), YEAR));
   });
 
+  it('an instance cut off for longer than the deltas are kept re-reads the company from a fresh snapshot', async () => {
+    const [a] = (await instances(1)) as [PostgresLedgerStore];
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      // The lagging instance logs in as a role of its own, so that it alone can be kept from reconnecting.
+      await admin.query('CREATE ROLE lagging LOGIN SUPERUSER');
+      const lagging = new PostgresLedgerStore(url.replace('//postgres@', '//lagging@'));
+      opened.push(lagging);
+      await a.load(upTo(400));
+      expect(await lagging.sumPnlByAccountMonth(YEAR)).to.deep.equal(expectedTotals(upTo(400), YEAR));
+      // Its listening connection is cut and cannot come back: it hears of nothing while two loads commit.
+      await admin.query('ALTER ROLE lagging NOLOGIN');
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'lagging' AND query LIKE 'LISTEN%'");
+      await a.load({ entries: entries.slice(400, 900) });
+      // Eleven minutes pass (the retention is ten): the next load prunes the deltas of the one before.
+      await admin.query("UPDATE ledger_changes SET committed_at = committed_at - interval '11 minutes'");
+      await a.load({ entries: entries.slice(900, 1200) });
+      const pruned = await admin.query(
+        'SELECT c.seq FROM ledger_changes c WHERE c.deltas_pruned AND NOT EXISTS (SELECT 1 FROM ledger_deltas d WHERE d.seq = c.seq)');
+      expect(pruned.rowCount, 'changes whose deltas are gone').to.equal(2);
+      expect(await lagging.sumPnlByAccountMonth(YEAR), 'while cut off').to.deep.equal(expectedTotals(upTo(400), YEAR));
+      // Back (its reconnection pauses grow to 5 s): it reads the ledger it missed, the pruned deltas included.
+      await admin.query('ALTER ROLE lagging LOGIN');
+      await eventually(async () => void expect(await lagging.sumPnlByAccountMonth(YEAR)).to.deep.equal(expectedTotals(upTo(1200), YEAR)), 15_000);
+      await agree([a, lagging], upTo(1200), 5);
+      // And follows the next load by its deltas again.
+      await a.load({ entries: entries.slice(1200, 1500) });
+      await agree([a, lagging], upTo(1500), 6);
+    } finally {
+      await admin.end();
+    }
+  });
+
   it('a key revoked or created through one instance is refused or accepted by the other at once (NOTIFY), though it keeps found keys', async () => {
     const [a, b] = (await instances(2)) as [PostgresLedgerStore, PostgresLedgerStore];
     await a.load(upTo(10));
