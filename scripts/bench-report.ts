@@ -1,13 +1,14 @@
 /**
  * Flat P&L benchmark (`npm run bench:report -- [flags]`).
  *
- *   --entries N        journal entries in the random ledger (default 1,000,000); --big = 10,000,000
+ *   --entries N        journal entries in the random ledger (default 1,000,000; with --store postgres 1M and then
+ *                      10M in one run); --big = 10,000,000 only
  *   --seed S           generator seed (default 7)
  *   --requests N       measured HTTP requests per scenario (default 50, after 5 warm-up requests)
- *   --store postgres   load into a throwaway PostgreSQL server instead of the cached DuckDB file
+ *   --store postgres   report from PostgreSQL (a kept cluster, see bench/cached-ledger.ts) instead of the DuckDB file
  *   --hledger          also time hledger on a journal of the full size (slow; hledger keeps everything in memory)
  *   --hledger-entries  size of the hledger anchor journal (default 100,000)
- *   --rebuild          ignore the cached DuckDB file
+ *   --rebuild          import the cached ledgers again
  *   --connections N    connections of the throughput runs (default 50); --duration S seconds each (default 5)
  *   --pg-entries N     entries of the PostgreSQL throughput ledger (default 200,000); SKIP_POSTGRES=1 leaves it out
  *   --pg-url URL       with --store postgres: a database already holding this ledger (same --entries and --seed), kept
@@ -15,12 +16,14 @@
  *                      DuckDB and PostgreSQL (SKIP_POSTGRES=1: DuckDB only) against the engine's own read_csv / COPY +
  *                      balance check + sums, same run, with each process's peak RSS; --only import runs just that
  *
- * With --store postgres the same ledger is also served from the cached DuckDB file in the same run: each scenario's
- * p50 and the req/s at 50 connections are printed against DuckDB's (goal: p50 ≤ 5 ms, req/s ≥ 0.5× DuckDB's), with
- * the instance's index memory and its time from opening the store to its first report (what a new instance costs).
+ * With --store postgres, at 1M and at 10M entries, the same ledger is also served from the DuckDB file in the same run:
+ * each scenario's p50 and the req/s at 50 connections are printed against DuckDB's and the scan's (goal 1: p50 ≤ 5 ms,
+ * req/s ≥ 0.5× DuckDB's), with the instance's index memory and its time from opening the store to its first report
+ * (goal 5: what a new instance costs), and how long an import committed through another instance takes to reach its
+ * reports (goal 2, bench/propagation.ts).
  *
- * It builds the seeded random ledger (test/support/random-ledger.ts) into a DuckDB file under os.tmpdir(), cached by
- * seed, size and a hash of the generator and store schema sources; starts the real app in a child process over that store
+ * It imports the seeded random ledger (test/support/random-ledger.ts) with npm run import into a DuckDB file and a
+ * PostgreSQL cluster kept under os.tmpdir() (bench/cached-ledger.ts); starts the real app in a child process over that store
  * (createApp + listen on port 0 + warmUp, responses not validated, as in production); and prints, in one run:
  *   - median and p95 latency of GET /v1/Reporting/ProfitAndLoss/Flat over HTTP, per scenario, with sequential requests;
  *   - report requests/s at 50 connections against the same store's raw query rate (sumPnlByAccountMonth called by 50
@@ -32,7 +35,7 @@
 import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,11 +46,10 @@ import { listen, warmUp } from '../src/server.ts';
 import type { AccountType, LedgerStore, PnlQuery } from '../src/store/ledger-store.ts';
 import { openStore } from '../src/store/open-store.ts';
 import { hledgerQuery, hledgerVersion, runHledger, writeHledgerJournal } from '../test/support/hledger-journal.ts';
-import { startPostgresServer, type PostgresServer } from '../test/support/postgres-server.ts';
-import {
-  randomLedgerChunks, randomLedgerEntries, randomLedgerReference, type RandomLedgerOptions,
-} from '../test/support/random-ledger.ts';
+import { randomLedgerEntries, randomLedgerReference, type RandomLedgerOptions } from '../test/support/random-ledger.ts';
+import { cachedDuckDbLedger, cachedPostgresLedger } from './bench/cached-ledger.ts';
 import { importSection } from './bench/import-bench.ts';
+import { ensurePropagationCompany, measurePropagation, PROPAGATION_COMPANY, PROPAGATION_RANGE } from './bench/propagation.ts';
 import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -57,10 +59,12 @@ const seed = Number(args.get('seed') ?? 7);
 const requests = Number(args.get('requests') ?? 50);
 const storeKind = args.get('store') === 'postgres' ? 'postgres' : 'duckdb';
 const hledgerFull = args.has('hledger');
-const hledgerEntries = Math.min(entries, Number(args.get('hledger-entries') ?? 100_000));
 if (!Number.isSafeInteger(entries) || entries < 1) throw new Error('--entries must be a positive integer');
+/** The ledger sizes reported on: PostgreSQL at 1M and 10M unless told one size (goals 1 and 5 of issue 23). */
+const SIZES = storeKind === 'postgres' && !args.has('entries') && !args.has('big') && !args.has('pg-url') ? [1_000_000, 10_000_000] : [entries];
 
 const LEDGER: RandomLedgerOptions = { seed, entries, startDate: '2023-01-01', endDate: '2024-12-31', locations: 8, unpostedRate: 0.02 };
+const ledgerOf = (size: number): RandomLedgerOptions => ({ ...LEDGER, entries: size });
 const ref = randomLedgerReference(LEDGER);
 const channelOption = ref.trackingOptions.find((o) => o.categoryId === ref.trackingCategories[0]!.id)!;
 
@@ -77,69 +81,25 @@ const log = (msg: string) => console.log(msg);
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 // ---------------------------------------------------------------- store
-function cacheKey(): string {
-  const h = createHash('sha1');
-  for (const f of ['test/support/random-ledger.ts', 'src/store/schema.ts', 'src/store/load-sql.ts', 'src/store/batch-staging.ts']) {
-    const p = join(root, f);
-    if (existsSync(p)) h.update(readFileSync(p));
-  }
-  return `s${seed}-n${entries}-${h.digest('hex').slice(0, 10)}`;
-}
-
-async function loadLedger(store: LedgerStore, ledger: RandomLedgerOptions): Promise<{ genMs: number; loadMs: number }> {
-  let genMs = 0, loadMs = 0, done = 0;
-  const chunks = randomLedgerChunks(ledger, 50_000);
-  for (;;) {
-    const t0 = performance.now();
-    const next = chunks.next();
-    genMs += performance.now() - t0;
-    if (next.done) break;
-    const t1 = performance.now();
-    await store.load(next.value);
-    loadMs += performance.now() - t1;
-    done += next.value.entries?.length ?? 0;
-    if (done % 1_000_000 === 0 || done === ledger.entries) {
-      process.stdout.write(`  loaded ${fmtInt(done)} / ${fmtInt(ledger.entries)} entries (generate ${secs(genMs)}, load ${secs(loadMs)})\n`);
-    }
-  }
-  return { genMs, loadMs };
-}
-
 /** Where the server process finds the ledger: a DuckDB file (closed here first: one process per file) or a PostgreSQL URL. */
 type StoreSpec = { kind: 'duckdb'; path: string } | { kind: 'postgres'; url: string };
 
 const openSpec = (spec: StoreSpec) =>
   spec.kind === 'postgres' ? openStore({ databaseUrl: spec.url, dataDir: '.' }) : openStore({ dataDir: dirname(spec.path), duckdbPath: spec.path });
 
-async function preparePostgres(size: number): Promise<{ spec: StoreSpec; pg: PostgresServer; note: string }> {
-  const pg = await startPostgresServer('bench');
-  const store = await openStore({ databaseUrl: pg.url, dataDir: '.' });
-  log(`Loading ${fmtInt(size)} entries into a throwaway PostgreSQL…`);
-  const { genMs, loadMs } = await loadLedger(store, { ...LEDGER, entries: size });
-  await store.close();
-  return { spec: { kind: 'postgres', url: pg.url }, pg, note: `PostgreSQL (fresh, ${fmtInt(size)} entries): generate ${secs(genMs)}, load ${secs(loadMs)}` };
+const rebuild = args.has('rebuild');
+
+async function prepareDuckDb(size: number): Promise<{ spec: StoreSpec; note: string }> {
+  const { path, note } = await cachedDuckDbLedger(ledgerOf(size), { rebuild });
+  return { spec: { kind: 'duckdb', path }, note };
 }
 
-async function prepareDuckDb(): Promise<{ spec: StoreSpec; note: string }> {
-  const dir = join(tmpdir(), 'reporting-bench');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `ledger-${cacheKey()}.duckdb`);
-  const marker = `${file}.ok`;
-  const size = () => `${(statSync(file).size / 1e6).toFixed(0)} MB`;
-  if (args.has('rebuild') || !existsSync(marker)) {
-    for (const f of [file, `${file}.wal`, marker]) rmSync(f, { force: true });
-    log(`Building ${fmtInt(entries)} entries into ${file}…`);
-    const store = await openStore({ dataDir: dir, duckdbPath: file });
-    const { genMs, loadMs } = await loadLedger(store, LEDGER);
-    await store.close();
-    writeFileSync(marker, JSON.stringify({ entries, seed, genMs, loadMs }));
-    return { spec: { kind: 'duckdb', path: file }, note: `DuckDB file built: generate ${secs(genMs)}, load ${secs(loadMs)}, file ${size()} (${file})` };
-  }
-  const info = JSON.parse(readFileSync(marker, 'utf8')) as { genMs: number; loadMs: number };
-  return {
-    spec: { kind: 'duckdb', path: file },
-    note: `DuckDB file reused: ${size()}; when built: generate ${secs(info.genMs)}, load ${secs(info.loadMs)} (${file})`,
-  };
+/** The PostgreSQL ledger: a database given by --pg-url, or the kept cluster (stop() stops its server). */
+async function preparePostgres(size: number): Promise<{ spec: StoreSpec; note: string; stop: () => Promise<void> }> {
+  const reuse = typeof args.get('pg-url') === 'string' ? String(args.get('pg-url')) : undefined;
+  if (reuse) return { spec: { kind: 'postgres', url: reuse }, note: `PostgreSQL reused: ${reuse.replace(/:[^:@/]*@/, ':…@')}`, stop: async () => undefined };
+  const { server, url, note } = await cachedPostgresLedger(ledgerOf(size), { rebuild });
+  return { spec: { kind: 'postgres', url }, note, stop: () => server.destroy() };
 }
 
 // ---------------------------------------------------------------- anchor (a): typed-array scan
@@ -157,18 +117,18 @@ interface Columns {
 }
 
 /** Posted P&L lines of the same ledger, columnar (unposted entries and balance-sheet lines are dropped at ingest, as the pre-aggregates do). */
-function buildColumns(): { cols: Columns; accountIds: number[]; optionIds: string[][] } {
+function buildColumns(ledger: RandomLedgerOptions): { cols: Columns; accountIds: number[]; optionIds: string[][] } {
   const accountIds = ref.accounts.filter((a) => SIGN[a.type] !== undefined).map((a) => a.id);
   const accountIndex = new Map(accountIds.map((id, i) => [id, i]));
   const optionIds = ref.trackingCategories.map((c) => ref.trackingOptions.filter((o) => o.categoryId === c.id).map((o) => o.id));
   const optionIndex = new Map(optionIds.flatMap((list, c) => list.map((id, i) => [id, [c, i] as const])));
-  const cap = entries * 3;
+  const cap = ledger.entries * 3;
   const cols: Columns = {
     n: 0, account: new Int32Array(cap), day: new Int32Array(cap), location: new Int32Array(cap),
     option: optionIds.map(() => new Int32Array(cap)), cents: new Float64Array(cap),
   };
   const dayCache = new Map<string, number>();
-  for (const e of randomLedgerEntries(LEDGER)) {
+  for (const e of randomLedgerEntries(ledger)) {
     if (e.isPosted === false) continue;
     let d = dayCache.get(e.date);
     if (d === undefined) dayCache.set(e.date, (d = epochDay(e.date)));
@@ -361,7 +321,11 @@ async function rawQueryRate(store: LedgerStore, q: PnlQuery, concurrency: number
   return n / ((performance.now() - t0) / 1000);
 }
 
-interface ServerReady { url: string; key: string; openMs: number; firstQueryMs: number; raw: number[]; rssMiB: number; indexMiB: number }
+interface ServerReady {
+  url: string; key: string; openMs: number; firstQueryMs: number; raw: number[]; rssMiB: number; indexMiB: number;
+  /** Since the process started (Node, modules through tsx, store, first report). */
+  firstReportAtMs: number;
+}
 
 /** Child: opens the store, times its first query and its raw query rate, then serves the app until told to stop. */
 async function serveStore(spec: StoreSpec): Promise<void> {
@@ -371,6 +335,7 @@ async function serveStore(spec: StoreSpec): Promise<void> {
   const t1 = performance.now();
   await store.sumPnlByAccountMonth(pnlQuery(SCENARIOS[0]!));
   const firstQueryMs = performance.now() - t1;
+  const firstReportAtMs = performance.now(); // performance's origin is the process start
   const indexMiB = ((store as Partial<{ indexBytes(): number }>).indexBytes?.() ?? 0) / 2 ** 20;
   const raw: number[] = [];
   for (const s of LOAD_SCENARIOS) {
@@ -384,12 +349,13 @@ async function serveStore(spec: StoreSpec): Promise<void> {
   });
   const { server, url } = await listen(app, 0, '127.0.0.1');
   await warmUp(url);
-  const key = (await createApiKey(store, { name: 'bench', companyIds: [ref.companyId] })).key;
+  const companyIds = spec.kind === 'postgres' ? [ref.companyId, PROPAGATION_COMPANY] : [ref.companyId];
+  const key = (await createApiKey(store, { name: 'bench', companyIds })).key;
   process.once('message', () => {
     server.closeAllConnections();
     server.close(() => void store.close().then(() => process.exit(0)));
   });
-  process.send!({ url, key, openMs, firstQueryMs, raw, rssMiB: process.memoryUsage().rss / 2 ** 20, indexMiB } satisfies ServerReady);
+  process.send!({ url, key, openMs, firstQueryMs, firstReportAtMs, raw, rssMiB: process.memoryUsage().rss / 2 ** 20, indexMiB } satisfies ServerReady);
 }
 
 async function startServer(spec: StoreSpec): Promise<{ ready: ServerReady; stop: () => Promise<void> }> {
@@ -436,27 +402,34 @@ async function importReport(): Promise<void> {
   for (const line of await importSection(LEDGER, stores)) log(line);
 }
 
-async function main(): Promise<void> {
-  if (args.get('only') === 'import') return importReport();
-  log(`Flat P&L benchmark: ${fmtInt(entries)} entries, seed ${seed}, ${storeKind} store, ${requests} requests per scenario`);
+/** What one size's section found about a PostgreSQL instance, for the summary of goals 2 and 5. */
+interface InstanceFigures { size: number; ready: ServerReady; duckdbIndexMiB: number; propagationMs: number[] }
+
+/** The report figures of the propagation company from an instance, without its BuildTime. */
+async function propagationFigures(base: string): Promise<string> {
+  const q = new URLSearchParams({
+    CompanyId: String(PROPAGATION_COMPANY), UseCustomDateRange: 'true', StartDate: PROPAGATION_RANGE.from, EndDate: PROPAGATION_RANGE.to,
+  });
+  const res = await fetch(`${base}/v1/Reporting/ProfitAndLoss/Flat?${q}`, { headers: { 'X-ApiKey': apiKey } });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`HTTP ${res.status} for the propagation company: ${text.slice(0, 300)}`);
+  return JSON.stringify((JSON.parse(text) as ReportJson).ReportModel.Rows);
+}
+
+/** One ledger size: the main store's scenarios against the scan (and hledger), then throughput; with PostgreSQL, DuckDB too. */
+async function reportSection(size: number): Promise<InstanceFigures | undefined> {
+  const ledger = ledgerOf(size);
+  const hledgerEntries = Math.min(size, Number(args.get('hledger-entries') ?? 100_000));
+  log(`Flat P&L benchmark: ${fmtInt(size)} entries, seed ${seed}, ${storeKind} store, ${requests} requests per scenario`);
   log(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), Node ${process.version}`);
   const tOpen = performance.now();
-  const reuse = typeof args.get('pg-url') === 'string' ? String(args.get('pg-url')) : undefined;
-  const main = storeKind === 'duckdb' ? { ...(await prepareDuckDb()), pg: undefined }
-    : reuse ? { spec: { kind: 'postgres', url: reuse } as StoreSpec, pg: undefined, note: `PostgreSQL reused: ${reuse.replace(/:[^:@/]*@/, ':…@')}` }
-    : await preparePostgres(entries);
+  const main = storeKind === 'duckdb' ? { ...(await prepareDuckDb(size)), stop: async () => undefined } : await preparePostgres(size);
   log(main.note);
   log(`Ledger ready in ${secs(performance.now() - tOpen)}`);
 
   const tCols = performance.now();
-  const { cols, accountIds, optionIds } = buildColumns();
+  const { cols, accountIds, optionIds } = buildColumns(ledger);
   log(`Typed arrays for the scan anchor: ${fmtInt(cols.n)} posted P&L lines, built in ${secs(performance.now() - tCols)}`);
-
-  const server = await startServer(main.spec);
-  const { url } = server.ready;
-  apiKey = server.ready.key;
-  log(`Report server (child process): store opened in ${fmtMs(server.ready.openMs)} ms, first report query (builds the in-memory index) `
-    + `${fmtMs(server.ready.firstQueryMs)} ms, index ${server.ready.indexMiB.toFixed(1)} MiB, RSS ${server.ready.rssMiB.toFixed(0)} MiB`);
 
   const rows: string[][] = [[
     'scenario', 'cols', 'HTTP p50 ms', 'HTTP p95 ms', 'BuildTime p50', 'scan p50 ms', 'p50 / scan', 'hledger 100k ms', 'check',
@@ -465,7 +438,15 @@ async function main(): Promise<void> {
   const journal = version ? ensureJournal(hledgerEntries) : undefined;
   const results: { s: Scenario; p50: number; scanMs: number; hledgerMs?: number }[] = [];
   const loadRows: string[][] = [['store', 'scenario', 'report req/s', 'p50 ms', 'p99 ms', 'errors', 'raw query/s', 'report / raw']];
+  let propagationMs: number[] = [];
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
+    if (main.spec.kind === 'postgres') await ensurePropagationCompany(main.spec.url);
+    server = await startServer(main.spec);
+    const { url } = server.ready;
+    apiKey = server.ready.key;
+    log(`Report server (child process): store opened in ${fmtMs(server.ready.openMs)} ms, first report query (builds the in-memory index) `
+      + `${fmtMs(server.ready.firstQueryMs)} ms, index ${server.ready.indexMiB.toFixed(1)} MiB, RSS ${server.ready.rssMiB.toFixed(0)} MiB`);
     for (const s of SCENARIOS) {
       const http = await measureHttp(reportUrl(url, s));
       let result = scan(cols, s, ref.locations.length, optionIds);
@@ -485,16 +466,17 @@ async function main(): Promise<void> {
       ]);
       process.stdout.write(`  measured: ${s.name} (${fmtInt(http.bytes)} bytes per response)\n`);
     }
-    loadRows.push(...(await throughputRows(`${main.spec.kind} ${fmtInt(entries)}`, url, server.ready)));
+    loadRows.push(...(await throughputRows(`${main.spec.kind} ${fmtInt(size)}`, url, server.ready)));
+    if (main.spec.kind === 'postgres') propagationMs = await measurePropagation(main.spec.url, () => propagationFigures(url));
   } finally {
-    await server.stop();
-    await main.pg?.destroy();
+    await server?.stop();
+    await main.stop();
   }
   const duckdbRows: string[][] = [['scenario', 'postgres p50 ms', 'duckdb p50 ms', 'scan p50 ms', 'postgres / duckdb', 'postgres / scan']];
   let duckdbReady: ServerReady | undefined;
   if (storeKind === 'postgres') {
     // The anchor of goal 1: the same ledger from the embedded store, in the same run.
-    const duck = await prepareDuckDb();
+    const duck = await prepareDuckDb(size);
     log(duck.note);
     const duckServer = await startServer(duck.spec);
     duckdbReady = duckServer.ready;
@@ -504,21 +486,21 @@ async function main(): Promise<void> {
         const duckP50 = median((await measureHttp(reportUrl(duckServer.ready.url, r.s))).ms);
         duckdbRows.push([r.s.name, fmtMs(r.p50), fmtMs(duckP50), fmtMs(r.scanMs), fmtRatio(r.p50 / duckP50), fmtRatio(r.p50 / r.scanMs)]);
       }
-      loadRows.push(...(await throughputRows(`duckdb ${fmtInt(entries)}`, duckServer.ready.url, duckServer.ready)));
+      loadRows.push(...(await throughputRows(`duckdb ${fmtInt(size)}`, duckServer.ready.url, duckServer.ready)));
     } finally {
       await duckServer.stop();
     }
   }
   if (storeKind === 'duckdb' && process.env.SKIP_POSTGRES !== '1') {
-    const pg = await preparePostgres(pgEntries);
+    const pg = await cachedPostgresLedger(ledgerOf(pgEntries), { rebuild });
     log(pg.note);
-    const pgServer = await startServer(pg.spec);
+    const pgServer = await startServer({ kind: 'postgres', url: pg.url });
     apiKey = pgServer.ready.key;
     try {
       loadRows.push(...(await throughputRows(`postgres ${fmtInt(pgEntries)}`, pgServer.ready.url, pgServer.ready)));
     } finally {
       await pgServer.stop();
-      await pg.pg.destroy();
+      await pg.server.destroy();
     }
   }
 
@@ -534,13 +516,13 @@ async function main(): Promise<void> {
     log(`hledger: ${version}; incomestatement --flat -O csv over a ${fmtInt(hledgerEntries)}-entry journal (the first entries of the`);
     log('         same ledger), parse included (hledger has no persistent index); one run per timed scenario.');
     const h = results.find((r) => r.hledgerMs !== undefined);
-    if (h && hledgerEntries < entries) {
-      log(`         Report at ${fmtInt(entries)} entries vs hledger at ${fmtInt(hledgerEntries)}: ${fmtRatio(h.hledgerMs! / h.p50)} faster `
+    if (h && hledgerEntries < size) {
+      log(`         Report at ${fmtInt(size)} entries vs hledger at ${fmtInt(hledgerEntries)}: ${fmtRatio(h.hledgerMs! / h.p50)} faster `
         + `(${h.s.name}); hledger scales ~linearly with the journal.`);
     }
     if (hledgerFull) {
-      log(`hledger at the full size (${fmtInt(entries)} entries):`);
-      const big = ensureJournal(entries);
+      log(`hledger at the full size (${fmtInt(size)} entries):`);
+      const big = ensureJournal(size);
       const ms = await timeHledger(big, SCENARIOS[0]!, 1);
       log(`         ${SCENARIOS[0]!.name}: ${fmtMs(ms)} ms = ${fmtRatio(ms / results[0]!.p50)} the report's HTTP p50`);
     }
@@ -550,17 +532,43 @@ async function main(): Promise<void> {
   log(table(loadRows));
   log('raw query/s: the same store\'s sumPnlByAccountMonth for the same query, called by the same number of concurrent');
   log('             callers inside the server process (no HTTP, no report build), measured before it serves: the anchor.');
-  if (duckdbReady) {
-    log('');
-    log(`PostgreSQL against DuckDB, same ledger (${fmtInt(entries)} entries), same run (goal: p50 ≤ 5 ms; req/s ≥ 0.5× DuckDB's):`);
-    log(table(duckdbRows));
-    const pgRps = loadRows.filter((r) => r[0]!.startsWith('postgres')).map((r) => Number(r[2]!.replace(/\D/g, '')));
-    const duckRps = loadRows.filter((r) => r[0]!.startsWith('duckdb')).map((r) => Number(r[2]!.replace(/\D/g, '')));
-    LOAD_SCENARIOS.forEach((sc, i) => log(`  req/s at ${connections} connections, ${sc.name}: postgres ${fmtInt(pgRps[i]!)} / duckdb ${fmtInt(duckRps[i]!)} = ${fmtRatio(pgRps[i]! / duckRps[i]!)}`));
-    log(`Per instance (goal 5): index ${server.ready.indexMiB.toFixed(1)} MiB (duckdb ${duckdbReady.indexMiB.toFixed(1)} MiB), RSS after the raw-rate runs `
-      + `${server.ready.rssMiB.toFixed(0)} MiB; a new instance over this PostgreSQL: store opened in ${fmtMs(server.ready.openMs)} ms, `
-      + `first report ${fmtMs(server.ready.firstQueryMs)} ms later (reads balance_daily into the index).`);
+  if (!duckdbReady || !server) return undefined;
+  log('');
+  log(`PostgreSQL against DuckDB, same ledger (${fmtInt(size)} entries), same run (goal: p50 ≤ 5 ms; req/s ≥ 0.5× DuckDB's):`);
+  log(table(duckdbRows));
+  const pgRps = loadRows.filter((r) => r[0]!.startsWith('postgres')).map((r) => Number(r[2]!.replace(/\D/g, '')));
+  const duckRps = loadRows.filter((r) => r[0]!.startsWith('duckdb')).map((r) => Number(r[2]!.replace(/\D/g, '')));
+  LOAD_SCENARIOS.forEach((sc, i) => log(`  req/s at ${connections} connections, ${sc.name}: postgres ${fmtInt(pgRps[i]!)} / duckdb ${fmtInt(duckRps[i]!)} = ${fmtRatio(pgRps[i]! / duckRps[i]!)}`));
+  log('');
+  return { size, ready: server.ready, duckdbIndexMiB: duckdbReady.indexMiB, propagationMs };
+}
+
+/** Goals 2 and 5 over every size: a PostgreSQL instance's index, its start, and how soon it shows another's import. */
+function instanceSummary(figures: InstanceFigures[]): void {
+  log('PostgreSQL instance, per ledger size (goal 5: index memory, start to first report; goal 2: an import through another');
+  log('instance in this one\'s report, ≤ 1 s):');
+  log(table([
+    ['entries', 'index MiB', 'duckdb index MiB', 'RSS MiB', 'store open ms', 'first report ms', 'process start → first report', 'import → visible p50 ms (max)'],
+    ...figures.map(({ size, ready, duckdbIndexMiB, propagationMs }) => [
+      fmtInt(size), ready.indexMiB.toFixed(1), duckdbIndexMiB.toFixed(1), ready.rssMiB.toFixed(0), fmtMs(ready.openMs), fmtMs(ready.firstQueryMs),
+      `${fmtMs(ready.firstReportAtMs)} ms`, `${fmtMs(median(propagationMs))} (${fmtMs(Math.max(...propagationMs))})`,
+    ]),
+  ]));
+  log('first report: the store\'s first report query of the company, which reads its balance_daily in one snapshot into the');
+  log('              index (bulk: one packed bytea per month, src/store/pg-packed-balances.ts); process start: since the child');
+  log('              process began (Node, modules through tsx, store, first report). RSS after the raw-rate runs.');
+  log(`import → visible: ${figures[0]?.propagationMs.length ?? 0} one-entry imports through another instance (this benchmark's process),`);
+  log('              from the moment its COMMIT is notified to the first report over HTTP of the serving instance that shows it.');
+}
+
+async function main(): Promise<void> {
+  if (args.get('only') === 'import') return importReport();
+  const figures: InstanceFigures[] = [];
+  for (const size of SIZES) {
+    const found = await reportSection(size);
+    if (found) figures.push(found);
   }
+  if (figures.length > 0) instanceSummary(figures);
   if (args.has('import')) {
     log('');
     await importReport();

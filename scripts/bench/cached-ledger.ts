@@ -45,11 +45,13 @@ interface Marker { importMs: number }
 const readMarker = (file: string) => JSON.parse(readFileSync(`${file}.ok`, 'utf8')) as Marker;
 
 /** A PostgreSQL server over the cached cluster holding the ledger (imported first when there is none); destroy() keeps it. */
-export async function cachedPostgresLedger(ledger: RandomLedgerOptions): Promise<{ server: PostgresServer; url: string; note: string }> {
+export async function cachedPostgresLedger(
+  ledger: RandomLedgerOptions, { rebuild = false } = {},
+): Promise<{ server: PostgresServer; url: string; note: string }> {
   mkdirSync(BENCH_DIR, { recursive: true });
   const data = cacheName('pg', ledger);
-  const built = existsSync(`${data}.ok`);
-  if (!built) rmSync(data, { recursive: true, force: true });
+  const built = !rebuild && existsSync(`${data}.ok`);
+  if (!built) for (const f of [`${data}.ok`, data]) rmSync(f, { recursive: true, force: true });
   const server = await startPostgresServer('ledger', { keepData: data });
   try {
     if (built) return { server, url: server.url, note: `PostgreSQL ledger reused (imported in ${secs(readMarker(data).importMs)}; ${data})` };
@@ -63,12 +65,12 @@ export async function cachedPostgresLedger(ledger: RandomLedgerOptions): Promise
 }
 
 /** The cached DuckDB file holding the ledger (imported first when there is none). */
-export async function cachedDuckDbLedger(ledger: RandomLedgerOptions): Promise<{ path: string; note: string }> {
+export async function cachedDuckDbLedger(ledger: RandomLedgerOptions, { rebuild = false } = {}): Promise<{ path: string; note: string }> {
   const dir = cacheName('duckdb', ledger);
   const path = join(dir, 'ledger.duckdb');
   const size = () => `${(statSync(path).size / 1e6).toFixed(0)} MB`;
-  if (existsSync(`${dir}.ok`)) return { path, note: `DuckDB file reused: ${size()}, imported in ${secs(readMarker(dir).importMs)} (${path})` };
-  rmSync(dir, { recursive: true, force: true });
+  if (!rebuild && existsSync(`${dir}.ok`)) return { path, note: `DuckDB file reused: ${size()}, imported in ${secs(readMarker(dir).importMs)} (${path})` };
+  for (const f of [`${dir}.ok`, dir]) rmSync(f, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const importMs = await importLedger(ledger, { DATA_DIR: dir, DATABASE_URL: '' });
   writeFileSync(`${dir}.ok`, JSON.stringify({ importMs } satisfies Marker));
