@@ -84,6 +84,41 @@ async function eventually(check: () => Promise<void>, ms = PROPAGATION_MS): Prom
     await agree([a, b], afterReplace, 4);
   });
 
+  it('one load of two companies reaches the figures of both on the other instance, which follows both', async () => {
+    const [a, b] = (await instances(2)) as [PostgresLedgerStore, PostgresLedgerStore];
+    // Company 8: the same journal under ids of its own (untagged: the tracking options are company 7's).
+    const OTHER = 8;
+    const asOther = (list: typeof entries) => list.map((e) => ({
+      ...e, companyId: OTHER, locationId: e.locationId + 10,
+      lines: e.lines.map((l) => ({ accountId: l.accountId + 10_000, cents: l.cents, ...(l.locationId ? { locationId: l.locationId + 10 } : {}) })),
+    }));
+    const other: LedgerBatch = {
+      companies: [{ id: OTHER, name: 'Other Co', baseCurrency: 'USD', fiscalYearStartMonth: 1, timeZone: 'UTC' }],
+      locations: batch.locations!.map((l) => ({ ...l, id: l.id + 10, companyId: OTHER })),
+      accounts: batch.accounts!.map((acc) => ({ ...acc, id: acc.id + 10_000, companyId: OTHER })),
+    };
+    await a.load(upTo(300));
+    await a.load({ ...other, entries: asOther(entries.slice(0, 300)) });
+    const otherQueries: PnlQuery[] = [
+      { ...YEAR, companyId: OTHER },
+      { ...YEAR, companyId: OTHER, from: '2023-03-15', to: '2024-02-10' },
+      { ...YEAR, companyId: OTHER, from: '2024-05-02', to: '2024-05-30', locationIds: [81] },
+    ];
+    const otherAgrees = async (k: number) => {
+      for (const query of otherQueries) {
+        const expected = expectedTotals({ accounts: other.accounts, entries: asOther(entries.slice(0, k)) }, query);
+        expect(await a.scanPnlByAccountMonth(query), JSON.stringify(query)).to.deep.equal(expected);
+        await eventually(async () => void expect(await b.sumPnlByAccountMonth(query), JSON.stringify(query)).to.deep.equal(expected));
+      }
+    };
+    await agree([a, b], upTo(300), 7);
+    await otherAgrees(300);
+    // One change of both companies, of different sizes: b follows both.
+    await a.load({ entries: [...entries.slice(300, 900), ...asOther(entries.slice(300, 500))] });
+    await agree([a, b], upTo(900), 8);
+    await otherAgrees(500);
+  });
+
   it('a new account and location reach the other instance with the figures that use them', async () => {
     const [a, b] = (await instances(2)) as [PostgresLedgerStore, PostgresLedgerStore];
     await a.load(upTo(200));
