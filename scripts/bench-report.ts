@@ -22,8 +22,8 @@
  * (goal 5: what a new instance costs), and how long an import committed through another instance takes to reach its
  * reports (goal 2, bench/propagation.ts).
  *
- * It imports the seeded random ledger (test/support/random-ledger.ts) with npm run import into a DuckDB file and a
- * PostgreSQL cluster kept under os.tmpdir() (bench/cached-ledger.ts); starts the real app in a child process over that store
+ * It builds the seeded random ledger (test/support/random-ledger.ts) into a DuckDB file and a PostgreSQL cluster kept
+ * under os.tmpdir() (bench/cached-ledger.ts); starts the real app in a child process over that store
  * (createApp + listen on port 0 + warmUp, responses not validated, as in production); and prints, in one run:
  *   - median and p95 latency of GET /v1/Reporting/ProfitAndLoss/Flat over HTTP, per scenario, with sequential requests;
  *   - report requests/s at 50 connections against the same store's raw query rate (sumPnlByAccountMonth called by 50
