@@ -15,7 +15,8 @@
  * time per request of each process (from /proc: old host, new host, the proxy's process tree with its mirror thread,
  * and the load generator, this process) over the measured window. A second table runs each target at a fixed rate
  * (half the anchor's saturated requests/s, open-loop), where nothing is saturated and the p99 difference is the
- * latency the proxy adds.
+ * latency the proxy adds under load; a third runs a tenth of the anchor's rate over 5 connections, where requests
+ * rarely queue behind each other and the p99 difference is the proxy's hop itself.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -28,6 +29,7 @@ import { spawnServer, type SpawnedServer } from './spawn-server.ts';
 import { fmtInt, fmtMs, fmtRatio, median, percentile, table } from './stats.ts';
 
 const ECHO = '/v1/echo/hello';
+const LIGHT_CONNECTIONS = 5;
 const REPORT = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true';
 
 interface Measured { rps: number; p50: number; p99: number; errors: number; cpu: Record<string, number> }
@@ -118,7 +120,7 @@ export async function benchShadow(rounds: number, duration: number, connections:
         if (same(check, base) !== same(body, old.url)) throw new Error(`${name} answers another body: ${check.slice(0, 200)}`);
       }
       const pids: Record<string, number> = { old: old.child.pid!, new: neu.child.pid!, proxy: 0 };
-      const measure = async (rate?: number) => {
+      const measure = async (rate?: number, clients = connections) => {
         const perTarget = new Map<string, Measured[]>(targets.map(([name]) => [name, []]));
         for (let round = 0; round < rounds; round++) {
           const shift = round % targets.length;
@@ -126,7 +128,7 @@ export async function benchShadow(rounds: number, duration: number, connections:
             await drained(proxies.map(([, p]) => p.url));
             // The proxy's CPU is that of the one under load; the anchor's run counts none.
             const proxy = proxies.find(([n]) => n === name)?.[1];
-            perTarget.get(name)!.push(await load(base + url, headers, duration, connections, { ...pids, proxy: proxy?.child.pid ?? 0 }, rate));
+            perTarget.get(name)!.push(await load(base + url, headers, duration, clients, { ...pids, proxy: proxy?.child.pid ?? 0 }, rate));
           }
         }
         return (name: string) => {
@@ -151,6 +153,9 @@ export async function benchShadow(rounds: number, duration: number, connections:
       const saturated = print('as fast as each answers', await measure());
       const rate = Math.max(100, Math.round(saturated.rps / 2 / 100) * 100);
       print(`at a fixed ${fmtInt(rate)} requests/s (half the anchor's), open loop`, await measure(rate));
+      // Bursts of 50 at once queue behind each other on 2 cores whatever the proxy does; a light load shows the hop itself.
+      const light = Math.max(50, Math.round(saturated.rps / 10 / 50) * 50);
+      print(`at a fixed ${fmtInt(light)} requests/s (a tenth of the anchor's) over ${LIGHT_CONNECTIONS} connections, open loop`, await measure(light, LIGHT_CONNECTIONS));
     }
     console.log('');
     for (const [name, proxy] of proxies) {
