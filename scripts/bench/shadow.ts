@@ -16,7 +16,9 @@
  * and the load generator, this process) over the measured window. A second table runs each target at a fixed rate
  * (half the anchor's saturated requests/s, open-loop), where nothing is saturated and the p99 difference is the
  * latency the proxy adds under load; a third runs a tenth of the anchor's rate over 5 connections, where requests
- * rarely queue behind each other and the p99 difference is the proxy's hop itself.
+ * rarely queue behind each other and the p99 difference is the proxy's hop itself. Each table also has a bare
+ * node:http proxy (scripts/bench/bare-proxy.mjs, nothing mirrored) in front of the same old host: the floor any
+ * proxy on node:http has on this machine in this run.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -96,9 +98,14 @@ async function startHost(env: Record<string, string> = {}): Promise<SpawnedServe
   return { ...server, dataDir, apiKey };
 }
 
-function startShadow(old: string, neu: string, ...args: string[]): Promise<ServerProcess> {
+/** The bench's environment less its NODE_OPTIONS (the proxies run as users start them). */
+function withoutBenchOptions(): NodeJS.ProcessEnv {
   const { NODE_OPTIONS: _bench, ...env } = process.env;
-  return startServerProcess(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), ['scripts/shadow.ts', '--old', old, '--new', neu, '--listen', '0', ...args], { env });
+  return env;
+}
+
+function startShadow(old: string, neu: string, ...args: string[]): Promise<ServerProcess> {
+  return startServerProcess(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), ['scripts/shadow.ts', '--old', old, '--new', neu, '--listen', '0', ...args], { env: withoutBenchOptions() });
 }
 
 export async function benchShadow(rounds: number, duration: number, connections: number): Promise<void> {
@@ -110,7 +117,10 @@ export async function benchShadow(rounds: number, duration: number, connections:
     const newKey = ['--new-header', `X-ApiKey: ${neu.apiKey}`];
     proxies.push(['through shadow (mirror all)', await startShadow(old.url, neu.url, ...newKey)]);
     proxies.push(['through shadow (--sample 0.1)', await startShadow(old.url, neu.url, ...newKey, '--sample', '0.1')]);
+    // The floor: a bare node:http proxy in front of the same old host, nothing mirrored.
+    proxies.push(['bare node:http proxy (floor)', await startServerProcess(process.execPath, [path.join(REPO_ROOT, 'scripts/bench/bare-proxy.mjs'), old.url], { env: withoutBenchOptions() })]);
     const targets: [string, string][] = [['old host direct (anchor)', old.url], ...proxies.map(([name, p]): [string, string] => [name, p.url])];
+    const shadows = proxies.filter(([name]) => name.startsWith('through shadow'));
     for (const [label, url, headers] of [['GET /v1/echo/hello', ECHO, {}], ['GET ProfitAndLoss/Flat (demo ledger, 2 years)', REPORT, { 'X-ApiKey': old.apiKey }]] as const) {
       // The same answer each way, but for the report's own timing and the host its link names (the one the client called).
       const same = (text: string, base: string) => text.split(base).join('{host}').replace(/"BuildTime":\d+/, '');
@@ -125,7 +135,7 @@ export async function benchShadow(rounds: number, duration: number, connections:
         for (let round = 0; round < rounds; round++) {
           const shift = round % targets.length;
           for (const [name, base] of [...targets.slice(shift), ...targets.slice(0, shift)]) {
-            await drained(proxies.map(([, p]) => p.url));
+            await drained(shadows.map(([, p]) => p.url));
             // The proxy's CPU is that of the one under load; the anchor's run counts none.
             const proxy = proxies.find(([n]) => n === name)?.[1];
             perTarget.get(name)!.push(await load(base + url, headers, duration, clients, { ...pids, proxy: proxy?.child.pid ?? 0 }, rate));
@@ -158,7 +168,7 @@ export async function benchShadow(rounds: number, duration: number, connections:
       print(`at a fixed ${fmtInt(light)} requests/s (a tenth of the anchor's) over ${LIGHT_CONNECTIONS} connections, open loop`, await measure(light, LIGHT_CONNECTIONS));
     }
     console.log('');
-    for (const [name, proxy] of proxies) {
+    for (const [name, proxy] of shadows) {
       const s = (await (await fetch(`${proxy.url}/_shadow.json`)).json()) as ShadowSnapshot;
       const t = s.totals;
       console.log(`${name}: served ${fmtInt(t.served)}, mirrored ${fmtInt(t.mirrored)} (${fmtInt(t.different)} different, ${fmtInt(t.errors)} errors), dropped ${fmtInt(t.dropped)} (queue full), skipped ${fmtInt(t.skipped)}; old p50/p99 ${s.latency.old.p50}/${s.latency.old.p99} ms, new ${s.latency.new.p50}/${s.latency.new.p99} ms`);
