@@ -4,11 +4,11 @@
  * Store selection as the service: DATABASE_URL → PostgreSQL, else DuckDB at $DATA_DIR/ledger.duckdb (default ./data).
  * When a running server holds that DuckDB file, the server is handed the files (its DATA_DIR/keys.sock, as
  * `npm run keys` does) and loads them itself while it serves. On a terminal, a progress bar follows the journal as it
- * is read. Format: scripts/import-format.md. Exit code 1 with `line N: reason` on failure, 2 on bad usage; the summary gives
+ * is read by the engine. Format: scripts/import-format.md. Exit code 1 with `line N: reason` on failure, 2 on bad usage; the summary gives
  * the company's date span and a report URL that covers it.
  */
 import cliProgress from 'cli-progress';
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
@@ -31,18 +31,15 @@ function parse() {
   }
 }
 
-/** The company the journal goes to: `--company N`, else the reference file's single company, else 1 (as the import). */
-/** The journal as a stream (its text is never held whole), with a progress bar on a terminal. */
-function readJournal(file: string) {
-  const stream = createReadStream(file);
-  if (!process.stderr.isTTY) return { stream, done: () => undefined };
+/** On a terminal, a progress bar of the journal's share read by the engine. */
+function progressBar(file: string): { progress?: (fraction: number) => void; done: () => void } {
+  if (!process.stderr.isTTY) return { done: () => undefined };
   const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: 'import [{bar}] {percentage}% of {size} | {eta_formatted} left', clearOnComplete: true },
+    { stream: process.stderr, format: 'import [{bar}] {percentage}% of {size} read | {eta_formatted} left', clearOnComplete: true },
     cliProgress.Presets.shades_classic);
   const size = statSync(file).size;
-  bar.start(size, 0, { size: `${(size / 1e6).toFixed(1)} MB` });
-  stream.on('data', () => bar.update(stream.bytesRead));
-  return { stream, done: () => bar.stop() };
+  bar.start(100, 0, { size: `${(size / 1e6).toFixed(1)} MB` });
+  return { progress: (fraction) => bar.update(Math.round(fraction * 100)), done: () => bar.stop() };
 }
 
 /**
@@ -91,8 +88,9 @@ async function main(): Promise<number> {
     opened = true;
     try {
       const started = Date.now();
-      const journal = readJournal(file);
-      const count = await importLedgerCsv(store, journal.stream, { reference, companyId, replace: values.replace === true }).finally(journal.done);
+      const bar = progressBar(file);
+      const count = await importLedgerCsv(store, { path: file }, { reference, companyId, replace: values.replace === true, progress: bar.progress })
+        .finally(bar.done);
       console.log(`loaded ${count} entries into the ${store.kind} store in ${Date.now() - started} ms`);
       const company = companyOf(companyId, reference);
       // By SQL: the in-memory index a report would build is not needed by a process that exits now.

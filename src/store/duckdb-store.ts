@@ -18,7 +18,9 @@ import { loadBatch } from './load-sql.ts';
 import { pnlMonthSpan, readTagSets, scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
-import type { JournalChunk, SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
+import { JournalLineError } from './errors.ts';
+import type { JournalFile } from './journal-file.ts';
+import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
 import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
 
 /** Runs one task at a time on a connection (DuckDB connections are not meant for interleaved statements). */
@@ -117,12 +119,39 @@ async function writeStaging(conn: DuckDBConnection, st: Staging): Promise<void> 
   await appendColumns(conn, 'stage_line_options', [BIGINT, VARCHAR], [big(O.lineId), O.optionId]);
 }
 
-/** A chunk of a streamed journal, appended to the import tables (journal-import-sql.ts) in bulk. */
-async function appendJournalChunk(conn: DuckDBConnection, { lines: L, options: O }: JournalChunk): Promise<void> {
-  const date = dateCache();
-  await appendColumns(conn, 'import_lines', [BIGINT, VARCHAR, DATE, INTEGER, INTEGER, BIGINT, VARCHAR, VARCHAR, BOOLEAN],
-    [bigints(L.line), L.ref, L.date.map(date), L.locationId, L.accountId, bigints(L.cents), L.tagKey, L.memo, L.posted]);
-  if (O.line.length) await appendColumns(conn, 'import_line_options', [BIGINT, VARCHAR], [bigints(O.line), O.optionId]);
+/**
+ * DuckDB reads the journal file itself into import_csv (journal-import-sql.ts): every cell as text, the options set
+ * (no sniffing), rows in the file's order (insertion order is kept), so a row's rowid gives its ordinal. While it reads,
+ * `progress` is told the share of the file done (DuckDB's query progress).
+ */
+async function readJournalCsv(conn: DuckDBConnection, journal: JournalFile, progress?: (fraction: number) => void): Promise<{ ordinal: string }> {
+  const columns = Array.from({ length: journal.width }, (_, i) => `'c${i}': 'VARCHAR'`).join(', ');
+  const path = `'${journal.path.replace(/'/g, "''")}'`;
+  const poll = progress && setInterval(() => {
+    const { percentage } = conn.progress;
+    if (percentage >= 0) progress(percentage / 100);
+  }, 250);
+  try {
+    await conn.run(`CREATE TEMP TABLE import_csv AS SELECT * FROM read_csv(${path}, header = true, auto_detect = false,
+      delim = ',', quote = '"', escape = '"', columns = {${columns}}, strict_mode = true, null_padding = false)`);
+  } catch (err) {
+    throw malformedCsv(err) ?? err;
+  } finally {
+    clearInterval(poll);
+  }
+  // Rows written in this transaction are numbered from a base of DuckDB's (not 0), contiguously in insertion order.
+  const [base] = (await conn.runAndReadAll('SELECT CAST(COALESCE(MIN(rowid), 0) AS VARCHAR) AS b FROM import_csv')).getRowObjectsJS();
+  return { ordinal: `(rowid - ${BigInt(String(base?.b ?? 0))})` };
+}
+
+/** DuckDB's refusal of a malformed CSV row ("CSV Error on Line: N", the row, then the reason) as the import's own. */
+function malformedCsv(err: unknown): JournalLineError | undefined {
+  const message = String((err as Error | undefined)?.message ?? err);
+  const line = /CSV Error on Line: (\d+)/.exec(message)?.[1];
+  if (line === undefined) return undefined;
+  const rest = message.split('\n');
+  const reason = rest.slice(rest.findIndex((l) => l.startsWith('Original Line:')) + 1).find((l) => l.trim() !== '')?.trim();
+  return new JournalLineError(Number(line), `malformed CSV: ${reason ?? 'the row cannot be read'}`);
 }
 
 /**
@@ -170,7 +199,10 @@ export class DuckDbLedgerStore implements LedgerStore {
   static async open(path: string): Promise<DuckDbLedgerStore> {
     const instance = await DuckDBInstance.create(path);
     const readers = await Promise.all(Array.from({ length: READ_CONNECTIONS }, () => instance.connect()));
-    return new DuckDbLedgerStore(instance, new ReaderPool(readers), await instance.connect(), path === ':memory:' ? undefined : IMPORT_MEMORY_LIMIT);
+    const writer = await instance.connect();
+    // The writer's queries keep their progress (an import's read_csv shows it), printed nowhere.
+    await writer.run('SET enable_progress_bar = true; SET enable_progress_bar_print = false');
+    return new DuckDbLedgerStore(instance, new ReaderPool(readers), writer, path === ':memory:' ? undefined : IMPORT_MEMORY_LIMIT);
   }
 
   private read<T>(fn: (s: SqlSession) => Promise<T>): Promise<T> {
@@ -304,14 +336,14 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   /**
-   * A streamed journal (a CSV import): loaded by SQL from the import tables (journal-import-sql.ts), in the write
-   * queue. Its company's index is read again from balance_daily on its next report (the lines never were in memory).
+   * A journal CSV file (an import): read by DuckDB and loaded by SQL (journal-import-sql.ts), in the write queue. Its
+   * company's index is read again from balance_daily on its next report (the lines never were in memory).
    */
   async loadJournal(load: JournalLoad): Promise<number> {
     let loaded = 0;
     try {
       // DuckDB's memory is capped for the import: its import tables and joins spill to disk instead of growing with the file.
-      loaded = await this.write((s) => loadJournal(s, load, (chunk) => appendJournalChunk(this.writer, chunk)), this.importMemoryLimit);
+      loaded = await this.write((s) => loadJournal(s, load, (journal) => readJournalCsv(this.writer, journal, load.progress)), this.importMemoryLimit);
     } finally {
       this.afterLoad(undefined, [load.companyId]);
     }

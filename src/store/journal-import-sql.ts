@@ -1,16 +1,129 @@
 /**
- * The bulk body of loadJournal(): runs inside the adapter's transaction (and load lock). The journal's rows are
- * streamed into import_lines / import_line_options (adapter writer, a chunk at a time), the reference rows are
- * validated and written as load() does, then set-based SQL checks every entry (one date, known location, accounts
- * and tracking options of the company, one option per category, balance, never imported before) and names the CSV
- * line of the first problem, in the order the row-by-row validation reported them. The checked rows become the
- * stage_* tables with SQL, and join the ledger as any load (moveStaged).
+ * The bulk body of loadJournal(): runs inside the adapter's transaction (and load lock). The engine reads the journal
+ * CSV file into import_csv (adapter reader: DuckDB read_csv, PostgreSQL COPY), set-based SQL checks every row's
+ * formats (naming the first bad row's line with the message of scripts/import-format.md) and turns the rows into
+ * import_lines / import_line_options; the reference rows are validated and written as load() does, then set-based SQL
+ * checks every entry (one date, known location, accounts and tracking options of the company, one option per
+ * category, balance, never imported before) and names the CSV line of the first problem, in the order the row-by-row
+ * validation reported them. The checked rows become the stage_* tables with SQL, and join the ledger as any load
+ * (moveStaged).
  */
 import { JournalLineError } from './errors.ts';
+import { JOURNAL_COLUMNS, type JournalColumn, type JournalFile } from './journal-file.ts';
 import type { JournalLoad } from './ledger-store.ts';
 import { moveStaged, nextId, overfullAccountMonth, writeBatchReferences, type ChangeRecorder } from './load-sql.ts';
-import { JOURNAL_IMPORT_DDL, STAGE_DDL } from './schema.ts';
-import { int, str, type JournalChunkWriter, type SqlParam, type SqlRow, type SqlSession } from './sql-session.ts';
+import { STAGE_DDL } from './schema.ts';
+import { int, str, type JournalReader, type SqlParam, type SqlRow, type SqlSession } from './sql-session.ts';
+
+// ---------------------------------------------------------------- rows: the CSV's cells, checked and typed in SQL
+// The SQL below is the same for DuckDB and PostgreSQL: anchored regular expressions (`~` is a full match in DuckDB,
+// a search in PostgreSQL: the same when anchored), no casts of unchecked text.
+
+/** What trim() removes around a cell (the CSV reader keeps spaces; the import never did). */
+const SPACE = "chr(32) || chr(9) || chr(13) || chr(10)";
+const cellOf = (c: string) => `trim(${c}, ${SPACE})`;
+
+/** A count of digits without leading zeros is a safe integer (at most 2^53 - 1). */
+const safeDigits = (digits: string) =>
+  `(length(ltrim(${digits}, '0')) < 16 OR (length(ltrim(${digits}, '0')) = 16 AND ltrim(${digits}, '0') <= '9007199254740991'))`;
+const positiveInteger = (v: string) => `(${v} ~ '^[0-9]+$' AND ltrim(${v}, '0') <> '' AND ${safeDigits(v)})`;
+
+/** `YYYY-MM-DD` naming a real day of years 0100-9999 (as isIsoDate). */
+const isoDate = (d: string) => {
+  const [y, m, day] = [`CAST(substr(${d}, 1, 4) AS INTEGER)`, `CAST(substr(${d}, 6, 2) AS INTEGER)`, `CAST(substr(${d}, 9, 2) AS INTEGER)`];
+  return `(CASE WHEN ${d} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' AND substr(${d}, 1, 2) <> '00' THEN ${m} BETWEEN 1 AND 12 AND ${day} BETWEEN 1 AND
+    CASE ${m} WHEN 2 THEN CASE WHEN (${y} % 4 = 0 AND ${y} % 100 <> 0) OR ${y} % 400 = 0 THEN 29 ELSE 28 END
+      WHEN 4 THEN 30 WHEN 6 THEN 30 WHEN 9 THEN 30 WHEN 11 THEN 30 ELSE 31 END ELSE false END)`;
+};
+
+/** An amount's cents as digits (sign apart): integer part and two decimals. */
+const centsDigits = (a: string) => `(split_part(ltrim(${a}, '+-'), '.', 1) || rpad(split_part(${a}, '.', 2), 2, '0'))`;
+const amount = (a: string) => `(${a} ~ '^[+-]?[0-9]+([.][0-9]{1,2})?$' AND ${safeDigits(centsDigits(a))})`;
+const cents = (a: string) => `CAST(CASE WHEN ${a} LIKE '-%' THEN '-' ELSE '' END || ${centsDigits(a)} AS BIGINT)`;
+
+/** A GUID as .NET's Guid.Parse read it (guids.ts): 32 hex, or 8-4-4-4-12, bare or in {} or (). */
+const HEX = (n: number) => `[0-9a-fA-F]{${n}}`;
+const GUID_BODY = `(${HEX(32)}|${HEX(8)}-${HEX(4)}-${HEX(4)}-${HEX(4)}-${HEX(12)})`;
+const GUID = `(${GUID_BODY}|[{]${GUID_BODY}[}]|[(]${GUID_BODY}[)])`;
+/** `;`-separated GUIDs, each trimmed, empty ones ignored. */
+const options = (o: string) => `(${o} ~ '^\\s*${GUID}?\\s*(;\\s*${GUID}?\\s*)*$')`;
+
+const TRUE_WORDS = "('1', 'true', 'yes', 'on')";
+const posted = (p: string) => `(${p} = '' OR lower(${p}) IN ${TRUE_WORDS} OR lower(${p}) IN ('0', 'false', 'no', 'off'))`;
+
+/** The per-row checks, in the order a row was checked: its predicate over the trimmed cells, and its message. */
+const ROW_CHECKS: readonly { ok: string; reason(r: SqlRow, s: SqlSession): Promise<string> | string }[] = [
+  { ok: "entry <> ''", reason: () => 'entry is empty' },
+  { ok: isoDate('date'), reason: (r) => `date "${str(r.date)}" is not a valid YYYY-MM-DD date` },
+  { ok: positiveInteger('location'), reason: (r) => `location "${str(r.location)}" must be a positive integer` },
+  { ok: positiveInteger('account'), reason: (r) => `account "${str(r.account)}" must be a positive integer` },
+  { ok: amount('amount'), reason: (r) => `amount "${str(r.amount)}" is not a decimal with at most 2 decimals` },
+  { ok: options('options'), reason: async (r, s) => `option "${await firstBadOption(s, str(r.options))}" is not a GUID` },
+  { ok: posted('posted'), reason: (r) => `posted "${str(r.posted).toLowerCase()}" must be true or false` },
+];
+
+/** The first option of a row's `options` cell that is not a GUID (the row is known to have one). */
+async function firstBadOption(s: SqlSession, cell: string): Promise<string> {
+  const [r] = await s.query(`SELECT o FROM (SELECT ${cellOf('split_part($1, \';\', g.i)')} AS o, g.i FROM generate_series(1, $2) AS g(i)) x
+    WHERE o <> '' AND NOT o ~ '^${GUID}$' ORDER BY i LIMIT 1`, [cell, cell.split(';').length]);
+  return str(r?.o);
+}
+
+/**
+ * import_cells: each row's CSV line and trimmed cells ('' for a column the header lacks). A row's line is its ordinal
+ * + 2 (the header is line 1), plus the line breaks inside the cells of the rows before it when the file is quoted.
+ */
+async function createCellsView(s: SqlSession, journal: JournalFile, ordinal: string): Promise<void> {
+  const raw = (c: JournalColumn) => (journal.columns[c] === undefined ? "''" : `COALESCE(c${journal.columns[c]}, '')`);
+  const cells = JOURNAL_COLUMNS.map((c) => `${cellOf(raw(c))} AS ${c}`).join(', ');
+  const all = Array.from({ length: journal.width }, (_, i) => `COALESCE(c${i}, '')`);
+  const breaks = journal.quoted && (await s.query(`SELECT 1 AS x FROM import_csv WHERE ${all.map((c) => `strpos(${c}, chr(10)) > 0`).join(' OR ')} LIMIT 1`)).length > 0;
+  const line = breaks
+    ? `${ordinal} + 2 + COALESCE(SUM(${all.map((c) => `length(${c}) - length(replace(${c}, chr(10), ''))`).join(' + ')})
+         OVER (ORDER BY ${ordinal} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)`
+    : `${ordinal} + 2`;
+  await s.query(`CREATE TEMP VIEW import_cells AS SELECT CAST(${line} AS BIGINT) AS line, ${cells} FROM import_csv`);
+}
+
+/** The first row (by line) that fails a per-row check is refused with that check's message. */
+async function checkRows(s: SqlSession): Promise<void> {
+  const [r] = await s.query(`SELECT line, entry, date, location, account, amount, options, posted,
+      ${ROW_CHECKS.map((c, i) => `${c.ok} AS ok${i}`).join(', ')}
+    FROM import_cells WHERE NOT (${ROW_CHECKS.map((c) => c.ok).join(' AND ')}) ORDER BY line LIMIT 1`);
+  if (!r) return;
+  const failed = ROW_CHECKS.find((_c, i) => r[`ok${i}`] !== true)!;
+  throw new JournalLineError(int(r.line), await failed.reason(r, s));
+}
+
+/**
+ * The checked rows, typed: import_line_options (each option of a line, canonical: 32 lowercase hex) and import_lines
+ * (its tag key: the line's distinct options sorted and joined with ',', as tag-sets.ts). The raw rows are dropped.
+ */
+const ROWS_SQL = [
+  `CREATE TEMP TABLE import_line_options AS
+   SELECT line, lower(regexp_replace(o, '[^0-9a-fA-F]', '', 'g')) AS option_id
+     FROM (SELECT line, ${cellOf('o')} AS o FROM (SELECT line, unnest(string_to_array(options, ';')) AS o FROM import_cells WHERE options <> '') u) t
+    WHERE o <> ''`,
+  `CREATE TEMP TABLE import_lines AS
+   SELECT c.line, c.entry AS ref, CAST(c.date AS DATE) AS entry_date, CAST(c.location AS BIGINT) AS location_id,
+          CAST(c.account AS BIGINT) AS account_id, ${cents('c.amount')} AS amount_cents, COALESCE(k.tag_key, '') AS tag_key,
+          NULLIF(c.memo, '') AS memo, c.posted = '' OR lower(c.posted) IN ${TRUE_WORDS} AS is_posted
+     FROM import_cells c
+     LEFT JOIN (SELECT line, string_agg(DISTINCT option_id, ',' ORDER BY option_id) AS tag_key FROM import_line_options GROUP BY line) k
+       ON k.line = c.line`,
+  'DROP VIEW import_cells',
+  'DROP TABLE import_csv',
+];
+
+/** Reads the journal file with the engine, checks each row and types it (import_lines, import_line_options). */
+async function readRows(s: SqlSession, journal: JournalFile, read: JournalReader): Promise<void> {
+  const { ordinal } = await read(journal);
+  await createCellsView(s, journal, ordinal);
+  await checkRows(s);
+  for (const sql of ROWS_SQL) await s.query(sql);
+}
+
+// ---------------------------------------------------------------- entries: the rows checked against each other and the store
 
 /** One entry per `ref`: its first CSV line, and the date, location, memo and posted flag of that line. */
 const ENTRIES_SQL = `CREATE TEMP TABLE import_entries AS
@@ -176,9 +289,8 @@ async function checkAccountMonths(s: SqlSession, companyId: number): Promise<voi
 
 const DROP_IMPORT = ['DROP TABLE import_entries', 'DROP TABLE import_lines', 'DROP TABLE import_line_options'];
 
-export async function loadJournal(s: SqlSession, load: JournalLoad, writeChunk: JournalChunkWriter, recordChange?: ChangeRecorder): Promise<number> {
-  for (const ddl of JOURNAL_IMPORT_DDL) await s.query(ddl);
-  for await (const chunk of load.chunks) await writeChunk(chunk);
+export async function loadJournal(s: SqlSession, load: JournalLoad, read: JournalReader, recordChange?: ChangeRecorder): Promise<number> {
+  await readRows(s, load.journal, read);
   const { companyId } = load;
   const { changed } = await writeBatchReferences(s, { ...load.references, entries: undefined }, recordChange, [companyId]);
   await s.query(ENTRIES_SQL);

@@ -3,7 +3,7 @@
  * Rows are plain objects; money is integer cents (JS numbers, always safe integers).
  * Dates are calendar dates written `YYYY-MM-DD`; months `YYYY-MM`.
  */
-import type { JournalChunk } from './sql-session.ts';
+import type { JournalFile } from './journal-file.ts';
 
 export const PNL_ACCOUNT_TYPES = ['Income', 'COGS', 'Expense', 'OtherIncome', 'OtherExpense'] as const;
 export const BALANCE_SHEET_ACCOUNT_TYPES = [
@@ -131,15 +131,17 @@ export interface LedgerBatch {
 }
 
 /**
- * A journal to load in bulk (a CSV import): its rows arrive in chunks, are written to the engine as they come, and
- * are checked against each other and the store by set-based SQL (journal-import-sql.ts). All-or-nothing.
+ * A journal to load in bulk (a CSV import): the engine reads the file itself (DuckDB read_csv, PostgreSQL COPY) and
+ * set-based SQL checks its rows, against each other and the store (journal-import-sql.ts). All-or-nothing.
  */
 export interface JournalLoad {
   /** Reference rows loaded with the journal (no `entries`; `replaceEntries` as for load()). */
   references: LedgerBatch;
   /** The company every entry of the journal belongs to. */
   companyId: number;
-  chunks: AsyncIterable<JournalChunk>;
+  journal: JournalFile;
+  /** Told the fraction (0-1) of the file the engine has read, as it reads (a progress bar). */
+  progress?: (fraction: number) => void;
 }
 
 /** An API key as stored: never the key itself, only its SHA-256 hash. */
@@ -193,7 +195,7 @@ export interface LedgerStore {
    */
   loadIfEmpty(batch: LedgerBatch): Promise<boolean>;
   /**
-   * Loads a journal streamed in chunks, in one transaction, in memory bounded by a chunk; returns the number of
+   * Loads a journal CSV file read by the engine, in one transaction, in memory that does not grow with the file; returns the number of
    * entries. A row the checks refuse throws JournalLineError naming its CSV line; reference rows as load() does.
    */
   loadJournal(load: JournalLoad): Promise<number>;

@@ -3,7 +3,10 @@
  * instance follows the companies it reports on (pg-followed-companies.ts), kept current by the shared change log and
  * LISTEN/NOTIFY (change-log-sql.ts, pg-change-feed.ts).
  */
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { readCatalog } from './catalog-sql.ts';
 import * as keys from './api-key-sql.ts';
 import type {
@@ -21,7 +24,9 @@ import { mapPgError } from './pg-errors.ts';
 import { pnlMonthSpan, scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
-import type { JournalChunk, Staging } from './sql-session.ts';
+import type { Staging } from './sql-session.ts';
+import { JournalLineError } from './errors.ts';
+import type { JournalFile } from './journal-file.ts';
 
 const STAGE_BATCH = 20_000;
 const MIGRATE_LOCK = 7_310_411; // advisory lock id serializing concurrent migrations
@@ -44,11 +49,29 @@ async function writeStaging(client: pg.PoolClient, st: Staging): Promise<void> {
   await insertColumns(client, 'stage_line_options', ['bigint', 'text'], [O.lineId, O.optionId]);
 }
 
-/** A chunk of a streamed journal, inserted into the import tables (journal-import-sql.ts) in bulk. */
-async function insertJournalChunk(client: pg.PoolClient, { lines: L, options: O }: JournalChunk): Promise<void> {
-  await insertColumns(client, 'import_lines', ['bigint', 'text', 'date', 'int', 'int', 'bigint', 'text', 'text', 'boolean'],
-    [L.line, L.ref, L.date, L.locationId, L.accountId, L.cents, L.tagKey, L.memo, L.posted]);
-  if (O.line.length) await insertColumns(client, 'import_line_options', ['bigint', 'text'], [O.line, O.optionId]);
+/**
+ * PostgreSQL reads the journal file itself: COPY FROM STDIN (CSV, header skipped) into import_csv (journal-import-sql.ts),
+ * every cell as text, each row numbered in the file's order by an identity column. `progress` follows the bytes sent.
+ */
+async function copyJournalCsv(client: pg.PoolClient, journal: JournalFile, progress?: (fraction: number) => void): Promise<{ ordinal: string }> {
+  const columns = Array.from({ length: journal.width }, (_, i) => `c${i}`);
+  await client.query(`CREATE TEMP TABLE import_csv (ord BIGINT GENERATED ALWAYS AS IDENTITY (MINVALUE 0 START WITH 0), ${columns.map((c) => `${c} text`).join(', ')})`);
+  const file = createReadStream(journal.path, { end: journal.size - 1, highWaterMark: 1 << 20 });
+  if (progress) file.on('data', () => progress(file.bytesRead / journal.size));
+  try {
+    await pipeline(file, client.query(copyFrom(`COPY import_csv (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv, HEADER true)`)));
+  } catch (err) {
+    throw malformedCopy(err, journal) ?? err;
+  }
+  return { ordinal: 'ord' };
+}
+
+/** COPY's refusal of a malformed row (its `where` names the line) as the import's own, naming the header's columns. */
+function malformedCopy(err: unknown, journal: JournalFile): JournalLineError | undefined {
+  const { message, where } = err as { message?: string; where?: string };
+  const line = /^COPY import_csv, line (\d+)/.exec(where ?? '')?.[1];
+  if (line === undefined || message === undefined) return undefined;
+  return new JournalLineError(Number(line), `malformed CSV: ${message.replace(/"c(\d+)"/g, (_m, i: string) => `"${journal.header[Number(i)] ?? ''}"`)}`);
 }
 
 /** The company's sums are beyond what memory holds exactly: the report is read by SQL. */
@@ -244,11 +267,11 @@ export class PostgresLedgerStore implements LedgerStore {
     return this.loadLocked(batch, true);
   }
 
-  /** A streamed journal (a CSV import), loaded by SQL from the import tables under the load lock (journal-import-sql.ts). */
+  /** A journal CSV file (an import), read by COPY and loaded by SQL under the load lock (journal-import-sql.ts). */
   async loadJournal(load: JournalLoad): Promise<number> {
     const loaded = await this.transaction(async (client) => {
       await client.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
-      return loadJournal(session(client), load, (chunk) => insertJournalChunk(client, chunk), recordChange);
+      return loadJournal(session(client), load, (journal) => copyJournalCsv(client, journal, load.progress), recordChange);
     });
     await this.afterLoad(loaded > 0);
     return loaded;

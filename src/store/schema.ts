@@ -74,13 +74,3 @@ export const STAGE_DDL = [
     tag_set_id INTEGER, entry_date DATE, is_posted BOOLEAN, amount_cents BIGINT)`,
   `CREATE TEMP TABLE stage_line_options (line_id BIGINT, option_id VARCHAR)`,
 ];
-
-/**
- * Temp tables a CSV journal import streams its rows into (the adapter's bulk writer), each row with its CSV line so
- * the set-based checks of journal-import-sql.ts can name it. Rows of one `ref` form one entry.
- */
-export const JOURNAL_IMPORT_DDL = [
-  `CREATE TEMP TABLE import_lines (line BIGINT, ref VARCHAR, entry_date DATE, location_id INTEGER, account_id INTEGER,
-    amount_cents BIGINT, tag_key VARCHAR, memo VARCHAR, is_posted BOOLEAN)`,
-  `CREATE TEMP TABLE import_line_options (line BIGINT, option_id VARCHAR)`,
-];

@@ -1,3 +1,4 @@
+import type { JournalFile } from './journal-file.ts';
 /** The minimal SQL surface the shared store logic needs from an adapter. Placeholders are `$1…$n` in both dialects. */
 export type SqlParam = string | number | boolean | null | readonly number[] | readonly string[];
 export type SqlRow = Record<string, unknown>;
@@ -29,18 +30,8 @@ export const strOrNull = (v: unknown): string | null => (v == null ? null : Stri
 export const intOrNull = (v: unknown): number | null => (v == null ? null : int(v));
 
 /**
- * A chunk of journal CSV rows, parsed and checked one by one (formats) but not yet against each other or the store:
- * the adapter appends it to the temp tables import_lines / import_line_options (JOURNAL_IMPORT_DDL) and set-based
- * SQL does the rest (journal-import-sql.ts). `line` is the CSV line of each row, kept so every error can name it.
+ * Adapter-specific reader of a journal CSV file (journal-file.ts) into the temp table import_csv: one text column per
+ * header cell (c0, c1, …) and the row's ordinal (0 for the first row after the header), read by the engine itself.
+ * Returns the ordinal's column; a malformed file is refused with JournalLineError naming its line.
  */
-export interface JournalChunk {
-  lines: {
-    line: number[]; ref: string[]; date: string[]; locationId: number[]; accountId: number[]; cents: number[];
-    /** Sorted canonical option ids joined with ',' ('' = untagged; tag-sets.ts). */
-    tagKey: string[]; memo: (string | null)[]; posted: boolean[];
-  };
-  options: { line: number[]; optionId: string[] };
-}
-
-/** Adapter-specific bulk writer of journal chunks into import_lines / import_line_options (created by the caller). */
-export type JournalChunkWriter = (chunk: JournalChunk) => Promise<void>;
+export type JournalReader = (journal: JournalFile) => Promise<{ ordinal: string }>;

@@ -8,9 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { text } from 'node:stream/consumers';
-import { checkLedgerFileShapes, foreignShapeOf } from '../../src/store/ledger-file-shape.ts';
+import { foreignShapeOf } from '../../src/store/ledger-file-shape.ts';
 import { REPO_ROOT } from '../support/server-process.ts';
 
 const EXPECTED = /expected a comma-separated CSV file whose first line is the header entry,date,location,account,amount/;
@@ -62,12 +60,5 @@ describe('import: files of another shape', function () {
     expect(foreignShapeOf('entry\tdate\tlocation\n', 'journal')).to.match(/is separated by tabs/);
     expect(foreignShapeOf('\uFEFFentry,date,location,account,amount,memo\nA1,2025-01-01,1,2,3,"a; b"\n', 'journal')).to.equal(undefined);
     expect(foreignShapeOf('kind,id,company_id,name\n', 'reference')).to.equal(undefined);
-  });
-
-  it('When a well-formed journal stream is checked, then the stream handed back yields every byte of it', async () => {
-    const body = `entry,date,location,account,amount\n${'A1,2025-01-05,10,4000,-1\n'.repeat(2000)}`;
-    const chunks = body.match(/[\s\S]{1,1000}/g)!.map((c) => Buffer.from(c));
-    const checked = await checkLedgerFileShapes(Readable.from(chunks), undefined, (_file, reason) => new Error(reason));
-    expect(await text(checked)).to.equal(body);
   });
 });
