@@ -1,6 +1,6 @@
 /**
- * The bulk journal import (issue 23, goal 3): the CSV's rows go to the engine in chunks and are checked there by
- * set-based SQL. On both stores: a journal of several chunks, entries interleaved, loads the figures of the same batch
+ * The bulk journal import (issue 23, goal 3): the engine reads the CSV file itself and set-based SQL checks every row
+ * and entry. On both stores: a journal of several chunks, entries interleaved, loads the figures of the same batch
  * loaded by load(); each check names the CSV line of the first problem (the earliest entry first, as the row-by-row
  * validation did), however far into the file, and nothing is written.
  */
@@ -36,8 +36,8 @@ function journalCsv(batch: LedgerBatch): string[][] {
 const HEADER = ['entry', 'date', 'location', 'account', 'amount', 'options', 'memo', 'posted'];
 const csvOf = (rows: string[][]) => stringify([HEADER, ...rows]);
 
-async function refusal(store: LedgerStore, rows: string[][]): Promise<CsvImportError> {
-  const err = await importLedgerCsv(store, csvOf(rows), { companyId: RANDOM_COMPANY }).then(() => undefined, (e: unknown) => e);
+async function refusal(store: LedgerStore, rows: string[][], text = csvOf(rows)): Promise<CsvImportError> {
+  const err = await importLedgerCsv(store, text, { companyId: RANDOM_COMPANY }).then(() => undefined, (e: unknown) => e);
   expect(err, 'the import should have been refused').to.be.instanceOf(CsvImportError);
   return err as CsvImportError;
 }
@@ -100,6 +100,55 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
       expect((await refusal(store, dated.rows)).message).to.equal(`line ${dated.line}: entry ${dated.ref} has date 2024-02-29 but its first line has ${firstDate}`);
       const located = edited(-1, (r) => [r[0]!, r[1]!, '99', ...r.slice(3)]);
       expect((await refusal(store, located.rows)).message).to.match(new RegExp(`^line ${located.line}: entry ${located.ref} \\(.*\\) line \\d: unknown location 99 for company`));
+      expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
+    });
+
+    it('checks each row\'s formats in the engine: the first bad row is named with its reason, however far into the file', async () => {
+      const at = rows.length - 7;
+      const bad = (cells: Partial<Record<number, string>>) => rows.map((r, i) => (i === at ? r.map((c, k) => cells[k] ?? c) : r));
+      const cases: [Partial<Record<number, string>>, string][] = [
+        [{ 0: ' ' }, 'entry is empty'],
+        [{ 1: '2024-02-30' }, 'date "2024-02-30" is not a valid YYYY-MM-DD date'],
+        [{ 1: '0099-01-01' }, 'date "0099-01-01" is not a valid YYYY-MM-DD date'],
+        [{ 2: '0' }, 'location "0" must be a positive integer'],
+        [{ 3: '12a' }, 'account "12a" must be a positive integer'],
+        [{ 3: '9007199254740992' }, 'account "9007199254740992" must be a positive integer'],
+        [{ 4: '1.234' }, 'amount "1.234" is not a decimal with at most 2 decimals'],
+        [{ 4: '90071992547409.92' }, 'amount "90071992547409.92" is not a decimal with at most 2 decimals'],
+        [{ 5: `${OPTIONS_A[0]}; not-a-guid ;${OPTIONS_B[0]}` }, 'option "not-a-guid" is not a GUID'],
+        [{ 7: 'Maybe' }, 'posted "maybe" must be true or false'],
+      ];
+      for (const [cells, reason] of cases) {
+        expect((await refusal(store, bad(cells))).message, reason).to.equal(`line ${lineOf(at)}: ${reason}`);
+      }
+      expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
+    });
+
+    it('reads GUIDs in every accepted form, quoted cells spanning lines, CRLF and a BOM; lines count the breaks in cells', async () => {
+      const braced = (id: string) => `{${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20).toUpperCase()}}`;
+      const spelled = rows.map((r, i) => (i % 2 === 0 ? [...r.slice(0, 5), r[5]!.split(';').map((o) => (o ? braced(o) : o)).join(' ; '), r[6] ? `${r[6]}\nsecond line, "quoted"` : '', r[7]!] : r));
+      const text = `\uFEFF${csvOf(spelled).replace(/\n/g, '\r\n')}\r\n\r\n`;
+      expect(await importLedgerCsv(store, text, { companyId: RANDOM_COMPANY })).to.equal(ENTRIES);
+      const filtered = { ...all, optionGroups: [[OPTIONS_A[1]!], [OPTIONS_B[0]!]] };
+      expect(await store.sumPnlByAccountMonth(filtered)).to.deep.equal(expectedTotals(ledger, filtered));
+      // A refusal near the end names the physical line: every quoted memo before it added one.
+      const late = spelled.map((r) => [...r]);
+      const k = (late.length - 3) % 2 === 1 ? late.length - 3 : late.length - 4; // a row left as it was (no quotes)
+      late[k]![3] = '9999';
+      const csv = csvOf(late);
+      const line = csv.slice(0, csv.indexOf(late[k]!.join(','))).split('\n').length;
+      expect(line).to.be.greaterThan(lineOf(k));
+      expect((await importLedgerCsv(store, csv, { companyId: RANDOM_COMPANY }).catch((e: Error) => e) as Error).message).to.match(new RegExp(`^line ${line}: .*unknown account 9999`));
+    });
+
+    it('refuses a blank line between rows and a row of another width at its line (blank lines at the end are fine)', async () => {
+      const text = csvOf(rows.slice(0, 10));
+      const lines = text.split('\n');
+      const blank = [...lines.slice(0, 6), '', ...lines.slice(6)].join('\n');
+      expect((await refusal(store, [], blank)).message).to.match(/^line 7: malformed CSV: an empty line between rows/);
+      const short = [...lines.slice(0, 8), 'R9,2024-01-01,71,1000', ...lines.slice(8)].join('\n');
+      expect((await refusal(store, [], short)).message).to.match(/^line 9: malformed CSV: /);
+      expect((await refusal(store, [], `${text}X1,2024-01-05,71,"1000,-1\n`)).message).to.match(/^line 12: malformed CSV: /);
       expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
     });
 
