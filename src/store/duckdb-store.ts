@@ -13,7 +13,7 @@ import type {
   AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, JournalLoad, LedgerBatch, LedgerStore, LedgerView, NewApiKey,
   PnlQuery, ReadOptions,
 } from './ledger-store.ts';
-import { loadJournal } from './journal-import-sql.ts';
+import { loadJournal, type JournalReader } from './journal-import-sql.ts';
 import { loadBatch } from './load-sql.ts';
 import { pnlMonthSpan, readTagSets, scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
@@ -120,28 +120,33 @@ async function writeStaging(conn: DuckDBConnection, st: Staging): Promise<void> 
 }
 
 /**
- * DuckDB reads the journal file itself into import_csv (journal-import-sql.ts): every cell as text, the options set
- * (no sniffing), rows in the file's order (insertion order is kept), so a row's rowid gives its ordinal. While it reads,
- * `progress` is told the share of the file done (DuckDB's query progress).
+ * DuckDB reads the journal file itself (read_csv: every cell as text, the options set, no sniffing), straight into
+ * import_rows (journal-import-sql.ts), in the file's order (insertion order is kept), so a row's rowid gives its
+ * ordinal. While it reads, `progress` is told the share of the file done (DuckDB's query progress).
  */
-async function readJournalCsv(conn: DuckDBConnection, journal: JournalFile, progress?: (fraction: number) => void): Promise<{ ordinal: string }> {
-  const columns = Array.from({ length: journal.width }, (_, i) => `'c${i}': 'VARCHAR'`).join(', ');
-  const path = `'${journal.path.replace(/'/g, "''")}'`;
-  const poll = progress && setInterval(() => {
-    const { percentage } = conn.progress;
-    if (percentage >= 0) progress(percentage / 100);
-  }, 250);
-  try {
-    await conn.run(`CREATE TEMP TABLE import_csv AS SELECT * FROM read_csv(${path}, header = true, auto_detect = false,
-      delim = ',', quote = '"', escape = '"', columns = {${columns}}, strict_mode = true, null_padding = false)`);
-  } catch (err) {
-    throw malformedCsv(err) ?? err;
-  } finally {
-    clearInterval(poll);
-  }
-  // Rows written in this transaction are numbered from a base of DuckDB's (not 0), contiguously in insertion order.
-  const [base] = (await conn.runAndReadAll('SELECT CAST(COALESCE(MIN(rowid), 0) AS VARCHAR) AS b FROM import_csv')).getRowObjectsJS();
-  return { ordinal: `(rowid - ${BigInt(String(base?.b ?? 0))})` };
+function journalReader(conn: DuckDBConnection, progress?: (fraction: number) => void): JournalReader {
+  return {
+    dialect: 'duckdb',
+    async read(journal, createRows) {
+      const columns = Array.from({ length: journal.width }, (_, i) => `'c${i}': 'VARCHAR'`).join(', ');
+      const path = `'${journal.path.replace(/'/g, "''")}'`;
+      const poll = progress && setInterval(() => {
+        const { percentage } = conn.progress;
+        if (percentage >= 0) progress(percentage / 100);
+      }, 250);
+      try {
+        await conn.run(createRows(`read_csv(${path}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"',
+          columns = {${columns}}, strict_mode = true, null_padding = false)`));
+      } catch (err) {
+        throw malformedCsv(err) ?? err;
+      } finally {
+        clearInterval(poll);
+      }
+      // Rows written in this transaction are numbered from a base of DuckDB's (not 0), contiguously in insertion order.
+      const [base] = (await conn.runAndReadAll('SELECT CAST(COALESCE(MIN(rowid), 0) AS VARCHAR) AS b FROM import_rows')).getRowObjectsJS();
+      return { ordinal: `(rowid - ${BigInt(String(base?.b ?? 0))})` };
+    },
+  };
 }
 
 /** DuckDB's refusal of a malformed CSV row ("CSV Error on Line: N", the row, then the reason) as the import's own. */
@@ -343,7 +348,7 @@ export class DuckDbLedgerStore implements LedgerStore {
     let loaded = 0;
     try {
       // DuckDB's memory is capped for the import: its import tables and joins spill to disk instead of growing with the file.
-      loaded = await this.write((s) => loadJournal(s, load, (journal) => readJournalCsv(this.writer, journal, load.progress)), this.importMemoryLimit);
+      loaded = await this.write((s) => loadJournal(s, load, journalReader(this.writer, load.progress)), this.importMemoryLimit);
     } finally {
       this.afterLoad(undefined, [load.companyId]);
     }

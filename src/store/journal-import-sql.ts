@@ -1,9 +1,8 @@
 /**
  * The bulk body of loadJournal(): runs inside the adapter's transaction (and load lock). The engine reads the journal
- * CSV file into import_csv (adapter reader: DuckDB read_csv, PostgreSQL COPY), set-based SQL checks every row's
- * formats (naming the first bad row's line with the message of scripts/import-format.md) and turns the rows into
- * import_lines / import_line_options; the reference rows are validated and written as load() does, then set-based SQL
- * checks every entry (one date, known location, accounts and tracking options of the company, one option per
+ * CSV file (adapter reader: DuckDB read_csv, PostgreSQL COPY) and, in the same pass, shared SQL trims, checks and types
+ * every row into import_rows (the first bad row's line is named with the message of scripts/import-format.md); the
+ * reference rows are validated and written as load() does, then set-based SQL checks every entry (one date, known location, accounts and tracking options of the company, one option per
  * category, balance, never imported before) and names the CSV line of the first problem, in the order the row-by-row
  * validation reported them. The checked rows become the stage_* tables with SQL, and join the ledger as any load
  * (moveStaged).
@@ -13,53 +12,60 @@ import { JOURNAL_COLUMNS, type JournalColumn, type JournalFile } from './journal
 import type { JournalLoad } from './ledger-store.ts';
 import { moveStaged, nextId, overfullAccountMonth, writeBatchReferences, type ChangeRecorder } from './load-sql.ts';
 import { STAGE_DDL } from './schema.ts';
-import { int, str, type JournalReader, type SqlParam, type SqlRow, type SqlSession } from './sql-session.ts';
+import { int, str, type SqlParam, type SqlRow, type SqlSession } from './sql-session.ts';
 
 // ---------------------------------------------------------------- rows: the CSV's cells, checked and typed in SQL
 // The SQL below is the same for DuckDB and PostgreSQL: anchored regular expressions (`~` is a full match in DuckDB,
 // a search in PostgreSQL: the same when anchored), no casts of unchecked text.
 
-/** What trim() removes around a cell (the CSV reader keeps spaces; the import never did). */
-const SPACE = "chr(32) || chr(9) || chr(13) || chr(10)";
-const cellOf = (c: string) => `trim(${c}, ${SPACE})`;
+/** A cell without the spaces around it (the CSV readers keep them; the import never did). */
+const cellOf = (c: string) => `trim(${c})`;
+
+// Each check has a fast path for the common form (one regular expression), and the exact rule for the rest.
 
 /** A count of digits without leading zeros is a safe integer (at most 2^53 - 1). */
 const safeDigits = (digits: string) =>
   `(length(ltrim(${digits}, '0')) < 16 OR (length(ltrim(${digits}, '0')) = 16 AND ltrim(${digits}, '0') <= '9007199254740991'))`;
-const positiveInteger = (v: string) => `(${v} ~ '^[0-9]+$' AND ltrim(${v}, '0') <> '' AND ${safeDigits(v)})`;
+const positiveInteger = (v: string) =>
+  `(${v} ~ '^0*[1-9][0-9]{0,14}$' OR (${v} ~ '^[0-9]+$' AND ltrim(${v}, '0') <> '' AND ${safeDigits(v)}))`;
 
-/** `YYYY-MM-DD` naming a real day of years 0100-9999 (as isIsoDate). */
+/** `YYYY-MM-DD` naming a real day of years 0100-9999 (as isIsoDate): days 01-28 of any month need no arithmetic. */
 const isoDate = (d: string) => {
   const [y, m, day] = [`CAST(substr(${d}, 1, 4) AS INTEGER)`, `CAST(substr(${d}, 6, 2) AS INTEGER)`, `CAST(substr(${d}, 9, 2) AS INTEGER)`];
-  return `(CASE WHEN ${d} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' AND substr(${d}, 1, 2) <> '00' THEN ${m} BETWEEN 1 AND 12 AND ${day} BETWEEN 1 AND
-    CASE ${m} WHEN 2 THEN CASE WHEN (${y} % 4 = 0 AND ${y} % 100 <> 0) OR ${y} % 400 = 0 THEN 29 ELSE 28 END
-      WHEN 4 THEN 30 WHEN 6 THEN 30 WHEN 9 THEN 30 WHEN 11 THEN 30 ELSE 31 END ELSE false END)`;
+  return `(CASE WHEN ${d} ~ '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' AND substr(${d}, 1, 2) <> '00'
+    THEN substr(${d}, 9, 2) <= '28' OR ${day} <=
+      CASE ${m} WHEN 2 THEN CASE WHEN (${y} % 4 = 0 AND ${y} % 100 <> 0) OR ${y} % 400 = 0 THEN 29 ELSE 28 END
+        WHEN 4 THEN 30 WHEN 6 THEN 30 WHEN 9 THEN 30 WHEN 11 THEN 30 ELSE 31 END ELSE false END)`;
 };
 
-/** An amount's cents as digits (sign apart): integer part and two decimals. */
+/** A decimal of at most 2 decimals whose cents are a safe integer; its cents (exact: DECIMAL(18, 2) holds it). */
+const DECIMAL = "'^[+-]?[0-9]+([.][0-9]{1,2})?$'";
 const centsDigits = (a: string) => `(split_part(ltrim(${a}, '+-'), '.', 1) || rpad(split_part(${a}, '.', 2), 2, '0'))`;
-const amount = (a: string) => `(${a} ~ '^[+-]?[0-9]+([.][0-9]{1,2})?$' AND ${safeDigits(centsDigits(a))})`;
-const cents = (a: string) => `CAST(CASE WHEN ${a} LIKE '-%' THEN '-' ELSE '' END || ${centsDigits(a)} AS BIGINT)`;
+const amount = (a: string) => `(${a} ~ '^[+-]?0*[0-9]{1,13}([.][0-9]{1,2})?$' OR (${a} ~ ${DECIMAL} AND ${safeDigits(centsDigits(a))}))`;
+const cents = (a: string) => `CAST(CAST(${a} AS DECIMAL(18, 2)) * 100 AS BIGINT)`;
 
 /** A GUID as .NET's Guid.Parse read it (guids.ts): 32 hex, or 8-4-4-4-12, bare or in {} or (). */
 const HEX = (n: number) => `[0-9a-fA-F]{${n}}`;
 const GUID_BODY = `(${HEX(32)}|${HEX(8)}-${HEX(4)}-${HEX(4)}-${HEX(4)}-${HEX(12)})`;
 const GUID = `(${GUID_BODY}|[{]${GUID_BODY}[}]|[(]${GUID_BODY}[)])`;
 /** `;`-separated GUIDs, each trimmed, empty ones ignored. */
-const options = (o: string) => `(${o} ~ '^\\s*${GUID}?\\s*(;\\s*${GUID}?\\s*)*$')`;
+const options = (o: string) => `(${o} ~ '^ *${GUID}? *(; *${GUID}? *)*$')`;
+/** A checked option's canonical form (32 lowercase hex): only other forms need their braces and hyphens removed. */
+const canonical = (o: string) => `CASE WHEN length(${o}) = 32 THEN lower(${o}) ELSE lower(regexp_replace(${o}, '[^0-9a-fA-F]', '', 'g')) END`;
 
 const TRUE_WORDS = "('1', 'true', 'yes', 'on')";
 const posted = (p: string) => `(${p} = '' OR lower(${p}) IN ${TRUE_WORDS} OR lower(${p}) IN ('0', 'false', 'no', 'off'))`;
 
-/** The per-row checks, in the order a row was checked: its predicate over the trimmed cells, and its message. */
-const ROW_CHECKS: readonly { ok: string; reason(r: SqlRow, s: SqlSession): Promise<string> | string }[] = [
-  { ok: "entry <> ''", reason: () => 'entry is empty' },
-  { ok: isoDate('date'), reason: (r) => `date "${str(r.date)}" is not a valid YYYY-MM-DD date` },
-  { ok: positiveInteger('location'), reason: (r) => `location "${str(r.location)}" must be a positive integer` },
-  { ok: positiveInteger('account'), reason: (r) => `account "${str(r.account)}" must be a positive integer` },
-  { ok: amount('amount'), reason: (r) => `amount "${str(r.amount)}" is not a decimal with at most 2 decimals` },
-  { ok: options('options'), reason: async (r, s) => `option "${await firstBadOption(s, str(r.options))}" is not a GUID` },
-  { ok: posted('posted'), reason: (r) => `posted "${str(r.posted).toLowerCase()}" must be true or false` },
+/** The per-row checks, in the order a row was checked: its predicate over the trimmed cells, and its problem's text. */
+const ROW_CHECKS: readonly { ok: string; problem: string }[] = [
+  { ok: "entry <> ''", problem: "'entry is empty'" },
+  { ok: isoDate('date'), problem: `'date "' || date || '" is not a valid YYYY-MM-DD date'` },
+  { ok: positiveInteger('location'), problem: `'location "' || location || '" must be a positive integer'` },
+  { ok: positiveInteger('account'), problem: `'account "' || account || '" must be a positive integer'` },
+  { ok: amount('amount'), problem: `'amount "' || amount || '" is not a decimal with at most 2 decimals'` },
+  // Its text names the first bad option (firstBadOption): found for the one row refused, not for every row.
+  { ok: options('options'), problem: `'${'option'}'` },
+  { ok: posted('posted'), problem: `'posted "' || lower(posted) || '" must be true or false'` },
 ];
 
 /** The first option of a row's `options` cell that is not a GUID (the row is known to have one). */
@@ -69,58 +75,81 @@ async function firstBadOption(s: SqlSession, cell: string): Promise<string> {
   return str(r?.o);
 }
 
+export type Dialect = 'duckdb' | 'postgres';
+
 /**
- * import_cells: each row's CSV line and trimmed cells ('' for a column the header lacks). A row's line is its ordinal
- * + 2 (the header is line 1), plus the line breaks inside the cells of the rows before it when the file is quoted.
+ * A line's tag key (tag-sets.ts): its distinct canonical options (32 lowercase hex), sorted, joined with ','. One or
+ * two options in canonical form are the same SQL for both engines; other lines use the engine's own list functions.
  */
-async function createCellsView(s: SqlSession, journal: JournalFile, ordinal: string): Promise<void> {
+const [FIRST, SECOND] = ["substr(options, 1, 32)", "substr(options, 34, 32)"];
+const tagKey = (dialect: Dialect) => `CASE WHEN options = '' THEN ''
+  WHEN options ~ '^[0-9a-f]{32}$' THEN options
+  WHEN options ~ '^[0-9a-f]{32};[0-9a-f]{32}$' THEN CASE WHEN ${FIRST} = ${SECOND} THEN ${FIRST}
+    WHEN ${FIRST} < ${SECOND} THEN ${FIRST} || ',' || ${SECOND} ELSE ${SECOND} || ',' || ${FIRST} END
+  ELSE ${TAG_KEY[dialect]} END`;
+const TAG_KEY: Record<Dialect, string> = {
+  duckdb: `CASE WHEN options = '' THEN '' ELSE array_to_string(list_sort(list_distinct(list_transform(
+    list_filter(list_transform(string_split(options, ';'), lambda o: trim(o)), lambda o: o <> ''), lambda o: ${canonical('o')}))), ',') END`,
+  postgres: `CASE WHEN options = '' THEN '' ELSE COALESCE((SELECT string_agg(DISTINCT ${canonical('o')} COLLATE "C", ',' ORDER BY ${canonical('o')} COLLATE "C")
+    FROM (SELECT trim(x) AS o FROM unnest(string_to_array(options, ';')) AS x) u WHERE o <> ''), '') END`,
+};
+
+/**
+ * The statement that makes import_rows from the raw rows (`source`: text columns c0, c1, …): each row's cells
+ * trimmed, checked and typed in one pass (a value is cast only once its check passed), with `problem`, the text of
+ * its first failed check (NULL when none failed), and `breaks`, the line breaks inside its cells.
+ */
+function importRowsSql(journal: JournalFile, dialect: Dialect, source: string, ordinal?: string): string {
   const raw = (c: JournalColumn) => (journal.columns[c] === undefined ? "''" : `COALESCE(c${journal.columns[c]}, '')`);
-  const cells = JOURNAL_COLUMNS.map((c) => `${cellOf(raw(c))} AS ${c}`).join(', ');
   const all = Array.from({ length: journal.width }, (_, i) => `COALESCE(c${i}, '')`);
-  const breaks = journal.quoted && (await s.query(`SELECT 1 AS x FROM import_csv WHERE ${all.map((c) => `strpos(${c}, chr(10)) > 0`).join(' OR ')} LIMIT 1`)).length > 0;
-  const line = breaks
-    ? `${ordinal} + 2 + COALESCE(SUM(${all.map((c) => `length(${c}) - length(replace(${c}, chr(10), ''))`).join(' + ')})
-         OVER (ORDER BY ${ordinal} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)`
-    : `${ordinal} + 2`;
-  await s.query(`CREATE TEMP VIEW import_cells AS SELECT CAST(${line} AS BIGINT) AS line, ${cells} FROM import_csv`);
+  const breaks = journal.quoted ? all.map((c) => `length(${c}) - length(replace(${c}, chr(10), ''))`).join(' + ') : '0';
+  const keep = ordinal ? `${ordinal}, ` : '';
+  const trimmed = `SELECT ${keep}${JOURNAL_COLUMNS.map((c) => `${cellOf(raw(c))} AS ${c}`).join(', ')}, ${breaks} AS breaks FROM ${source}`;
+  const checked = `SELECT *, ${ROW_CHECKS.map((c, i) => `${c.ok} AS ok${i}`).join(', ')} FROM (${trimmed}) t`;
+  const [, date, location, account, money] = ROW_CHECKS.map((_c, i) => `ok${i}`);
+  return `CREATE TEMP TABLE import_rows AS
+    SELECT ${keep}entry AS ref, CASE WHEN ${date} THEN CAST(date AS DATE) END AS entry_date,
+           CASE WHEN ${location} THEN CAST(location AS BIGINT) END AS location_id,
+           CASE WHEN ${account} THEN CAST(account AS BIGINT) END AS account_id,
+           CASE WHEN ${money} THEN ${cents('amount')} END AS amount_cents,
+           ${tagKey(dialect)} AS tag_key, options, NULLIF(memo, '') AS memo, posted = '' OR lower(posted) IN ${TRUE_WORDS} AS is_posted,
+           CASE ${ROW_CHECKS.map((c, i) => `WHEN NOT ok${i} THEN ${c.problem}`).join(' ')} END AS problem, CAST(breaks AS BIGINT) AS breaks
+      FROM (${checked}) f`;
 }
 
-/** The first row (by line) that fails a per-row check is refused with that check's message. */
-async function checkRows(s: SqlSession): Promise<void> {
-  const [r] = await s.query(`SELECT line, entry, date, location, account, amount, options, posted,
-      ${ROW_CHECKS.map((c, i) => `${c.ok} AS ok${i}`).join(', ')}
-    FROM import_cells WHERE NOT (${ROW_CHECKS.map((c) => c.ok).join(' AND ')}) ORDER BY line LIMIT 1`);
-  if (!r) return;
-  const failed = ROW_CHECKS.find((_c, i) => r[`ok${i}`] !== true)!;
-  throw new JournalLineError(int(r.line), await failed.reason(r, s));
+/** Reads a journal file with the engine into import_rows (`createRows` over the raw rows); returns the rows' ordinal. */
+export interface JournalReader {
+  dialect: Dialect;
+  read(journal: JournalFile, createRows: (source: string, ordinal?: string) => string): Promise<{ ordinal: string }>;
 }
 
 /**
- * The checked rows, typed: import_line_options (each option of a line, canonical: 32 lowercase hex) and import_lines
- * (its tag key: the line's distinct options sorted and joined with ',', as tag-sets.ts). The raw rows are dropped.
+ * import_lines: import_rows with each row's CSV line: its ordinal + 2 (the header is line 1), plus the line breaks
+ * inside the cells of the rows before it when some cell holds one. The first row with a problem is refused at its line.
  */
-const ROWS_SQL = [
-  `CREATE TEMP TABLE import_line_options AS
-   SELECT line, lower(regexp_replace(o, '[^0-9a-fA-F]', '', 'g')) AS option_id
-     FROM (SELECT line, ${cellOf('o')} AS o FROM (SELECT line, unnest(string_to_array(options, ';')) AS o FROM import_cells WHERE options <> '') u) t
-    WHERE o <> ''`,
-  `CREATE TEMP TABLE import_lines AS
-   SELECT c.line, c.entry AS ref, CAST(c.date AS DATE) AS entry_date, CAST(c.location AS BIGINT) AS location_id,
-          CAST(c.account AS BIGINT) AS account_id, ${cents('c.amount')} AS amount_cents, COALESCE(k.tag_key, '') AS tag_key,
-          NULLIF(c.memo, '') AS memo, c.posted = '' OR lower(c.posted) IN ${TRUE_WORDS} AS is_posted
-     FROM import_cells c
-     LEFT JOIN (SELECT line, string_agg(DISTINCT option_id, ',' ORDER BY option_id) AS tag_key FROM import_line_options GROUP BY line) k
-       ON k.line = c.line`,
-  'DROP VIEW import_cells',
-  'DROP TABLE import_csv',
-];
+async function lineRows(s: SqlSession, ordinal: string): Promise<void> {
+  const breaks = (await s.query('SELECT 1 AS x FROM import_rows WHERE breaks > 0 LIMIT 1')).length > 0;
+  const line = breaks
+    ? `${ordinal} + 2 + COALESCE(SUM(breaks) OVER (ORDER BY ${ordinal} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)`
+    : `${ordinal} + 2`;
+  await s.query(`CREATE TEMP VIEW import_lines AS SELECT CAST(${line} AS BIGINT) AS line, * FROM import_rows`);
+  const [r] = await s.query('SELECT line, problem, options FROM import_lines WHERE problem IS NOT NULL ORDER BY line LIMIT 1');
+  if (!r) return;
+  const problem = str(r.problem);
+  throw new JournalLineError(int(r.line), problem === 'option' ? `option "${await firstBadOption(s, str(r.options))}" is not a GUID` : problem);
+}
+
+/** Each option of a line, canonical (32 lowercase hex). */
+const OPTIONS_SQL = `CREATE TEMP TABLE import_line_options AS
+  SELECT line, ${canonical('o')} AS option_id
+    FROM (SELECT line, ${cellOf('o')} AS o FROM (SELECT line, unnest(string_to_array(options, ';')) AS o FROM import_lines WHERE options <> '') u) t
+   WHERE o <> ''`;
 
 /** Reads the journal file with the engine, checks each row and types it (import_lines, import_line_options). */
-async function readRows(s: SqlSession, journal: JournalFile, read: JournalReader): Promise<void> {
-  const { ordinal } = await read(journal);
-  await createCellsView(s, journal, ordinal);
-  await checkRows(s);
-  for (const sql of ROWS_SQL) await s.query(sql);
+async function readRows(s: SqlSession, journal: JournalFile, reader: JournalReader): Promise<void> {
+  const { ordinal } = await reader.read(journal, (source, ord) => importRowsSql(journal, reader.dialect, source, ord));
+  await lineRows(s, ordinal);
+  await s.query(OPTIONS_SQL);
 }
 
 // ---------------------------------------------------------------- entries: the rows checked against each other and the store
@@ -162,24 +191,27 @@ const JOURNAL_CHECKS: readonly JournalCheck[] = [
     failure: async (r, _s, c) => ({ order: [int(r.line), 0, 0, 0], line: int(r.line), reason: `${entryName(r)}: unknown location ${str(r.location_id)} for company ${c}` }),
   },
   {
-    sql: `${LINE_OF_ENTRY}, l.account_id FROM import_lines l JOIN import_entries e ON e.ref = l.ref
-           WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = l.account_id AND a.company_id = $1) ORDER BY e.first_line, l.line LIMIT 1`,
+    sql: `WITH bad AS MATERIALIZED (SELECT line, ref, account_id FROM import_lines l
+                                     WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = l.account_id AND a.company_id = $1))
+          ${LINE_OF_ENTRY}, l.account_id FROM bad l JOIN import_entries e ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
     failure: async (r, s, c) => ({
       order: [int(r.first_line), 1, int(r.line), 0], line: int(r.line), reason: `${await lineName(s, r)}: unknown account ${str(r.account_id)} for company ${c}`,
     }),
   },
   {
-    sql: `${LINE_OF_ENTRY}, l.location_id FROM import_lines l JOIN import_entries e ON e.ref = l.ref
-           WHERE l.location_id <> e.location_id AND NOT EXISTS (SELECT 1 FROM locations o WHERE o.id = l.location_id AND o.company_id = $1)
-           ORDER BY e.first_line, l.line LIMIT 1`,
+    sql: `WITH bad AS MATERIALIZED (SELECT line, ref, location_id FROM import_lines l
+                                     WHERE NOT EXISTS (SELECT 1 FROM locations o WHERE o.id = l.location_id AND o.company_id = $1))
+          ${LINE_OF_ENTRY}, l.location_id FROM bad l JOIN import_entries e ON e.ref = l.ref
+           WHERE l.location_id <> e.location_id ORDER BY e.first_line, l.line LIMIT 1`,
     failure: async (r, s, c) => ({
       order: [int(r.first_line), 1, int(r.line), 1], line: int(r.line), reason: `${await lineName(s, r)}: unknown location ${str(r.location_id)} for company ${c}`,
     }),
   },
   {
-    sql: `${LINE_OF_ENTRY}, o.option_id FROM import_line_options o JOIN import_lines l ON l.line = o.line JOIN import_entries e ON e.ref = l.ref
-           WHERE NOT EXISTS (SELECT 1 FROM tracking_options t JOIN tracking_categories g ON g.id = t.category_id
-                              WHERE t.id = o.option_id AND g.company_id = $1)
+    sql: `WITH bad AS MATERIALIZED (SELECT line, option_id FROM import_line_options o
+                                     WHERE NOT EXISTS (SELECT 1 FROM tracking_options t JOIN tracking_categories g ON g.id = t.category_id
+                                                        WHERE t.id = o.option_id AND g.company_id = $1))
+          ${LINE_OF_ENTRY}, o.option_id FROM bad o JOIN import_lines l ON l.line = o.line JOIN import_entries e ON e.ref = l.ref
            ORDER BY e.first_line, l.line LIMIT 1`,
     failure: async (r, s, c) => ({
       order: [int(r.first_line), 1, int(r.line), 2], line: int(r.line), reason: `${await lineName(s, r)}: unknown tracking option ${str(r.option_id)} for company ${c}`,
@@ -217,8 +249,10 @@ async function firstRow(s: SqlSession, sql: string, params: readonly SqlParam[])
 
 /** Every entry keeps one date: a later line with another date is refused (it was a parse error, reported first). */
 async function checkEntryDates(s: SqlSession): Promise<void> {
-  const r = await firstRow(s, `SELECT l.line, l.ref, CAST(l.entry_date AS VARCHAR) AS d, CAST(e.entry_date AS VARCHAR) AS first_date
-    FROM import_lines l JOIN import_entries e ON e.ref = l.ref WHERE l.entry_date <> e.entry_date ORDER BY l.line LIMIT 1`, []);
+  // Entries of more than one date are found by aggregation; only their lines are compared with the first one's.
+  const r = await firstRow(s, `WITH bad AS MATERIALIZED (SELECT ref FROM import_lines GROUP BY ref HAVING MIN(entry_date) <> MAX(entry_date))
+    SELECT l.line, l.ref, CAST(l.entry_date AS VARCHAR) AS d, CAST(e.entry_date AS VARCHAR) AS first_date
+      FROM bad b JOIN import_lines l ON l.ref = b.ref JOIN import_entries e ON e.ref = l.ref WHERE l.entry_date <> e.entry_date ORDER BY l.line LIMIT 1`, []);
   if (r) throw new JournalLineError(int(r.line), `entry ${str(r.ref)} has date ${str(r.d)} but its first line has ${str(r.first_date)}`);
 }
 
@@ -287,7 +321,7 @@ async function checkAccountMonths(s: SqlSession, companyId: number): Promise<voi
     `account ${over.accountId} would total more than 2^53 - 1 cents in ${over.month} (the largest amount a report can show exactly)`);
 }
 
-const DROP_IMPORT = ['DROP TABLE import_entries', 'DROP TABLE import_lines', 'DROP TABLE import_line_options'];
+const DROP_IMPORT = ['DROP TABLE import_entries', 'DROP VIEW import_lines', 'DROP TABLE import_rows', 'DROP TABLE import_line_options'];
 
 export async function loadJournal(s: SqlSession, load: JournalLoad, read: JournalReader, recordChange?: ChangeRecorder): Promise<number> {
   await readRows(s, load.journal, read);

@@ -13,7 +13,7 @@ import type {
   AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, JournalLoad, LedgerBatch, LedgerStore, LedgerView, NewApiKey,
   PnlQuery, ReadOptions,
 } from './ledger-store.ts';
-import { loadJournal } from './journal-import-sql.ts';
+import { loadJournal, type JournalReader } from './journal-import-sql.ts';
 import { API_KEYS_CHANNEL, recordChange } from './change-log-sql.ts';
 import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
 import { loadBatch } from './load-sql.ts';
@@ -50,20 +50,28 @@ async function writeStaging(client: pg.PoolClient, st: Staging): Promise<void> {
 }
 
 /**
- * PostgreSQL reads the journal file itself: COPY FROM STDIN (CSV, header skipped) into import_csv (journal-import-sql.ts),
- * every cell as text, each row numbered in the file's order by an identity column. `progress` follows the bytes sent.
+ * PostgreSQL reads the journal file itself: COPY FROM STDIN (CSV, header skipped) into import_csv, every cell as text,
+ * each row numbered in the file's order by an identity column; import_rows is made from it (journal-import-sql.ts).
+ * `progress` follows the bytes sent.
  */
-async function copyJournalCsv(client: pg.PoolClient, journal: JournalFile, progress?: (fraction: number) => void): Promise<{ ordinal: string }> {
-  const columns = Array.from({ length: journal.width }, (_, i) => `c${i}`);
-  await client.query(`CREATE TEMP TABLE import_csv (ord BIGINT GENERATED ALWAYS AS IDENTITY (MINVALUE 0 START WITH 0), ${columns.map((c) => `${c} text`).join(', ')})`);
-  const file = createReadStream(journal.path, { end: journal.size - 1, highWaterMark: 1 << 20 });
-  if (progress) file.on('data', () => progress(file.bytesRead / journal.size));
-  try {
-    await pipeline(file, client.query(copyFrom(`COPY import_csv (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv, HEADER true)`)));
-  } catch (err) {
-    throw malformedCopy(err, journal) ?? err;
-  }
-  return { ordinal: 'ord' };
+function journalReader(client: pg.PoolClient, progress?: (fraction: number) => void): JournalReader {
+  return {
+    dialect: 'postgres',
+    async read(journal, createRows) {
+      const columns = Array.from({ length: journal.width }, (_, i) => `c${i}`);
+      await client.query(`CREATE TEMP TABLE import_csv (ord BIGINT GENERATED ALWAYS AS IDENTITY (MINVALUE 0 START WITH 0), ${columns.map((c) => `${c} text`).join(', ')})`);
+      const file = createReadStream(journal.path, { end: journal.size - 1, highWaterMark: 1 << 20 });
+      if (progress) file.on('data', () => progress(file.bytesRead / journal.size));
+      try {
+        await pipeline(file, client.query(copyFrom(`COPY import_csv (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv, HEADER true)`)));
+      } catch (err) {
+        throw malformedCopy(err, journal) ?? err;
+      }
+      await client.query(createRows('import_csv', 'ord'));
+      await client.query('DROP TABLE import_csv');
+      return { ordinal: 'ord' };
+    },
+  };
 }
 
 /** COPY's refusal of a malformed row (its `where` names the line) as the import's own, naming the header's columns. */
@@ -271,7 +279,7 @@ export class PostgresLedgerStore implements LedgerStore {
   async loadJournal(load: JournalLoad): Promise<number> {
     const loaded = await this.transaction(async (client) => {
       await client.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
-      return loadJournal(session(client), load, (journal) => copyJournalCsv(client, journal, load.progress), recordChange);
+      return loadJournal(session(client), load, journalReader(client, load.progress), recordChange);
     });
     await this.afterLoad(loaded > 0);
     return loaded;

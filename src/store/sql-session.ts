@@ -1,4 +1,3 @@
-import type { JournalFile } from './journal-file.ts';
 /** The minimal SQL surface the shared store logic needs from an adapter. Placeholders are `$1…$n` in both dialects. */
 export type SqlParam = string | number | boolean | null | readonly number[] | readonly string[];
 export type SqlRow = Record<string, unknown>;
@@ -28,10 +27,3 @@ export const int = (v: unknown): number => {
 export const str = (v: unknown): string => String(v);
 export const strOrNull = (v: unknown): string | null => (v == null ? null : String(v));
 export const intOrNull = (v: unknown): number | null => (v == null ? null : int(v));
-
-/**
- * Adapter-specific reader of a journal CSV file (journal-file.ts) into the temp table import_csv: one text column per
- * header cell (c0, c1, …) and the row's ordinal (0 for the first row after the header), read by the engine itself.
- * Returns the ordinal's column; a malformed file is refused with JournalLineError naming its line.
- */
-export type JournalReader = (journal: JournalFile) => Promise<{ ordinal: string }>;
