@@ -18,30 +18,38 @@ import { int, str, type SqlParam, type SqlRow, type SqlSession } from './sql-ses
 // The SQL below is the same for DuckDB and PostgreSQL: anchored regular expressions (`~` is a full match in DuckDB,
 // a search in PostgreSQL: the same when anchored), no casts of unchecked text.
 
-/** A cell without the spaces around it (the CSV readers keep them; the import never did). */
-const cellOf = (c: string) => `trim(${c})`;
-
-// Each check has a fast path for the common form (one regular expression), and the exact rule for the rest.
+// Each check has a fast path over the cell as read (one regular expression for the usual form) and the exact rule
+// over the cell trimmed for the rest: the engines repeat an expression wherever a check refers to it, so the trimmed
+// cell is only computed where it is needed. Casts accept the spaces around a value.
+const trim = (c: string) => `trim(${c})`;
+/** A cell's value without the spaces around it, trimmed only when it has some. */
+const trimmed = (c: string) => `(CASE WHEN ${c} LIKE ' %' OR ${c} LIKE '% ' THEN trim(${c}) ELSE ${c} END)`;
+/** `fast OR slow`, with `slow` computed only where `fast` fails (a projection computes both sides of an OR). */
+const orElse = (fast: string, slow: string) => `(CASE WHEN ${fast} THEN true ELSE ${slow} END)`;
 
 /** A count of digits without leading zeros is a safe integer (at most 2^53 - 1). */
 const safeDigits = (digits: string) =>
   `(length(ltrim(${digits}, '0')) < 16 OR (length(ltrim(${digits}, '0')) = 16 AND ltrim(${digits}, '0') <= '9007199254740991'))`;
-const positiveInteger = (v: string) =>
-  `(${v} ~ '^0*[1-9][0-9]{0,14}$' OR (${v} ~ '^[0-9]+$' AND ltrim(${v}, '0') <> '' AND ${safeDigits(v)}))`;
+const positiveInteger = (cell: string) => {
+  const v = trim(cell);
+  return orElse(`${cell} ~ '^0*[1-9][0-9]{0,14}$'`, `(${v} ~ '^[0-9]+$' AND ltrim(${v}, '0') <> '' AND ${safeDigits(v)})`);
+};
 
 /** `YYYY-MM-DD` naming a real day of years 0100-9999 (as isIsoDate): days 01-28 of any month need no arithmetic. */
-const isoDate = (d: string) => {
+const DAY = "'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$'";
+const isoDate = (cell: string) => {
+  const d = trim(cell);
   const [y, m, day] = [`CAST(substr(${d}, 1, 4) AS INTEGER)`, `CAST(substr(${d}, 6, 2) AS INTEGER)`, `CAST(substr(${d}, 9, 2) AS INTEGER)`];
-  return `(CASE WHEN ${d} ~ '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' AND substr(${d}, 1, 2) <> '00'
-    THEN substr(${d}, 9, 2) <= '28' OR ${day} <=
+  return orElse(`${cell} ~ ${DAY} AND substr(${cell}, 1, 2) <> '00' AND substr(${cell}, 9, 2) <= '28'`,
+    `CASE WHEN ${d} ~ ${DAY} AND substr(${d}, 1, 2) <> '00' THEN ${day} <=
       CASE ${m} WHEN 2 THEN CASE WHEN (${y} % 4 = 0 AND ${y} % 100 <> 0) OR ${y} % 400 = 0 THEN 29 ELSE 28 END
-        WHEN 4 THEN 30 WHEN 6 THEN 30 WHEN 9 THEN 30 WHEN 11 THEN 30 ELSE 31 END ELSE false END)`;
+        WHEN 4 THEN 30 WHEN 6 THEN 30 WHEN 9 THEN 30 WHEN 11 THEN 30 ELSE 31 END ELSE false END`);
 };
 
 /** A decimal of at most 2 decimals whose cents are a safe integer; its cents (exact: DECIMAL(18, 2) holds it). */
-const DECIMAL = "'^[+-]?[0-9]+([.][0-9]{1,2})?$'";
 const centsDigits = (a: string) => `(split_part(ltrim(${a}, '+-'), '.', 1) || rpad(split_part(${a}, '.', 2), 2, '0'))`;
-const amount = (a: string) => `(${a} ~ '^[+-]?0*[0-9]{1,13}([.][0-9]{1,2})?$' OR (${a} ~ ${DECIMAL} AND ${safeDigits(centsDigits(a))}))`;
+const amount = (cell: string) =>
+  orElse(`${cell} ~ '^[+-]?0*[0-9]{1,13}([.][0-9]{1,2})?$'`, `(${trim(cell)} ~ '^[+-]?[0-9]+([.][0-9]{1,2})?$' AND ${safeDigits(centsDigits(trim(cell)))})`);
 const cents = (a: string) => `CAST(CAST(${a} AS DECIMAL(18, 2)) * 100 AS BIGINT)`;
 
 /** A GUID as .NET's Guid.Parse read it (guids.ts): 32 hex, or 8-4-4-4-12, bare or in {} or (). */
@@ -49,28 +57,29 @@ const HEX = (n: number) => `[0-9a-fA-F]{${n}}`;
 const GUID_BODY = `(${HEX(32)}|${HEX(8)}-${HEX(4)}-${HEX(4)}-${HEX(4)}-${HEX(12)})`;
 const GUID = `(${GUID_BODY}|[{]${GUID_BODY}[}]|[(]${GUID_BODY}[)])`;
 /** `;`-separated GUIDs, each trimmed, empty ones ignored. */
-const options = (o: string) => `(${o} ~ '^ *${GUID}? *(; *${GUID}? *)*$')`;
+const options = (o: string) => orElse(`${o} = '' OR ${o} ~ '^[0-9a-f]{32}(;[0-9a-f]{32})*$'`, `${o} ~ '^ *${GUID}? *(; *${GUID}? *)*$'`);
 /** A checked option's canonical form (32 lowercase hex): only other forms need their braces and hyphens removed. */
 const canonical = (o: string) => `CASE WHEN length(${o}) = 32 THEN lower(${o}) ELSE lower(regexp_replace(${o}, '[^0-9a-fA-F]', '', 'g')) END`;
 
-const TRUE_WORDS = "('1', 'true', 'yes', 'on')";
-const posted = (p: string) => `(${p} = '' OR lower(${p}) IN ${TRUE_WORDS} OR lower(${p}) IN ('0', 'false', 'no', 'off'))`;
+const TRUE_WORDS = "('', '1', 'true', 'yes', 'on')";
+const posted = (p: string) => orElse(`${p} IN ('', 'true', 'false')`, `lower(${trim(p)}) IN ${TRUE_WORDS} OR lower(${trim(p)}) IN ('0', 'false', 'no', 'off')`);
+const isPosted = (p: string) => `(CASE ${p} WHEN 'true' THEN true WHEN 'false' THEN false WHEN '' THEN true ELSE lower(${trim(p)}) IN ${TRUE_WORDS} END)`;
 
-/** The per-row checks, in the order a row was checked: its predicate over the trimmed cells, and its problem's text. */
+/** The per-row checks, in the order a row was checked: its predicate over the cells, and its problem's text. */
 const ROW_CHECKS: readonly { ok: string; problem: string }[] = [
-  { ok: "entry <> ''", problem: "'entry is empty'" },
-  { ok: isoDate('date'), problem: `'date "' || date || '" is not a valid YYYY-MM-DD date'` },
-  { ok: positiveInteger('location'), problem: `'location "' || location || '" must be a positive integer'` },
-  { ok: positiveInteger('account'), problem: `'account "' || account || '" must be a positive integer'` },
-  { ok: amount('amount'), problem: `'amount "' || amount || '" is not a decimal with at most 2 decimals'` },
+  { ok: orElse(`entry <> '' AND entry NOT LIKE ' %'`, `${trim('entry')} <> ''`), problem: "'entry is empty'" },
+  { ok: isoDate('date'), problem: `'date "' || ${trim('date')} || '" is not a valid YYYY-MM-DD date'` },
+  { ok: positiveInteger('location'), problem: `'location "' || ${trim('location')} || '" must be a positive integer'` },
+  { ok: positiveInteger('account'), problem: `'account "' || ${trim('account')} || '" must be a positive integer'` },
+  { ok: amount('amount'), problem: `'amount "' || ${trim('amount')} || '" is not a decimal with at most 2 decimals'` },
   // Its text names the first bad option (firstBadOption): found for the one row refused, not for every row.
   { ok: options('options'), problem: `'${'option'}'` },
-  { ok: posted('posted'), problem: `'posted "' || lower(posted) || '" must be true or false'` },
+  { ok: posted('posted'), problem: `'posted "' || lower(${trim('posted')}) || '" must be true or false'` },
 ];
 
 /** The first option of a row's `options` cell that is not a GUID (the row is known to have one). */
 async function firstBadOption(s: SqlSession, cell: string): Promise<string> {
-  const [r] = await s.query(`SELECT o FROM (SELECT ${cellOf('split_part($1, \';\', g.i)')} AS o, g.i FROM generate_series(1, $2) AS g(i)) x
+  const [r] = await s.query(`SELECT o FROM (SELECT ${trim('split_part($1, \';\', g.i)')} AS o, g.i FROM generate_series(1, $2) AS g(i)) x
     WHERE o <> '' AND NOT o ~ '^${GUID}$' ORDER BY i LIMIT 1`, [cell, cell.split(';').length]);
   return str(r?.o);
 }
@@ -96,7 +105,7 @@ const TAG_KEY: Record<Dialect, string> = {
 
 /**
  * The statement that makes import_rows from the raw rows (`source`: text columns c0, c1, …): each row's cells
- * trimmed, checked and typed in one pass (a value is cast only once its check passed), with `problem`, the text of
+ * checked and typed in one pass (a value is cast only once its check passed), with `problem`, the text of
  * its first failed check (NULL when none failed), and `breaks`, the line breaks inside its cells.
  */
 function importRowsSql(journal: JournalFile, dialect: Dialect, source: string, ordinal?: string): string {
@@ -104,15 +113,15 @@ function importRowsSql(journal: JournalFile, dialect: Dialect, source: string, o
   const all = Array.from({ length: journal.width }, (_, i) => `COALESCE(c${i}, '')`);
   const breaks = journal.quoted ? all.map((c) => `length(${c}) - length(replace(${c}, chr(10), ''))`).join(' + ') : '0';
   const keep = ordinal ? `${ordinal}, ` : '';
-  const trimmed = `SELECT ${keep}${JOURNAL_COLUMNS.map((c) => `${cellOf(raw(c))} AS ${c}`).join(', ')}, ${breaks} AS breaks FROM ${source}`;
-  const checked = `SELECT *, ${ROW_CHECKS.map((c, i) => `${c.ok} AS ok${i}`).join(', ')} FROM (${trimmed}) t`;
+  const cells = `SELECT ${keep}${JOURNAL_COLUMNS.map((c) => `${raw(c)} AS ${c}`).join(', ')}, ${breaks} AS breaks FROM ${source}`;
+  const checked = `SELECT *, ${ROW_CHECKS.map((c, i) => `${c.ok} AS ok${i}`).join(', ')} FROM (${cells}) t`;
   const [, date, location, account, money] = ROW_CHECKS.map((_c, i) => `ok${i}`);
   return `CREATE TEMP TABLE import_rows AS
-    SELECT ${keep}entry AS ref, CASE WHEN ${date} THEN CAST(date AS DATE) END AS entry_date,
+    SELECT ${keep}${trimmed('entry')} AS ref, CASE WHEN ${date} THEN CAST(date AS DATE) END AS entry_date,
            CASE WHEN ${location} THEN CAST(location AS BIGINT) END AS location_id,
            CASE WHEN ${account} THEN CAST(account AS BIGINT) END AS account_id,
            CASE WHEN ${money} THEN ${cents('amount')} END AS amount_cents,
-           ${tagKey(dialect)} AS tag_key, options, NULLIF(memo, '') AS memo, posted = '' OR lower(posted) IN ${TRUE_WORDS} AS is_posted,
+           ${tagKey(dialect)} AS tag_key, options, NULLIF(${trimmed('memo')}, '') AS memo, ${isPosted('posted')} AS is_posted,
            CASE ${ROW_CHECKS.map((c, i) => `WHEN NOT ok${i} THEN ${c.problem}`).join(' ')} END AS problem, CAST(breaks AS BIGINT) AS breaks
       FROM (${checked}) f`;
 }
@@ -142,7 +151,7 @@ async function lineRows(s: SqlSession, ordinal: string): Promise<void> {
 /** Each option of a line, canonical (32 lowercase hex). */
 const OPTIONS_SQL = `CREATE TEMP TABLE import_line_options AS
   SELECT line, ${canonical('o')} AS option_id
-    FROM (SELECT line, ${cellOf('o')} AS o FROM (SELECT line, unnest(string_to_array(options, ';')) AS o FROM import_lines WHERE options <> '') u) t
+    FROM (SELECT line, ${trim('o')} AS o FROM (SELECT line, unnest(string_to_array(options, ';')) AS o FROM import_lines WHERE options <> '') u) t
    WHERE o <> ''`;
 
 /** Reads the journal file with the engine, checks each row and types it (import_lines, import_line_options). */
@@ -191,28 +200,26 @@ const JOURNAL_CHECKS: readonly JournalCheck[] = [
     failure: async (r, _s, c) => ({ order: [int(r.line), 0, 0, 0], line: int(r.line), reason: `${entryName(r)}: unknown location ${str(r.location_id)} for company ${c}` }),
   },
   {
-    sql: `WITH bad AS MATERIALIZED (SELECT line, ref, account_id FROM import_lines l
-                                     WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = l.account_id AND a.company_id = $1))
-          ${LINE_OF_ENTRY}, l.account_id FROM bad l JOIN import_entries e ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
+    sql: `${LINE_OF_ENTRY}, l.account_id FROM (SELECT l.line, l.ref, l.account_id FROM import_lines l
+             LEFT JOIN accounts a ON a.id = l.account_id AND a.company_id = $1 WHERE a.id IS NULL) l
+           JOIN import_entries e ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
     failure: async (r, s, c) => ({
       order: [int(r.first_line), 1, int(r.line), 0], line: int(r.line), reason: `${await lineName(s, r)}: unknown account ${str(r.account_id)} for company ${c}`,
     }),
   },
   {
-    sql: `WITH bad AS MATERIALIZED (SELECT line, ref, location_id FROM import_lines l
-                                     WHERE NOT EXISTS (SELECT 1 FROM locations o WHERE o.id = l.location_id AND o.company_id = $1))
-          ${LINE_OF_ENTRY}, l.location_id FROM bad l JOIN import_entries e ON e.ref = l.ref
-           WHERE l.location_id <> e.location_id ORDER BY e.first_line, l.line LIMIT 1`,
+    sql: `${LINE_OF_ENTRY}, l.location_id FROM (SELECT l.line, l.ref, l.location_id FROM import_lines l
+             LEFT JOIN locations o ON o.id = l.location_id AND o.company_id = $1 WHERE o.id IS NULL) l
+           JOIN import_entries e ON e.ref = l.ref WHERE l.location_id <> e.location_id ORDER BY e.first_line, l.line LIMIT 1`,
     failure: async (r, s, c) => ({
       order: [int(r.first_line), 1, int(r.line), 1], line: int(r.line), reason: `${await lineName(s, r)}: unknown location ${str(r.location_id)} for company ${c}`,
     }),
   },
   {
-    sql: `WITH bad AS MATERIALIZED (SELECT line, option_id FROM import_line_options o
-                                     WHERE NOT EXISTS (SELECT 1 FROM tracking_options t JOIN tracking_categories g ON g.id = t.category_id
-                                                        WHERE t.id = o.option_id AND g.company_id = $1))
-          ${LINE_OF_ENTRY}, o.option_id FROM bad o JOIN import_lines l ON l.line = o.line JOIN import_entries e ON e.ref = l.ref
-           ORDER BY e.first_line, l.line LIMIT 1`,
+    sql: `${LINE_OF_ENTRY}, o.option_id FROM (SELECT o.line, o.option_id FROM import_line_options o
+             LEFT JOIN (SELECT t.id FROM tracking_options t JOIN tracking_categories g ON g.id = t.category_id WHERE g.company_id = $1) k
+               ON k.id = o.option_id WHERE k.id IS NULL) o
+           JOIN import_lines l ON l.line = o.line JOIN import_entries e ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
     failure: async (r, s, c) => ({
       order: [int(r.first_line), 1, int(r.line), 2], line: int(r.line), reason: `${await lineName(s, r)}: unknown tracking option ${str(r.option_id)} for company ${c}`,
     }),
@@ -250,9 +257,9 @@ async function firstRow(s: SqlSession, sql: string, params: readonly SqlParam[])
 /** Every entry keeps one date: a later line with another date is refused (it was a parse error, reported first). */
 async function checkEntryDates(s: SqlSession): Promise<void> {
   // Entries of more than one date are found by aggregation; only their lines are compared with the first one's.
-  const r = await firstRow(s, `WITH bad AS MATERIALIZED (SELECT ref FROM import_lines GROUP BY ref HAVING MIN(entry_date) <> MAX(entry_date))
-    SELECT l.line, l.ref, CAST(l.entry_date AS VARCHAR) AS d, CAST(e.entry_date AS VARCHAR) AS first_date
-      FROM bad b JOIN import_lines l ON l.ref = b.ref JOIN import_entries e ON e.ref = l.ref WHERE l.entry_date <> e.entry_date ORDER BY l.line LIMIT 1`, []);
+  const r = await firstRow(s, `SELECT l.line, l.ref, CAST(l.entry_date AS VARCHAR) AS d, CAST(e.entry_date AS VARCHAR) AS first_date
+      FROM (SELECT ref FROM import_lines GROUP BY ref HAVING MIN(entry_date) <> MAX(entry_date)) b
+      JOIN import_lines l ON l.ref = b.ref JOIN import_entries e ON e.ref = l.ref WHERE l.entry_date <> e.entry_date ORDER BY l.line LIMIT 1`, []);
   if (r) throw new JournalLineError(int(r.line), `entry ${str(r.ref)} has date ${str(r.d)} but its first line has ${str(r.first_date)}`);
 }
 

@@ -124,9 +124,12 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
       expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
     });
 
-    it('reads GUIDs in every accepted form, quoted cells spanning lines, CRLF and a BOM; lines count the breaks in cells', async () => {
+    it('reads GUIDs in every accepted form, spaces around cells, quoted cells spanning lines, CRLF and a BOM; lines count the breaks in cells', async () => {
       const braced = (id: string) => `{${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20).toUpperCase()}}`;
-      const spelled = rows.map((r, i) => (i % 2 === 0 ? [...r.slice(0, 5), r[5]!.split(';').map((o) => (o ? braced(o) : o)).join(' ; '), r[6] ? `${r[6]}\nsecond line, "quoted"` : '', r[7]!] : r));
+      const spaced = (cell: string) => ` ${cell} `; // cells are trimmed
+      const spelled = rows.map((r, i) => (i % 2 === 0
+        ? [...r.slice(0, 5).map(spaced), r[5]!.split(';').map((o) => (o ? braced(o) : o)).join(' ; '), r[6] ? `${r[6]}\nsecond line, "quoted"` : '', spaced(r[7]!)]
+        : r));
       const text = `\uFEFF${csvOf(spelled).replace(/\n/g, '\r\n')}\r\n\r\n`;
       expect(await importLedgerCsv(store, text, { companyId: RANDOM_COMPANY })).to.equal(ENTRIES);
       const filtered = { ...all, optionGroups: [[OPTIONS_A[1]!], [OPTIONS_B[0]!]] };
