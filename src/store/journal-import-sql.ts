@@ -106,18 +106,22 @@ const TAG_KEY: Record<Dialect, string> = {
 /**
  * The statement that makes import_rows from the raw rows (`source`: text columns c0, c1, …): each row's cells
  * checked and typed in one pass (a value is cast only once its check passed), with `problem`, the text of
- * its first failed check (NULL when none failed), and `breaks`, the line breaks inside its cells.
+ * its first failed check (NULL when none failed), and `breaks`, the line breaks inside its cells. With the source's
+ * ordinal column (PostgreSQL's), each row's `line` too.
  */
 function importRowsSql(journal: JournalFile, dialect: Dialect, source: string, ordinal?: string): string {
   const raw = (c: JournalColumn) => (journal.columns[c] === undefined ? "''" : `COALESCE(c${journal.columns[c]}, '')`);
   const all = Array.from({ length: journal.width }, (_, i) => `COALESCE(c${i}, '')`);
   const breaks = journal.quoted ? all.map((c) => `length(${c}) - length(replace(${c}, chr(10), ''))`).join(' + ') : '0';
   const keep = ordinal ? `${ordinal}, ` : '';
+  const line = ordinal ? `CAST(${lineOf(ordinal, journal.quoted)} AS BIGINT) AS line, ` : '';
   const cells = `SELECT ${keep}${JOURNAL_COLUMNS.map((c) => `${raw(c)} AS ${c}`).join(', ')}, ${breaks} AS breaks FROM ${source}`;
-  const checked = `SELECT *, ${ROW_CHECKS.map((c, i) => `${c.ok} AS ok${i}`).join(', ')} FROM (${cells}) t`;
+  // PostgreSQL would pull the checks up into each place that refers to them (OFFSET 0 keeps them computed once).
+  const fence = dialect === 'postgres' ? ' OFFSET 0' : '';
+  const checked = `SELECT *, ${ROW_CHECKS.map((c, i) => `${c.ok} AS ok${i}`).join(', ')} FROM (${cells}) t${fence}`;
   const [, date, location, account, money] = ROW_CHECKS.map((_c, i) => `ok${i}`);
   return `CREATE TEMP TABLE import_rows AS
-    SELECT ${keep}${trimmed('entry')} AS ref, CASE WHEN ${date} THEN CAST(date AS DATE) END AS entry_date,
+    SELECT ${line}${trimmed('entry')} AS ref, CASE WHEN ${date} THEN CAST(date AS DATE) END AS entry_date,
            CASE WHEN ${location} THEN CAST(location AS BIGINT) END AS location_id,
            CASE WHEN ${account} THEN CAST(account AS BIGINT) END AS account_id,
            CASE WHEN ${money} THEN ${cents('amount')} END AS amount_cents,
@@ -126,22 +130,30 @@ function importRowsSql(journal: JournalFile, dialect: Dialect, source: string, o
       FROM (${checked}) f`;
 }
 
-/** Reads a journal file with the engine into import_rows (`createRows` over the raw rows); returns the rows' ordinal. */
-export interface JournalReader {
-  dialect: Dialect;
-  read(journal: JournalFile, createRows: (source: string, ordinal?: string) => string): Promise<{ ordinal: string }>;
+/**
+ * A row's CSV line: its ordinal + 2 (the header is line 1), plus, when cells may hold line breaks, those of the rows
+ * before it.
+ */
+function lineOf(ordinal: string, breaks: boolean): string {
+  return breaks ? `${ordinal} + 2 + COALESCE(SUM(breaks) OVER (ORDER BY ${ordinal} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)` : `${ordinal} + 2`;
 }
 
 /**
- * import_lines: import_rows with each row's CSV line: its ordinal + 2 (the header is line 1), plus the line breaks
- * inside the cells of the rows before it when some cell holds one. The first row with a problem is refused at its line.
+ * Reads a journal file with the engine into import_rows (`createRows` over the raw rows, given their ordinal column
+ * when the source has one); returns the ordinal of the rows when they have no `line` yet (DuckDB's rowid).
  */
-async function lineRows(s: SqlSession, ordinal: string): Promise<void> {
-  const breaks = (await s.query('SELECT 1 AS x FROM import_rows WHERE breaks > 0 LIMIT 1')).length > 0;
-  const line = breaks
-    ? `${ordinal} + 2 + COALESCE(SUM(breaks) OVER (ORDER BY ${ordinal} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)`
-    : `${ordinal} + 2`;
-  await s.query(`CREATE TEMP VIEW import_lines AS SELECT CAST(${line} AS BIGINT) AS line, * FROM import_rows`);
+export interface JournalReader {
+  dialect: Dialect;
+  read(journal: JournalFile, createRows: (source: string, ordinal?: string) => string): Promise<{ ordinal?: string }>;
+}
+
+/** import_lines: import_rows with each row's CSV line. The first row with a problem is refused at its line. */
+async function lineRows(s: SqlSession, ordinal: string | undefined): Promise<void> {
+  if (ordinal === undefined) await s.query('CREATE TEMP VIEW import_lines AS SELECT * FROM import_rows');
+  else {
+    const breaks = (await s.query('SELECT 1 AS x FROM import_rows WHERE breaks > 0 LIMIT 1')).length > 0;
+    await s.query(`CREATE TEMP VIEW import_lines AS SELECT CAST(${lineOf(ordinal, breaks)} AS BIGINT) AS line, * FROM import_rows`);
+  }
   const [r] = await s.query('SELECT line, problem, options FROM import_lines WHERE problem IS NOT NULL ORDER BY line LIMIT 1');
   if (!r) return;
   const problem = str(r.problem);
