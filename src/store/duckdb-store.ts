@@ -144,6 +144,8 @@ function journalReader(conn: DuckDBConnection, progress?: (fraction: number) => 
       }
       // Rows written in this transaction are numbered from a base of DuckDB's (not 0), contiguously in insertion order.
       const [base] = (await conn.runAndReadAll('SELECT CAST(COALESCE(MIN(rowid), 0) AS VARCHAR) AS b FROM import_rows')).getRowObjectsJS();
+      // Every later table is keyed, not read in order: without keeping it, DuckDB's inserts need far less memory.
+      await conn.run('SET preserve_insertion_order = false');
       return { ordinal: `(rowid - ${BigInt(String(base?.b ?? 0))})` };
     },
   };
@@ -348,7 +350,7 @@ export class DuckDbLedgerStore implements LedgerStore {
     let loaded = 0;
     try {
       // DuckDB's memory is capped for the import: its import tables and joins spill to disk instead of growing with the file.
-      loaded = await this.write((s) => loadJournal(s, load, journalReader(this.writer, load.progress)), this.importMemoryLimit);
+      loaded = await this.write((s) => loadJournal(s, load, journalReader(this.writer, load.progress)), true);
     } finally {
       this.afterLoad(undefined, [load.companyId]);
     }
@@ -387,17 +389,21 @@ export class DuckDbLedgerStore implements LedgerStore {
     return this.read((s) => keys.listCompanies(s));
   }
 
-  /** One transaction in the write queue; `memoryLimit` caps DuckDB's memory for its duration (then restored). */
-  private write<T>(fn: (s: SqlSession) => Promise<T>, memoryLimit?: string): Promise<T> {
+  /**
+   * One transaction in the write queue. An import caps DuckDB's memory (importMemoryLimit) and may drop insertion
+   * order once its rows are read (journalReader): both settings are restored after it.
+   */
+  private write<T>(fn: (s: SqlSession) => Promise<T>, importing = false): Promise<T> {
     return this.writeQueue.run(async () => {
       const s = session(this.writer);
-      if (memoryLimit === undefined) return this.transact(s, fn);
-      const [row] = await s.query("SELECT current_setting('memory_limit') AS m");
-      await this.writer.run(`SET memory_limit = '${memoryLimit}'`);
+      if (!importing) return this.transact(s, fn);
+      const [row] = await s.query("SELECT current_setting('memory_limit') AS m, CAST(current_setting('preserve_insertion_order') AS VARCHAR) AS p");
+      if (this.importMemoryLimit !== undefined) await this.writer.run(`SET memory_limit = '${this.importMemoryLimit}'`);
       try {
         return await this.transact(s, fn);
       } finally {
         await this.writer.run(`SET memory_limit = '${String(row?.m).replace(/[^0-9A-Za-z. ]/g, '')}'`);
+        await this.writer.run(`SET preserve_insertion_order = ${String(row?.p) === 'false' ? 'false' : 'true'}`);
       }
     });
   }
