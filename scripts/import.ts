@@ -15,6 +15,7 @@ import { loadConfig } from '../src/config.ts';
 import { importThroughServer, keyAdminSocketPath } from '../src/ops/key-admin-socket.ts';
 import { describeSpan, ledgerSpan, spanReportUrl } from '../src/ops/ledger-span.ts';
 import { CsvImportError, importLedgerCsv, parseReferenceCsv } from '../src/store/csv-import.ts';
+import { IMPORT_STEPS, type ImportProgress } from '../src/store/ledger-store.ts';
 import { usageError } from './cli-failure.ts';
 import { configuredServiceUrl, runCli, withConfiguredStore } from './cli.ts';
 
@@ -31,15 +32,16 @@ function parse() {
   }
 }
 
-/** On a terminal, a progress bar of the journal's share read by the engine. */
-function progressBar(file: string): { progress?: (fraction: number) => void; done: () => void } {
+/** On a terminal, a progress bar over the import's steps (the file's share read within the first, when the engine says). */
+function progressBar(file: string): { progress?: (at: ImportProgress) => void; done: () => void } {
   if (!process.stderr.isTTY) return { done: () => undefined };
   const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: 'import [{bar}] {percentage}% of {size} read | {eta_formatted} left', clearOnComplete: true },
+    { stream: process.stderr, format: 'import {size} [{bar}] step {number}/{steps}: {name} | {duration_formatted}', clearOnComplete: true },
     cliProgress.Presets.shades_classic);
-  const size = statSync(file).size;
-  bar.start(100, 0, { size: `${(size / 1e6).toFixed(1)} MB` });
-  return { progress: (fraction) => bar.update(Math.round(fraction * 100)), done: () => bar.stop() };
+  const steps = IMPORT_STEPS.length;
+  bar.start(steps * 100, 0, { size: `${(statSync(file).size / 1e6).toFixed(1)} MB`, number: 1, steps, name: IMPORT_STEPS[0] });
+  // The bar redraws on a timer too, so the time shown keeps moving through a long step.
+  return { progress: ({ step, name, fraction }) => bar.update(Math.round((step + fraction) * 100), { number: step + 1, name }), done: () => bar.stop() };
 }
 
 /**

@@ -15,7 +15,7 @@ import { parse } from 'csv-parse/sync';
 import { JournalLineError, LedgerValidationError, type BatchIssue } from './errors.ts';
 import { describeJournalFile, readHead } from './journal-file.ts';
 import { checkLedgerFileShapes } from './ledger-file-shape.ts';
-import type { Account, AccountType, LedgerBatch, LedgerStore } from './ledger-store.ts';
+import type { Account, AccountType, JournalLoad, LedgerBatch, LedgerStore } from './ledger-store.ts';
 import { parseGuid } from '../scalars/guids.ts';
 
 export class CsvImportError extends Error {
@@ -163,7 +163,7 @@ export async function importLedgerCsv(
   journal: JournalInput,
   options: {
     reference?: string; companyId?: number; /** Re-imported entry ids replace their earlier entries. */ replace?: boolean;
-    /** Told the share (0-1) of the journal read so far. */ progress?: (fraction: number) => void;
+    /** Told each step of the import as it starts (and the share of the file read, when the engine says). */ progress?: JournalLoad['progress'];
   } = {},
 ): Promise<number> {
   return withJournalFile(journal, async (path) => {

@@ -122,25 +122,19 @@ async function writeStaging(conn: DuckDBConnection, st: Staging): Promise<void> 
 /**
  * DuckDB reads the journal file itself (read_csv: every cell as text, the options set, no sniffing), straight into
  * import_rows (journal-import-sql.ts), in the file's order (insertion order is kept), so a row's rowid gives its
- * ordinal. While it reads, `progress` is told the share of the file done (DuckDB's query progress).
+ * ordinal. It tells no share of the file read: DuckDB's query progress stays unknown (-1) for this statement.
  */
-function journalReader(conn: DuckDBConnection, progress?: (fraction: number) => void): JournalReader {
+function journalReader(conn: DuckDBConnection): JournalReader {
   return {
     dialect: 'duckdb',
     async read(journal, createRows) {
       const columns = Array.from({ length: journal.width }, (_, i) => `'c${i}': 'VARCHAR'`).join(', ');
       const path = `'${journal.path.replace(/'/g, "''")}'`;
-      const poll = progress && setInterval(() => {
-        const { percentage } = conn.progress;
-        if (percentage >= 0) progress(percentage / 100);
-      }, 250);
       try {
         await conn.run(createRows(`read_csv(${path}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"',
           columns = {${columns}}, strict_mode = true, null_padding = false)`));
       } catch (err) {
         throw malformedCsv(err) ?? err;
-      } finally {
-        clearInterval(poll);
       }
       // Rows written in this transaction are numbered from a base of DuckDB's (not 0), contiguously in insertion order.
       const [base] = (await conn.runAndReadAll('SELECT CAST(COALESCE(MIN(rowid), 0) AS VARCHAR) AS b FROM import_rows')).getRowObjectsJS();
@@ -207,8 +201,6 @@ export class DuckDbLedgerStore implements LedgerStore {
     const instance = await DuckDBInstance.create(path);
     const readers = await Promise.all(Array.from({ length: READ_CONNECTIONS }, () => instance.connect()));
     const writer = await instance.connect();
-    // The writer's queries keep their progress (an import's read_csv shows it), printed nowhere.
-    await writer.run('SET enable_progress_bar = true; SET enable_progress_bar_print = false');
     return new DuckDbLedgerStore(instance, new ReaderPool(readers), writer, path === ':memory:' ? undefined : IMPORT_MEMORY_LIMIT);
   }
 
@@ -350,7 +342,7 @@ export class DuckDbLedgerStore implements LedgerStore {
     let loaded = 0;
     try {
       // DuckDB's memory is capped for the import: its import tables and joins spill to disk instead of growing with the file.
-      loaded = await this.write((s) => loadJournal(s, load, journalReader(this.writer, load.progress)), true);
+      loaded = await this.write((s) => loadJournal(s, load, journalReader(this.writer)), true);
     } finally {
       this.afterLoad(undefined, [load.companyId]);
     }

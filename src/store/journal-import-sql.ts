@@ -9,7 +9,7 @@
  */
 import { JournalLineError } from './errors.ts';
 import { JOURNAL_COLUMNS, type JournalColumn, type JournalFile } from './journal-file.ts';
-import type { JournalLoad } from './ledger-store.ts';
+import { IMPORT_STEPS, type ImportProgress, type JournalLoad } from './ledger-store.ts';
 import { moveStaged, nextId, overfullAccountMonth, writeBatchReferences, type ChangeRecorder } from './load-sql.ts';
 import { STAGE_DDL } from './schema.ts';
 import { int, str, type SqlParam, type SqlRow, type SqlSession } from './sql-session.ts';
@@ -144,7 +144,7 @@ function lineOf(ordinal: string, breaks: boolean): string {
  */
 export interface JournalReader {
   dialect: Dialect;
-  read(journal: JournalFile, createRows: (source: string, ordinal?: string) => string): Promise<{ ordinal?: string }>;
+  read(journal: JournalFile, createRows: (source: string, ordinal?: string) => string, progress?: (fraction: number) => void): Promise<{ ordinal?: string }>;
 }
 
 /** import_lines: import_rows with each row's CSV line. The first row with a problem is refused at its line. */
@@ -167,8 +167,9 @@ const OPTIONS_SQL = `CREATE TEMP TABLE import_line_options AS
    WHERE o <> ''`;
 
 /** Reads the journal file with the engine, checks each row and types it (import_lines, import_line_options). */
-async function readRows(s: SqlSession, journal: JournalFile, reader: JournalReader): Promise<void> {
-  const { ordinal } = await reader.read(journal, (source, ord) => importRowsSql(journal, reader.dialect, source, ord));
+async function readRows(s: SqlSession, journal: JournalFile, reader: JournalReader, step: StepReporter): Promise<void> {
+  const { ordinal } = await reader.read(journal, (source, ord) => importRowsSql(journal, reader.dialect, source, ord), (fraction) => step('reading the file', fraction));
+  step('checking rows');
   await lineRows(s, ordinal);
   await s.query(OPTIONS_SQL);
 }
@@ -342,8 +343,16 @@ async function checkAccountMonths(s: SqlSession, companyId: number): Promise<voi
 
 const DROP_IMPORT = ['DROP TABLE import_entries', 'DROP VIEW import_lines', 'DROP TABLE import_rows', 'DROP TABLE import_line_options'];
 
+type StepReporter = (name: ImportProgress['name'], fraction?: number) => void;
+
+function stepReporter(progress: JournalLoad['progress']): StepReporter {
+  return (name, fraction = 0) => progress?.({ step: IMPORT_STEPS.indexOf(name), name, fraction });
+}
+
 export async function loadJournal(s: SqlSession, load: JournalLoad, read: JournalReader, recordChange?: ChangeRecorder): Promise<number> {
-  await readRows(s, load.journal, read);
+  const step = stepReporter(load.progress);
+  step('reading the file');
+  await readRows(s, load.journal, read, step);
   const { companyId } = load;
   const { changed } = await writeBatchReferences(s, { ...load.references, entries: undefined }, recordChange, [companyId]);
   await s.query(ENTRIES_SQL);
@@ -354,13 +363,16 @@ export async function loadJournal(s: SqlSession, load: JournalLoad, read: Journa
     await changed(false);
     return 0;
   }
+  step('checking entries');
   await checkEntryDates(s);
   await checkCompany(s, companyId);
   await checkEntries(s, companyId);
+  step('staging');
   await registerTagSets(s, companyId);
   await stageJournal(s, companyId);
   const replace = load.references.replaceEntries === true;
   if (!replace) await checkReimports(s, companyId);
+  step('writing the ledger');
   await moveStaged(s, replace, () => checkAccountMonths(s, companyId), changed);
   for (const sql of DROP_IMPORT) await s.query(sql);
   return entries;

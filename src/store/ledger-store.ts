@@ -140,9 +140,15 @@ export interface JournalLoad {
   /** The company every entry of the journal belongs to. */
   companyId: number;
   journal: JournalFile;
-  /** Told the fraction (0-1) of the file the engine has read, as it reads (a progress bar). */
-  progress?: (fraction: number) => void;
+  /** Told each step of the import as it starts, and how far the engine has read the file when it can say (a progress bar). */
+  progress?: (at: ImportProgress) => void;
 }
+
+/** The steps of an import, in order (journal-import-sql.ts). */
+export const IMPORT_STEPS = ['reading the file', 'checking rows', 'checking entries', 'staging', 'writing the ledger'] as const;
+
+/** Where an import is: step `step` (0-based) of IMPORT_STEPS, `fraction` (0-1) of it done. */
+export interface ImportProgress { step: number; name: (typeof IMPORT_STEPS)[number]; fraction: number }
 
 /** An API key as stored: never the key itself, only its SHA-256 hash. */
 export interface ApiKeyRecord {

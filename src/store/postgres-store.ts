@@ -55,10 +55,10 @@ async function writeStaging(client: pg.PoolClient, st: Staging): Promise<void> {
  * (journal-import-sql.ts).
  * `progress` follows the bytes sent.
  */
-function journalReader(client: pg.PoolClient, progress?: (fraction: number) => void): JournalReader {
+function journalReader(client: pg.PoolClient): JournalReader {
   return {
     dialect: 'postgres',
-    async read(journal, createRows) {
+    async read(journal, createRows, progress) {
       const columns = Array.from({ length: journal.width }, (_, i) => `c${i}`);
       await client.query(`CREATE TEMP TABLE import_csv (ord BIGINT GENERATED ALWAYS AS IDENTITY (MINVALUE 0 START WITH 0), ${columns.map((c) => `${c} text`).join(', ')})`);
       const file = createReadStream(journal.path, { end: journal.size - 1, highWaterMark: 1 << 20 });
@@ -282,7 +282,7 @@ export class PostgresLedgerStore implements LedgerStore {
   async loadJournal(load: JournalLoad): Promise<number> {
     const loaded = await this.transaction(async (client) => {
       await client.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
-      return loadJournal(session(client), load, journalReader(client, load.progress), recordChange);
+      return loadJournal(session(client), load, journalReader(client), recordChange);
     });
     await this.afterLoad(loaded > 0);
     return loaded;

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { stringify } from 'csv-stringify/sync';
 import { CsvImportError, importLedgerCsv } from '../../src/store/csv-import.ts';
 import { DuckDbLedgerStore } from '../../src/store/duckdb-store.ts';
-import type { LedgerBatch, LedgerStore, PnlQuery } from '../../src/store/ledger-store.ts';
+import { IMPORT_STEPS, type ImportProgress, type LedgerBatch, type LedgerStore, type PnlQuery } from '../../src/store/ledger-store.ts';
 import { PostgresLedgerStore } from '../../src/store/postgres-store.ts';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../support/postgres-server.ts';
 import { OPTIONS_A, OPTIONS_B, RANDOM_COMPANY, expectedTotals, randomLedger } from './random-ledger.ts';
@@ -63,8 +63,12 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
     });
     afterEach(async () => store.close());
 
-    it('loads a journal of several chunks, entries interleaved, with the figures of the same batch', async () => {
-      expect(await importLedgerCsv(store, csvOf(rows), { companyId: RANDOM_COMPANY })).to.equal(ENTRIES);
+    it('loads a journal of several chunks, entries interleaved, with the figures of the same batch; progress is told each step in order', async () => {
+      const told: ImportProgress[] = [];
+      expect(await importLedgerCsv(store, csvOf(rows), { companyId: RANDOM_COMPANY, progress: (at) => told.push(at) })).to.equal(ENTRIES);
+      expect([...new Set(told.map((t) => t.name))]).to.deep.equal([...IMPORT_STEPS]);
+      expect(told.map((t) => t.step + t.fraction), 'never goes back').to.deep.equal(told.map((t) => t.step + t.fraction).sort((x, y) => x - y));
+      expect(told.every((t) => t.fraction >= 0 && t.fraction <= 1 && IMPORT_STEPS[t.step] === t.name)).to.equal(true);
       expect(await store.sumPnlByAccountMonth(all)).to.deep.equal(expectedTotals(ledger, all));
       const filtered = { ...all, optionGroups: [[OPTIONS_A[1]!]] };
       expect(await store.sumPnlByAccountMonth(filtered)).to.deep.equal(expectedTotals(ledger, filtered));
