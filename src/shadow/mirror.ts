@@ -6,7 +6,7 @@
  * request, and by its generalised path for its endpoint from then on, as compare and Twitter's Diffy do). The record
  * is redacted before it leaves.
  */
-import { compareAnswers } from '../compare/compare-exchange.ts';
+import { compareAnswers, type AnswerComparison } from '../compare/compare-exchange.ts';
 import { generalPath } from '../compare/comparers/paths.ts';
 import { builtInNoise } from '../compare/noise.ts';
 import { replay, type HostConfig } from '../compare/replay.ts';
@@ -90,22 +90,25 @@ export class Mirror {
     const { status, rawHeaders, bytes, ms } = job.served;
     const served = captureAnswer(status, headerRecord(rawHeaders), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), [servedHost.base, ...job.bases], ms);
     const noiseHost = config.old2 ?? (REPEATABLE.has(job.method) ? config.old : undefined);
-    const [mirrored, noise] = await Promise.all([replay(request, other, config.timeoutMs), noiseHost && replay(request, noiseHost, config.timeoutMs)]);
+    const mirrored = await replay(request, other, config.timeoutMs);
     const shadow = rebaseCaptured(mirrored, job.bases);
     const old = config.serve === 'old' ? served : shadow;
     const neu = config.serve === 'old' ? shadow : served;
+    // The second old answer only tells noise from differences: asked only when the two answers differ, so a
+    // migration that converges puts less and less extra load on the old host (it answered the client already).
+    const main = compareAnswers(old, neu, config.rules.headers, job.method);
+    const noise = main.diffs.length > 0 && !old.error && !neu.error && noiseHost ? await replay(request, noiseHost, config.timeoutMs) : undefined;
     const old2 = noise ? rebaseCaptured(noise, job.bases) : undefined;
-    const { record, outcome } = this.classify(job, old, neu, old2);
+    const { record, outcome } = this.classify(job, old, neu, old2, main);
     return { id: job.id, outcome, mirroredFailed: !!mirrored.error, record: redactRecord(record, [...job.secrets, ...config.hostSecrets]) };
   }
 
-  private classify(job: MirrorJob, old: Captured, neu: Captured, old2: Captured | undefined): { record: ExchangeRecord; outcome: MirrorOutcome } {
+  private classify(job: MirrorJob, old: Captured, neu: Captured, old2: Captured | undefined, main: AnswerComparison): { record: ExchangeRecord; outcome: MirrorOutcome } {
     const { rules } = this.config;
     const record: ExchangeRecord = {
       id: job.id, request: { method: job.method, url: job.url, origin: { source: 'shadow' } }, endpoint: job.endpoint, outcome: 'identical',
       old: answerSummary(old), ...(old2 ? { old2: answerSummary(old2) } : {}), new: answerSummary(neu), differences: [], noise: [], allowed: [],
     };
-    const main = compareAnswers(old, neu, rules.headers, job.method);
     if (old.error || neu.error) {
       record.differences = main.diffs;
       record.outcome = 'different';

@@ -448,6 +448,34 @@ describe('npm run shadow: a proxy between two real instances of this service', f
     }
   });
 
+  it('asks the second old host only when the two answers differ: a converging migration costs the old host less and less', async () => {
+    // --old2 is a counting relay in front of the real old instance.
+    let asked = 0;
+    const old2 = http.createServer((req, res) => {
+      asked++;
+      const up = http.request(`${a.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(up);
+    });
+    await new Promise<void>((resolve) => old2.listen(0, '127.0.0.1', resolve));
+    const old2Url = `http://127.0.0.1:${(old2.address() as { port: number }).port}`;
+    const same = await startShadow('--old', a.url, '--new', a.url, '--old2', old2Url, '--listen', '0');
+    const differing = await startShadow('--old', a.url, '--new', b.url, '--old2', old2Url, '--listen', '0');
+    try {
+      for (let i = 0; i < 3; i++) expect((await fetch(`${same.url}/v1/echo/hello`)).status).to.equal(200);
+      expect((await settled(same)).totals).to.include({ mirrored: 3, identical: 3 });
+      expect(asked, 'identical answers need no noise answer').to.equal(0);
+      expect((await fetch(`${differing.url}/v1/echo/hello`)).status).to.equal(200);
+      expect((await settled(differing)).totals).to.include({ mirrored: 1, different: 1 });
+      expect(asked, 'a difference is checked against a second old answer').to.equal(1);
+    } finally {
+      await Promise.all([same.stop(), differing.stop()]);
+      old2.close();
+    }
+  });
+
   it('bad usage: a clear message naming the option, exit 2', async () => {
     const run = (...args: string[]) => promisify(execFile)(TSX, ['scripts/shadow.ts', ...args], { cwd: REPO_ROOT }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
     const missing = await run('--new', b.url, '--listen', '0');
