@@ -21,13 +21,14 @@
  * direct (scripts/bench/shadow.ts). `--only overhead,startup,memory,instances,compare,shadow` picks sections.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { availableParallelism, devNull, loadavg, tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { processCpuMs } from './bench/process-cpu.ts';
 import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
 import { benchInstances } from './bench/nginx-instances.ts';
 import { benchShadow } from './bench/shadow.ts';
@@ -127,10 +128,7 @@ async function startProduction(): Promise<Served> {
   const server = await spawnServer([process.execPath, 'dist/src/start.js'], { dataDir, env: { LOG_LEVEL: 'info' } });
   server.child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   await Promise.race([server.ready, new Promise((_, reject) => setTimeout(() => reject(new Error('node dist/src/start.js was not ready within 30 s')), 30_000).unref())]);
-  const cpuMicros = async () => {
-    const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime + stime, USER_HZ = 100
-  };
+  const cpuMicros = async () => processCpuMs(server.child.pid!) * 1000;
   return { child: server.child, url: server.url, cpuMicros };
 }
 

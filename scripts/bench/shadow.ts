@@ -21,13 +21,14 @@
  * proxy on node:http has on this machine in this run.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from '../../test/support/server-process.ts';
 import type { ShadowSnapshot } from '../../src/shadow/stats.ts';
 import { spawnServer, type SpawnedServer } from './spawn-server.ts';
+import { processTreeCpuMs } from './process-cpu.ts';
 import { fmtInt, fmtMs, fmtRatio, median, percentile, table } from './stats.ts';
 
 const ECHO = '/v1/echo/hello';
@@ -36,23 +37,10 @@ const REPORT = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColu
 
 interface Measured { rps: number; p50: number; p99: number; errors: number; cpu: Record<string, number> }
 
-/** CPU time (user + system, ms) of a process and its descendants so far, from /proc (clock ticks of 10 ms). */
-function treeCpuMs(pid: number): number {
-  let ms = 0;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    ms = (Number(fields[11]) + Number(fields[12])) * 10;
-    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean)) ms += treeCpuMs(Number(child));
-  } catch {
-    // gone, or no /proc (not Linux): counted as 0
-  }
-  return ms;
-}
-
 /** The CPU (ms) of each named process so far; `load generator` is this process (autocannon runs in it). */
 function cpuNow(pids: Record<string, number>): Record<string, number> {
   const own = process.cpuUsage();
-  return { ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, treeCpuMs(pid)])), 'load generator': (own.user + own.system) / 1000 };
+  return { ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processTreeCpuMs(pid)])), 'load generator': (own.user + own.system) / 1000 };
 }
 
 /** `rate`: requests/s over all connections (open loop); none: as fast as the target answers. */
