@@ -28,10 +28,23 @@ export function requestHeaders(request: ReplayRequest, host: HostConfig): Record
   return out;
 }
 
-/** The base URL's origin and path as they appear in the host's answers, replaced by `{host}` so two hosts compare. */
-function rebase(text: string, base: string): string {
-  const plain = base.replace(/\/+$/, '');
-  return text.split(plain).join('{host}').split(plain.replace(/\//g, '\\/')).join('{host}');
+/**
+ * Each base URL (an origin, maybe with a path) as it appears in a host's answers, plain and with JSON's escaped
+ * slashes, replaced by `{host}` so two hosts compare.
+ */
+function rebase(text: string, bases: readonly string[]): string {
+  let out = text;
+  for (const base of bases) {
+    const plain = base.replace(/\/+$/, '');
+    out = out.split(plain).join('{host}').split(plain.replace(/\//g, '\\/')).join('{host}');
+  }
+  return out;
+}
+
+/** A captured answer with its headers and text body rebased. */
+export function rebaseCaptured(captured: Captured, bases: readonly string[]): Captured {
+  const headers = Object.fromEntries(Object.entries(captured.headers).map(([name, value]) => [name, rebase(value, bases)]));
+  return { ...captured, headers, body: captured.binary ? captured.body : rebase(captured.body, bases) };
 }
 
 export async function replay(request: ReplayRequest, host: HostConfig, timeoutMs: number): Promise<Captured> {
@@ -46,9 +59,8 @@ export async function replay(request: ReplayRequest, host: HostConfig, timeoutMs
     });
     const bytes = Buffer.from(await res.arrayBuffer());
     const headers: Record<string, string> = {};
-    res.headers.forEach((value, name) => (headers[name] = rebase(value, host.base)));
-    const { body, binary } = capturedBody(bytes, headers['content-type']);
-    return { status: res.status, headers, body: binary ? body : rebase(body, host.base), ...(binary ? { binary } : {}), ms: performance.now() - started };
+    res.headers.forEach((value, name) => (headers[name] = value));
+    return rebaseCaptured({ status: res.status, headers, ...capturedBody(bytes, headers['content-type']), ms: performance.now() - started }, [host.base]);
   } catch (error) {
     const e = error as Error;
     const reason = e.name === 'TimeoutError' ? `time-out after ${timeoutMs} ms` : `${e.message}${(e.cause as Error | undefined)?.message ? `: ${(e.cause as Error).message}` : ''}`;

@@ -6,25 +6,10 @@
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { capturedBody } from '../compare/captured-body.ts';
+import { rebaseCaptured } from '../compare/replay.ts';
 import type { Captured } from '../compare/types.ts';
 
 const DECODERS: Record<string, (bytes: Buffer) => Buffer> = { gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateSync, br: brotliDecompressSync };
-
-/** Every base in `bases` (an origin, maybe with a path) replaced by `{host}`, plain and with JSON's escaped slashes. */
-export function rebase(text: string, bases: readonly string[]): string {
-  let out = text;
-  for (const base of bases) {
-    const plain = base.replace(/\/+$/, '');
-    out = out.split(plain).join('{host}').split(plain.replace(/\//g, '\\/')).join('{host}');
-  }
-  return out;
-}
-
-/** A captured answer with more bases replaced (the proxy's own address, which a host that honours the client's Host names). */
-export function rebaseCaptured(captured: Captured, bases: readonly string[]): Captured {
-  const headers = Object.fromEntries(Object.entries(captured.headers).map(([name, value]) => [name, rebase(value, bases)]));
-  return { ...captured, headers, body: captured.binary ? captured.body : rebase(captured.body, bases) };
-}
 
 function decoded(bytes: Buffer, encoding: string | undefined): Buffer {
   const decode = DECODERS[(encoding ?? '').trim().toLowerCase()];

@@ -9,10 +9,10 @@
 import { compareAnswers, type AnswerComparison } from '../compare/compare-exchange.ts';
 import { generalPath } from '../compare/comparers/paths.ts';
 import { builtInNoise } from '../compare/noise.ts';
-import { replay, type HostConfig } from '../compare/replay.ts';
+import { rebaseCaptured, replay, type HostConfig } from '../compare/replay.ts';
 import { RuleMatcher, type Rules } from '../compare/rules.ts';
 import type { AnswerSummary, Captured, ExchangeRecord } from '../compare/types.ts';
-import { captureAnswer, rebaseCaptured } from './capture.ts';
+import { captureAnswer } from './capture.ts';
 import { headerRecord } from './hop-headers.ts';
 import type { Served } from './options.ts';
 import { redactRecord } from './redact.ts';

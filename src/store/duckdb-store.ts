@@ -20,7 +20,7 @@ import { STAGE_DDL, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
 import { JournalLineError } from './errors.ts';
 import type { JournalFile } from './journal-file.ts';
-import type { SqlParam, SqlRow, SqlSession, Staging } from './sql-session.ts';
+import { inTransaction, type SqlParam, type SqlRow, type SqlSession, type Staging } from './sql-session.ts';
 import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
 
 /** Runs one task at a time on a connection (DuckDB connections are not meant for interleaved statements). */
@@ -388,11 +388,11 @@ export class DuckDbLedgerStore implements LedgerStore {
   private write<T>(fn: (s: SqlSession) => Promise<T>, importing = false): Promise<T> {
     return this.writeQueue.run(async () => {
       const s = session(this.writer);
-      if (!importing) return this.transact(s, fn);
+      if (!importing) return inTransaction(s, () => fn(s), 'BEGIN TRANSACTION');
       const [row] = await s.query("SELECT current_setting('memory_limit') AS m, CAST(current_setting('preserve_insertion_order') AS VARCHAR) AS p");
       if (this.importMemoryLimit !== undefined) await this.writer.run(`SET memory_limit = '${this.importMemoryLimit}'`);
       try {
-        return await this.transact(s, fn);
+        return await inTransaction(s, () => fn(s), 'BEGIN TRANSACTION');
       } finally {
         await this.writer.run(`SET memory_limit = '${String(row?.m).replace(/[^0-9A-Za-z. ]/g, '')}'`);
         await this.writer.run(`SET preserve_insertion_order = ${String(row?.p) === 'false' ? 'false' : 'true'}`);
@@ -400,17 +400,6 @@ export class DuckDbLedgerStore implements LedgerStore {
     });
   }
 
-  private async transact<T>(s: SqlSession, fn: (s: SqlSession) => Promise<T>): Promise<T> {
-    await s.query('BEGIN TRANSACTION');
-    try {
-      const result = await fn(s);
-      await s.query('COMMIT');
-      return result;
-    } catch (err) {
-      await s.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    }
-  }
 
   createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
     return this.write((s) => keys.insertApiKey(s, key)).finally(() => this.apiKeys.forget());

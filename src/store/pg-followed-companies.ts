@@ -14,7 +14,7 @@ import { changesSince, lastChange, type LoggedChange } from './change-log-sql.ts
 import type { CompanyCatalog } from './ledger-store.ts';
 import { addPackedMonth, MONTH_INDEX_OF_DAY, PACKED_DAYS, readCompanyBalances } from './pg-packed-balances.ts';
 import { readTagSets } from './pnl-sql.ts';
-import type { SqlParam, SqlRow, SqlSession } from './sql-session.ts';
+import { session } from './pg-session.ts';
 import type { TagSetRows } from './index-sums.ts';
 
 /** One company's report inputs as of change `seq`; a later change makes a new state (`version` + 1), only `seq` moves on. */
@@ -28,14 +28,6 @@ export interface CompanyState {
 }
 
 export type Snapshot = <T>(read: (client: pg.PoolClient) => Promise<T>) => Promise<T>;
-
-export function session(client: pg.PoolClient): SqlSession {
-  return {
-    async query(sql: string, params: readonly SqlParam[] = []): Promise<SqlRow[]> {
-      return (await client.query(sql, params as unknown[])).rows as SqlRow[];
-    },
-  };
-}
 
 async function readState(client: pg.PoolClient, companyId: number, seq: number): Promise<CompanyState | undefined> {
   const s = session(client);

@@ -19,12 +19,13 @@ import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
 import { loadBatch } from './load-sql.ts';
 import { FoundApiKeys } from './found-api-keys.ts';
 import { ChangeFeed } from './pg-change-feed.ts';
-import { FollowedCompanies, session, type CompanyState } from './pg-followed-companies.ts';
+import { FollowedCompanies, type CompanyState } from './pg-followed-companies.ts';
+import { session } from './pg-session.ts';
 import { mapPgError } from './pg-errors.ts';
 import { pnlMonthSpan, scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
-import type { Staging } from './sql-session.ts';
+import { inTransaction, type Staging } from './sql-session.ts';
 import { JournalLineError } from './errors.ts';
 import type { JournalFile } from './journal-file.ts';
 
@@ -149,17 +150,7 @@ export class PostgresLedgerStore implements LedgerStore {
   }
 
   private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
-    return this.withClient(async (client) => {
-      await client.query(begin);
-      try {
-        const result = await fn(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      }
-    });
+    return this.withClient((client) => inTransaction(session(client), () => fn(client), begin));
   }
 
   async migrate(): Promise<void> {

@@ -6,6 +6,19 @@ export interface SqlSession {
   query(sql: string, params?: readonly SqlParam[]): Promise<SqlRow[]>;
 }
 
+/** Runs `fn` in one transaction (`begin` opens it): COMMIT after it, ROLLBACK (its own failure ignored) on any error. */
+export async function inTransaction<T>(s: SqlSession, fn: () => Promise<T>, begin = 'BEGIN'): Promise<T> {
+  await s.query(begin);
+  try {
+    const result = await fn();
+    await s.query('COMMIT');
+    return result;
+  } catch (err) {
+    await s.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
 /** Columnar rows to stage for one load; filled by batch-staging.ts, written in bulk by the adapter. */
 export interface Staging {
   entries: { id: number[]; companyId: number[]; locationId: number[]; date: string[]; memo: (string | null)[]; posted: boolean[]; ref: (string | null)[] };
