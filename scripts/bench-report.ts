@@ -50,7 +50,7 @@ import { randomLedgerEntries, randomLedgerReference, type RandomLedgerOptions } 
 import { cachedDuckDbLedger, cachedPostgresLedger } from './bench/cached-ledger.ts';
 import { importSection } from './bench/import-bench.ts';
 import { ensurePropagationCompany, measurePropagation, PROPAGATION_COMPANY, PROPAGATION_RANGE } from './bench/propagation.ts';
-import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
+import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, secs, table } from './bench/stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = parseArgs(process.argv.slice(2));
@@ -78,7 +78,6 @@ const SCENARIOS: Scenario[] = [
 ];
 
 const log = (msg: string) => console.log(msg);
-const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 // ---------------------------------------------------------------- store
 /** Where the server process finds the ledger: a DuckDB file (closed here first: one process per file) or a PostgreSQL URL. */

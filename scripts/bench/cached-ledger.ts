@@ -8,7 +8,6 @@
  * checks every report's sums, so a stale or wrong cache shows as "cells differ". A 10M-entry ledger takes minutes to
  * import: once.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,10 +17,11 @@ import { startPostgresServer, type PostgresServer } from '../../test/support/pos
 import { randomLedgerChunks, type RandomLedgerOptions } from '../../test/support/random-ledger.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { ensureLedgerCsv } from './ledger-csv.ts';
+import { runScript } from './run-script.ts';
+import { secs } from './stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BENCH_DIR = join(tmpdir(), 'reporting-bench');
-const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 function cacheName(store: string, ledger: RandomLedgerOptions): string {
   const h = createHash('sha1').update(JSON.stringify(ledger));
@@ -32,16 +32,9 @@ function cacheName(store: string, ledger: RandomLedgerOptions): string {
 /** `npm run import` of the ledger's CSV files (scripts/import.ts through tsx) into the store `env` names. */
 async function importLedger(ledger: RandomLedgerOptions, env: Record<string, string>): Promise<number> {
   const csv = await ensureLedgerCsv(join(BENCH_DIR, `report-s${ledger.seed}-n${ledger.entries}`), ledger);
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/import.ts'), csv.journal, '--reference', csv.reference], {
-    cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const code = await new Promise<number | null>((resolve, reject) => child.once('error', reject).once('close', resolve));
-  if (code !== 0 || !output.includes(`loaded ${ledger.entries} entries`)) throw new Error(`npm run import failed (${code}):\n${output.slice(-2000)}`);
-  return performance.now() - started;
+  const run = await runScript('scripts/import.ts', [csv.journal, '--reference', csv.reference], env);
+  if (!run.output.includes(`loaded ${ledger.entries} entries`)) throw new Error(`npm run import did not load every entry:\n${run.output.slice(-2000)}`);
+  return run.ms;
 }
 
 interface Marker { importMs: number }

@@ -3,42 +3,16 @@
  * a fresh store, against the engine's own time for the same work in the same run (engine-import-anchor.ts: read the
  * CSV, check every entry balances, monthly + daily sums), each in its own process so each peak RSS is its own.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { startPostgresServer } from '../../test/support/postgres-server.ts';
 import type { RandomLedgerOptions } from '../../test/support/random-ledger.ts';
 import { ensureLedgerCsv } from './ledger-csv.ts';
-import { fmtInt, fmtRatio, table } from './stats.ts';
+import { runScript, type ScriptRun } from './run-script.ts';
+import { fmtInt, fmtRatio, secs, table } from './stats.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-interface Run { ms: number; peakMiB: number; output: string }
-
-/** Runs a TypeScript script in a child Node (tsx) that reports its peak RSS on exit (peak-rss.mjs). */
-function runMeasured(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', join(root, 'scripts/bench/peak-rss.mjs'), join(root, script), ...args], {
-    cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => {
-      const ms = performance.now() - started;
-      const kib = Number(/peak-rss-kib (\d+)/.exec(output)?.[1] ?? NaN);
-      if (code !== 0) reject(new Error(`${script} exited ${code}:\n${output.slice(-2000)}`));
-      else resolve({ ms, peakMiB: kib / 1024, output });
-    });
-  });
-}
-
-const engineMs = (r: Run) => Number(/engine-ms (\d+)/.exec(r.output)?.[1] ?? NaN);
-const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const engineMs = (r: ScriptRun) => Number(/engine-ms (\d+)/.exec(r.output)?.[1] ?? NaN);
 
 /** Imports the ledger into each store and runs the engine anchor; returns the lines to print. */
 export async function importSection(ledger: RandomLedgerOptions, stores: ('duckdb' | 'postgres')[]): Promise<string[]> {
@@ -51,9 +25,9 @@ export async function importSection(ledger: RandomLedgerOptions, stores: ('duckd
     const pg = store === 'postgres' ? await startPostgresServer('bench_import') : undefined;
     try {
       const env = pg ? { DATABASE_URL: await pg.createDatabase('ours'), DATA_DIR: work } : { DATA_DIR: work, DATABASE_URL: '' };
-      const ours = await runMeasured(importArgs[0], [...importArgs[1]], env);
+      const ours = await runScript(importArgs[0], [...importArgs[1]], env);
       if (!new RegExp(`loaded ${ledger.entries} entries`).test(ours.output)) throw new Error(`import did not load every entry:\n${ours.output}`);
-      const anchor = await runMeasured('scripts/bench/engine-import-anchor.ts',
+      const anchor = await runScript('scripts/bench/engine-import-anchor.ts',
         [store, csv.journal, pg ? await pg.createDatabase('anchor') : join(work, 'anchor.duckdb')]);
       rows.push([store, secs(ours.ms), `${ours.peakMiB.toFixed(0)} MiB`, secs(engineMs(anchor)), `${anchor.peakMiB.toFixed(0)} MiB`,
         fmtRatio(ours.ms / engineMs(anchor))]);

@@ -18,6 +18,9 @@ export function fmtMs(ms: number): string {
   return ms.toFixed(3);
 }
 
+/** Milliseconds as seconds, one decimal. */
+export const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
 export function fmtRatio(r: number): string {
   if (!Number.isFinite(r)) return '—';
   return r >= 100 ? `${r.toFixed(0)}×` : r >= 10 ? `${r.toFixed(1)}×` : `${r.toFixed(2)}×`;

@@ -27,7 +27,8 @@ export class CsvImportError extends Error {
 
 type Row = { record: Record<string, string | undefined>; info: { lines: number } };
 
-function readCsv(text: string, file: 'reference', required: string[]): Row[] {
+/** The reference CSV's rows (the journal is read by the engine: journal-file.ts, journal-import-sql.ts). */
+function readReferenceCsv(text: string, required: string[]): Row[] {
   let header: string[] = [];
   let rows: Row[];
   try {
@@ -37,19 +38,19 @@ function readCsv(text: string, file: 'reference', required: string[]): Row[] {
     }) as Row[];
   } catch (err) {
     const e = err as Error & { lines?: number };
-    throw new CsvImportError(e.lines ?? 1, `malformed CSV: ${e.message}`, file);
+    throw new CsvImportError(e.lines ?? 1, `malformed CSV: ${e.message}`, 'reference');
   }
   const missing = required.filter((c) => !header.includes(c));
-  if (missing.length > 0) throw new CsvImportError(1, `missing column(s): ${missing.join(', ')}`, file);
+  if (missing.length > 0) throw new CsvImportError(1, `missing column(s): ${missing.join(', ')}`, 'reference');
   return rows;
 }
 
 const cell = (r: Row, c: string) => (r.record[c] ?? '').trim();
-const intCell = (r: Row, c: string, file: 'reference', optional = false): number | null => {
+const intCell = (r: Row, c: string, optional = false): number | null => {
   const v = cell(r, c);
   if (v === '' && optional) return null;
   if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v)) || Number(v) <= 0) {
-    throw new CsvImportError(r.info.lines, `${c} "${v}" must be a positive integer`, file);
+    throw new CsvImportError(r.info.lines, `${c} "${v}" must be a positive integer`, 'reference');
   }
   return Number(v);
 };
@@ -59,7 +60,7 @@ export type ReferenceLines = Partial<Record<Exclude<BatchIssue['at']['kind'], 'e
 
 /** Reference CSV (a `kind` column) → reference rows of a batch. */
 export function parseReferenceCsv(text: string): { referenceLines: ReferenceLines; batch: LedgerBatch } {
-  const rows = readCsv(text, 'reference', ['kind', 'id', 'name']);
+  const rows = readReferenceCsv(text, ['kind', 'id', 'name']);
   const batch: Required<Omit<LedgerBatch, 'entries' | 'replaceEntries'>> = {
     companies: [], locations: [], standardAccounts: [], accounts: [], trackingCategories: [], trackingOptions: [],
   };
@@ -74,7 +75,7 @@ export function parseReferenceCsv(text: string): { referenceLines: ReferenceLine
       if (!g) throw new CsvImportError(line, `${c} "${cell(r, c)}" is not a GUID`, 'reference');
       return g;
     };
-    const int = (c: string, optional = false) => intCell(r, c, 'reference', optional);
+    const int = (c: string, optional = false) => intCell(r, c, optional);
     const type = () => cell(r, 'type') as AccountType;
     const number = () => cell(r, 'number') || null;
     switch (kind) {
