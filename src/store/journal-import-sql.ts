@@ -65,17 +65,60 @@ const TRUE_WORDS = "('', '1', 'true', 'yes', 'on')";
 const posted = (p: string) => orElse(`${p} IN ('', 'true', 'false')`, `lower(${trim(p)}) IN ${TRUE_WORDS} OR lower(${trim(p)}) IN ('0', 'false', 'no', 'off')`);
 const isPosted = (p: string) => `(CASE ${p} WHEN 'true' THEN true WHEN 'false' THEN false WHEN '' THEN true ELSE lower(${trim(p)}) IN ${TRUE_WORDS} END)`;
 
-/** The per-row checks, in the order a row was checked: its predicate over the cells, and its problem's text. */
-const ROW_CHECKS: readonly { ok: string; problem: string }[] = [
+/** A per-row check: its predicate over the cells, and its problem's text. */
+interface RowCheck {
+  ok: string;
+  problem: string;
+  /**
+   * Cast-first reading (castFirst): a cheaper test over the cell's cast value (`<cell>_v`, castFirst.casts) that holds only
+   * for a cell the check accepts, in its usual form; `ok` decides the rest.
+   */
+  usual?: string;
+}
+
+/** The per-row checks, in the order a row was checked. */
+const ROW_CHECKS: readonly RowCheck[] = [
   { ok: orElse(`entry <> '' AND entry NOT LIKE ' %'`, `${trim('entry')} <> ''`), problem: "'entry is empty'" },
-  { ok: isoDate('date'), problem: `'date "' || ${trim('date')} || '" is not a valid YYYY-MM-DD date'` },
-  { ok: positiveInteger('location'), problem: `'location "' || ${trim('location')} || '" must be a positive integer'` },
-  { ok: positiveInteger('account'), problem: `'account "' || ${trim('account')} || '" must be a positive integer'` },
-  { ok: amount('amount'), problem: `'amount "' || ${trim('amount')} || '" is not a decimal with at most 2 decimals'` },
+  {
+    ok: isoDate('date'), problem: `'date "' || ${trim('date')} || '" is not a valid YYYY-MM-DD date'`,
+    // A day's text (DateStyle ISO) of years 0100-9999 is its YYYY-MM-DD ('infinity' and BC days are out of range).
+    usual: `date_v BETWEEN DATE '0100-01-01' AND DATE '9999-12-31' AND CAST(date_v AS VARCHAR) = date`,
+  },
+  {
+    ok: positiveInteger('location'), problem: `'location "' || ${trim('location')} || '" must be a positive integer'`,
+    usual: `location_v BETWEEN 1 AND 9007199254740991 AND CAST(location_v AS VARCHAR) = location`,
+  },
+  {
+    ok: positiveInteger('account'), problem: `'account "' || ${trim('account')} || '" must be a positive integer'`,
+    usual: `account_v BETWEEN 1 AND 9007199254740991 AND CAST(account_v AS VARCHAR) = account`,
+  },
+  {
+    ok: amount('amount'), problem: `'amount "' || ${trim('amount')} || '" is not a decimal with at most 2 decimals'`,
+    // A decimal's text keeps the cell's digits: no sign '+', no leading zeros, no exponent; NaN and infinities are out of range.
+    usual: `amount_v BETWEEN -90071992547409.91 AND 90071992547409.91 AND scale(amount_v) <= 2 AND CAST(amount_v AS VARCHAR) = amount`,
+  },
   // Its text names the first bad option (firstBadOption): found for the one row refused, not for every row.
-  { ok: options('options'), problem: `'${'option'}'` },
+  { ok: orElse('options_n IS NOT NULL', options('options')), problem: `'${'option'}'` },
   { ok: posted('posted'), problem: `'posted "' || lower(${trim('posted')}) || '" must be true or false'` },
 ];
+
+/**
+ * PostgreSQL's casts read more forms than the checks accept ('2024-1-5', '1e3', 'NaN', spaces), and refuse bad text
+ * with an error rather than a NULL (15 has no pg_input_is_valid). So its usual reading casts every cell first, accepts
+ * a cell when its cast value prints back as the cell itself (RowCheck.usual), and checks only the other cells with
+ * the regular expressions; a cast that fails (a bad cell) fails the statement, and the reader then reads the rows
+ * again without casts first (`castFirst: false`), which names the line.
+ */
+const CAST_FIRST = {
+  casts: { date: 'DATE', location: 'BIGINT', account: 'BIGINT', amount: 'NUMERIC' } as const,
+  /** How many options the cell holds when it is '' or one or two GUIDs of 32 lowercase hex (uuid reads the hex). */
+  optionCount: `CASE WHEN options = '' THEN 0
+    WHEN length(options) = 32 THEN CASE WHEN options = lower(options) AND CAST(options AS uuid) IS NOT NULL THEN 1 END
+    WHEN length(options) = 65 AND substr(options, 33, 1) = ';' THEN CASE WHEN options = lower(options)
+      AND CAST(substr(options, 1, 32) AS uuid) IS NOT NULL AND CAST(substr(options, 34, 32) AS uuid) IS NOT NULL THEN 2 END END`,
+};
+/** The same count by regular expressions (no cast). */
+const OPTION_COUNT = `CASE WHEN options = '' THEN 0 WHEN options ~ '^[0-9a-f]{32}$' THEN 1 WHEN options ~ '^[0-9a-f]{32};[0-9a-f]{32}$' THEN 2 END`;
 
 /** The first option of a row's `options` cell that is not a GUID (the row is known to have one). */
 async function firstBadOption(s: SqlSession, cell: string): Promise<string> {
@@ -88,12 +131,12 @@ export type Dialect = 'duckdb' | 'postgres';
 
 /**
  * A line's tag key (tag-sets.ts): its distinct canonical options (32 lowercase hex), sorted, joined with ','. One or
- * two options in canonical form are the same SQL for both engines; other lines use the engine's own list functions.
+ * two options in canonical form (`options_n`, their count) are the same SQL for both engines; other lines use the
+ * engine's own list functions.
  */
 const [FIRST, SECOND] = ["substr(options, 1, 32)", "substr(options, 34, 32)"];
-const tagKey = (dialect: Dialect) => `CASE WHEN options = '' THEN ''
-  WHEN options ~ '^[0-9a-f]{32}$' THEN options
-  WHEN options ~ '^[0-9a-f]{32};[0-9a-f]{32}$' THEN CASE WHEN ${FIRST} = ${SECOND} THEN ${FIRST}
+const tagKey = (dialect: Dialect) => `CASE options_n WHEN 0 THEN '' WHEN 1 THEN options
+  WHEN 2 THEN CASE WHEN ${FIRST} = ${SECOND} THEN ${FIRST}
     WHEN ${FIRST} < ${SECOND} THEN ${FIRST} || ',' || ${SECOND} ELSE ${SECOND} || ',' || ${FIRST} END
   ELSE ${TAG_KEY[dialect]} END`;
 const TAG_KEY: Record<Dialect, string> = {
@@ -103,28 +146,36 @@ const TAG_KEY: Record<Dialect, string> = {
     FROM (SELECT trim(x) AS o FROM unnest(string_to_array(options, ';')) AS x) u WHERE o <> ''), '') END`,
 };
 
+/** How importRowsSql reads the cells: `castFirst` (PostgreSQL's usual reading, see CAST_FIRST) may fail on a bad cell. */
+export interface RowsReading { castFirst?: boolean }
+
 /**
  * The statement that makes import_rows from the raw rows (`source`: text columns c0, c1, …): each row's cells
- * checked and typed in one pass (a value is cast only once its check passed), with `problem`, the text of
- * its first failed check (NULL when none failed), and `breaks`, the line breaks inside its cells. With the source's
- * ordinal column (PostgreSQL's), each row's `line` too.
+ * checked and typed in one pass (a value is cast only once its check passed, unless `castFirst`), with `problem`, the
+ * text of its first failed check (NULL when none failed), and `breaks`, the line breaks inside its cells. With the
+ * source's ordinal column (PostgreSQL's), each row's `line` too.
  */
-function importRowsSql(journal: JournalFile, dialect: Dialect, source: string, ordinal?: string): string {
+function importRowsSql(journal: JournalFile, dialect: Dialect, source: string, ordinal?: string, { castFirst = false }: RowsReading = {}): string {
   const raw = (c: JournalColumn) => (journal.columns[c] === undefined ? "''" : `COALESCE(c${journal.columns[c]}, '')`);
   const all = Array.from({ length: journal.width }, (_, i) => `COALESCE(c${i}, '')`);
   const breaks = journal.quoted ? all.map((c) => `length(${c}) - length(replace(${c}, chr(10), ''))`).join(' + ') : '0';
   const keep = ordinal ? `${ordinal}, ` : '';
   const line = ordinal ? `CAST(${lineOf(ordinal, journal.quoted)} AS BIGINT) AS line, ` : '';
-  const cells = `SELECT ${keep}${JOURNAL_COLUMNS.map((c) => `${raw(c)} AS ${c}`).join(', ')}, ${breaks} AS breaks FROM ${source}`;
   // PostgreSQL would pull the checks up into each place that refers to them (OFFSET 0 keeps them computed once).
   const fence = dialect === 'postgres' ? ' OFFSET 0' : '';
-  const checked = `SELECT *, ${ROW_CHECKS.map((c, i) => `${c.ok} AS ok${i}`).join(', ')} FROM (${cells}) t${fence}`;
+  const casts = Object.entries(CAST_FIRST.casts);
+  const cells = `SELECT ${keep}${JOURNAL_COLUMNS.map((c) => `${raw(c)} AS ${c}`).join(', ')}, ${breaks} AS breaks FROM ${source}`;
+  const typed = castFirst ? `SELECT *, ${casts.map(([c, type]) => `CAST(${c} AS ${type}) AS ${c}_v`).join(', ')}, ${CAST_FIRST.optionCount} AS options_n
+    FROM (${cells}) c${fence}` : `SELECT *, ${OPTION_COUNT} AS options_n FROM (${cells}) c${fence}`;
+  const ok = (c: RowCheck) => (castFirst && c.usual ? orElse(c.usual, c.ok) : c.ok);
+  const checked = `SELECT *, ${ROW_CHECKS.map((c, i) => `${ok(c)} AS ok${i}`).join(', ')} FROM (${typed}) t${fence}`;
+  const value = (c: keyof typeof CAST_FIRST.casts) => (castFirst ? `${c}_v` : `CAST(${c} AS ${CAST_FIRST.casts[c]})`);
   const [, date, location, account, money] = ROW_CHECKS.map((_c, i) => `ok${i}`);
   return `CREATE TEMP TABLE import_rows AS
-    SELECT ${line}${trimmed('entry')} AS ref, CASE WHEN ${date} THEN CAST(date AS DATE) END AS entry_date,
-           CASE WHEN ${location} THEN CAST(location AS BIGINT) END AS location_id,
-           CASE WHEN ${account} THEN CAST(account AS BIGINT) END AS account_id,
-           CASE WHEN ${money} THEN ${cents('amount')} END AS amount_cents,
+    SELECT ${line}${trimmed('entry')} AS ref, CASE WHEN ${date} THEN ${value('date')} END AS entry_date,
+           CASE WHEN ${location} THEN ${value('location')} END AS location_id,
+           CASE WHEN ${account} THEN ${value('account')} END AS account_id,
+           CASE WHEN ${money} THEN ${castFirst ? 'CAST(amount_v * 100 AS BIGINT)' : cents('amount')} END AS amount_cents,
            ${tagKey(dialect)} AS tag_key, options, NULLIF(${trimmed('memo')}, '') AS memo, ${isPosted('posted')} AS is_posted,
            CASE ${ROW_CHECKS.map((c, i) => `WHEN NOT ok${i} THEN ${c.problem}`).join(' ')} END AS problem, CAST(breaks AS BIGINT) AS breaks
       FROM (${checked}) f`;
@@ -144,7 +195,8 @@ function lineOf(ordinal: string, breaks: boolean): string {
  */
 export interface JournalReader {
   dialect: Dialect;
-  read(journal: JournalFile, createRows: (source: string, ordinal?: string) => string, progress?: (fraction: number) => void): Promise<{ ordinal?: string }>;
+  read(journal: JournalFile, createRows: (source: string, ordinal?: string, reading?: RowsReading) => string,
+    progress?: (fraction: number) => void): Promise<{ ordinal?: string }>;
 }
 
 /** import_lines: import_rows with each row's CSV line. The first row with a problem is refused at its line. */
@@ -168,7 +220,7 @@ const OPTIONS_SQL = `CREATE TEMP TABLE import_line_options AS
 
 /** Reads the journal file with the engine, checks each row and types it (import_lines, import_line_options). */
 async function readRows(s: SqlSession, journal: JournalFile, reader: JournalReader, step: StepReporter): Promise<void> {
-  const { ordinal } = await reader.read(journal, (source, ord) => importRowsSql(journal, reader.dialect, source, ord), (fraction) => step('reading the file', fraction));
+  const { ordinal } = await reader.read(journal, (source, ord, reading) => importRowsSql(journal, reader.dialect, source, ord, reading), (fraction) => step('reading the file', fraction));
   step('checking rows');
   await lineRows(s, ordinal);
   await s.query(OPTIONS_SQL);

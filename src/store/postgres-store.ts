@@ -13,7 +13,7 @@ import type {
   AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, JournalLoad, LedgerBatch, LedgerStore, LedgerView, NewApiKey,
   PnlQuery, ReadOptions,
 } from './ledger-store.ts';
-import { loadJournal, type JournalReader } from './journal-import-sql.ts';
+import { loadJournal, type JournalReader, type RowsReading } from './journal-import-sql.ts';
 import { API_KEYS_CHANNEL, recordChange } from './change-log-sql.ts';
 import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
 import { loadBatch } from './load-sql.ts';
@@ -69,13 +69,30 @@ function journalReader(client: pg.PoolClient): JournalReader {
       } catch (err) {
         throw malformedCopy(err, journal) ?? err;
       }
-      await client.query(createRows('import_csv', 'ord'));
+      await createImportRows(client, (reading) => createRows('import_csv', 'ord', reading));
       await client.query('DROP TABLE import_csv');
       // Temp tables get no statistics of their own: the checks' joins are planned from these.
       await client.query('ANALYZE import_rows');
       return {};
     },
   };
+}
+
+/**
+ * import_rows by the cast-first reading (journal-import-sql.ts CAST_FIRST) in a savepoint; when a cell's cast fails
+ * (SQLSTATE class 22, a bad cell), by the checks alone, which name its line.
+ */
+async function createImportRows(client: pg.PoolClient, createRows: (reading: RowsReading) => string): Promise<void> {
+  await client.query('SET LOCAL DateStyle = ISO');
+  await client.query('SAVEPOINT cast_first');
+  try {
+    await client.query(createRows({ castFirst: true }));
+    await client.query('RELEASE SAVEPOINT cast_first');
+  } catch (err) {
+    if (!/^22/.test(String((err as { code?: unknown }).code))) throw err;
+    await client.query('ROLLBACK TO SAVEPOINT cast_first');
+    await client.query(createRows({ castFirst: false }));
+  }
 }
 
 /** COPY's refusal of a malformed row (its `where` names the line) as the import's own, naming the header's columns. */
