@@ -10,7 +10,7 @@
 import { JournalLineError } from './errors.ts';
 import { JOURNAL_COLUMNS, type JournalColumn, type JournalFile } from './journal-file.ts';
 import { IMPORT_STEPS, type ImportProgress, type JournalLoad } from './ledger-store.ts';
-import { moveStaged, nextId, overfullAccountMonth, writeBatchReferences, type ChangeRecorder } from './load-sql.ts';
+import { MOVE_FORM, moveStaged, nextId, overfullAccountMonth, writeBatchReferences, type ChangeRecorder } from './load-sql.ts';
 import { STAGE_DDL } from './schema.ts';
 import { int, str, type SqlParam, type SqlRow, type SqlSession } from './sql-session.ts';
 
@@ -425,7 +425,7 @@ export async function loadJournal(s: SqlSession, load: JournalLoad, read: Journa
   const replace = load.references.replaceEntries === true;
   if (!replace) await checkReimports(s, companyId);
   step('writing the ledger');
-  await moveStaged(s, replace, () => checkAccountMonths(s, companyId), changed);
+  await moveStaged(s, replace, () => checkAccountMonths(s, companyId), changed, MOVE_FORM[read.dialect]);
   for (const sql of DROP_IMPORT) await s.query(sql);
   return entries;
 }

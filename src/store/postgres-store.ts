@@ -103,6 +103,8 @@ function malformedCopy(err: unknown, journal: JournalFile): JournalLineError | u
   return new JournalLineError(Number(line), `malformed CSV: ${message.replace(/"c(\d+)"/g, (_m, i: string) => `"${journal.header[Number(i)] ?? ''}"`)}`);
 }
 
+const IMPORT_WORK_MEM = '256MB';
+
 /** The company's sums are beyond what memory holds exactly: the report is read by SQL. */
 class NotInMemory extends Error {}
 
@@ -290,6 +292,9 @@ export class PostgresLedgerStore implements LedgerStore {
   async loadJournal(load: JournalLoad): Promise<number> {
     const loaded = await this.transaction(async (client) => {
       await client.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
+      // The import's joins, sums and sorts work on the whole journal (1M entries: 3M rows) in memory rather than in
+      // batches spilled to disk (the server's memory, for this transaction only).
+      await client.query(`SET LOCAL work_mem = '${IMPORT_WORK_MEM}'`);
       return loadJournal(session(client), load, journalReader(client), recordChange);
     });
     await this.afterLoad(loaded > 0);
