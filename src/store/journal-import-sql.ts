@@ -176,7 +176,7 @@ function importRowsSql(journal: JournalFile, dialect: Dialect, source: string, o
            CASE WHEN ${location} THEN ${value('location')} END AS location_id,
            CASE WHEN ${account} THEN ${value('account')} END AS account_id,
            CASE WHEN ${money} THEN ${castFirst ? 'CAST(amount_v * 100 AS BIGINT)' : cents('amount')} END AS amount_cents,
-           ${tagKey(dialect)} AS tag_key, options, NULLIF(${trimmed('memo')}, '') AS memo, ${isPosted('posted')} AS is_posted,
+           ${tagKey(dialect)} AS tag_key, options, options_n, NULLIF(${trimmed('memo')}, '') AS memo, ${isPosted('posted')} AS is_posted,
            CASE ${ROW_CHECKS.map((c, i) => `WHEN NOT ok${i} THEN ${c.problem}`).join(' ')} END AS problem, CAST(breaks AS BIGINT) AS breaks
       FROM (${checked}) f`;
 }
@@ -212,10 +212,13 @@ async function lineRows(s: SqlSession, ordinal: string | undefined): Promise<voi
   throw new JournalLineError(int(r.line), problem === 'option' ? `option "${await firstBadOption(s, str(r.options))}" is not a GUID` : problem);
 }
 
-/** Each option of a line, canonical (32 lowercase hex). */
+/** Each option of a line, canonical (32 lowercase hex): one or two in canonical form (options_n) are cut out of the cell. */
 const OPTIONS_SQL = `CREATE TEMP TABLE import_line_options AS
-  SELECT line, ${canonical('o')} AS option_id
-    FROM (SELECT line, ${trim('o')} AS o FROM (SELECT line, unnest(string_to_array(options, ';')) AS o FROM import_lines WHERE options <> '') u) t
+  SELECT line, ${FIRST} AS option_id FROM import_lines WHERE options_n IN (1, 2)
+  UNION ALL SELECT line, ${SECOND} FROM import_lines WHERE options_n = 2
+  UNION ALL SELECT line, ${canonical('o')}
+    FROM (SELECT line, ${trim('o')} AS o FROM (SELECT line, unnest(string_to_array(options, ';')) AS o FROM import_lines
+                                                WHERE options_n IS NULL AND options <> '') u) t
    WHERE o <> ''`;
 
 /** Reads the journal file with the engine, checks each row and types it (import_lines, import_line_options). */
