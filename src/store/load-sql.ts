@@ -54,36 +54,42 @@ const FOLD = {
    WHEN NOT MATCHED THEN INSERT (${balanceKey(table)}, cents) VALUES (${balanceKey(table).split(', ').map((c) => `d.${c}`).join(', ')}, d.cents)`,
 };
 
+type Fold = keyof typeof FOLD;
+/** PostgreSQL: MERGE when the load's change is a fair share of the table (one join over it beats a probe per key), else an upsert. */
+async function mergeWhenLarge(s: SqlSession, table: BalanceTable): Promise<Fold> {
+  // reltuples: the table's size at its last ANALYZE (every load ends with one), -1 before any.
+  const [r] = await s.query(`SELECT CASE WHEN (SELECT COUNT(*) FROM load_delta) * 4 >= (SELECT reltuples FROM pg_class WHERE oid = '${table}'::regclass)
+    THEN 'merge' ELSE 'upsert' END AS fold`);
+  return str(r?.fold) === 'merge' ? 'merge' : 'upsert';
+}
+
 /**
  * How a store moves the staged journal: PostgreSQL's journal tables have btree keys, and rows inserted in key order
  * grow each index at its right edge (a journal's staged rows come in the order of a join, and each key inserted at a
- * random place costs a descent and page splits: 1M entries, 12 s instead of 5 s for journal_lines); DuckDB keeps no
- * such index, and the order costs it a sort.
+ * random place costs a descent and page splits: 1M entries, 12 s instead of 6 s for journal_lines); DuckDB keeps no
+ * such index, and the order would cost it a sort.
  */
-export interface MoveForm { inKeyOrder: boolean; fold: keyof typeof FOLD }
+export interface MoveForm { inKeyOrder: boolean; fold: (s: SqlSession, table: BalanceTable) => Promise<Fold> }
+const alwaysUpsert = async (): Promise<Fold> => 'upsert';
 export const MOVE_FORM: Record<Dialect, MoveForm> = {
-  postgres: { inKeyOrder: true, fold: 'merge' },
-  duckdb: { inKeyOrder: false, fold: 'upsert' },
+  postgres: { inKeyOrder: true, fold: mergeWhenLarge },
+  duckdb: { inKeyOrder: false, fold: alwaysUpsert },
 };
 /** Loads of batches stage their rows in id order already (batch-staging.ts). */
-const BATCH_MOVE: MoveForm = { inKeyOrder: false, fold: 'upsert' };
+const BATCH_MOVE: MoveForm = { inKeyOrder: false, fold: alwaysUpsert };
 
-const moveSql = ({ inKeyOrder, fold }: MoveForm) => {
+async function moveRows(s: SqlSession, { inKeyOrder, fold }: MoveForm): Promise<void> {
   const by = (key: string) => (inKeyOrder ? ` ORDER BY ${key}` : '');
-  return [
-    `INSERT INTO journal_entries (id, company_id, location_id, entry_date, memo, is_posted)
-     SELECT id, company_id, location_id, entry_date, memo, is_posted FROM stage_entries${by('id')}`,
-    `INSERT INTO journal_lines (id, entry_id, account_id, location_id, amount_cents, tag_set_id)
-     SELECT id, entry_id, account_id, location_id, amount_cents, tag_set_id FROM stage_lines${by('id')}`,
-    `INSERT INTO journal_line_options (line_id, option_id) SELECT line_id, option_id FROM stage_line_options${by('line_id')}`,
-    FOLD[fold]('balance_monthly'),
-    FOLD[fold]('balance_daily'),
-    `INSERT INTO journal_entry_refs (company_id, ref, entry_id) SELECT company_id, ref, id FROM stage_entries WHERE ref IS NOT NULL${by('company_id, ref')}`,
-    'DROP TABLE stage_entries',
-    'DROP TABLE stage_lines',
-    'DROP TABLE stage_line_options',
-  ];
-};
+  await s.query(`INSERT INTO journal_entries (id, company_id, location_id, entry_date, memo, is_posted)
+     SELECT id, company_id, location_id, entry_date, memo, is_posted FROM stage_entries${by('id')}`);
+  await s.query(`INSERT INTO journal_lines (id, entry_id, account_id, location_id, amount_cents, tag_set_id)
+     SELECT id, entry_id, account_id, location_id, amount_cents, tag_set_id FROM stage_lines${by('id')}`);
+  await s.query(`INSERT INTO journal_line_options (line_id, option_id) SELECT line_id, option_id FROM stage_line_options${by('line_id')}`);
+  for (const table of ['balance_monthly', 'balance_daily'] as const) await s.query(FOLD[await fold(s, table)](table));
+  await s.query(`INSERT INTO journal_entry_refs (company_id, ref, entry_id)
+     SELECT company_id, ref, id FROM stage_entries WHERE ref IS NOT NULL${by('company_id, ref')}`);
+  for (const table of ['stage_entries', 'stage_lines', 'stage_line_options']) await s.query(`DROP TABLE ${table}`);
+}
 
 export async function nextId(s: SqlSession, table: string): Promise<number> {
   const [row] = await s.query(`SELECT CAST(COALESCE(MAX(id), 0) AS VARCHAR) AS m FROM ${table}`);
@@ -268,7 +274,7 @@ export async function moveStaged(
 ): Promise<void> {
   await s.query(DELTA_SQL);
   if (replace) for (const sql of REPLACE_SQL) await s.query(sql);
-  for (const sql of moveSql(form)) await s.query(sql);
+  await moveRows(s, form);
   await checkMonths();
   await changed(true);
   await s.query('DROP TABLE load_delta');
