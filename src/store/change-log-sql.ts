@@ -19,8 +19,7 @@ export async function recordChange(s: SqlSession, change: LoadChange): Promise<v
   if (change.hasDelta) {
     await s.query(
       `INSERT INTO ledger_deltas (seq, company_id, day, location_id, account_id, tag_set_id, cents)
-       SELECT $1, company_id, day, location_id, account_id, tag_set_id, SUM(cents) FROM load_delta
-        GROUP BY company_id, day, location_id, account_id, tag_set_id HAVING SUM(cents) <> 0`, [seq]);
+       SELECT $1, company_id, day, location_id, account_id, tag_set_id, cents FROM load_delta WHERE cents <> 0`, [seq]);
   }
   await s.query(
     `WITH old AS (UPDATE ledger_changes SET deltas_pruned = true

@@ -26,21 +26,27 @@ const UPSERT = {
 };
 
 /**
- * The load's net change to the pre-aggregates, per (company, day, location, account, tag set): its posted staged
- * lines, less (under replaceEntries) the posted lines of the entries it replaces. Both pre-aggregate tables are
- * folded from it, and the PostgreSQL adapter logs it for the other instances (ledger_deltas).
+ * The load's net change to the pre-aggregates, one row per (company, day, location, account, tag set): its posted
+ * staged lines, less (under replaceEntries, `replaced`) the posted lines of the entries it replaces. Both pre-aggregate
+ * tables are folded from it, and the PostgreSQL adapter logs it for the other instances (ledger_deltas).
  */
-const DELTA_SQL = `CREATE TEMP TABLE load_delta AS
-   SELECT company_id, entry_date AS day, location_id, account_id, tag_set_id, CAST(SUM(amount_cents) AS BIGINT) AS cents
-     FROM stage_lines WHERE is_posted GROUP BY 1, 2, 3, 4, 5`;
+const deltaSql = (replaced: boolean) => `CREATE TEMP TABLE load_delta AS
+   SELECT company_id, day, location_id, account_id, tag_set_id, CAST(SUM(cents) AS BIGINT) AS cents
+     FROM (SELECT company_id, entry_date AS day, location_id, account_id, tag_set_id, amount_cents AS cents FROM stage_lines WHERE is_posted${replaced ? `
+           UNION ALL
+           SELECT e.company_id, e.entry_date, l.location_id, l.account_id, l.tag_set_id, -l.amount_cents
+             FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id WHERE e.is_posted AND e.id IN (SELECT id FROM replaced_entries)` : ''}) d
+    GROUP BY 1, 2, 3, 4, 5`;
 
 /** The key of each pre-aggregate table: its rows are summed per key. */
 const BALANCE_KEYS = { balance_monthly: 'month', balance_daily: 'day' } as const;
 type BalanceTable = keyof typeof BALANCE_KEYS;
 const balanceKey = (table: BalanceTable) => `company_id, ${BALANCE_KEYS[table]}, location_id, account_id, tag_set_id`;
-/** load_delta summed per key of the table (monthly: its days' month). */
-const deltaOf = (table: BalanceTable, order = '') => `SELECT company_id, ${table === 'balance_monthly' ? "CAST(date_trunc('month', day) AS DATE)" : 'day'} AS ${BALANCE_KEYS[table]},
-    location_id, account_id, tag_set_id, SUM(cents) AS cents FROM load_delta GROUP BY 1, 2, 3, 4, 5${order}`;
+/** load_delta per key of the table: its rows are the daily ones, summed per month for balance_monthly. */
+const deltaOf = (table: BalanceTable, order = '') => (table === 'balance_daily'
+  ? `SELECT company_id, day, location_id, account_id, tag_set_id, cents FROM load_delta${order}`
+  : `SELECT company_id, CAST(date_trunc('month', day) AS DATE) AS month, location_id, account_id, tag_set_id, SUM(cents) AS cents
+       FROM load_delta GROUP BY 1, 2, 3, 4, 5${order}`);
 
 /** Adds the load's net change to a pre-aggregate table: a new key is inserted, a stored one gets the sum. */
 const FOLD = {
@@ -155,16 +161,12 @@ const MAX_REF_ISSUES = 50;
  * batch of any size is checked in one statement.
  */
 /**
- * Under `replaceEntries`: the stored entries whose ids the staged entries name leave the ledger (their posted lines
- * join load_delta negated, then their rows and ids are deleted), so the staged ones take their place.
+ * Under `replaceEntries`: the stored entries whose ids the staged entries name leave the ledger (replaced_entries:
+ * their posted lines join load_delta negated), then their rows and ids are deleted, so the staged ones take their place.
  */
+const REPLACED_SQL = `CREATE TEMP TABLE replaced_entries AS
+   SELECT r.entry_id AS id FROM stage_entries s JOIN journal_entry_refs r ON r.company_id = s.company_id AND r.ref = s.ref`;
 const REPLACE_SQL = [
-  `CREATE TEMP TABLE replaced_entries AS
-   SELECT r.entry_id AS id FROM stage_entries s JOIN journal_entry_refs r ON r.company_id = s.company_id AND r.ref = s.ref`,
-  `INSERT INTO load_delta (company_id, day, location_id, account_id, tag_set_id, cents)
-   SELECT e.company_id, e.entry_date, l.location_id, l.account_id, l.tag_set_id, CAST(-SUM(l.amount_cents) AS BIGINT)
-     FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id
-    WHERE e.is_posted AND e.id IN (SELECT id FROM replaced_entries) GROUP BY 1, 2, 3, 4, 5`,
   `DELETE FROM journal_line_options WHERE line_id IN
      (SELECT id FROM journal_lines WHERE entry_id IN (SELECT id FROM replaced_entries))`,
   'DELETE FROM journal_lines WHERE entry_id IN (SELECT id FROM replaced_entries)',
@@ -272,7 +274,8 @@ export async function writeBatchReferences(
 export async function moveStaged(
   s: SqlSession, replace: boolean, checkMonths: () => Promise<void>, changed: (hasDelta: boolean) => Promise<void>, form = BATCH_MOVE,
 ): Promise<void> {
-  await s.query(DELTA_SQL);
+  if (replace) await s.query(REPLACED_SQL);
+  await s.query(deltaSql(replace));
   if (replace) for (const sql of REPLACE_SQL) await s.query(sql);
   await moveRows(s, form);
   await checkMonths();
