@@ -61,10 +61,14 @@ const FOLD = {
 };
 
 type Fold = keyof typeof FOLD;
-/** PostgreSQL: MERGE when the load's change is a fair share of the table (one join over it beats a probe per key), else an upsert. */
+/**
+ * PostgreSQL (15 and later: MERGE): MERGE when the load's change is a fair share of the table (one join over it beats a
+ * probe per key), else an upsert.
+ */
 async function mergeWhenLarge(s: SqlSession, table: BalanceTable): Promise<Fold> {
   // reltuples: the table's size at its last ANALYZE (every load ends with one), -1 before any.
-  const [r] = await s.query(`SELECT CASE WHEN (SELECT COUNT(*) FROM load_delta) * 4 >= (SELECT reltuples FROM pg_class WHERE oid = '${table}'::regclass)
+  const [r] = await s.query(`SELECT CASE WHEN CAST(current_setting('server_version_num') AS INTEGER) >= 150000
+      AND (SELECT COUNT(*) FROM load_delta) * 4 >= (SELECT reltuples FROM pg_class WHERE oid = '${table}'::regclass)
     THEN 'merge' ELSE 'upsert' END AS fold`);
   return str(r?.fold) === 'merge' ? 'merge' : 'upsert';
 }
