@@ -16,7 +16,7 @@ import type {
 import { loadJournal, type JournalReader } from './journal-import-sql.ts';
 import { loadBatch } from './load-sql.ts';
 import { pnlMonthSpan, readTagSets, scanPnl, sumPnl } from './pnl-sql.ts';
-import { STAGE_DDL, schemaStatements } from './schema.ts';
+import { DUCKDB_KEYED_BALANCE_TABLES, STAGE_DDL, duckdbBalanceKeyMigration, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
 import { JournalLineError } from './errors.ts';
 import type { JournalFile } from './journal-file.ts';
@@ -210,7 +210,12 @@ export class DuckDbLedgerStore implements LedgerStore {
 
   async migrate(): Promise<void> {
     // One call for the whole schema: DuckDB runs the statements in turn, each prepared call would cost a round trip.
-    await this.writeQueue.run(() => this.writer.run(schemaStatements('duckdb').join(';\n')));
+    await this.writeQueue.run(async () => {
+      await this.writer.run(schemaStatements('duckdb').join(';\n'));
+      const s = session(this.writer);
+      const keyed = (await s.query(DUCKDB_KEYED_BALANCE_TABLES)).map((r) => String(r.t));
+      if (keyed.length > 0) await inTransaction(s, async () => { for (const sql of duckdbBalanceKeyMigration(keyed)) await s.query(sql); }, 'BEGIN TRANSACTION');
+    });
   }
 
   async isEmpty(): Promise<boolean> {
@@ -323,7 +328,7 @@ export class DuckDbLedgerStore implements LedgerStore {
     try {
       loaded = await this.write(async (s) => {
         if (onlyIfEmpty && (await s.query('SELECT 1 AS x FROM companies LIMIT 1')).length > 0) return false;
-        await loadBatch(s, batch, (_s, staging) => writeStaging(this.writer, (staged = staging)));
+        await loadBatch(s, 'duckdb', batch, (_s, staging) => writeStaging(this.writer, (staged = staging)));
         return true;
       });
     } finally {

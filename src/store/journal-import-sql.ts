@@ -11,7 +11,7 @@ import { JournalLineError } from './errors.ts';
 import { JOURNAL_COLUMNS, type JournalColumn, type JournalFile } from './journal-file.ts';
 import { IMPORT_STEPS, type ImportProgress, type JournalLoad } from './ledger-store.ts';
 import { moveStaged, nextId, overfullAccountMonth, writeBatchReferences, type ChangeRecorder } from './load-sql.ts';
-import { STAGE_DDL } from './schema.ts';
+import { STAGE_DDL, type Dialect } from './schema.ts';
 import { int, str, type SqlParam, type SqlRow, type SqlSession } from './sql-session.ts';
 
 // ---------------------------------------------------------------- rows: the CSV's cells, checked and typed in SQL
@@ -84,7 +84,6 @@ async function firstBadOption(s: SqlSession, cell: string): Promise<string> {
   return str(r?.o);
 }
 
-export type Dialect = 'duckdb' | 'postgres';
 
 /**
  * A line's tag key (tag-sets.ts): its distinct canonical options (32 lowercase hex), sorted, joined with ','. One or
@@ -176,10 +175,16 @@ async function readRows(s: SqlSession, journal: JournalFile, reader: JournalRead
 
 // ---------------------------------------------------------------- entries: the rows checked against each other and the store
 
-/** One entry per `ref`: its first CSV line, and the date, location, memo and posted flag of that line. */
-const ENTRIES_SQL = `CREATE TEMP TABLE import_entries AS
-  SELECT f.ref, f.first_line, l.entry_date, l.location_id, l.memo, l.is_posted
-    FROM (SELECT ref, MIN(line) AS first_line FROM import_lines GROUP BY ref) f JOIN import_lines l ON l.line = f.first_line`;
+/**
+ * One entry per `ref`: its first CSV line, and the date, location, memo and posted flag of that line. The first lines
+ * are a table of their own before the join, so the engine knows its size and builds the join's hash table on it.
+ */
+const ENTRIES_SQL = [
+  `CREATE TEMP TABLE import_entries AS
+    SELECT ref, first_line, entry_date, location_id, memo, is_posted
+      FROM (SELECT ref, line, MIN(line) OVER (PARTITION BY ref) AS first_line, entry_date, location_id, memo, is_posted FROM import_lines) w
+     WHERE line = first_line`,
+];
 
 /**
  * A failed check: where the row-by-row validation met it (the entry's first line, then the step within the entry,
@@ -209,7 +214,7 @@ const LINE_OF_ENTRY = `SELECT l.line, l.ref, e.first_line, CAST(e.entry_date AS 
 const JOURNAL_CHECKS: readonly JournalCheck[] = [
   {
     sql: `SELECT e.first_line AS line, e.ref, e.first_line, CAST(e.entry_date AS VARCHAR) AS entry_date, e.location_id FROM import_entries e
-           WHERE NOT EXISTS (SELECT 1 FROM locations o WHERE o.id = e.location_id AND o.company_id = $1) ORDER BY e.first_line LIMIT 1`,
+             LEFT JOIN locations o ON o.id = e.location_id AND o.company_id = $1 WHERE o.id IS NULL ORDER BY e.first_line LIMIT 1`,
     failure: async (r, _s, c) => ({ order: [int(r.line), 0, 0, 0], line: int(r.line), reason: `${entryName(r)}: unknown location ${str(r.location_id)} for company ${c}` }),
   },
   {
@@ -229,9 +234,8 @@ const JOURNAL_CHECKS: readonly JournalCheck[] = [
     }),
   },
   {
-    sql: `${LINE_OF_ENTRY}, o.option_id FROM (SELECT o.line, o.option_id FROM import_line_options o
-             LEFT JOIN (SELECT t.id FROM tracking_options t JOIN tracking_categories g ON g.id = t.category_id WHERE g.company_id = $1) k
-               ON k.id = o.option_id WHERE k.id IS NULL) o
+    sql: `${LINE_OF_ENTRY}, o.option_id FROM (SELECT o.line, o.option_id FROM import_line_options o WHERE o.option_id NOT IN
+             (SELECT t.id FROM tracking_options t JOIN tracking_categories g ON g.id = t.category_id WHERE g.company_id = $1)) o
            JOIN import_lines l ON l.line = o.line JOIN import_entries e ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
     failure: async (r, s, c) => ({
       order: [int(r.first_line), 1, int(r.line), 2], line: int(r.line), reason: `${await lineName(s, r)}: unknown tracking option ${str(r.option_id)} for company ${c}`,
@@ -306,11 +310,13 @@ async function registerTagSets(s: SqlSession, companyId: number): Promise<void> 
   await s.query(`INSERT INTO tag_sets (id, company_id, tag_key)
     SELECT CAST($2 AS BIGINT) - 1 + ROW_NUMBER() OVER (ORDER BY k.tag_key), CAST($1 AS INTEGER), k.tag_key FROM (SELECT DISTINCT tag_key FROM import_lines) k
      WHERE NOT EXISTS (SELECT 1 FROM tag_sets t WHERE t.company_id = $1 AND t.tag_key = k.tag_key)`, [companyId, first]);
+  // The options of one line per tag key are picked out of import_line_options by a semi-join on the few lines (a
+  // plain join may hash the whole table, which a large import's memory does not hold).
   await s.query(`INSERT INTO tag_set_options (tag_set_id, option_id)
-    SELECT t.id, o.option_id FROM tag_sets t
-      JOIN (SELECT tag_key, MIN(line) AS line FROM import_lines WHERE tag_key <> '' GROUP BY tag_key) k ON k.tag_key = t.tag_key
-      JOIN import_line_options o ON o.line = k.line
-     WHERE t.company_id = $1 AND t.id >= $2`, [companyId, first]);
+    WITH k AS MATERIALIZED (SELECT tag_key, MIN(line) AS line FROM import_lines WHERE tag_key <> '' GROUP BY tag_key)
+    SELECT t.id, o.option_id FROM (SELECT line, option_id FROM import_line_options WHERE line IN (SELECT line FROM k)) o
+      JOIN k ON k.line = o.line JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = k.tag_key
+     WHERE t.id >= $2`, [companyId, first]);
 }
 
 /**
@@ -323,9 +329,15 @@ async function stageJournal(s: SqlSession, companyId: number): Promise<void> {
   for (const ddl of STAGE_DDL) await s.query(ddl);
   await s.query(`INSERT INTO stage_entries (id, company_id, location_id, entry_date, memo, is_posted, ref)
     SELECT CAST($2 AS BIGINT) + first_line, CAST($1 AS INTEGER), location_id, entry_date, memo, is_posted, ref FROM import_entries`, [companyId, entryBase]);
+  // Each line's entry (its first line, and the posted flag of that line: every line of an entry has its date, checked)
+  // by a window over the lines, not a join of every line to its entry: a large import's memory holds the one, not the
+  // other. One aggregate gives both: the least line * 2 + posted is the first line's, its low bit the flag.
   await s.query(`INSERT INTO stage_lines (id, entry_id, company_id, location_id, account_id, tag_set_id, entry_date, is_posted, amount_cents)
-    SELECT CAST($3 AS BIGINT) + l.line, CAST($2 AS BIGINT) + e.first_line, CAST($1 AS INTEGER), l.location_id, l.account_id, t.id, e.entry_date, e.is_posted, l.amount_cents
-      FROM import_lines l JOIN import_entries e ON e.ref = l.ref JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = l.tag_key`,
+    SELECT CAST($3 AS BIGINT) + l.line, CAST($2 AS BIGINT) + (l.first >> 1), CAST($1 AS INTEGER), l.location_id, l.account_id, t.id, l.entry_date, (l.first & 1) = 1, l.amount_cents
+      FROM (SELECT line, location_id, account_id, tag_key, entry_date, amount_cents,
+                   MIN(line * 2 + CASE WHEN is_posted THEN 1 ELSE 0 END) OVER (PARTITION BY ref) AS first
+              FROM import_lines) l
+      JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = l.tag_key`,
   [companyId, entryBase, lineBase]);
   await s.query('INSERT INTO stage_line_options (line_id, option_id) SELECT CAST($1 AS BIGINT) + line, option_id FROM import_line_options', [lineBase]);
 }
@@ -355,7 +367,7 @@ export async function loadJournal(s: SqlSession, load: JournalLoad, read: Journa
   await readRows(s, load.journal, read, step);
   const { companyId } = load;
   const { changed } = await writeBatchReferences(s, { ...load.references, entries: undefined }, recordChange, [companyId]);
-  await s.query(ENTRIES_SQL);
+  for (const sql of ENTRIES_SQL) await s.query(sql);
   const [count] = await s.query('SELECT CAST(COUNT(*) AS VARCHAR) AS n FROM import_entries');
   const entries = int(count?.n ?? '0');
   if (entries === 0) {
@@ -373,7 +385,7 @@ export async function loadJournal(s: SqlSession, load: JournalLoad, read: Journa
   const replace = load.references.replaceEntries === true;
   if (!replace) await checkReimports(s, companyId);
   step('writing the ledger');
-  await moveStaged(s, replace, () => checkAccountMonths(s, companyId), changed);
+  await moveStaged(s, read.dialect, replace, () => checkAccountMonths(s, companyId), changed);
   for (const sql of DROP_IMPORT) await s.query(sql);
   return entries;
 }

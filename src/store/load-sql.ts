@@ -9,6 +9,7 @@ import { ownerCompanyIds, readCatalog } from './catalog-sql.ts';
 import { LedgerValidationError, type BatchIssue } from './errors.ts';
 import type { CompanyCatalog, LedgerBatch } from './ledger-store.ts';
 import { int, str, type SqlSession, type StagingWriter } from './sql-session.ts';
+import type { Dialect } from './schema.ts';
 import { optionIdsOfKey } from './tag-sets.ts';
 
 const upsert = (table: string, cols: string[]) =>
@@ -39,19 +40,38 @@ const MOVE_SQL = [
   `INSERT INTO journal_lines (id, entry_id, account_id, location_id, amount_cents, tag_set_id)
    SELECT id, entry_id, account_id, location_id, amount_cents, tag_set_id FROM stage_lines`,
   `INSERT INTO journal_line_options (line_id, option_id) SELECT line_id, option_id FROM stage_line_options`,
-  `INSERT INTO balance_monthly (company_id, month, location_id, account_id, tag_set_id, cents)
-   SELECT company_id, CAST(date_trunc('month', day) AS DATE), location_id, account_id, tag_set_id, SUM(cents)
-     FROM load_delta GROUP BY 1, 2, 3, 4, 5
-   ON CONFLICT (company_id, month, location_id, account_id, tag_set_id) DO UPDATE SET cents = balance_monthly.cents + EXCLUDED.cents`,
-  `INSERT INTO balance_daily (company_id, day, location_id, account_id, tag_set_id, cents)
-   SELECT company_id, day, location_id, account_id, tag_set_id, SUM(cents)
-     FROM load_delta GROUP BY 1, 2, 3, 4, 5
-   ON CONFLICT (company_id, day, location_id, account_id, tag_set_id) DO UPDATE SET cents = balance_daily.cents + EXCLUDED.cents`,
   `INSERT INTO journal_entry_refs (company_id, ref, entry_id) SELECT company_id, ref, id FROM stage_entries WHERE ref IS NOT NULL`,
   'DROP TABLE stage_entries',
   'DROP TABLE stage_lines',
   'DROP TABLE stage_line_options',
 ];
+
+/** load_delta's sums per key of a balance table (`period`: the day, or its month). */
+const BALANCE_FOLDS = [
+  { table: 'balance_monthly', period: 'month', sums: `SELECT company_id, CAST(date_trunc('month', day) AS DATE) AS month, location_id, account_id, tag_set_id, SUM(cents) AS cents
+     FROM load_delta GROUP BY 1, 2, 3, 4, 5` },
+  { table: 'balance_daily', period: 'day', sums: 'SELECT company_id, day, location_id, account_id, tag_set_id, SUM(cents) AS cents FROM load_delta GROUP BY 1, 2, 3, 4, 5' },
+] as const;
+
+/**
+ * The load's sums folded into the pre-aggregates, one row per key. PostgreSQL's balance tables are keyed (ON
+ * CONFLICT adds to the row); DuckDB's are not (schema.ts): the rows of keys already there are updated, the others
+ * inserted, each key once since the sums are grouped by it.
+ */
+const FOLD_SQL: Record<Dialect, string[]> = {
+  postgres: BALANCE_FOLDS.map(({ table, period, sums }) => `INSERT INTO ${table} (company_id, ${period}, location_id, account_id, tag_set_id, cents) ${sums}
+   ON CONFLICT (company_id, ${period}, location_id, account_id, tag_set_id) DO UPDATE SET cents = ${table}.cents + EXCLUDED.cents`),
+  duckdb: BALANCE_FOLDS.flatMap(({ table, period, sums }) => {
+    const same = `b.company_id = d.company_id AND b.${period} = d.${period} AND b.location_id = d.location_id AND b.account_id = d.account_id AND b.tag_set_id = d.tag_set_id`;
+    return [
+      `CREATE TEMP TABLE load_fold AS ${sums}`,
+      `UPDATE ${table} b SET cents = b.cents + d.cents FROM load_fold d WHERE ${same}`,
+      `INSERT INTO ${table} (company_id, ${period}, location_id, account_id, tag_set_id, cents)
+       SELECT * FROM load_fold d WHERE NOT EXISTS (SELECT 1 FROM ${table} b WHERE ${same})`,
+      'DROP TABLE load_fold',
+    ];
+  }),
+};
 
 export async function nextId(s: SqlSession, table: string): Promise<number> {
   const [row] = await s.query(`SELECT CAST(COALESCE(MAX(id), 0) AS VARCHAR) AS m FROM ${table}`);
@@ -232,17 +252,17 @@ export async function writeBatchReferences(
  * change is recorded before COMMIT.
  */
 export async function moveStaged(
-  s: SqlSession, replace: boolean, checkMonths: () => Promise<void>, changed: (hasDelta: boolean) => Promise<void>,
+  s: SqlSession, dialect: Dialect, replace: boolean, checkMonths: () => Promise<void>, changed: (hasDelta: boolean) => Promise<void>,
 ): Promise<void> {
   await s.query(DELTA_SQL);
   if (replace) for (const sql of REPLACE_SQL) await s.query(sql);
-  for (const sql of MOVE_SQL) await s.query(sql);
+  for (const sql of [...MOVE_SQL, ...FOLD_SQL[dialect]]) await s.query(sql);
   await checkMonths();
   await changed(true);
   await s.query('DROP TABLE load_delta');
 }
 
-export async function loadBatch(s: SqlSession, batch: LedgerBatch, writeStaging: StagingWriter, recordChange?: ChangeRecorder): Promise<number> {
+export async function loadBatch(s: SqlSession, dialect: Dialect, batch: LedgerBatch, writeStaging: StagingWriter, recordChange?: ChangeRecorder): Promise<number> {
   const { normalized, changed } = await writeBatchReferences(s, batch, recordChange);
   if (normalized.entries.length === 0) {
     await changed(false);
@@ -252,6 +272,6 @@ export async function loadBatch(s: SqlSession, batch: LedgerBatch, writeStaging:
   const staging = buildStaging(normalized, await nextId(s, 'journal_entries'), await nextId(s, 'journal_lines'), tagSetId);
   await writeStaging(s, staging);
   await checkEntryRefs(s, normalized, batch.replaceEntries === true);
-  await moveStaged(s, batch.replaceEntries === true, () => checkAccountMonths(s, normalized), changed);
+  await moveStaged(s, dialect, batch.replaceEntries === true, () => checkAccountMonths(s, normalized), changed);
   return normalized.entries.length;
 }
