@@ -54,24 +54,31 @@ const BALANCE_FOLDS = [
 ] as const;
 
 /**
- * The load's sums folded into the pre-aggregates, one row per key. PostgreSQL's balance tables are keyed (ON
- * CONFLICT adds to the row); DuckDB's are not (schema.ts): the rows of keys already there are updated, the others
- * inserted, each key once since the sums are grouped by it.
+ * Folds the load's sums into the pre-aggregates, one row per key. PostgreSQL's balance tables are keyed (ON CONFLICT
+ * adds to the row). DuckDB's are not (schema.ts): a table holding none of the load's companies yet takes the sums as
+ * they are; otherwise the rows of keys already there are updated and the other keys inserted, each once since the
+ * sums are grouped by it.
  */
-const FOLD_SQL: Record<Dialect, string[]> = {
-  postgres: BALANCE_FOLDS.map(({ table, period, sums }) => `INSERT INTO ${table} (company_id, ${period}, location_id, account_id, tag_set_id, cents) ${sums}
-   ON CONFLICT (company_id, ${period}, location_id, account_id, tag_set_id) DO UPDATE SET cents = ${table}.cents + EXCLUDED.cents`),
-  duckdb: BALANCE_FOLDS.flatMap(({ table, period, sums }) => {
+async function foldBalances(s: SqlSession, dialect: Dialect): Promise<void> {
+  for (const { table, period, sums } of BALANCE_FOLDS) {
+    const insert = `INSERT INTO ${table} (company_id, ${period}, location_id, account_id, tag_set_id, cents)`;
+    if (dialect === 'postgres') {
+      await s.query(`${insert} ${sums}
+        ON CONFLICT (company_id, ${period}, location_id, account_id, tag_set_id) DO UPDATE SET cents = ${table}.cents + EXCLUDED.cents`);
+      continue;
+    }
+    const held = await s.query(`SELECT 1 AS x FROM ${table} WHERE company_id IN (SELECT DISTINCT company_id FROM load_delta) LIMIT 1`);
+    if (held.length === 0) {
+      await s.query(`${insert} ${sums}`);
+      continue;
+    }
     const same = `b.company_id = d.company_id AND b.${period} = d.${period} AND b.location_id = d.location_id AND b.account_id = d.account_id AND b.tag_set_id = d.tag_set_id`;
-    return [
-      `CREATE TEMP TABLE load_fold AS ${sums}`,
-      `UPDATE ${table} b SET cents = b.cents + d.cents FROM load_fold d WHERE ${same}`,
-      `INSERT INTO ${table} (company_id, ${period}, location_id, account_id, tag_set_id, cents)
-       SELECT * FROM load_fold d WHERE NOT EXISTS (SELECT 1 FROM ${table} b WHERE ${same})`,
-      'DROP TABLE load_fold',
-    ];
-  }),
-};
+    await s.query(`CREATE TEMP TABLE load_fold AS ${sums}`);
+    await s.query(`UPDATE ${table} b SET cents = b.cents + d.cents FROM load_fold d WHERE ${same}`);
+    await s.query(`${insert} SELECT * FROM load_fold d WHERE NOT EXISTS (SELECT 1 FROM ${table} b WHERE ${same})`);
+    await s.query('DROP TABLE load_fold');
+  }
+}
 
 export async function nextId(s: SqlSession, table: string): Promise<number> {
   const [row] = await s.query(`SELECT CAST(COALESCE(MAX(id), 0) AS VARCHAR) AS m FROM ${table}`);
@@ -256,7 +263,8 @@ export async function moveStaged(
 ): Promise<void> {
   await s.query(DELTA_SQL);
   if (replace) for (const sql of REPLACE_SQL) await s.query(sql);
-  for (const sql of [...MOVE_SQL, ...FOLD_SQL[dialect]]) await s.query(sql);
+  for (const sql of MOVE_SQL) await s.query(sql);
+  await foldBalances(s, dialect);
   await checkMonths();
   await changed(true);
   await s.query('DROP TABLE load_delta');
