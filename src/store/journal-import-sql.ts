@@ -176,15 +176,16 @@ async function readRows(s: SqlSession, journal: JournalFile, reader: JournalRead
 // ---------------------------------------------------------------- entries: the rows checked against each other and the store
 
 /**
- * One entry per `ref`: its first CSV line, and the date, location, memo and posted flag of that line. The first lines
- * are a table of their own before the join, so the engine knows its size and builds the join's hash table on it.
+ * One entry per `ref`: its first CSV line, and the date, location, memo and posted flag of that line; whether its lines
+ * hold more than one date, and the sum of their amounts. One window over the lines gives them all (a join of the
+ * entries back to their first lines would hash one side whole, beyond a large import's memory).
  */
-const ENTRIES_SQL = [
-  `CREATE TEMP TABLE import_entries AS
-    SELECT ref, first_line, entry_date, location_id, memo, is_posted
-      FROM (SELECT ref, line, MIN(line) OVER (PARTITION BY ref) AS first_line, entry_date, location_id, memo, is_posted FROM import_lines) w
-     WHERE line = first_line`,
-];
+const ENTRIES_SQL = `CREATE TEMP TABLE import_entries AS
+  SELECT ref, first_line, entry_date, location_id, memo, is_posted, dates_differ, total
+    FROM (SELECT ref, line, entry_date, location_id, memo, is_posted, MIN(line) OVER e AS first_line,
+                 MIN(entry_date) OVER e <> MAX(entry_date) OVER e AS dates_differ, SUM(amount_cents) OVER e AS total
+            FROM import_lines WINDOW e AS (PARTITION BY ref)) w
+   WHERE line = first_line`;
 
 /**
  * A failed check: where the row-by-row validation met it (the entry's first line, then the step within the entry,
@@ -251,9 +252,8 @@ const JOURNAL_CHECKS: readonly JournalCheck[] = [
     }),
   },
   {
-    sql: `SELECT e.first_line AS line, e.ref, CAST(e.entry_date AS VARCHAR) AS entry_date, b.total
-            FROM (SELECT ref, CAST(SUM(amount_cents) AS VARCHAR) AS total FROM import_lines GROUP BY ref HAVING SUM(amount_cents) <> 0) b
-            JOIN import_entries e ON e.ref = b.ref ORDER BY e.first_line LIMIT 1`,
+    sql: `SELECT first_line AS line, ref, CAST(entry_date AS VARCHAR) AS entry_date, CAST(total AS VARCHAR) AS total
+            FROM import_entries WHERE total <> 0 ORDER BY first_line LIMIT 1`,
     byCompany: false,
     failure: async (r) => ({
       order: [int(r.line), 2, 0, 0], line: int(r.line), reason: `${entryName(r)}: lines do not balance (they sum to ${str(r.total)} cents, expected 0)`,
@@ -273,10 +273,11 @@ async function firstRow(s: SqlSession, sql: string, params: readonly SqlParam[])
 
 /** Every entry keeps one date: a later line with another date is refused (it was a parse error, reported first). */
 async function checkEntryDates(s: SqlSession): Promise<void> {
-  // Entries of more than one date are found by aggregation; only their lines are compared with the first one's.
+  // Only the lines of entries of more than one date are compared with their first line's.
+  if (!(await firstRow(s, 'SELECT 1 AS x FROM import_entries WHERE dates_differ LIMIT 1', []))) return;
   const r = await firstRow(s, `SELECT l.line, l.ref, CAST(l.entry_date AS VARCHAR) AS d, CAST(e.entry_date AS VARCHAR) AS first_date
-      FROM (SELECT ref FROM import_lines GROUP BY ref HAVING MIN(entry_date) <> MAX(entry_date)) b
-      JOIN import_lines l ON l.ref = b.ref JOIN import_entries e ON e.ref = l.ref WHERE l.entry_date <> e.entry_date ORDER BY l.line LIMIT 1`, []);
+      FROM (SELECT ref, entry_date FROM import_entries WHERE dates_differ) e JOIN import_lines l ON l.ref = e.ref
+     WHERE l.entry_date <> e.entry_date ORDER BY l.line LIMIT 1`, []);
   if (r) throw new JournalLineError(int(r.line), `entry ${str(r.ref)} has date ${str(r.d)} but its first line has ${str(r.first_date)}`);
 }
 
@@ -367,7 +368,7 @@ export async function loadJournal(s: SqlSession, load: JournalLoad, read: Journa
   await readRows(s, load.journal, read, step);
   const { companyId } = load;
   const { changed } = await writeBatchReferences(s, { ...load.references, entries: undefined }, recordChange, [companyId]);
-  for (const sql of ENTRIES_SQL) await s.query(sql);
+  await s.query(ENTRIES_SQL);
   const [count] = await s.query('SELECT CAST(COUNT(*) AS VARCHAR) AS n FROM import_entries');
   const entries = int(count?.n ?? '0');
   if (entries === 0) {
