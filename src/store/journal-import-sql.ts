@@ -57,7 +57,9 @@ const HEX = (n: number) => `[0-9a-fA-F]{${n}}`;
 const GUID_BODY = `(${HEX(32)}|${HEX(8)}-${HEX(4)}-${HEX(4)}-${HEX(4)}-${HEX(12)})`;
 const GUID = `(${GUID_BODY}|[{]${GUID_BODY}[}]|[(]${GUID_BODY}[)])`;
 /** `;`-separated GUIDs, each trimmed, empty ones ignored. */
-const options = (o: string) => orElse(`${o} = '' OR ${o} ~ '^[0-9a-f]{32}(;[0-9a-f]{32})*$'`, `${o} ~ '^ *${GUID}? *(; *${GUID}? *)*$'`);
+/** Options already canonical (32 lowercase hex each), `;`-separated without spaces or empty ones: the usual form. */
+const plainOptions = (o: string) => `${o} ~ '^[0-9a-f]{32}(;[0-9a-f]{32})*$'`;
+const options = (o: string) => orElse(`${o} = '' OR ${plainOptions(o)}`, `${o} ~ '^ *${GUID}? *(; *${GUID}? *)*$'`);
 /** A checked option's canonical form (32 lowercase hex): only other forms need their braces and hyphens removed. */
 const canonical = (o: string) => `CASE WHEN length(${o}) = 32 THEN lower(${o}) ELSE lower(regexp_replace(${o}, '[^0-9a-fA-F]', '', 'g')) END`;
 
@@ -124,7 +126,7 @@ function importRowsSql(journal: JournalFile, dialect: Dialect, source: string, o
            CASE WHEN ${location} THEN CAST(location AS BIGINT) END AS location_id,
            CASE WHEN ${account} THEN CAST(account AS BIGINT) END AS account_id,
            CASE WHEN ${money} THEN ${cents('amount')} END AS amount_cents,
-           ${tagKey(dialect)} AS tag_key, options, NULLIF(${trimmed('memo')}, '') AS memo, ${isPosted('posted')} AS is_posted,
+           ${tagKey(dialect)} AS tag_key, options, ${plainOptions('options')} AS plain_options, NULLIF(${trimmed('memo')}, '') AS memo, ${isPosted('posted')} AS is_posted,
            CASE ${ROW_CHECKS.map((c, i) => `WHEN NOT ok${i} THEN ${c.problem}`).join(' ')} END AS problem, CAST(breaks AS BIGINT) AS breaks
       FROM (${checked}) f`;
 }
@@ -159,10 +161,12 @@ async function lineRows(s: SqlSession, ordinal: string | undefined): Promise<voi
   throw new JournalLineError(int(r.line), problem === 'option' ? `option "${await firstBadOption(s, str(r.options))}" is not a GUID` : problem);
 }
 
-/** Each option of a line, canonical (32 lowercase hex). */
+/** Each option of a line, canonical (32 lowercase hex): plain options are split as they are, others trimmed and made canonical. */
 const OPTIONS_SQL = `CREATE TEMP TABLE import_line_options AS
+  SELECT line, unnest(string_to_array(options, ';')) AS option_id FROM import_lines WHERE plain_options
+  UNION ALL
   SELECT line, ${canonical('o')} AS option_id
-    FROM (SELECT line, ${trim('o')} AS o FROM (SELECT line, unnest(string_to_array(options, ';')) AS o FROM import_lines WHERE options <> '') u) t
+    FROM (SELECT line, ${trim('o')} AS o FROM (SELECT line, unnest(string_to_array(options, ';')) AS o FROM import_lines WHERE NOT plain_options AND options <> '') u) t
    WHERE o <> ''`;
 
 /** Reads the journal file with the engine, checks each row and types it (import_lines, import_line_options). */
