@@ -247,9 +247,13 @@ const JOURNAL_CHECKS: readonly JournalCheck[] = [
     }),
   },
   {
-    sql: `${LINE_OF_ENTRY}, d.category_id FROM (SELECT o.line, t.category_id FROM import_line_options o JOIN tracking_options t ON t.id = o.option_id
-                                                 GROUP BY o.line, t.category_id HAVING COUNT(*) > 1) d
-           JOIN import_lines l ON l.line = d.line JOIN import_entries e ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
+    // Decided once per distinct options cell of more than one option (a journal repeats a few), not once per line.
+    sql: `${LINE_OF_ENTRY}, d.category_id FROM (SELECT o.options, t.category_id
+             FROM (SELECT options, ${canonical(trim('o'))} AS option_id
+                     FROM (SELECT options, unnest(string_to_array(options, ';')) AS o FROM (SELECT DISTINCT options FROM import_lines WHERE options LIKE '%;%') c) u
+                    WHERE ${trim('o')} <> '') o
+             JOIN tracking_options t ON t.id = o.option_id GROUP BY o.options, t.category_id HAVING COUNT(*) > 1) d
+           JOIN import_lines l ON l.options = d.options JOIN import_entries e ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
     byCompany: false,
     failure: async (r, s) => ({
       order: [int(r.first_line), 1, int(r.line), 3], line: int(r.line), reason: `${await lineName(s, r)}: more than one option of tracking category ${str(r.category_id)}`,
