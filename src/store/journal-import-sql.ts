@@ -56,9 +56,9 @@ const cents = (a: string) => `CAST(CAST(${a} AS DECIMAL(18, 2)) * 100 AS BIGINT)
 const HEX = (n: number) => `[0-9a-fA-F]{${n}}`;
 const GUID_BODY = `(${HEX(32)}|${HEX(8)}-${HEX(4)}-${HEX(4)}-${HEX(4)}-${HEX(12)})`;
 const GUID = `(${GUID_BODY}|[{]${GUID_BODY}[}]|[(]${GUID_BODY}[)])`;
-/** `;`-separated GUIDs, each trimmed, empty ones ignored. */
 /** Options already canonical (32 lowercase hex each), `;`-separated without spaces or empty ones: the usual form. */
 const plainOptions = (o: string) => `${o} ~ '^[0-9a-f]{32}(;[0-9a-f]{32})*$'`;
+/** `;`-separated GUIDs, each trimmed, empty ones ignored. */
 const options = (o: string) => orElse(`${o} = '' OR ${plainOptions(o)}`, `${o} ~ '^ *${GUID}? *(; *${GUID}? *)*$'`);
 /** A checked option's canonical form (32 lowercase hex): only other forms need their braces and hyphens removed. */
 const canonical = (o: string) => `CASE WHEN length(${o}) = 32 THEN lower(${o}) ELSE lower(regexp_replace(${o}, '[^0-9a-fA-F]', '', 'g')) END`;
@@ -85,7 +85,6 @@ async function firstBadOption(s: SqlSession, cell: string): Promise<string> {
     WHERE o <> '' AND NOT o ~ '^${GUID}$' ORDER BY i LIMIT 1`, [cell, cell.split(';').length]);
   return str(r?.o);
 }
-
 
 /**
  * A line's tag key (tag-sets.ts): its distinct canonical options (32 lowercase hex), sorted, joined with ','. One or
