@@ -11,7 +11,7 @@ import { JournalLineError } from './errors.ts';
 import { JOURNAL_COLUMNS, type JournalColumn, type JournalFile } from './journal-file.ts';
 import { IMPORT_STEPS, type ImportProgress, type JournalLoad } from './ledger-store.ts';
 import { MOVE_FORM, moveStaged, nextId, overfullAccountMonth, writeBatchReferences, type ChangeRecorder } from './load-sql.ts';
-import { STAGE_DDL } from './schema.ts';
+import { STAGE_DDL, type Dialect } from './schema.ts';
 import { int, str, type SqlParam, type SqlRow, type SqlSession } from './sql-session.ts';
 
 // ---------------------------------------------------------------- rows: the CSV's cells, checked and typed in SQL
@@ -56,8 +56,10 @@ const cents = (a: string) => `CAST(CAST(${a} AS DECIMAL(18, 2)) * 100 AS BIGINT)
 const HEX = (n: number) => `[0-9a-fA-F]{${n}}`;
 const GUID_BODY = `(${HEX(32)}|${HEX(8)}-${HEX(4)}-${HEX(4)}-${HEX(4)}-${HEX(12)})`;
 const GUID = `(${GUID_BODY}|[{]${GUID_BODY}[}]|[(]${GUID_BODY}[)])`;
+/** Options already canonical (32 lowercase hex each), `;`-separated without spaces or empty ones: the usual form. */
+const plainOptions = (o: string) => `${o} ~ '^[0-9a-f]{32}(;[0-9a-f]{32})*$'`;
 /** `;`-separated GUIDs, each trimmed, empty ones ignored. */
-const options = (o: string) => orElse(`${o} = '' OR ${o} ~ '^[0-9a-f]{32}(;[0-9a-f]{32})*$'`, `${o} ~ '^ *${GUID}? *(; *${GUID}? *)*$'`);
+const options = (o: string) => orElse(`${o} = '' OR ${plainOptions(o)}`, `${o} ~ '^ *${GUID}? *(; *${GUID}? *)*$'`);
 /** A checked option's canonical form (32 lowercase hex): only other forms need their braces and hyphens removed. */
 const canonical = (o: string) => `CASE WHEN length(${o}) = 32 THEN lower(${o}) ELSE lower(regexp_replace(${o}, '[^0-9a-fA-F]', '', 'g')) END`;
 
@@ -126,8 +128,6 @@ async function firstBadOption(s: SqlSession, cell: string): Promise<string> {
     WHERE o <> '' AND NOT o ~ '^${GUID}$' ORDER BY i LIMIT 1`, [cell, cell.split(';').length]);
   return str(r?.o);
 }
-
-export type Dialect = 'duckdb' | 'postgres';
 
 /**
  * A line's tag key (tag-sets.ts): its distinct canonical options (32 lowercase hex), sorted, joined with ','. One or
@@ -231,10 +231,17 @@ async function readRows(s: SqlSession, journal: JournalFile, reader: JournalRead
 
 // ---------------------------------------------------------------- entries: the rows checked against each other and the store
 
-/** One entry per `ref`: its first CSV line, and the date, location, memo and posted flag of that line. */
+/**
+ * One entry per `ref`: its first CSV line, and the date, location, memo and posted flag of that line; whether its lines
+ * hold more than one date, and the sum of their amounts. One window over the lines gives them all (a join of the
+ * entries back to their first lines would hash one side whole, beyond a large import's memory).
+ */
 const ENTRIES_SQL = `CREATE TEMP TABLE import_entries AS
-  SELECT f.ref, f.first_line, l.entry_date, l.location_id, l.memo, l.is_posted
-    FROM (SELECT ref, MIN(line) AS first_line FROM import_lines GROUP BY ref) f JOIN import_lines l ON l.line = f.first_line`;
+  SELECT ref, first_line, entry_date, location_id, memo, is_posted, dates_differ, total
+    FROM (SELECT ref, line, entry_date, location_id, memo, is_posted, MIN(line) OVER e AS first_line,
+                 MIN(entry_date) OVER e <> MAX(entry_date) OVER e AS dates_differ, SUM(amount_cents) OVER e AS total
+            FROM import_lines WINDOW e AS (PARTITION BY ref)) w
+   WHERE line = first_line`;
 
 /**
  * A failed check: where the row-by-row validation met it (the entry's first line, then the step within the entry,
@@ -264,7 +271,7 @@ const LINE_OF_ENTRY = `SELECT l.line, l.ref, e.first_line, CAST(e.entry_date AS 
 const JOURNAL_CHECKS: readonly JournalCheck[] = [
   {
     sql: `SELECT e.first_line AS line, e.ref, e.first_line, CAST(e.entry_date AS VARCHAR) AS entry_date, e.location_id FROM import_entries e
-           WHERE NOT EXISTS (SELECT 1 FROM locations o WHERE o.id = e.location_id AND o.company_id = $1) ORDER BY e.first_line LIMIT 1`,
+             LEFT JOIN locations o ON o.id = e.location_id AND o.company_id = $1 WHERE o.id IS NULL ORDER BY e.first_line LIMIT 1`,
     failure: async (r, _s, c) => ({ order: [int(r.line), 0, 0, 0], line: int(r.line), reason: `${entryName(r)}: unknown location ${str(r.location_id)} for company ${c}` }),
   },
   {
@@ -284,27 +291,29 @@ const JOURNAL_CHECKS: readonly JournalCheck[] = [
     }),
   },
   {
-    sql: `${LINE_OF_ENTRY}, o.option_id FROM (SELECT o.line, o.option_id FROM import_line_options o
-             LEFT JOIN (SELECT t.id FROM tracking_options t JOIN tracking_categories g ON g.id = t.category_id WHERE g.company_id = $1) k
-               ON k.id = o.option_id WHERE k.id IS NULL) o
+    sql: `${LINE_OF_ENTRY}, o.option_id FROM (SELECT o.line, o.option_id FROM import_line_options o WHERE o.option_id NOT IN
+             (SELECT t.id FROM tracking_options t JOIN tracking_categories g ON g.id = t.category_id WHERE g.company_id = $1)) o
            JOIN import_lines l ON l.line = o.line JOIN import_entries e ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
     failure: async (r, s, c) => ({
       order: [int(r.first_line), 1, int(r.line), 2], line: int(r.line), reason: `${await lineName(s, r)}: unknown tracking option ${str(r.option_id)} for company ${c}`,
     }),
   },
   {
-    sql: `${LINE_OF_ENTRY}, d.category_id FROM (SELECT o.line, t.category_id FROM import_line_options o JOIN tracking_options t ON t.id = o.option_id
-                                                 GROUP BY o.line, t.category_id HAVING COUNT(*) > 1) d
-           JOIN import_lines l ON l.line = d.line JOIN import_entries e ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
+    // Decided once per distinct options cell of more than one option (a journal repeats a few), not once per line.
+    sql: `${LINE_OF_ENTRY}, d.category_id FROM (SELECT o.options, t.category_id
+             FROM (SELECT options, ${canonical(trim('o'))} AS option_id
+                     FROM (SELECT options, unnest(string_to_array(options, ';')) AS o FROM (SELECT DISTINCT options FROM import_lines WHERE options LIKE '%;%') c) u
+                    WHERE ${trim('o')} <> '') o
+             JOIN tracking_options t ON t.id = o.option_id GROUP BY o.options, t.category_id HAVING COUNT(*) > 1) d
+           JOIN import_lines l ON l.options = d.options JOIN import_entries e ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
     byCompany: false,
     failure: async (r, s) => ({
       order: [int(r.first_line), 1, int(r.line), 3], line: int(r.line), reason: `${await lineName(s, r)}: more than one option of tracking category ${str(r.category_id)}`,
     }),
   },
   {
-    sql: `SELECT e.first_line AS line, e.ref, CAST(e.entry_date AS VARCHAR) AS entry_date, b.total
-            FROM (SELECT ref, CAST(SUM(amount_cents) AS VARCHAR) AS total FROM import_lines GROUP BY ref HAVING SUM(amount_cents) <> 0) b
-            JOIN import_entries e ON e.ref = b.ref ORDER BY e.first_line LIMIT 1`,
+    sql: `SELECT first_line AS line, ref, CAST(entry_date AS VARCHAR) AS entry_date, CAST(total AS VARCHAR) AS total
+            FROM import_entries WHERE total <> 0 ORDER BY first_line LIMIT 1`,
     byCompany: false,
     failure: async (r) => ({
       order: [int(r.line), 2, 0, 0], line: int(r.line), reason: `${entryName(r)}: lines do not balance (they sum to ${str(r.total)} cents, expected 0)`,
@@ -324,10 +333,11 @@ async function firstRow(s: SqlSession, sql: string, params: readonly SqlParam[])
 
 /** Every entry keeps one date: a later line with another date is refused (it was a parse error, reported first). */
 async function checkEntryDates(s: SqlSession): Promise<void> {
-  // Entries of more than one date are found by aggregation; only their lines are compared with the first one's.
+  // Only the lines of entries of more than one date are compared with their first line's.
+  if (!(await firstRow(s, 'SELECT 1 AS x FROM import_entries WHERE dates_differ LIMIT 1', []))) return;
   const r = await firstRow(s, `SELECT l.line, l.ref, CAST(l.entry_date AS VARCHAR) AS d, CAST(e.entry_date AS VARCHAR) AS first_date
-      FROM (SELECT ref FROM import_lines GROUP BY ref HAVING MIN(entry_date) <> MAX(entry_date)) b
-      JOIN import_lines l ON l.ref = b.ref JOIN import_entries e ON e.ref = l.ref WHERE l.entry_date <> e.entry_date ORDER BY l.line LIMIT 1`, []);
+      FROM (SELECT ref, entry_date FROM import_entries WHERE dates_differ) e JOIN import_lines l ON l.ref = e.ref
+     WHERE l.entry_date <> e.entry_date ORDER BY l.line LIMIT 1`, []);
   if (r) throw new JournalLineError(int(r.line), `entry ${str(r.ref)} has date ${str(r.d)} but its first line has ${str(r.first_date)}`);
 }
 
@@ -361,11 +371,13 @@ async function registerTagSets(s: SqlSession, companyId: number): Promise<void> 
   await s.query(`INSERT INTO tag_sets (id, company_id, tag_key)
     SELECT CAST($2 AS BIGINT) - 1 + ROW_NUMBER() OVER (ORDER BY k.tag_key), CAST($1 AS INTEGER), k.tag_key FROM (SELECT DISTINCT tag_key FROM import_lines) k
      WHERE NOT EXISTS (SELECT 1 FROM tag_sets t WHERE t.company_id = $1 AND t.tag_key = k.tag_key)`, [companyId, first]);
+  // The options of one line per tag key are picked out of import_line_options by a semi-join on the few lines (a
+  // plain join may hash the whole table, which a large import's memory does not hold).
   await s.query(`INSERT INTO tag_set_options (tag_set_id, option_id)
-    SELECT t.id, o.option_id FROM tag_sets t
-      JOIN (SELECT tag_key, MIN(line) AS line FROM import_lines WHERE tag_key <> '' GROUP BY tag_key) k ON k.tag_key = t.tag_key
-      JOIN import_line_options o ON o.line = k.line
-     WHERE t.company_id = $1 AND t.id >= $2`, [companyId, first]);
+    WITH k AS MATERIALIZED (SELECT tag_key, MIN(line) AS line FROM import_lines WHERE tag_key <> '' GROUP BY tag_key)
+    SELECT t.id, o.option_id FROM (SELECT line, option_id FROM import_line_options WHERE line IN (SELECT line FROM k)) o
+      JOIN k ON k.line = o.line JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = k.tag_key
+     WHERE t.id >= $2`, [companyId, first]);
 }
 
 /**
@@ -378,9 +390,15 @@ async function stageJournal(s: SqlSession, companyId: number): Promise<void> {
   for (const ddl of STAGE_DDL) await s.query(ddl);
   await s.query(`INSERT INTO stage_entries (id, company_id, location_id, entry_date, memo, is_posted, ref)
     SELECT CAST($2 AS BIGINT) + first_line, CAST($1 AS INTEGER), location_id, entry_date, memo, is_posted, ref FROM import_entries`, [companyId, entryBase]);
+  // Each line's entry (its first line, and the posted flag of that line: every line of an entry has its date, checked)
+  // by a window over the lines, not a join of every line to its entry: a large import's memory holds the one, not the
+  // other. One aggregate gives both: the least line * 2 + posted is the first line's, its low bit the flag.
   await s.query(`INSERT INTO stage_lines (id, entry_id, company_id, location_id, account_id, tag_set_id, entry_date, is_posted, amount_cents)
-    SELECT CAST($3 AS BIGINT) + l.line, CAST($2 AS BIGINT) + e.first_line, CAST($1 AS INTEGER), l.location_id, l.account_id, t.id, e.entry_date, e.is_posted, l.amount_cents
-      FROM import_lines l JOIN import_entries e ON e.ref = l.ref JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = l.tag_key`,
+    SELECT CAST($3 AS BIGINT) + l.line, CAST($2 AS BIGINT) + (l.first >> 1), CAST($1 AS INTEGER), l.location_id, l.account_id, t.id, l.entry_date, (l.first & 1) = 1, l.amount_cents
+      FROM (SELECT line, location_id, account_id, tag_key, entry_date, amount_cents,
+                   MIN(line * 2 + CASE WHEN is_posted THEN 1 ELSE 0 END) OVER (PARTITION BY ref) AS first
+              FROM import_lines) l
+      JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = l.tag_key`,
   [companyId, entryBase, lineBase]);
   await s.query('INSERT INTO stage_line_options (line_id, option_id) SELECT CAST($1 AS BIGINT) + line, option_id FROM import_line_options', [lineBase]);
 }
@@ -428,7 +446,7 @@ export async function loadJournal(s: SqlSession, load: JournalLoad, read: Journa
   const replace = load.references.replaceEntries === true;
   if (!replace) await checkReimports(s, companyId);
   step('writing the ledger');
-  await moveStaged(s, replace, () => checkAccountMonths(s, companyId), changed, MOVE_FORM[read.dialect]);
+  await moveStaged(s, MOVE_FORM[read.dialect], replace, () => checkAccountMonths(s, companyId), changed);
   for (const sql of DROP_IMPORT) await s.query(sql);
   return entries;
 }

@@ -42,36 +42,54 @@ const deltaSql = (replaced: boolean) => `CREATE TEMP TABLE load_delta AS
 const BALANCE_KEYS = { balance_monthly: 'month', balance_daily: 'day' } as const;
 type BalanceTable = keyof typeof BALANCE_KEYS;
 const balanceKey = (table: BalanceTable) => `company_id, ${BALANCE_KEYS[table]}, location_id, account_id, tag_set_id`;
-/** load_delta per key of the table: its rows are the daily ones, summed per month for balance_monthly. */
+const sameKey = (table: BalanceTable, a: string, b: string) => balanceKey(table).split(', ').map((c) => `${a}.${c} = ${b}.${c}`).join(' AND ');
+/** load_delta per key of the table (one row per key): its rows are the daily ones, summed per month for balance_monthly. */
 const deltaOf = (table: BalanceTable, order = '') => (table === 'balance_daily'
   ? `SELECT company_id, day, location_id, account_id, tag_set_id, cents FROM load_delta${order}`
   : `SELECT company_id, CAST(date_trunc('month', day) AS DATE) AS month, location_id, account_id, tag_set_id, SUM(cents) AS cents
        FROM load_delta GROUP BY 1, 2, 3, 4, 5${order}`);
 
-/** Adds the load's net change to a pre-aggregate table: a new key is inserted, a stored one gets the sum. */
-const FOLD = {
-  upsert: (table: BalanceTable) => `INSERT INTO ${table} (${balanceKey(table)}, cents) ${deltaOf(table)}
-   ON CONFLICT (${balanceKey(table)}) DO UPDATE SET cents = ${table}.cents + EXCLUDED.cents`,
-  // PostgreSQL 15: a join with the stored keys instead of a speculative insertion per row (loads hold the load lock, so
-  // no other writer adds a key meanwhile), the new keys in key order.
-  merge: (table: BalanceTable) => `MERGE INTO ${table} b USING (${deltaOf(table, ' ORDER BY 1, 2, 3, 4, 5')}) d
-   ON ${balanceKey(table).split(', ').map((c) => `b.${c} = d.${c}`).join(' AND ')}
-   WHEN MATCHED THEN UPDATE SET cents = b.cents + d.cents
-   WHEN NOT MATCHED THEN INSERT (${balanceKey(table)}, cents) VALUES (${balanceKey(table).split(', ').map((c) => `d.${c}`).join(', ')}, d.cents)`,
+/** Ways of adding the load's net change to a pre-aggregate table: a new key is inserted, a stored one gets the sum. */
+type Fold = (s: SqlSession, table: BalanceTable) => Promise<void>;
+
+/** PostgreSQL: the tables are keyed, ON CONFLICT adds to the stored row. */
+const upsertFold: Fold = async (s, table) => {
+  await s.query(`INSERT INTO ${table} (${balanceKey(table)}, cents) ${deltaOf(table)}
+   ON CONFLICT (${balanceKey(table)}) DO UPDATE SET cents = ${table}.cents + EXCLUDED.cents`);
 };
 
-type Fold = keyof typeof FOLD;
 /**
- * PostgreSQL (15 and later: MERGE): MERGE when the load's change is a fair share of the table (one join over it beats a
- * probe per key), else an upsert.
+ * PostgreSQL 15 and later, when the load's change is a fair share of the table: one join with the stored keys (MERGE)
+ * beats a speculative insertion per key (loads hold the load lock, so no other writer adds a key meanwhile); the new
+ * keys go in key order. Otherwise the upsert.
  */
-async function mergeWhenLarge(s: SqlSession, table: BalanceTable): Promise<Fold> {
+const mergeWhenLarge: Fold = async (s, table) => {
   // reltuples: the table's size at its last ANALYZE (every load ends with one), -1 before any.
-  const [r] = await s.query(`SELECT CASE WHEN CAST(current_setting('server_version_num') AS INTEGER) >= 150000
-      AND (SELECT COUNT(*) FROM load_delta) * 4 >= (SELECT reltuples FROM pg_class WHERE oid = '${table}'::regclass)
-    THEN 'merge' ELSE 'upsert' END AS fold`);
-  return str(r?.fold) === 'merge' ? 'merge' : 'upsert';
-}
+  const [r] = await s.query(`SELECT CAST(current_setting('server_version_num') AS INTEGER) >= 150000
+      AND (SELECT COUNT(*) FROM load_delta) * 4 >= (SELECT reltuples FROM pg_class WHERE oid = '${table}'::regclass) AS large`);
+  if (r?.large !== true) return upsertFold(s, table);
+  await s.query(`MERGE INTO ${table} b USING (${deltaOf(table, ' ORDER BY 1, 2, 3, 4, 5')}) d ON ${sameKey(table, 'b', 'd')}
+   WHEN MATCHED THEN UPDATE SET cents = b.cents + d.cents
+   WHEN NOT MATCHED THEN INSERT (${balanceKey(table)}, cents) VALUES (${balanceKey(table).split(', ').map((c) => `d.${c}`).join(', ')}, d.cents)`);
+};
+
+/**
+ * DuckDB: the tables have no key (schema.ts). A table holding none of the load's companies yet takes the sums as they
+ * are; otherwise the rows of keys already there are updated and the other keys inserted, each once since the sums are
+ * grouped by it.
+ */
+const keylessFold: Fold = async (s, table) => {
+  const insert = `INSERT INTO ${table} (${balanceKey(table)}, cents)`;
+  const held = await s.query(`SELECT 1 AS x FROM ${table} WHERE company_id IN (SELECT DISTINCT company_id FROM load_delta) LIMIT 1`);
+  if (held.length === 0) {
+    await s.query(`${insert} ${deltaOf(table)}`);
+    return;
+  }
+  await s.query(`CREATE TEMP TABLE load_fold AS ${deltaOf(table)}`);
+  await s.query(`UPDATE ${table} b SET cents = b.cents + d.cents FROM load_fold d WHERE ${sameKey(table, 'b', 'd')}`);
+  await s.query(`${insert} SELECT * FROM load_fold d WHERE NOT EXISTS (SELECT 1 FROM ${table} b WHERE ${sameKey(table, 'b', 'd')})`);
+  await s.query('DROP TABLE load_fold');
+};
 
 /**
  * How a store moves the staged journal: PostgreSQL's journal tables have btree keys, and rows inserted in key order
@@ -79,14 +97,11 @@ async function mergeWhenLarge(s: SqlSession, table: BalanceTable): Promise<Fold>
  * random place costs a descent and page splits: 1M entries, 12 s instead of 6 s for journal_lines); DuckDB keeps no
  * such index, and the order would cost it a sort.
  */
-export interface MoveForm { inKeyOrder: boolean; fold: (s: SqlSession, table: BalanceTable) => Promise<Fold> }
-const alwaysUpsert = async (): Promise<Fold> => 'upsert';
+export interface MoveForm { inKeyOrder: boolean; fold: Fold }
 export const MOVE_FORM: Record<Dialect, MoveForm> = {
   postgres: { inKeyOrder: true, fold: mergeWhenLarge },
-  duckdb: { inKeyOrder: false, fold: alwaysUpsert },
+  duckdb: { inKeyOrder: false, fold: keylessFold },
 };
-/** Loads of batches stage their rows in id order already (batch-staging.ts). */
-const BATCH_MOVE: MoveForm = { inKeyOrder: false, fold: alwaysUpsert };
 
 async function moveRows(s: SqlSession, { inKeyOrder, fold }: MoveForm): Promise<void> {
   const by = (key: string) => (inKeyOrder ? ` ORDER BY ${key}` : '');
@@ -95,7 +110,7 @@ async function moveRows(s: SqlSession, { inKeyOrder, fold }: MoveForm): Promise<
   await s.query(`INSERT INTO journal_lines (id, entry_id, account_id, location_id, amount_cents, tag_set_id)
      SELECT id, entry_id, account_id, location_id, amount_cents, tag_set_id FROM stage_lines${by('id')}`);
   await s.query(`INSERT INTO journal_line_options (line_id, option_id) SELECT line_id, option_id FROM stage_line_options${by('line_id')}`);
-  for (const table of ['balance_monthly', 'balance_daily'] as const) await s.query(FOLD[await fold(s, table)](table));
+  for (const table of ['balance_monthly', 'balance_daily'] as const) await fold(s, table);
   await s.query(`INSERT INTO journal_entry_refs (company_id, ref, entry_id)
      SELECT company_id, ref, id FROM stage_entries WHERE ref IS NOT NULL${by('company_id, ref')}`);
   for (const table of ['stage_entries', 'stage_lines', 'stage_line_options']) await s.query(`DROP TABLE ${table}`);
@@ -276,7 +291,7 @@ export async function writeBatchReferences(
  * change is recorded before COMMIT.
  */
 export async function moveStaged(
-  s: SqlSession, replace: boolean, checkMonths: () => Promise<void>, changed: (hasDelta: boolean) => Promise<void>, form = BATCH_MOVE,
+  s: SqlSession, form: MoveForm, replace: boolean, checkMonths: () => Promise<void>, changed: (hasDelta: boolean) => Promise<void>,
 ): Promise<void> {
   if (replace) await s.query(REPLACED_SQL);
   await s.query(deltaSql(replace));
@@ -287,7 +302,7 @@ export async function moveStaged(
   await s.query('DROP TABLE load_delta');
 }
 
-export async function loadBatch(s: SqlSession, batch: LedgerBatch, writeStaging: StagingWriter, recordChange?: ChangeRecorder): Promise<number> {
+export async function loadBatch(s: SqlSession, dialect: Dialect, batch: LedgerBatch, writeStaging: StagingWriter, recordChange?: ChangeRecorder): Promise<number> {
   const { normalized, changed } = await writeBatchReferences(s, batch, recordChange);
   if (normalized.entries.length === 0) {
     await changed(false);
@@ -297,6 +312,6 @@ export async function loadBatch(s: SqlSession, batch: LedgerBatch, writeStaging:
   const staging = buildStaging(normalized, await nextId(s, 'journal_entries'), await nextId(s, 'journal_lines'), tagSetId);
   await writeStaging(s, staging);
   await checkEntryRefs(s, normalized, batch.replaceEntries === true);
-  await moveStaged(s, batch.replaceEntries === true, () => checkAccountMonths(s, normalized), changed);
+  await moveStaged(s, MOVE_FORM[dialect], batch.replaceEntries === true, () => checkAccountMonths(s, normalized), changed);
   return normalized.entries.length;
 }

@@ -314,7 +314,7 @@ export class PostgresLedgerStore implements LedgerStore {
       // Serializes loads (id and tag-set allocation) while leaving reads free.
       await client.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
       if (onlyIfEmpty && ((await client.query('SELECT 1 FROM companies LIMIT 1')).rowCount ?? 0) > 0) return false;
-      await loadBatch(session(client), batch, (_s, staging) => writeStaging(client, staging), recordChange);
+      await loadBatch(session(client), 'postgres', batch, (_s, staging) => writeStaging(client, staging), recordChange);
       return true;
     });
     if (loaded) await this.afterLoad((batch.entries?.length ?? 0) > 0);

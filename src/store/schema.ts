@@ -5,6 +5,38 @@
  */
 export type Dialect = 'duckdb' | 'postgres';
 
+/**
+ * The pre-aggregate tables, keyed by (company, period, location, account, tag set). PostgreSQL holds the key as a
+ * PRIMARY KEY (loads fold into it with ON CONFLICT). DuckDB does not: its key would be an ART index, which DuckDB keeps
+ * in memory whole while a load inserts into it and commits, beyond any memory limit (2.2M keys after a 10M-entry
+ * import); its loads keep each key once by folding the load's sums, grouped by the key, into the rows (load-sql.ts).
+ */
+const BALANCE_TABLES = [{ table: 'balance_monthly', period: 'month' }, { table: 'balance_daily', period: 'day' }] as const;
+
+function balanceTableDdl(dialect: Dialect, { table, period }: (typeof BALANCE_TABLES)[number], name: string = table): string {
+  const key = dialect === 'postgres' ? `, PRIMARY KEY (company_id, ${period}, location_id, account_id, tag_set_id)` : '';
+  return `CREATE TABLE IF NOT EXISTS ${name} (
+      company_id INTEGER NOT NULL, ${period} DATE NOT NULL, location_id INTEGER NOT NULL, account_id INTEGER NOT NULL,
+      tag_set_id INTEGER NOT NULL, cents BIGINT NOT NULL${key})`;
+}
+
+/**
+ * DuckDB files made before the balance tables lost their key: each keyed table is rebuilt without it (DuckDB cannot
+ * drop a PRIMARY KEY), rows kept. `keyed` lists the tables that still have one (duckdb_constraints()).
+ */
+export function duckdbBalanceKeyMigration(keyed: readonly string[]): string[] {
+  return BALANCE_TABLES.filter((t) => keyed.includes(t.table)).flatMap((t) => [
+    balanceTableDdl('duckdb', t, `${t.table}_unkeyed`),
+    `INSERT INTO ${t.table}_unkeyed SELECT * FROM ${t.table}`,
+    `DROP TABLE ${t.table}`,
+    `ALTER TABLE ${t.table}_unkeyed RENAME TO ${t.table}`,
+  ]);
+}
+
+/** The query listing the DuckDB balance tables that still have a PRIMARY KEY (column `t`). */
+export const DUCKDB_KEYED_BALANCE_TABLES = `SELECT DISTINCT table_name AS t FROM duckdb_constraints()
+  WHERE constraint_type = 'PRIMARY KEY' AND database_name = current_database() AND schema_name = 'main' AND table_name IN (${BALANCE_TABLES.map((t) => `'${t.table}'`).join(', ')})`;
+
 export function schemaStatements(dialect: Dialect): string[] {
   // PostgreSQL gets keys on the journal tables; DuckDB skips them (ART indexes slow bulk appends, and ids are
   // assigned by the store under its load lock, so they are unique by construction).
@@ -35,12 +67,7 @@ export function schemaStatements(dialect: Dialect): string[] {
     `CREATE TABLE IF NOT EXISTS tag_sets (
       id INTEGER PRIMARY KEY, company_id INTEGER NOT NULL, tag_key VARCHAR NOT NULL, UNIQUE (company_id, tag_key))`,
     `CREATE TABLE IF NOT EXISTS tag_set_options (tag_set_id INTEGER NOT NULL, option_id VARCHAR(32) NOT NULL, PRIMARY KEY (tag_set_id, option_id))`,
-    `CREATE TABLE IF NOT EXISTS balance_monthly (
-      company_id INTEGER NOT NULL, month DATE NOT NULL, location_id INTEGER NOT NULL, account_id INTEGER NOT NULL,
-      tag_set_id INTEGER NOT NULL, cents BIGINT NOT NULL, PRIMARY KEY (company_id, month, location_id, account_id, tag_set_id))`,
-    `CREATE TABLE IF NOT EXISTS balance_daily (
-      company_id INTEGER NOT NULL, day DATE NOT NULL, location_id INTEGER NOT NULL, account_id INTEGER NOT NULL,
-      tag_set_id INTEGER NOT NULL, cents BIGINT NOT NULL, PRIMARY KEY (company_id, day, location_id, account_id, tag_set_id))`,
+    ...BALANCE_TABLES.map((t) => balanceTableDdl(dialect, t)),
     // Service settings shared by every instance over this store (e.g. the report-link signing secret).
     `CREATE TABLE IF NOT EXISTS settings (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)`,
     `CREATE TABLE IF NOT EXISTS api_keys (
