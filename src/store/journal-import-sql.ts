@@ -382,14 +382,33 @@ async function checkEntries(s: SqlSession, companyId: number): Promise<void> {
   if (first) throw new JournalLineError(first.line, first.reason);
 }
 
-/** Entry ids are kept per company: one already imported is refused at its first line, unless it is replaced. */
-async function checkReimports(s: SqlSession, companyId: number): Promise<void> {
-  // By aggregation over both sets of ids rather than a join: a join hashes one side whole (millions of ids once a
-  // large journal is in); an aggregation spills. An id of both sets has a row of each, one with the journal's line.
-  const r = await firstRow(s, `SELECT MIN(first_line) AS line, ref
-      FROM (SELECT ref, first_line FROM import_entries UNION ALL SELECT ref, NULL FROM journal_entry_refs WHERE company_id = $1) u
-     GROUP BY ref HAVING COUNT(*) > COUNT(first_line) AND COUNT(first_line) > 0 ORDER BY line LIMIT 1`, [companyId]);
-  if (r) throw new JournalLineError(int(r.line), `entry ${str(r.ref)} was already imported for company ${companyId} (an entry is never added twice)`);
+/** Ids per pass of the re-import check: its aggregation over one pass's ids stays within DuckDB's import memory. */
+const IDS_PER_PASS = 4_000_000;
+/** A row's pass of `passes` (0 … passes - 1), by a hash of its entry id. */
+const PASS_OF: Record<Dialect, (passes: number) => string> = {
+  duckdb: (passes) => `hash(ref) % ${passes}`,
+  postgres: (passes) => `(hashtext(ref) & 2147483647) % ${passes}`,
+};
+
+/**
+ * Entry ids are kept per company: one already imported is refused at its first line, unless it is replaced. Found by
+ * aggregation over both sets of ids rather than a join, which hashes one side whole (millions of ids once a large
+ * journal is in): an id of both sets has a row of each, one with the journal's line. With many ids, in passes over
+ * shares of them (by hash), so that each pass's aggregation stays small.
+ */
+async function checkReimports(s: SqlSession, dialect: Dialect, companyId: number, entries: number): Promise<void> {
+  const [stored] = await s.query('SELECT CAST(COUNT(*) AS VARCHAR) AS n FROM journal_entry_refs WHERE company_id = $1', [companyId]);
+  const passes = Math.max(1, Math.ceil((entries + int(stored?.n ?? '0')) / IDS_PER_PASS));
+  let first: SqlRow | undefined;
+  for (let pass = 0; pass < passes; pass++) {
+    const share = passes === 1 ? '' : ` AND ${PASS_OF[dialect](passes)} = ${pass}`;
+    const r = await firstRow(s, `SELECT MIN(first_line) AS line, ref
+        FROM (SELECT ref, first_line FROM import_entries WHERE true${share}
+              UNION ALL SELECT ref, NULL FROM journal_entry_refs WHERE company_id = $1${share}) u
+       GROUP BY ref HAVING COUNT(*) > COUNT(first_line) AND COUNT(first_line) > 0 ORDER BY line LIMIT 1`, [companyId]);
+    if (r && (!first || int(r.line) < int(first.line))) first = r;
+  }
+  if (first) throw new JournalLineError(int(first.line), `entry ${str(first.ref)} was already imported for company ${companyId} (an entry is never added twice)`);
 }
 
 /** New tag sets of the journal's lines, with their options (from one line that carries each). */
@@ -411,22 +430,41 @@ async function registerTagSets(s: SqlSession, companyId: number): Promise<void> 
  * The checked journal as stage_* rows. Ids are the next free ids plus the CSV line (unique in one file; gaps do not
  * matter), so no row needs numbering.
  */
-async function stageJournal(s: SqlSession, companyId: number): Promise<void> {
+/**
+ * Each line's tag set (`l.tag_key` → its id). DuckDB looks the key up in a map of the company's tag sets held in a
+ * variable: with a join, its optimizer (which has no row estimates for the tables an import makes in its transaction)
+ * may build the join's hash table on the 30M lines of a large journal instead of the few tag sets, beyond the
+ * import's memory. PostgreSQL joins.
+ */
+const TAG_SET_OF: Record<Dialect, { prepare?: (companyId: number) => string; id: string; join: string; done?: string }> = {
+  duckdb: {
+    prepare: (companyId) => `SET VARIABLE import_tag_sets = (SELECT map(list(tag_key), list(id)) FROM tag_sets WHERE company_id = ${int(companyId)})`,
+    id: "getvariable('import_tag_sets')[l.tag_key]",
+    join: '',
+    done: 'RESET VARIABLE import_tag_sets',
+  },
+  postgres: { id: 't.id', join: 'JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = l.tag_key' },
+};
+
+async function stageJournal(s: SqlSession, dialect: Dialect, companyId: number): Promise<void> {
+  const tagSet = TAG_SET_OF[dialect];
   const entryBase = (await nextId(s, 'journal_entries')) - 1;
   const lineBase = (await nextId(s, 'journal_lines')) - 1;
   for (const ddl of STAGE_DDL) await s.query(ddl);
   await s.query(`INSERT INTO stage_entries (id, company_id, location_id, entry_date, memo, is_posted, ref)
     SELECT CAST($2 AS BIGINT) + first_line, CAST($1 AS INTEGER), location_id, entry_date, memo, is_posted, ref FROM import_entries`, [companyId, entryBase]);
+  if (tagSet.prepare !== undefined) await s.query(tagSet.prepare(companyId));
   // Each line's entry (its first line, and the posted flag of that line: every line of an entry has its date, checked)
   // by a window over the lines, not a join of every line to its entry: a large import's memory holds the one, not the
   // other. One aggregate gives both: the least line * 2 + posted is the first line's, its low bit the flag.
   await s.query(`INSERT INTO stage_lines (id, entry_id, company_id, location_id, account_id, tag_set_id, entry_date, is_posted, amount_cents)
-    SELECT CAST($3 AS BIGINT) + l.line, CAST($2 AS BIGINT) + (l.first >> 1), CAST($1 AS INTEGER), l.location_id, l.account_id, t.id, l.entry_date, (l.first & 1) = 1, l.amount_cents
+    SELECT CAST($3 AS BIGINT) + l.line, CAST($2 AS BIGINT) + (l.first >> 1), CAST($1 AS INTEGER), l.location_id, l.account_id, ${tagSet.id}, l.entry_date, (l.first & 1) = 1, l.amount_cents
       FROM (SELECT line, location_id, account_id, tag_key, entry_date, amount_cents,
                    MIN(line * 2 + CASE WHEN is_posted THEN 1 ELSE 0 END) OVER (PARTITION BY ref) AS first
               FROM import_lines) l
-      JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = l.tag_key`,
+      ${tagSet.join}`,
   [companyId, entryBase, lineBase]);
+  if (tagSet.done !== undefined) await s.query(tagSet.done);
   await s.query('INSERT INTO stage_line_options (line_id, option_id) SELECT CAST($1 AS BIGINT) + line, option_id FROM import_line_options', [lineBase]);
 }
 
@@ -469,9 +507,9 @@ export async function loadJournal(s: SqlSession, load: JournalLoad, read: Journa
   await checkEntries(s, companyId);
   step('staging');
   await registerTagSets(s, companyId);
-  await stageJournal(s, companyId);
+  await stageJournal(s, read.dialect, companyId);
   const replace = load.references.replaceEntries === true;
-  if (!replace) await checkReimports(s, companyId);
+  if (!replace) await checkReimports(s, read.dialect, companyId, entries);
   step('writing the ledger');
   await moveStaged(s, MOVE_FORM[read.dialect], replace, () => checkAccountMonths(s, companyId), changed);
   for (const sql of DROP_IMPORT) await s.query(sql);
