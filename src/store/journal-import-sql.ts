@@ -408,7 +408,10 @@ async function checkReimports(s: SqlSession, dialect: Dialect, companyId: number
        GROUP BY ref HAVING COUNT(*) > COUNT(first_line) AND COUNT(first_line) > 0 ORDER BY line LIMIT 1`, [companyId]);
     if (r && (!first || int(r.line) < int(first.line))) first = r;
   }
-  if (first) throw new JournalLineError(int(first.line), `entry ${str(first.ref)} was already imported for company ${companyId} (an entry is never added twice)`);
+  if (!first) return;
+  // The entry is named from its line (a 10M-entry run in passes once named another entry than the line's).
+  const [entry] = await s.query('SELECT ref FROM import_entries WHERE first_line = $1', [int(first.line)]);
+  throw new JournalLineError(int(first.line), `entry ${str(entry?.ref ?? first.ref)} was already imported for company ${companyId} (an entry is never added twice)`);
 }
 
 /** New tag sets of the journal's lines, with their options (from one line that carries each). */
