@@ -251,6 +251,11 @@ interface Failure { order: [number, number, number, number]; line: number; reaso
 
 /** A set-based check over the staged import ($1 = the company): at most one row, its first failure. */
 interface JournalCheck {
+  /**
+   * A small query that finds whether the check can fail at all (its ids against the catalog, once each): `sql`, which
+   * finds the failure's earliest line among all the lines, runs only when it does.
+   */
+  guard?: string;
   sql: string;
   /** False for a check that does not depend on the company (its SQL has no $1). */
   byCompany?: false;
@@ -267,45 +272,62 @@ async function lineName(s: SqlSession, row: SqlRow): Promise<string> {
 
 const LINE_OF_ENTRY = `SELECT l.line, l.ref, e.first_line, CAST(e.entry_date AS VARCHAR) AS entry_date`;
 
+/** The guard of a catalog check: some distinct `column` of `table` is not among `known` ids. */
+const unknownIds = (table: string, column: string, known: string) =>
+  `SELECT 1 AS x FROM (SELECT DISTINCT ${column} AS id FROM ${table}) u WHERE u.id NOT IN (${known}) LIMIT 1`;
+const KNOWN_LOCATIONS = 'SELECT id FROM locations WHERE company_id = $1';
+const KNOWN_ACCOUNTS = 'SELECT id FROM accounts WHERE company_id = $1';
+/**
+ * Options cells that name more than one option of a category, with the category: decided once per distinct cell of
+ * more than one option (a journal repeats a few), not once per line.
+ */
+const SEVERAL_OF_A_CATEGORY = `SELECT o.options, t.category_id
+  FROM (SELECT options, ${canonical(trim('o'))} AS option_id
+          FROM (SELECT options, unnest(string_to_array(options, ';')) AS o FROM (SELECT DISTINCT options FROM import_lines WHERE options LIKE '%;%') c) u
+         WHERE ${trim('o')} <> '') o
+  JOIN tracking_options t ON t.id = o.option_id GROUP BY o.options, t.category_id HAVING COUNT(*) > 1`;
+const KNOWN_OPTIONS = 'SELECT t.id FROM tracking_options t JOIN tracking_categories g ON g.id = t.category_id WHERE g.company_id = $1';
+
 /** Entry-level and line-level checks, run after the rows are staged and the reference rows written. */
 const JOURNAL_CHECKS: readonly JournalCheck[] = [
   {
+    guard: unknownIds('import_entries', 'location_id', KNOWN_LOCATIONS),
     sql: `SELECT e.first_line AS line, e.ref, e.first_line, CAST(e.entry_date AS VARCHAR) AS entry_date, e.location_id FROM import_entries e
              LEFT JOIN locations o ON o.id = e.location_id AND o.company_id = $1 WHERE o.id IS NULL ORDER BY e.first_line LIMIT 1`,
     failure: async (r, _s, c) => ({ order: [int(r.line), 0, 0, 0], line: int(r.line), reason: `${entryName(r)}: unknown location ${str(r.location_id)} for company ${c}` }),
   },
   {
-    sql: `${LINE_OF_ENTRY}, l.account_id FROM (SELECT l.line, l.ref, l.account_id FROM import_lines l
+    guard: unknownIds('import_lines', 'account_id', KNOWN_ACCOUNTS),
+    sql: `${LINE_OF_ENTRY}, l.account_id FROM import_entries e JOIN (SELECT l.line, l.ref, l.account_id FROM import_lines l
              LEFT JOIN accounts a ON a.id = l.account_id AND a.company_id = $1 WHERE a.id IS NULL) l
-           JOIN import_entries e ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
+           ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
     failure: async (r, s, c) => ({
       order: [int(r.first_line), 1, int(r.line), 0], line: int(r.line), reason: `${await lineName(s, r)}: unknown account ${str(r.account_id)} for company ${c}`,
     }),
   },
   {
-    sql: `${LINE_OF_ENTRY}, l.location_id FROM (SELECT l.line, l.ref, l.location_id FROM import_lines l
+    guard: unknownIds('import_lines', 'location_id', KNOWN_LOCATIONS),
+    sql: `${LINE_OF_ENTRY}, l.location_id FROM import_entries e JOIN (SELECT l.line, l.ref, l.location_id FROM import_lines l
              LEFT JOIN locations o ON o.id = l.location_id AND o.company_id = $1 WHERE o.id IS NULL) l
-           JOIN import_entries e ON e.ref = l.ref WHERE l.location_id <> e.location_id ORDER BY e.first_line, l.line LIMIT 1`,
+           ON e.ref = l.ref WHERE l.location_id <> e.location_id ORDER BY e.first_line, l.line LIMIT 1`,
     failure: async (r, s, c) => ({
       order: [int(r.first_line), 1, int(r.line), 1], line: int(r.line), reason: `${await lineName(s, r)}: unknown location ${str(r.location_id)} for company ${c}`,
     }),
   },
   {
-    sql: `${LINE_OF_ENTRY}, o.option_id FROM (SELECT o.line, o.option_id FROM import_line_options o WHERE o.option_id NOT IN
-             (SELECT t.id FROM tracking_options t JOIN tracking_categories g ON g.id = t.category_id WHERE g.company_id = $1)) o
-           JOIN import_lines l ON l.line = o.line JOIN import_entries e ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
+    guard: unknownIds('import_line_options', 'option_id', KNOWN_OPTIONS),
+    sql: `${LINE_OF_ENTRY}, l.option_id FROM import_entries e JOIN (SELECT l.line, l.ref, o.option_id FROM import_lines l
+             JOIN (SELECT line, option_id FROM import_line_options WHERE option_id NOT IN (${KNOWN_OPTIONS})) o ON o.line = l.line) l
+           ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
     failure: async (r, s, c) => ({
       order: [int(r.first_line), 1, int(r.line), 2], line: int(r.line), reason: `${await lineName(s, r)}: unknown tracking option ${str(r.option_id)} for company ${c}`,
     }),
   },
   {
-    // Decided once per distinct options cell of more than one option (a journal repeats a few), not once per line.
-    sql: `${LINE_OF_ENTRY}, d.category_id FROM (SELECT o.options, t.category_id
-             FROM (SELECT options, ${canonical(trim('o'))} AS option_id
-                     FROM (SELECT options, unnest(string_to_array(options, ';')) AS o FROM (SELECT DISTINCT options FROM import_lines WHERE options LIKE '%;%') c) u
-                    WHERE ${trim('o')} <> '') o
-             JOIN tracking_options t ON t.id = o.option_id GROUP BY o.options, t.category_id HAVING COUNT(*) > 1) d
-           JOIN import_lines l ON l.options = d.options JOIN import_entries e ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
+    guard: `SELECT 1 AS x FROM (${SEVERAL_OF_A_CATEGORY}) d LIMIT 1`,
+    sql: `${LINE_OF_ENTRY}, l.category_id FROM import_entries e JOIN (SELECT l.line, l.ref, d.category_id FROM import_lines l
+             JOIN (${SEVERAL_OF_A_CATEGORY}) d ON l.options = d.options) l
+           ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
     byCompany: false,
     failure: async (r, s) => ({
       order: [int(r.first_line), 1, int(r.line), 3], line: int(r.line), reason: `${await lineName(s, r)}: more than one option of tracking category ${str(r.category_id)}`,
@@ -336,7 +358,7 @@ async function checkEntryDates(s: SqlSession): Promise<void> {
   // Only the lines of entries of more than one date are compared with their first line's.
   if (!(await firstRow(s, 'SELECT 1 AS x FROM import_entries WHERE dates_differ LIMIT 1', []))) return;
   const r = await firstRow(s, `SELECT l.line, l.ref, CAST(l.entry_date AS VARCHAR) AS d, CAST(e.entry_date AS VARCHAR) AS first_date
-      FROM (SELECT ref, entry_date FROM import_entries WHERE dates_differ) e JOIN import_lines l ON l.ref = e.ref
+      FROM import_lines l JOIN (SELECT ref, entry_date FROM import_entries WHERE dates_differ) e ON l.ref = e.ref
      WHERE l.entry_date <> e.entry_date ORDER BY l.line LIMIT 1`, []);
   if (r) throw new JournalLineError(int(r.line), `entry ${str(r.ref)} has date ${str(r.d)} but its first line has ${str(r.first_date)}`);
 }
@@ -350,7 +372,9 @@ async function checkCompany(s: SqlSession, companyId: number): Promise<void> {
 async function checkEntries(s: SqlSession, companyId: number): Promise<void> {
   let first: Failure | undefined;
   for (const check of JOURNAL_CHECKS) {
-    const row = await firstRow(s, check.sql, check.byCompany === false ? [] : [companyId]);
+    const params = check.byCompany === false ? [] : [companyId];
+    if (check.guard !== undefined && !(await firstRow(s, check.guard, params))) continue;
+    const row = await firstRow(s, check.sql, params);
     if (!row) continue;
     const failure = await check.failure(row, s, companyId);
     if (!first || before(failure, first)) first = failure;
@@ -358,11 +382,36 @@ async function checkEntries(s: SqlSession, companyId: number): Promise<void> {
   if (first) throw new JournalLineError(first.line, first.reason);
 }
 
-/** Entry ids are kept per company: one already imported is refused at its first line, unless it is replaced. */
-async function checkReimports(s: SqlSession, companyId: number): Promise<void> {
-  const r = await firstRow(s, `SELECT e.first_line AS line, e.ref FROM import_entries e
-    JOIN journal_entry_refs r ON r.company_id = $1 AND r.ref = e.ref ORDER BY e.first_line LIMIT 1`, [companyId]);
-  if (r) throw new JournalLineError(int(r.line), `entry ${str(r.ref)} was already imported for company ${companyId} (an entry is never added twice)`);
+/** Ids per pass of the re-import check: its aggregation over one pass's ids stays within DuckDB's import memory. */
+const IDS_PER_PASS = 4_000_000;
+/** A row's pass of `passes` (0 … passes - 1), by a hash of its entry id. */
+const PASS_OF: Record<Dialect, (passes: number) => string> = {
+  duckdb: (passes) => `hash(ref) % ${passes}`,
+  postgres: (passes) => `(hashtext(ref) & 2147483647) % ${passes}`,
+};
+
+/**
+ * Entry ids are kept per company: one already imported is refused at its first line, unless it is replaced. Found by
+ * aggregation over both sets of ids rather than a join, which hashes one side whole (millions of ids once a large
+ * journal is in): an id of both sets has a row of each, one with the journal's line. With many ids, in passes over
+ * shares of them (by hash), so that each pass's aggregation stays small.
+ */
+async function checkReimports(s: SqlSession, dialect: Dialect, companyId: number, entries: number): Promise<void> {
+  const [stored] = await s.query('SELECT CAST(COUNT(*) AS VARCHAR) AS n FROM journal_entry_refs WHERE company_id = $1', [companyId]);
+  const passes = Math.max(1, Math.ceil((entries + int(stored?.n ?? '0')) / IDS_PER_PASS));
+  let first: SqlRow | undefined;
+  for (let pass = 0; pass < passes; pass++) {
+    const share = passes === 1 ? '' : ` AND ${PASS_OF[dialect](passes)} = ${pass}`;
+    const r = await firstRow(s, `SELECT MIN(first_line) AS line, ref
+        FROM (SELECT ref, first_line FROM import_entries WHERE true${share}
+              UNION ALL SELECT ref, NULL FROM journal_entry_refs WHERE company_id = $1${share}) u
+       GROUP BY ref HAVING COUNT(*) > COUNT(first_line) AND COUNT(first_line) > 0 ORDER BY line LIMIT 1`, [companyId]);
+    if (r && (!first || int(r.line) < int(first.line))) first = r;
+  }
+  if (!first) return;
+  // The entry is named from its line (a 10M-entry run in passes once named another entry than the line's).
+  const [entry] = await s.query('SELECT ref FROM import_entries WHERE first_line = $1', [int(first.line)]);
+  throw new JournalLineError(int(first.line), `entry ${str(entry?.ref ?? first.ref)} was already imported for company ${companyId} (an entry is never added twice)`);
 }
 
 /** New tag sets of the journal's lines, with their options (from one line that carries each). */
@@ -384,22 +433,41 @@ async function registerTagSets(s: SqlSession, companyId: number): Promise<void> 
  * The checked journal as stage_* rows. Ids are the next free ids plus the CSV line (unique in one file; gaps do not
  * matter), so no row needs numbering.
  */
-async function stageJournal(s: SqlSession, companyId: number): Promise<void> {
+/**
+ * Each line's tag set (`l.tag_key` → its id). DuckDB looks the key up in a map of the company's tag sets held in a
+ * variable: with a join, its optimizer (which has no row estimates for the tables an import makes in its transaction)
+ * may build the join's hash table on the 30M lines of a large journal instead of the few tag sets, beyond the
+ * import's memory. PostgreSQL joins.
+ */
+const TAG_SET_OF: Record<Dialect, { prepare?: (companyId: number) => string; id: string; join: string; done?: string }> = {
+  duckdb: {
+    prepare: (companyId) => `SET VARIABLE import_tag_sets = (SELECT map(list(tag_key), list(id)) FROM tag_sets WHERE company_id = ${int(companyId)})`,
+    id: "getvariable('import_tag_sets')[l.tag_key]",
+    join: '',
+    done: 'RESET VARIABLE import_tag_sets',
+  },
+  postgres: { id: 't.id', join: 'JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = l.tag_key' },
+};
+
+async function stageJournal(s: SqlSession, dialect: Dialect, companyId: number): Promise<void> {
+  const tagSet = TAG_SET_OF[dialect];
   const entryBase = (await nextId(s, 'journal_entries')) - 1;
   const lineBase = (await nextId(s, 'journal_lines')) - 1;
   for (const ddl of STAGE_DDL) await s.query(ddl);
   await s.query(`INSERT INTO stage_entries (id, company_id, location_id, entry_date, memo, is_posted, ref)
     SELECT CAST($2 AS BIGINT) + first_line, CAST($1 AS INTEGER), location_id, entry_date, memo, is_posted, ref FROM import_entries`, [companyId, entryBase]);
+  if (tagSet.prepare !== undefined) await s.query(tagSet.prepare(companyId));
   // Each line's entry (its first line, and the posted flag of that line: every line of an entry has its date, checked)
   // by a window over the lines, not a join of every line to its entry: a large import's memory holds the one, not the
   // other. One aggregate gives both: the least line * 2 + posted is the first line's, its low bit the flag.
   await s.query(`INSERT INTO stage_lines (id, entry_id, company_id, location_id, account_id, tag_set_id, entry_date, is_posted, amount_cents)
-    SELECT CAST($3 AS BIGINT) + l.line, CAST($2 AS BIGINT) + (l.first >> 1), CAST($1 AS INTEGER), l.location_id, l.account_id, t.id, l.entry_date, (l.first & 1) = 1, l.amount_cents
+    SELECT CAST($3 AS BIGINT) + l.line, CAST($2 AS BIGINT) + (l.first >> 1), CAST($1 AS INTEGER), l.location_id, l.account_id, ${tagSet.id}, l.entry_date, (l.first & 1) = 1, l.amount_cents
       FROM (SELECT line, location_id, account_id, tag_key, entry_date, amount_cents,
                    MIN(line * 2 + CASE WHEN is_posted THEN 1 ELSE 0 END) OVER (PARTITION BY ref) AS first
               FROM import_lines) l
-      JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = l.tag_key`,
+      ${tagSet.join}`,
   [companyId, entryBase, lineBase]);
+  if (tagSet.done !== undefined) await s.query(tagSet.done);
   await s.query('INSERT INTO stage_line_options (line_id, option_id) SELECT CAST($1 AS BIGINT) + line, option_id FROM import_line_options', [lineBase]);
 }
 
@@ -407,8 +475,8 @@ async function stageJournal(s: SqlSession, companyId: number): Promise<void> {
 async function checkAccountMonths(s: SqlSession, companyId: number): Promise<void> {
   const over = await overfullAccountMonth(s, [companyId]);
   if (!over) return;
-  const r = await firstRow(s, `SELECT l.line FROM import_lines l JOIN import_entries e ON e.ref = l.ref
-    WHERE e.is_posted AND l.account_id = $1 AND CAST(e.entry_date AS VARCHAR) LIKE $2 ORDER BY e.first_line, l.line LIMIT 1`,
+  const r = await firstRow(s, `SELECT l.line FROM import_entries e JOIN (SELECT line, ref FROM import_lines WHERE account_id = $1) l ON e.ref = l.ref
+    WHERE e.is_posted AND CAST(e.entry_date AS VARCHAR) LIKE $2 ORDER BY e.first_line, l.line LIMIT 1`,
   [over.accountId, `${over.month}%`]);
   throw new JournalLineError(r ? int(r.line) : 2,
     `account ${over.accountId} would total more than 2^53 - 1 cents in ${over.month} (the largest amount a report can show exactly)`);
@@ -442,9 +510,9 @@ export async function loadJournal(s: SqlSession, load: JournalLoad, read: Journa
   await checkEntries(s, companyId);
   step('staging');
   await registerTagSets(s, companyId);
-  await stageJournal(s, companyId);
+  await stageJournal(s, read.dialect, companyId);
   const replace = load.references.replaceEntries === true;
-  if (!replace) await checkReimports(s, companyId);
+  if (!replace) await checkReimports(s, read.dialect, companyId, entries);
   step('writing the ledger');
   await moveStaged(s, MOVE_FORM[read.dialect], replace, () => checkAccountMonths(s, companyId), changed);
   for (const sql of DROP_IMPORT) await s.query(sql);

@@ -75,8 +75,9 @@ const mergeWhenLarge: Fold = async (s, table) => {
 
 /**
  * DuckDB: the tables have no key (schema.ts). A table holding none of the load's companies yet takes the sums as they
- * are; otherwise the rows of keys already there are updated and the other keys inserted, each once since the sums are
- * grouped by it.
+ * are; otherwise its rows of the load's companies within the load's span of periods are summed with the load's by key
+ * (an aggregation, which spills, rather than a join of millions of keys, which hashes one side whole: a second
+ * 10M-entry import into a 10M-entry company), then replace them.
  */
 const keylessFold: Fold = async (s, table) => {
   const insert = `INSERT INTO ${table} (${balanceKey(table)}, cents)`;
@@ -85,10 +86,16 @@ const keylessFold: Fold = async (s, table) => {
     await s.query(`${insert} ${deltaOf(table)}`);
     return;
   }
+  const period = BALANCE_KEYS[table];
   await s.query(`CREATE TEMP TABLE load_fold AS ${deltaOf(table)}`);
-  await s.query(`UPDATE ${table} b SET cents = b.cents + d.cents FROM load_fold d WHERE ${sameKey(table, 'b', 'd')}`);
-  await s.query(`${insert} SELECT * FROM load_fold d WHERE NOT EXISTS (SELECT 1 FROM ${table} b WHERE ${sameKey(table, 'b', 'd')})`);
-  await s.query('DROP TABLE load_fold');
+  await s.query(`CREATE TEMP TABLE load_span AS SELECT company_id, MIN(${period}) AS lo, MAX(${period}) AS hi FROM load_fold GROUP BY company_id`);
+  const within = `EXISTS (SELECT 1 FROM load_span p WHERE p.company_id = b.company_id AND b.${period} BETWEEN p.lo AND p.hi)`;
+  await s.query(`CREATE TEMP TABLE load_folded AS SELECT ${balanceKey(table)}, CAST(SUM(cents) AS BIGINT) AS cents
+    FROM (SELECT ${balanceKey(table)}, cents FROM ${table} b WHERE ${within} UNION ALL SELECT ${balanceKey(table)}, cents FROM load_fold) u
+   GROUP BY ${balanceKey(table)}`);
+  await s.query(`DELETE FROM ${table} b WHERE ${within}`);
+  await s.query(`${insert} SELECT ${balanceKey(table)}, cents FROM load_folded`);
+  for (const t of ['load_fold', 'load_span', 'load_folded']) await s.query(`DROP TABLE ${t}`);
 };
 
 /**
