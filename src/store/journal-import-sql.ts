@@ -430,10 +430,6 @@ async function registerTagSets(s: SqlSession, companyId: number): Promise<void> 
 }
 
 /**
- * The checked journal as stage_* rows. Ids are the next free ids plus the CSV line (unique in one file; gaps do not
- * matter), so no row needs numbering.
- */
-/**
  * Each line's tag set (`l.tag_key` → its id). DuckDB looks the key up in a map of the company's tag sets held in a
  * variable: with a join, its optimizer (which has no row estimates for the tables an import makes in its transaction)
  * may build the join's hash table on the 30M lines of a large journal instead of the few tag sets, beyond the
@@ -449,6 +445,10 @@ const TAG_SET_OF: Record<Dialect, { prepare?: (companyId: number) => string; id:
   postgres: { id: 't.id', join: 'JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = l.tag_key' },
 };
 
+/**
+ * The checked journal as stage_* rows. Ids are the next free ids plus the CSV line (unique in one file; gaps do not
+ * matter), so no row needs numbering.
+ */
 async function stageJournal(s: SqlSession, dialect: Dialect, companyId: number): Promise<void> {
   const tagSet = TAG_SET_OF[dialect];
   const entryBase = (await nextId(s, 'journal_entries')) - 1;
