@@ -221,12 +221,25 @@ const OPTIONS_SQL = `CREATE TEMP TABLE import_line_options AS
                                                 WHERE options_n IS NULL AND options <> '') u) t
    WHERE o <> ''`;
 
+/**
+ * What a store does once tables are written, before statements that join them are planned. PostgreSQL: autovacuum never
+ * analyzes temp tables, and the tables written in this transaction (reference rows, tag sets) are not analyzed until it
+ * ends, so every plan would assume a few hundred rows of unknown values (a check joined the whole journal with its
+ * entries before dropping the few lines it looks for); ANALYZE samples them. DuckDB keeps its statistics as it writes.
+ */
+const ANALYZE: Record<Dialect, (s: SqlSession, tables: string) => Promise<void>> = {
+  postgres: async (s, tables) => void (await s.query(`ANALYZE ${tables}`)),
+  duckdb: async () => undefined,
+};
+
 /** Reads the journal file with the engine, checks each row and types it (import_lines, import_line_options). */
 async function readRows(s: SqlSession, journal: JournalFile, reader: JournalReader, step: StepReporter): Promise<void> {
   const { ordinal } = await reader.read(journal, (source, ord, reading) => importRowsSql(journal, reader.dialect, source, ord, reading), (fraction) => step('reading the file', fraction));
+  await ANALYZE[reader.dialect](s, 'import_rows');
   step('checking rows');
   await lineRows(s, ordinal);
   await s.query(OPTIONS_SQL);
+  await ANALYZE[reader.dialect](s, 'import_line_options');
 }
 
 // ---------------------------------------------------------------- entries: the rows checked against each other and the store
@@ -446,6 +459,26 @@ const TAG_SET_OF: Record<Dialect, { prepare?: (companyId: number) => string; id:
 };
 
 /**
+ * Each line (`l`) with its entry: the entry's first line and the posted flag of that line (every line of an entry has
+ * its date, checked).
+ */
+const LINE_ENTRY: Record<Dialect, { lines: string; firstLine: string; posted: string }> = {
+  // A window over the lines, not a join of every line to its entry: a large import's memory holds the one, not the
+  // other. One aggregate gives both: the least line * 2 + posted is the first line's, its low bit the flag.
+  duckdb: {
+    lines: `(SELECT line, location_id, account_id, tag_key, entry_date, amount_cents,
+                   MIN(line * 2 + CASE WHEN is_posted THEN 1 ELSE 0 END) OVER (PARTITION BY ref) AS first
+              FROM import_lines) l`,
+    firstLine: '(l.first >> 1)',
+    posted: '(l.first & 1) = 1',
+  },
+  // A hash join of the lines with their entries (import_entries has each entry's first line and flag): PostgreSQL
+  // spills a hash that outgrows work_mem in batches, and it is cheaper than sorting every line by entry. The lines
+  // (the probe side) come out in the file's order, the order of their ids (STAGED_IN_KEY_ORDER).
+  postgres: { lines: 'import_lines l JOIN import_entries e ON e.ref = l.ref', firstLine: 'e.first_line', posted: 'e.is_posted' },
+};
+
+/**
  * The checked journal as stage_* rows. Ids are the next free ids plus the CSV line (unique in one file; gaps do not
  * matter), so no row needs numbering.
  */
@@ -457,15 +490,10 @@ async function stageJournal(s: SqlSession, dialect: Dialect, companyId: number):
   await s.query(`INSERT INTO stage_entries (id, company_id, location_id, entry_date, memo, is_posted, ref)
     SELECT CAST($2 AS BIGINT) + first_line, CAST($1 AS INTEGER), location_id, entry_date, memo, is_posted, ref FROM import_entries`, [companyId, entryBase]);
   if (tagSet.prepare !== undefined) await s.query(tagSet.prepare(companyId));
-  // Each line's entry (its first line, and the posted flag of that line: every line of an entry has its date, checked)
-  // by a window over the lines, not a join of every line to its entry: a large import's memory holds the one, not the
-  // other. One aggregate gives both: the least line * 2 + posted is the first line's, its low bit the flag.
+  const entry = LINE_ENTRY[dialect];
   await s.query(`INSERT INTO stage_lines (id, entry_id, company_id, location_id, account_id, tag_set_id, entry_date, is_posted, amount_cents)
-    SELECT CAST($3 AS BIGINT) + l.line, CAST($2 AS BIGINT) + (l.first >> 1), CAST($1 AS INTEGER), l.location_id, l.account_id, ${tagSet.id}, l.entry_date, (l.first & 1) = 1, l.amount_cents
-      FROM (SELECT line, location_id, account_id, tag_key, entry_date, amount_cents,
-                   MIN(line * 2 + CASE WHEN is_posted THEN 1 ELSE 0 END) OVER (PARTITION BY ref) AS first
-              FROM import_lines) l
-      ${tagSet.join}`,
+    SELECT CAST($3 AS BIGINT) + l.line, CAST($2 AS BIGINT) + ${entry.firstLine}, CAST($1 AS INTEGER), l.location_id, l.account_id, ${tagSet.id}, l.entry_date, ${entry.posted}, l.amount_cents
+      FROM ${entry.lines} ${tagSet.join}`,
   [companyId, entryBase, lineBase]);
   if (tagSet.done !== undefined) await s.query(tagSet.done);
   await s.query('INSERT INTO stage_line_options (line_id, option_id) SELECT CAST($1 AS BIGINT) + line, option_id FROM import_line_options', [lineBase]);
@@ -497,6 +525,7 @@ export async function loadJournal(s: SqlSession, load: JournalLoad, read: Journa
   const { companyId } = load;
   const { changed } = await writeBatchReferences(s, { ...load.references, entries: undefined }, recordChange, [companyId]);
   await s.query(ENTRIES_SQL);
+  await ANALYZE[read.dialect](s, 'import_entries, locations, accounts, tracking_categories, tracking_options');
   const [count] = await s.query('SELECT CAST(COUNT(*) AS VARCHAR) AS n FROM import_entries');
   const entries = int(count?.n ?? '0');
   if (entries === 0) {
@@ -510,6 +539,7 @@ export async function loadJournal(s: SqlSession, load: JournalLoad, read: Journa
   await checkEntries(s, companyId);
   step('staging');
   await registerTagSets(s, companyId);
+  await ANALYZE[read.dialect](s, 'tag_sets');
   await stageJournal(s, read.dialect, companyId);
   const replace = load.references.replaceEntries === true;
   if (!replace) await checkReimports(s, read.dialect, companyId, entries);
