@@ -10,7 +10,7 @@
 import { JournalLineError } from './errors.ts';
 import { JOURNAL_COLUMNS, type JournalColumn, type JournalFile } from './journal-file.ts';
 import { IMPORT_STEPS, type ImportProgress, type JournalLoad } from './ledger-store.ts';
-import { MOVE_FORM, moveStaged, nextId, overfullAccountMonth, writeBatchReferences, type ChangeRecorder } from './load-sql.ts';
+import { MOVE_FORM, moveStaged, nextId, overfullAccountMonth, writeBatchReferences, type ChangeRecorder, type StagedTable } from './load-sql.ts';
 import { STAGE_DDL, type Dialect } from './schema.ts';
 import { int, str, type SqlParam, type SqlRow, type SqlSession } from './sql-session.ts';
 
@@ -430,16 +430,19 @@ async function checkReimports(s: SqlSession, dialect: Dialect, companyId: number
 /** New tag sets of the journal's lines, with their options (from one line that carries each). */
 async function registerTagSets(s: SqlSession, companyId: number): Promise<void> {
   const first = await nextId(s, 'tag_sets');
+  // The journal's tag keys, each with its first line, in one pass over the lines (a journal uses a few).
+  await s.query('CREATE TEMP TABLE import_tag_keys AS SELECT tag_key, MIN(line) AS line FROM import_lines GROUP BY tag_key');
   await s.query(`INSERT INTO tag_sets (id, company_id, tag_key)
-    SELECT CAST($2 AS BIGINT) - 1 + ROW_NUMBER() OVER (ORDER BY k.tag_key), CAST($1 AS INTEGER), k.tag_key FROM (SELECT DISTINCT tag_key FROM import_lines) k
+    SELECT CAST($2 AS BIGINT) - 1 + ROW_NUMBER() OVER (ORDER BY k.tag_key), CAST($1 AS INTEGER), k.tag_key FROM import_tag_keys k
      WHERE NOT EXISTS (SELECT 1 FROM tag_sets t WHERE t.company_id = $1 AND t.tag_key = k.tag_key)`, [companyId, first]);
   // The options of one line per tag key are picked out of import_line_options by a semi-join on the few lines (a
   // plain join may hash the whole table, which a large import's memory does not hold).
   await s.query(`INSERT INTO tag_set_options (tag_set_id, option_id)
-    WITH k AS MATERIALIZED (SELECT tag_key, MIN(line) AS line FROM import_lines WHERE tag_key <> '' GROUP BY tag_key)
+    WITH k AS MATERIALIZED (SELECT tag_key, line FROM import_tag_keys WHERE tag_key <> '')
     SELECT t.id, o.option_id FROM (SELECT line, option_id FROM import_line_options WHERE line IN (SELECT line FROM k)) o
       JOIN k ON k.line = o.line JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = k.tag_key
      WHERE t.id >= $2`, [companyId, first]);
+  await s.query('DROP TABLE import_tag_keys');
 }
 
 /**
@@ -477,6 +480,9 @@ const LINE_ENTRY: Record<Dialect, { lines: string; firstLine: string; posted: st
   // (the probe side) come out in the file's order, the order of their ids (STAGED_IN_KEY_ORDER).
   postgres: { lines: 'import_lines l JOIN import_entries e ON e.ref = l.ref', firstLine: 'e.first_line', posted: 'e.is_posted' },
 };
+
+/** The staged tables an import writes in their target's key order (MoveForm.staged): moved without a sort. */
+const STAGED_IN_KEY_ORDER: Record<Dialect, readonly StagedTable[]> = { postgres: ['stage_lines'], duckdb: [] };
 
 /**
  * The checked journal as stage_* rows. Ids are the next free ids plus the CSV line (unique in one file; gaps do not
@@ -544,7 +550,7 @@ export async function loadJournal(s: SqlSession, load: JournalLoad, read: Journa
   const replace = load.references.replaceEntries === true;
   if (!replace) await checkReimports(s, read.dialect, companyId, entries);
   step('writing the ledger');
-  await moveStaged(s, MOVE_FORM[read.dialect], replace, () => checkAccountMonths(s, companyId), changed);
+  await moveStaged(s, { ...MOVE_FORM[read.dialect], staged: { inKeyOrder: STAGED_IN_KEY_ORDER[read.dialect] } }, replace, () => checkAccountMonths(s, companyId), changed);
   for (const sql of DROP_IMPORT) await s.query(sql);
   return entries;
 }
