@@ -213,13 +213,21 @@ async function lineRows(s: SqlSession, ordinal: string | undefined): Promise<voi
 }
 
 /** Each option of a line, canonical (32 lowercase hex): one or two in canonical form (options_n) are cut out of the cell. */
-const OPTIONS_SQL = `CREATE TEMP TABLE import_line_options AS
+const OPTIONS_SQL: Record<Dialect, string> = {
+  duckdb: `CREATE TEMP TABLE import_line_options AS
   SELECT line, ${FIRST} AS option_id FROM import_lines WHERE options_n IN (1, 2)
   UNION ALL SELECT line, ${SECOND} FROM import_lines WHERE options_n = 2
   UNION ALL SELECT line, ${canonical('o')}
     FROM (SELECT line, ${trim('o')} AS o FROM (SELECT line, unnest(string_to_array(options, ';')) AS o FROM import_lines
                                                 WHERE options_n IS NULL AND options <> '') u) t
-   WHERE o <> ''`;
+   WHERE o <> ''`,
+  // One pass over the lines (a set-returning function in the projection) keeps the file's order, the key order of
+  // journal_line_options (STAGED_IN_KEY_ORDER).
+  postgres: `CREATE TEMP TABLE import_line_options AS
+  SELECT line, unnest(CASE options_n WHEN 1 THEN ARRAY[${FIRST}] WHEN 2 THEN ARRAY[${FIRST}, ${SECOND}]
+    ELSE ARRAY(SELECT ${canonical('o')} FROM (SELECT ${trim('x')} AS o FROM unnest(string_to_array(options, ';')) AS x) u WHERE o <> '') END) AS option_id
+    FROM import_lines WHERE options <> ''`,
+};
 
 /**
  * What a store does once tables are written, before statements that join them are planned. PostgreSQL: autovacuum never
@@ -238,7 +246,7 @@ async function readRows(s: SqlSession, journal: JournalFile, reader: JournalRead
   await ANALYZE[reader.dialect](s, 'import_rows');
   step('checking rows');
   await lineRows(s, ordinal);
-  await s.query(OPTIONS_SQL);
+  await s.query(OPTIONS_SQL[reader.dialect]);
   await ANALYZE[reader.dialect](s, 'import_line_options');
 }
 
@@ -482,7 +490,7 @@ const LINE_ENTRY: Record<Dialect, { lines: string; firstLine: string; posted: st
 };
 
 /** The staged tables an import writes in their target's key order (MoveForm.staged): moved without a sort. */
-const STAGED_IN_KEY_ORDER: Record<Dialect, readonly StagedTable[]> = { postgres: ['stage_lines'], duckdb: [] };
+const STAGED_IN_KEY_ORDER: Record<Dialect, readonly StagedTable[]> = { postgres: ['stage_lines', 'stage_line_options'], duckdb: [] };
 
 /**
  * The checked journal as stage_* rows. Ids are the next free ids plus the CSV line (unique in one file; gaps do not
