@@ -73,11 +73,17 @@ const mergeWhenLarge: Fold = async (s, table) => {
    WHEN NOT MATCHED THEN INSERT (${balanceKey(table)}, cents) VALUES (${balanceKey(table).split(', ').map((c) => `d.${c}`).join(', ')}, d.cents)`);
 };
 
+/** A DuckDB fold of at most this many keys, and under a quarter of the table, updates the stored rows by a join. */
+const FEW_KEYS = 10_000;
+
 /**
  * DuckDB: the tables have no key (schema.ts). A table holding none of the load's companies yet takes the sums as they
- * are; otherwise its rows of the load's companies within the load's span of periods are summed with the load's by key
- * (an aggregation, which spills, rather than a join of millions of keys, which hashes one side whole: a second
- * 10M-entry import into a 10M-entry company), then replace them.
+ * are. A few keys against a much larger table (a batch from the API) update the stored rows by a join and insert the
+ * others: rewriting the load's span would rewrite every stored row between its first and last day (a two-entry batch
+ * two years apart: about 400 ms instead of 70 ms on a 1M-entry ledger). Otherwise the table's rows of the load's
+ * companies within the load's span of periods are summed with the load's by key (an aggregation, which spills, rather
+ * than a join of millions of keys, which hashes one side whole: a second 10M-entry import into a 10M-entry company),
+ * then replace them.
  */
 const keylessFold: Fold = async (s, table) => {
   const insert = `INSERT INTO ${table} (${balanceKey(table)}, cents)`;
@@ -88,6 +94,14 @@ const keylessFold: Fold = async (s, table) => {
   }
   const period = BALANCE_KEYS[table];
   await s.query(`CREATE TEMP TABLE load_fold AS ${deltaOf(table)}`);
+  const [size] = await s.query(`SELECT CAST((SELECT COUNT(*) FROM load_fold) AS VARCHAR) AS load, CAST((SELECT COUNT(*) FROM ${table}) AS VARCHAR) AS stored`);
+  const keys = int(size?.load ?? '0');
+  if (keys <= FEW_KEYS && keys * 4 < int(size?.stored ?? '0')) {
+    await s.query(`UPDATE ${table} b SET cents = b.cents + d.cents FROM load_fold d WHERE ${sameKey(table, 'b', 'd')}`);
+    await s.query(`${insert} SELECT * FROM load_fold d WHERE NOT EXISTS (SELECT 1 FROM ${table} b WHERE ${sameKey(table, 'b', 'd')})`);
+    await s.query('DROP TABLE load_fold');
+    return;
+  }
   await s.query(`CREATE TEMP TABLE load_span AS SELECT company_id, MIN(${period}) AS lo, MAX(${period}) AS hi FROM load_fold GROUP BY company_id`);
   const within = `EXISTS (SELECT 1 FROM load_span p WHERE p.company_id = b.company_id AND b.${period} BETWEEN p.lo AND p.hi)`;
   await s.query(`CREATE TEMP TABLE load_folded AS SELECT ${balanceKey(table)}, CAST(SUM(cents) AS BIGINT) AS cents
