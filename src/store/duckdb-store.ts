@@ -19,7 +19,6 @@ import { pnlMonthSpan, readTagSets, scanPnl, sumPnl } from './pnl-sql.ts';
 import { DUCKDB_KEYED_BALANCE_TABLES, STAGE_DDL, duckdbBalanceKeyMigration, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
 import { JournalLineError } from './errors.ts';
-import type { JournalFile } from './journal-file.ts';
 import { inTransaction, type SqlParam, type SqlRow, type SqlSession, type Staging } from './sql-session.ts';
 import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
 

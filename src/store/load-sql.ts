@@ -8,7 +8,7 @@ import { buildStaging } from './batch-staging.ts';
 import { ownerCompanyIds, readCatalog } from './catalog-sql.ts';
 import { LedgerValidationError, type BatchIssue } from './errors.ts';
 import type { CompanyCatalog, LedgerBatch } from './ledger-store.ts';
-import type { Dialect } from './schema.ts';
+import { BALANCE_PERIOD, balanceKey, type BalanceTable, type Dialect } from './schema.ts';
 import { int, str, type SqlSession, type StagingWriter } from './sql-session.ts';
 import { optionIdsOfKey } from './tag-sets.ts';
 
@@ -38,10 +38,6 @@ const deltaSql = (replaced: boolean) => `CREATE TEMP TABLE load_delta AS
              FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id WHERE e.is_posted AND e.id IN (SELECT id FROM replaced_entries)` : ''}) d
     GROUP BY 1, 2, 3, 4, 5`;
 
-/** The key of each pre-aggregate table: its rows are summed per key. */
-const BALANCE_KEYS = { balance_monthly: 'month', balance_daily: 'day' } as const;
-type BalanceTable = keyof typeof BALANCE_KEYS;
-const balanceKey = (table: BalanceTable) => `company_id, ${BALANCE_KEYS[table]}, location_id, account_id, tag_set_id`;
 const sameKey = (table: BalanceTable, a: string, b: string) => balanceKey(table).split(', ').map((c) => `${a}.${c} = ${b}.${c}`).join(' AND ');
 /** load_delta per key of the table (one row per key): its rows are the daily ones, summed per month for balance_monthly. */
 const deltaOf = (table: BalanceTable, order = '') => (table === 'balance_daily'
@@ -92,7 +88,7 @@ const keylessFold: Fold = async (s, table) => {
     await s.query(`${insert} ${deltaOf(table)}`);
     return;
   }
-  const period = BALANCE_KEYS[table];
+  const period = BALANCE_PERIOD[table];
   await s.query(`CREATE TEMP TABLE load_fold AS ${deltaOf(table)}`);
   const [size] = await s.query(`SELECT CAST((SELECT COUNT(*) FROM load_fold) AS VARCHAR) AS load, CAST((SELECT COUNT(*) FROM ${table}) AS VARCHAR) AS stored`);
   const keys = int(size?.load ?? '0');
@@ -203,11 +199,6 @@ const MAX_SAFE_CENTS = '9007199254740991';
 const MAX_REF_ISSUES = 50;
 
 /**
- * Entry ids (the CSV's `entry` column) are kept per company: an entry id already loaded for its company, or twice
- * in one batch, is refused (re-importing a journal used to double every figure). Runs on the staged entries, so a
- * batch of any size is checked in one statement.
- */
-/**
  * Under `replaceEntries`: the stored entries whose ids the staged entries name leave the ledger (replaced_entries:
  * their posted lines join load_delta negated), then their rows and ids are deleted, so the staged ones take their place.
  */
@@ -222,6 +213,11 @@ const REPLACE_SQL = [
   'DROP TABLE replaced_entries',
 ];
 
+/**
+ * Entry ids (the CSV's `entry` column) are kept per company: an entry id already loaded for its company, or twice
+ * in one batch, is refused (re-importing a journal used to double every figure). Runs on the staged entries, so a
+ * batch of any size is checked in one statement.
+ */
 async function checkEntryRefs(s: SqlSession, batch: NormalizedBatch, replace: boolean): Promise<void> {
   const issues: BatchIssue[] = [];
   const indexOf = new Map<string, number>(); // `${company}|${ref}` → entry index

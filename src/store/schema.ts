@@ -11,12 +11,16 @@ export type Dialect = 'duckdb' | 'postgres';
  * in memory whole while a load inserts into it and commits, beyond any memory limit (2.2M keys after a 10M-entry
  * import); its loads keep each key once by folding the load's sums, grouped by the key, into the rows (load-sql.ts).
  */
-const BALANCE_TABLES = [{ table: 'balance_monthly', period: 'month' }, { table: 'balance_daily', period: 'day' }] as const;
+export const BALANCE_PERIOD = { balance_monthly: 'month', balance_daily: 'day' } as const;
+export type BalanceTable = keyof typeof BALANCE_PERIOD;
+const BALANCE_TABLES = Object.keys(BALANCE_PERIOD) as BalanceTable[];
+/** A pre-aggregate table's key columns. */
+export const balanceKey = (table: BalanceTable) => `company_id, ${BALANCE_PERIOD[table]}, location_id, account_id, tag_set_id`;
 
-function balanceTableDdl(dialect: Dialect, { table, period }: (typeof BALANCE_TABLES)[number], name: string = table): string {
-  const key = dialect === 'postgres' ? `, PRIMARY KEY (company_id, ${period}, location_id, account_id, tag_set_id)` : '';
+function balanceTableDdl(dialect: Dialect, table: BalanceTable, name: string = table): string {
+  const key = dialect === 'postgres' ? `, PRIMARY KEY (${balanceKey(table)})` : '';
   return `CREATE TABLE IF NOT EXISTS ${name} (
-      company_id INTEGER NOT NULL, ${period} DATE NOT NULL, location_id INTEGER NOT NULL, account_id INTEGER NOT NULL,
+      company_id INTEGER NOT NULL, ${BALANCE_PERIOD[table]} DATE NOT NULL, location_id INTEGER NOT NULL, account_id INTEGER NOT NULL,
       tag_set_id INTEGER NOT NULL, cents BIGINT NOT NULL${key})`;
 }
 
@@ -25,17 +29,17 @@ function balanceTableDdl(dialect: Dialect, { table, period }: (typeof BALANCE_TA
  * drop a PRIMARY KEY), rows kept. `keyed` lists the tables that still have one (duckdb_constraints()).
  */
 export function duckdbBalanceKeyMigration(keyed: readonly string[]): string[] {
-  return BALANCE_TABLES.filter((t) => keyed.includes(t.table)).flatMap((t) => [
-    balanceTableDdl('duckdb', t, `${t.table}_unkeyed`),
-    `INSERT INTO ${t.table}_unkeyed SELECT * FROM ${t.table}`,
-    `DROP TABLE ${t.table}`,
-    `ALTER TABLE ${t.table}_unkeyed RENAME TO ${t.table}`,
+  return BALANCE_TABLES.filter((t) => keyed.includes(t)).flatMap((t) => [
+    balanceTableDdl('duckdb', t, `${t}_unkeyed`),
+    `INSERT INTO ${t}_unkeyed SELECT * FROM ${t}`,
+    `DROP TABLE ${t}`,
+    `ALTER TABLE ${t}_unkeyed RENAME TO ${t}`,
   ]);
 }
 
 /** The query listing the DuckDB balance tables that still have a PRIMARY KEY (column `t`). */
 export const DUCKDB_KEYED_BALANCE_TABLES = `SELECT DISTINCT table_name AS t FROM duckdb_constraints()
-  WHERE constraint_type = 'PRIMARY KEY' AND database_name = current_database() AND schema_name = 'main' AND table_name IN (${BALANCE_TABLES.map((t) => `'${t.table}'`).join(', ')})`;
+  WHERE constraint_type = 'PRIMARY KEY' AND database_name = current_database() AND schema_name = 'main' AND table_name IN (${BALANCE_TABLES.map((t) => `'${t}'`).join(', ')})`;
 
 export function schemaStatements(dialect: Dialect): string[] {
   // PostgreSQL gets keys on the journal tables; DuckDB skips them (ART indexes slow bulk appends, and ids are
