@@ -55,14 +55,29 @@ const upsertFold: Fold = async (s, table) => {
 };
 
 /**
- * PostgreSQL 15 and later, when the load's change is a fair share of the table: one join with the stored keys (MERGE)
- * beats a speculative insertion per key (loads hold the load lock, so no other writer adds a key meanwhile); the new
- * keys go in key order. Otherwise the upsert.
+ * Whether the load's change is a fair share of the table (at least a quarter of its rows at its last ANALYZE, which
+ * every load ends with; reltuples is -1 before any).
  */
-const mergeWhenLarge: Fold = async (s, table) => {
-  // reltuples: the table's size at its last ANALYZE (every load ends with one), -1 before any.
-  const [r] = await s.query(`SELECT CAST(current_setting('server_version_num') AS INTEGER) >= 150000
-      AND (SELECT COUNT(*) FROM load_delta) * 4 >= (SELECT reltuples FROM pg_class WHERE oid = '${table}'::regclass) AS large`);
+export const LOAD_IS_LARGE = (table: string) =>
+  `(SELECT COUNT(*) FROM load_delta) * 4 >= (SELECT reltuples FROM pg_class WHERE oid = '${table}'::regclass)`;
+
+/** True when the table holds no row of the load's companies yet: the load's sums go in as they are. */
+async function holdsNoneOfTheLoad(s: SqlSession, table: BalanceTable): Promise<boolean> {
+  return (await s.query(`SELECT 1 AS x FROM ${table} WHERE company_id IN (SELECT DISTINCT company_id FROM load_delta) LIMIT 1`)).length === 0;
+}
+
+/**
+ * PostgreSQL. A table holding none of the load's companies takes the sums in key order (a plain insert: 1M keys in
+ * 2.0 s, against 2.9 s for MERGE). Otherwise, from PostgreSQL 15 on and when the load's change is a fair share of the
+ * table, one join with the stored keys (MERGE) beats a speculative insertion per key (loads hold the load lock, so no
+ * other writer adds a key meanwhile); the new keys go in key order. Otherwise the upsert.
+ */
+const pgFold: Fold = async (s, table) => {
+  if (await holdsNoneOfTheLoad(s, table)) {
+    await s.query(`INSERT INTO ${table} (${balanceKey(table)}, cents) ${deltaOf(table, ' ORDER BY 1, 2, 3, 4, 5')}`);
+    return;
+  }
+  const [r] = await s.query(`SELECT CAST(current_setting('server_version_num') AS INTEGER) >= 150000 AND ${LOAD_IS_LARGE(table)} AS large`);
   if (r?.large !== true) return upsertFold(s, table);
   await s.query(`MERGE INTO ${table} b USING (${deltaOf(table, ' ORDER BY 1, 2, 3, 4, 5')}) d ON ${sameKey(table, 'b', 'd')}
    WHEN MATCHED THEN UPDATE SET cents = b.cents + d.cents
@@ -83,8 +98,7 @@ const FEW_KEYS = 10_000;
  */
 const keylessFold: Fold = async (s, table) => {
   const insert = `INSERT INTO ${table} (${balanceKey(table)}, cents)`;
-  const held = await s.query(`SELECT 1 AS x FROM ${table} WHERE company_id IN (SELECT DISTINCT company_id FROM load_delta) LIMIT 1`);
-  if (held.length === 0) {
+  if (await holdsNoneOfTheLoad(s, table)) {
     await s.query(`${insert} ${deltaOf(table)}`);
     return;
   }
@@ -122,7 +136,7 @@ export interface MoveForm {
 }
 export type StagedTable = 'stage_entries' | 'stage_lines' | 'stage_line_options';
 export const MOVE_FORM: Record<Dialect, MoveForm> = {
-  postgres: { inKeyOrder: true, fold: mergeWhenLarge },
+  postgres: { inKeyOrder: true, fold: pgFold },
   duckdb: { inKeyOrder: false, fold: keylessFold },
 };
 

@@ -206,6 +206,28 @@ async function eventually(check: () => Promise<void>, ms = PROPAGATION_MS): Prom
     }
   });
 
+  it('a large load is logged without its deltas (the other instance re-reads the company); a small one with them', async () => {
+    const [a, b] = (await instances(2)) as [PostgresLedgerStore, PostgresLedgerStore];
+    await a.load(upTo(400));
+    await agree([a, b], upTo(400), 7);
+    // About 14,000 balance_daily keys, ten times the table's: at least LARGE_DELTA_ROWS (change-log-sql.ts) and a fair share.
+    const large = randomLedger(9292, 5000).entries!.map((e, i) => ({ ...e, ref: `L${i}` }));
+    await a.load({ entries: large });
+    await a.load({ entries: entries.slice(400, 700) });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const logged = await admin.query(`SELECT c.deltas_pruned AS pruned, (SELECT COUNT(*) FROM ledger_deltas d WHERE d.seq = c.seq) AS deltas
+          FROM ledger_changes c ORDER BY c.seq`);
+      expect(logged.rows.map((r) => [r.pruned, Number(r.deltas) > 0])).to.deep.equal([[false, true], [true, false], [false, true]]);
+      const [{ keys }] = (await admin.query('SELECT COUNT(*) AS keys FROM balance_daily')).rows;
+      expect(Number(keys)).to.be.greaterThan(10_000);
+    } finally {
+      await admin.end();
+    }
+    await agree([a, b], { ...batch, entries: [...entries.slice(0, 700), ...large] }, 8);
+  });
+
   it('a key revoked or created through one instance is refused or accepted by the other at once (NOTIFY), though it keeps found keys', async () => {
     const [a, b] = (await instances(2)) as [PostgresLedgerStore, PostgresLedgerStore];
     await a.load(upTo(10));
