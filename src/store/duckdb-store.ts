@@ -126,12 +126,11 @@ async function writeStaging(conn: DuckDBConnection, st: Staging): Promise<void> 
   for (const ddl of STAGE_DDL) await s.query(ddl);
   const date = dateCache();
   const big = bigints;
-  const E = st.entries, L = st.lines, O = st.options;
+  const E = st.entries, L = st.lines;
   await appendColumns(conn, 'stage_entries', [BIGINT, INTEGER, INTEGER, DATE, VARCHAR, BOOLEAN, VARCHAR],
     [big(E.id), E.companyId, E.locationId, E.date.map(date), E.memo, E.posted, E.ref]);
   await appendColumns(conn, 'stage_lines', [BIGINT, BIGINT, INTEGER, INTEGER, INTEGER, INTEGER, DATE, BOOLEAN, BIGINT],
     [big(L.id), big(L.entryId), L.companyId, L.locationId, L.accountId, L.tagSetId, L.date.map(date), L.posted, big(L.cents)]);
-  await appendColumns(conn, 'stage_line_options', [BIGINT, VARCHAR], [big(O.lineId), O.optionId]);
 }
 
 /**

@@ -167,18 +167,19 @@ function importRowsSql(journal: JournalFile, dialect: Dialect, source: string, o
   const cells = `SELECT ${keep}${JOURNAL_COLUMNS.map((c) => `${raw(c)} AS ${c}`).join(', ')}, ${breaks} AS breaks FROM ${source}`;
   const typed = castFirst ? `SELECT *, ${casts.map(([c, type]) => `CAST(${c} AS ${type}) AS ${c}_v`).join(', ')}, ${CAST_FIRST.optionCount} AS options_n
     FROM (${cells}) c${fence}` : `SELECT *, ${OPTION_COUNT} AS options_n FROM (${cells}) c${fence}`;
-  const ok = (c: RowCheck) => (castFirst && c.usual ? orElse(c.usual, c.ok) : c.ok);
-  const checked = `SELECT *, ${ROW_CHECKS.map((c, i) => `${ok(c)} AS ok${i}`).join(', ')} FROM (${typed}) t${fence}`;
   const value = (c: keyof typeof CAST_FIRST.casts) => (castFirst ? `${c}_v` : `CAST(${c} AS ${CAST_FIRST.casts[c]})`);
-  const [, date, location, account, money] = ROW_CHECKS.map((_c, i) => `ok${i}`);
+  // Cast first, every value is typed already and a check only names a problem (a refused row's values do not
+  // matter): each check is computed once, in the CASE that names the first failed one. Otherwise a value is cast only
+  // once its check passed, so the checks are computed first (ok0, ok1, …).
+  const checks = castFirst ? ROW_CHECKS.map((c) => (c.usual ? orElse(c.usual, c.ok) : c.ok)) : ROW_CHECKS.map((_c, i) => `ok${i}`);
+  const rows = castFirst ? `(${typed}) t` : `(SELECT *, ${ROW_CHECKS.map((c, i) => `${c.ok} AS ok${i}`).join(', ')} FROM (${typed}) t${fence}) f`;
+  const checked = (check: number, v: string) => (castFirst ? v : `CASE WHEN ${checks[check]} THEN ${v} END`);
   return `CREATE TEMP TABLE import_rows AS
-    SELECT ${line}${trimmed('entry')} AS ref, CASE WHEN ${date} THEN ${value('date')} END AS entry_date,
-           CASE WHEN ${location} THEN ${value('location')} END AS location_id,
-           CASE WHEN ${account} THEN ${value('account')} END AS account_id,
-           CASE WHEN ${money} THEN ${castFirst ? 'CAST(amount_v * 100 AS BIGINT)' : cents('amount')} END AS amount_cents,
+    SELECT ${line}${trimmed('entry')} AS ref, ${checked(1, value('date'))} AS entry_date, ${checked(2, value('location'))} AS location_id,
+           ${checked(3, value('account'))} AS account_id, ${checked(4, castFirst ? 'CAST(amount_v * 100 AS BIGINT)' : cents('amount'))} AS amount_cents,
            ${tagKey(dialect)} AS tag_key, options, options_n, NULLIF(${trimmed('memo')}, '') AS memo, ${isPosted('posted')} AS is_posted,
-           CASE ${ROW_CHECKS.map((c, i) => `WHEN NOT ok${i} THEN ${c.problem}`).join(' ')} END AS problem, CAST(breaks AS BIGINT) AS breaks
-      FROM (${checked}) f`;
+           CASE ${ROW_CHECKS.map((c, i) => `WHEN NOT ${checks[i]} THEN ${c.problem}`).join(' ')} END AS problem, CAST(breaks AS BIGINT) AS breaks
+      FROM ${rows}`;
 }
 
 /**
@@ -212,22 +213,14 @@ async function lineRows(s: SqlSession, ordinal: string | undefined): Promise<voi
   throw new JournalLineError(int(r.line), problem === 'option' ? `option "${await firstBadOption(s, str(r.options))}" is not a GUID` : problem);
 }
 
-/** Each option of a line, canonical (32 lowercase hex): one or two in canonical form (options_n) are cut out of the cell. */
-const OPTIONS_SQL: Record<Dialect, string> = {
-  duckdb: `CREATE TEMP TABLE import_line_options AS
-  SELECT line, ${FIRST} AS option_id FROM import_lines WHERE options_n IN (1, 2)
-  UNION ALL SELECT line, ${SECOND} FROM import_lines WHERE options_n = 2
-  UNION ALL SELECT line, ${canonical('o')}
-    FROM (SELECT line, ${trim('o')} AS o FROM (SELECT line, unnest(string_to_array(options, ';')) AS o FROM import_lines
-                                                WHERE options_n IS NULL AND options <> '') u) t
-   WHERE o <> ''`,
-  // One pass over the lines (a set-returning function in the projection) keeps the file's order, the key order of
-  // journal_line_options (STAGED_IN_KEY_ORDER).
-  postgres: `CREATE TEMP TABLE import_line_options AS
-  SELECT line, unnest(CASE options_n WHEN 1 THEN ARRAY[${FIRST}] WHEN 2 THEN ARRAY[${FIRST}, ${SECOND}]
-    ELSE ARRAY(SELECT ${canonical('o')} FROM (SELECT ${trim('x')} AS o FROM unnest(string_to_array(options, ';')) AS x) u WHERE o <> '') END) AS option_id
-    FROM import_lines WHERE options <> ''`,
-};
+/**
+ * Each distinct options cell of the journal (a journal repeats a few) with each of its options, canonical (32
+ * lowercase hex), repeats kept: the option checks look at the cells, not at every line.
+ */
+const CELL_OPTIONS_SQL = `CREATE TEMP TABLE import_cell_options AS
+  SELECT options, ${canonical(trim('o'))} AS option_id
+    FROM (SELECT options, unnest(string_to_array(options, ';')) AS o FROM (SELECT DISTINCT options FROM import_rows WHERE options <> '') c) u
+   WHERE ${trim('o')} <> ''`;
 
 /**
  * What a store does once tables are written, before statements that join them are planned. PostgreSQL: autovacuum never
@@ -240,14 +233,14 @@ const ANALYZE: Record<Dialect, (s: SqlSession, tables: string) => Promise<void>>
   duckdb: async () => undefined,
 };
 
-/** Reads the journal file with the engine, checks each row and types it (import_lines, import_line_options). */
+/** Reads the journal file with the engine, checks each row and types it (import_lines, import_cell_options). */
 async function readRows(s: SqlSession, journal: JournalFile, reader: JournalReader, step: StepReporter): Promise<void> {
   const { ordinal } = await reader.read(journal, (source, ord, reading) => importRowsSql(journal, reader.dialect, source, ord, reading), (fraction) => step('reading the file', fraction));
   await ANALYZE[reader.dialect](s, 'import_rows');
   step('checking rows');
   await lineRows(s, ordinal);
-  await s.query(OPTIONS_SQL[reader.dialect]);
-  await ANALYZE[reader.dialect](s, 'import_line_options');
+  await s.query(CELL_OPTIONS_SQL);
+  await ANALYZE[reader.dialect](s, 'import_cell_options');
 }
 
 // ---------------------------------------------------------------- entries: the rows checked against each other and the store
@@ -298,16 +291,18 @@ const unknownIds = (table: string, column: string, known: string) =>
   `SELECT 1 AS x FROM (SELECT DISTINCT ${column} AS id FROM ${table}) u WHERE u.id NOT IN (${known}) LIMIT 1`;
 const KNOWN_LOCATIONS = 'SELECT id FROM locations WHERE company_id = $1';
 const KNOWN_ACCOUNTS = 'SELECT id FROM accounts WHERE company_id = $1';
-/**
- * Options cells that name more than one option of a category, with the category: decided once per distinct cell of
- * more than one option (a journal repeats a few), not once per line.
- */
-const SEVERAL_OF_A_CATEGORY = `SELECT o.options, t.category_id
-  FROM (SELECT options, ${canonical(trim('o'))} AS option_id
-          FROM (SELECT options, unnest(string_to_array(options, ';')) AS o FROM (SELECT DISTINCT options FROM import_lines WHERE options LIKE '%;%') c) u
-         WHERE ${trim('o')} <> '') o
+/** Options cells that name more than one option of a category, with the category. */
+const SEVERAL_OF_A_CATEGORY = `SELECT o.options, t.category_id FROM import_cell_options o
   JOIN tracking_options t ON t.id = o.option_id GROUP BY o.options, t.category_id HAVING COUNT(*) > 1`;
 const KNOWN_OPTIONS = 'SELECT t.id FROM tracking_options t JOIN tracking_categories g ON g.id = t.category_id WHERE g.company_id = $1';
+
+/** The first option of an options cell that is not one of the company's (the cell is known to have one), canonical. */
+async function firstUnknownOption(s: SqlSession, cell: string, companyId: number): Promise<string> {
+  const option = trim("split_part($2, ';', g.i)");
+  const [r] = await s.query(`SELECT option_id FROM (SELECT ${canonical(option)} AS option_id, ${option} AS o, g.i FROM generate_series(1, $3) AS g(i)) x
+    WHERE o <> '' AND option_id NOT IN (${KNOWN_OPTIONS}) ORDER BY i LIMIT 1`, [companyId, cell, cell.split(';').length]);
+  return str(r?.option_id);
+}
 
 /** Entry-level and line-level checks, run after the rows are staged and the reference rows written. */
 const JOURNAL_CHECKS: readonly JournalCheck[] = [
@@ -336,12 +331,13 @@ const JOURNAL_CHECKS: readonly JournalCheck[] = [
     }),
   },
   {
-    guard: unknownIds('import_line_options', 'option_id', KNOWN_OPTIONS),
-    sql: `${LINE_OF_ENTRY}, l.option_id FROM import_entries e JOIN (SELECT l.line, l.ref, o.option_id FROM import_lines l
-             JOIN (SELECT line, option_id FROM import_line_options WHERE option_id NOT IN (${KNOWN_OPTIONS})) o ON o.line = l.line) l
+    guard: unknownIds('import_cell_options', 'option_id', KNOWN_OPTIONS),
+    sql: `${LINE_OF_ENTRY}, l.options FROM import_entries e JOIN (SELECT line, ref, options FROM import_lines
+             WHERE options IN (SELECT options FROM import_cell_options WHERE option_id NOT IN (${KNOWN_OPTIONS}))) l
            ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
     failure: async (r, s, c) => ({
-      order: [int(r.first_line), 1, int(r.line), 2], line: int(r.line), reason: `${await lineName(s, r)}: unknown tracking option ${str(r.option_id)} for company ${c}`,
+      order: [int(r.first_line), 1, int(r.line), 2], line: int(r.line),
+      reason: `${await lineName(s, r)}: unknown tracking option ${await firstUnknownOption(s, str(r.options), c)} for company ${c}`,
     }),
   },
   {
@@ -435,22 +431,15 @@ async function checkReimports(s: SqlSession, dialect: Dialect, companyId: number
   throw new JournalLineError(int(first.line), `entry ${str(entry?.ref ?? first.ref)} was already imported for company ${companyId} (an entry is never added twice)`);
 }
 
-/** New tag sets of the journal's lines, with their options (from one line that carries each). */
+/** New tag sets of the journal's lines, with their options (a tag key is its options, canonical and sorted, joined with ','). */
 async function registerTagSets(s: SqlSession, companyId: number): Promise<void> {
   const first = await nextId(s, 'tag_sets');
-  // The journal's tag keys, each with its first line, in one pass over the lines (a journal uses a few).
-  await s.query('CREATE TEMP TABLE import_tag_keys AS SELECT tag_key, MIN(line) AS line FROM import_lines GROUP BY tag_key');
   await s.query(`INSERT INTO tag_sets (id, company_id, tag_key)
-    SELECT CAST($2 AS BIGINT) - 1 + ROW_NUMBER() OVER (ORDER BY k.tag_key), CAST($1 AS INTEGER), k.tag_key FROM import_tag_keys k
+    SELECT CAST($2 AS BIGINT) - 1 + ROW_NUMBER() OVER (ORDER BY k.tag_key), CAST($1 AS INTEGER), k.tag_key FROM (SELECT DISTINCT tag_key FROM import_rows) k
      WHERE NOT EXISTS (SELECT 1 FROM tag_sets t WHERE t.company_id = $1 AND t.tag_key = k.tag_key)`, [companyId, first]);
-  // The options of one line per tag key are picked out of import_line_options by a semi-join on the few lines (a
-  // plain join may hash the whole table, which a large import's memory does not hold).
   await s.query(`INSERT INTO tag_set_options (tag_set_id, option_id)
-    WITH k AS MATERIALIZED (SELECT tag_key, line FROM import_tag_keys WHERE tag_key <> '')
-    SELECT t.id, o.option_id FROM (SELECT line, option_id FROM import_line_options WHERE line IN (SELECT line FROM k)) o
-      JOIN k ON k.line = o.line JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = k.tag_key
-     WHERE t.id >= $2`, [companyId, first]);
-  await s.query('DROP TABLE import_tag_keys');
+    SELECT id, option_id FROM (SELECT id, unnest(string_to_array(tag_key, ',')) AS option_id FROM tag_sets
+                                WHERE company_id = $1 AND id >= $2 AND tag_key <> '') t`, [companyId, first]);
 }
 
 /**
@@ -490,7 +479,7 @@ const LINE_ENTRY: Record<Dialect, { lines: string; firstLine: string; posted: st
 };
 
 /** The staged tables an import writes in their target's key order (MoveForm.staged): moved without a sort. */
-const STAGED_IN_KEY_ORDER: Record<Dialect, readonly StagedTable[]> = { postgres: ['stage_lines', 'stage_line_options'], duckdb: [] };
+const STAGED_IN_KEY_ORDER: Record<Dialect, readonly StagedTable[]> = { postgres: ['stage_lines'], duckdb: [] };
 
 /**
  * The checked journal as stage_* rows. Ids are the next free ids plus the CSV line (unique in one file; gaps do not
@@ -510,7 +499,6 @@ async function stageJournal(s: SqlSession, dialect: Dialect, companyId: number):
       FROM ${entry.lines} ${tagSet.join}`,
   [companyId, entryBase, lineBase]);
   if (tagSet.done !== undefined) await s.query(tagSet.done);
-  await s.query('INSERT INTO stage_line_options (line_id, option_id) SELECT CAST($1 AS BIGINT) + line, option_id FROM import_line_options', [lineBase]);
 }
 
 /** An account-month beyond 2^53 - 1 cents is refused at the journal's first posted line on that account and month. */
@@ -524,7 +512,7 @@ async function checkAccountMonths(s: SqlSession, companyId: number): Promise<voi
     `account ${over.accountId} would total more than 2^53 - 1 cents in ${over.month} (the largest amount a report can show exactly)`);
 }
 
-const DROP_IMPORT = ['DROP TABLE import_entries', 'DROP VIEW import_lines', 'DROP TABLE import_rows', 'DROP TABLE import_line_options'];
+const DROP_IMPORT = ['DROP TABLE import_entries', 'DROP VIEW import_lines', 'DROP TABLE import_rows', 'DROP TABLE import_cell_options'];
 
 type StepReporter = (name: ImportProgress['name'], fraction?: number) => void;
 

@@ -134,7 +134,7 @@ export interface MoveForm {
   /** Staged tables a load wrote in the key order of their target already (no sort before they move; a speed matter only). */
   staged?: { inKeyOrder: readonly StagedTable[] };
 }
-export type StagedTable = 'stage_entries' | 'stage_lines' | 'stage_line_options';
+export type StagedTable = 'stage_entries' | 'stage_lines';
 export const MOVE_FORM: Record<Dialect, MoveForm> = {
   postgres: { inKeyOrder: true, fold: pgFold },
   duckdb: { inKeyOrder: false, fold: keylessFold },
@@ -147,11 +147,10 @@ async function moveRows(s: SqlSession, { inKeyOrder, fold, staged }: MoveForm): 
      SELECT id, company_id, location_id, entry_date, memo, is_posted FROM stage_entries${by('id', 'stage_entries')}`);
   await s.query(`INSERT INTO journal_lines (id, entry_id, account_id, location_id, amount_cents, tag_set_id)
      SELECT id, entry_id, account_id, location_id, amount_cents, tag_set_id FROM stage_lines${by('id', 'stage_lines')}`);
-  await s.query(`INSERT INTO journal_line_options (line_id, option_id) SELECT line_id, option_id FROM stage_line_options${by('line_id', 'stage_line_options')}`);
   for (const table of ['balance_monthly', 'balance_daily'] as const) await fold(s, table);
   await s.query(`INSERT INTO journal_entry_refs (company_id, ref, entry_id)
      SELECT company_id, ref, id FROM stage_entries WHERE ref IS NOT NULL${by('company_id, ref')}`);
-  for (const table of ['stage_entries', 'stage_lines', 'stage_line_options']) await s.query(`DROP TABLE ${table}`);
+  for (const table of ['stage_entries', 'stage_lines']) await s.query(`DROP TABLE ${table}`);
 }
 
 export async function nextId(s: SqlSession, table: string): Promise<number> {
@@ -219,8 +218,6 @@ const MAX_REF_ISSUES = 50;
 const REPLACED_SQL = `CREATE TEMP TABLE replaced_entries AS
    SELECT r.entry_id AS id FROM stage_entries s JOIN journal_entry_refs r ON r.company_id = s.company_id AND r.ref = s.ref`;
 const REPLACE_SQL = [
-  `DELETE FROM journal_line_options WHERE line_id IN
-     (SELECT id FROM journal_lines WHERE entry_id IN (SELECT id FROM replaced_entries))`,
   'DELETE FROM journal_lines WHERE entry_id IN (SELECT id FROM replaced_entries)',
   'DELETE FROM journal_entries WHERE id IN (SELECT id FROM replaced_entries)',
   'DELETE FROM journal_entry_refs WHERE entry_id IN (SELECT id FROM replaced_entries)',

@@ -61,13 +61,14 @@ export async function sumPnl(s: SqlSession, q: PnlQuery): Promise<AccountMonthTo
 }
 
 /**
- * The same figures by a direct scan of journal_lines (no pre-aggregates, no tag sets): the reference the
- * pre-aggregates are tested against. One EXISTS per option group (the group count shapes the SQL; ids are parameters).
+ * The same figures by a direct scan of journal_lines (no pre-aggregates): the reference the pre-aggregates are tested
+ * against (and the tests hold it to a JavaScript oracle). A line's options are those of its tag set. One EXISTS per
+ * option group (the group count shapes the SQL; ids are parameters).
  */
 export async function scanPnl(s: SqlSession, q: PnlQuery): Promise<AccountMonthTotal[]> {
   const groups = q.optionGroups.filter((g) => g.length > 0);
   const exists = groups
-    .map((_, i) => ` AND EXISTS (SELECT 1 FROM journal_line_options lo WHERE lo.line_id = l.id AND lo.option_id = ANY($${6 + i}))`)
+    .map((_, i) => ` AND EXISTS (SELECT 1 FROM tag_set_options lo WHERE lo.tag_set_id = l.tag_set_id AND lo.option_id = ANY($${6 + i}))`)
     .join('');
   const sql = `
     SELECT l.account_id, CAST(CAST(date_trunc('month', e.entry_date) AS DATE) AS VARCHAR) AS month, CAST(SUM(l.amount_cents) AS VARCHAR) AS cents

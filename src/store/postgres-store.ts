@@ -42,12 +42,11 @@ async function insertColumns(client: pg.PoolClient, table: string, casts: string
 
 async function writeStaging(client: pg.PoolClient, st: Staging): Promise<void> {
   for (const ddl of STAGE_DDL) await client.query(ddl);
-  const E = st.entries, L = st.lines, O = st.options;
+  const E = st.entries, L = st.lines;
   await insertColumns(client, 'stage_entries', ['bigint', 'int', 'int', 'date', 'text', 'boolean', 'text'],
     [E.id, E.companyId, E.locationId, E.date, E.memo, E.posted, E.ref]);
   await insertColumns(client, 'stage_lines', ['bigint', 'bigint', 'int', 'int', 'int', 'int', 'date', 'boolean', 'bigint'],
     [L.id, L.entryId, L.companyId, L.locationId, L.accountId, L.tagSetId, L.date, L.posted, L.cents]);
-  await insertColumns(client, 'stage_line_options', ['bigint', 'text'], [O.lineId, O.optionId]);
 }
 
 /**

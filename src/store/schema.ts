@@ -67,7 +67,8 @@ export function schemaStatements(dialect: Dialect): string[] {
     // The entry ids an import named (the CSV's `entry`), per company: a re-import of one is refused.
     `CREATE TABLE IF NOT EXISTS journal_entry_refs (
       company_id INTEGER NOT NULL, ref VARCHAR NOT NULL, entry_id BIGINT NOT NULL${dialect === 'postgres' ? ', PRIMARY KEY (company_id, ref)' : ''})`,
-    `CREATE TABLE IF NOT EXISTS journal_line_options (line_id BIGINT NOT NULL, option_id VARCHAR(32) NOT NULL)`,
+    // A line's options are its tag set's (tag_set_options); stores made before kept them per line as well.
+    'DROP TABLE IF EXISTS journal_line_options',
     `CREATE TABLE IF NOT EXISTS tag_sets (
       id INTEGER PRIMARY KEY, company_id INTEGER NOT NULL, tag_key VARCHAR NOT NULL, UNIQUE (company_id, tag_key))`,
     `CREATE TABLE IF NOT EXISTS tag_set_options (tag_set_id INTEGER NOT NULL, option_id VARCHAR(32) NOT NULL, PRIMARY KEY (tag_set_id, option_id))`,
@@ -83,7 +84,6 @@ export function schemaStatements(dialect: Dialect): string[] {
     stmts.push(
       'CREATE INDEX IF NOT EXISTS journal_entries_company_date ON journal_entries (company_id, entry_date)',
       'CREATE INDEX IF NOT EXISTS journal_lines_entry ON journal_lines (entry_id)',
-      'CREATE INDEX IF NOT EXISTS journal_line_options_line ON journal_line_options (line_id)',
       // Every committed load, in commit order (loads hold the load lock until COMMIT), with the companies it changed;
       // its net change to balance_daily is in ledger_deltas until pruned. Instances follow it (change-log-sql.ts).
       `CREATE TABLE IF NOT EXISTS ledger_changes (
@@ -103,5 +103,4 @@ export const STAGE_DDL = [
   `CREATE TEMP TABLE stage_entries (id BIGINT, company_id INTEGER, location_id INTEGER, entry_date DATE, memo VARCHAR, is_posted BOOLEAN, ref VARCHAR)`,
   `CREATE TEMP TABLE stage_lines (id BIGINT, entry_id BIGINT, company_id INTEGER, location_id INTEGER, account_id INTEGER,
     tag_set_id INTEGER, entry_date DATE, is_posted BOOLEAN, amount_cents BIGINT)`,
-  `CREATE TEMP TABLE stage_line_options (line_id BIGINT, option_id VARCHAR)`,
 ];

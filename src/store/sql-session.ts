@@ -26,7 +26,6 @@ export interface Staging {
     id: number[]; entryId: number[]; companyId: number[]; locationId: number[]; accountId: number[]; tagSetId: number[];
     date: string[]; posted: boolean[]; cents: number[];
   };
-  options: { lineId: number[]; optionId: string[] };
 }
 
 /** Adapter-specific bulk writer: creates the stage tables (schema.ts STAGE_DDL) and fills them. */

@@ -83,6 +83,9 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
       cases.push({ rows: unbalanced.rows, line: lineOf(firstRowOf(unbalanced.ref, unbalanced.rows)), pattern: /lines do not balance \(they sum to (-)?1 cents/ });
       const option = edited(-4, (r) => [...r.slice(0, 5), 'ffffffffffffffffffffffffffffffff', ...r.slice(6)]);
       cases.push({ ...option, pattern: /unknown tracking option ffffffffffffffffffffffffffffffff for company/ });
+      // The cell's first unknown option is named, canonical, after a known one.
+      const second = edited(-7, (r) => [...r.slice(0, 5), `${OPTIONS_A[0]}; {FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFE}`, ...r.slice(6)]);
+      cases.push({ ...second, pattern: /unknown tracking option fffffffffffffffffffffffffffffffe for company/ });
       const twice = edited(-6, (r) => [...r.slice(0, 5), `${OPTIONS_B[0]};${OPTIONS_B[1]}`, ...r.slice(6)]);
       cases.push({ ...twice, pattern: /more than one option of tracking category 0+b0/ });
       for (const c of cases) {
