@@ -146,6 +146,9 @@ const TAG_KEY: Record<Dialect, string> = {
     FROM (SELECT trim(x) AS o FROM unnest(string_to_array(options, ';')) AS x) u WHERE o <> ''), '') END`,
 };
 
+/** A cast amount's cents; NULL for NaN and the infinities, which have none (their casts fail without SQLSTATE class 22). */
+const AMOUNT_V_CENTS = 'CASE WHEN amount_v BETWEEN -90071992547409.91 AND 90071992547409.91 THEN CAST(amount_v * 100 AS BIGINT) END';
+
 /** How importRowsSql reads the cells: `castFirst` (PostgreSQL's usual reading, see CAST_FIRST) may fail on a bad cell. */
 export interface RowsReading { castFirst?: boolean }
 
@@ -176,7 +179,7 @@ function importRowsSql(journal: JournalFile, dialect: Dialect, source: string, o
   const checked = (check: number, v: string) => (castFirst ? v : `CASE WHEN ${checks[check]} THEN ${v} END`);
   return `CREATE TEMP TABLE import_rows AS
     SELECT ${line}${trimmed('entry')} AS ref, ${checked(1, value('date'))} AS entry_date, ${checked(2, value('location'))} AS location_id,
-           ${checked(3, value('account'))} AS account_id, ${checked(4, castFirst ? 'CAST(amount_v * 100 AS BIGINT)' : cents('amount'))} AS amount_cents,
+           ${checked(3, value('account'))} AS account_id, ${checked(4, castFirst ? AMOUNT_V_CENTS : cents('amount'))} AS amount_cents,
            ${tagKey(dialect)} AS tag_key, options, options_n, NULLIF(${trimmed('memo')}, '') AS memo, ${isPosted('posted')} AS is_posted,
            CASE ${ROW_CHECKS.map((c, i) => `WHEN NOT ${checks[i]} THEN ${c.problem}`).join(' ')} END AS problem, CAST(breaks AS BIGINT) AS breaks
       FROM ${rows}`;
