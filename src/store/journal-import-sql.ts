@@ -225,6 +225,9 @@ const CELL_OPTIONS_SQL = `CREATE TEMP TABLE import_cell_options AS
     FROM (SELECT options, unnest(string_to_array(options, ';')) AS o FROM (SELECT DISTINCT options FROM import_rows WHERE options <> '') c) u
    WHERE ${trim('o')} <> ''`;
 
+/** The distinct accounts, locations and tag keys of the lines, together (a few thousand): the catalog checks and the tag sets read these. */
+const LINE_KEYS_SQL = 'CREATE TEMP TABLE import_line_keys AS SELECT DISTINCT account_id, location_id, tag_key FROM import_rows';
+
 /**
  * What a store does once tables are written, before statements that join them are planned. PostgreSQL: autovacuum never
  * analyzes temp tables, and the tables written in this transaction (reference rows, tag sets) are not analyzed until it
@@ -236,14 +239,15 @@ const ANALYZE: Record<Dialect, (s: SqlSession, tables: string) => Promise<void>>
   duckdb: async () => undefined,
 };
 
-/** Reads the journal file with the engine, checks each row and types it (import_lines, import_cell_options). */
+/** Reads the journal file with the engine, checks each row and types it (import_lines, import_cell_options, import_line_keys). */
 async function readRows(s: SqlSession, journal: JournalFile, reader: JournalReader, step: StepReporter): Promise<void> {
   const { ordinal } = await reader.read(journal, (source, ord, reading) => importRowsSql(journal, reader.dialect, source, ord, reading), (fraction) => step('reading the file', fraction));
   await ANALYZE[reader.dialect](s, 'import_rows');
   step('checking rows');
   await lineRows(s, ordinal);
   await s.query(CELL_OPTIONS_SQL);
-  await ANALYZE[reader.dialect](s, 'import_cell_options');
+  await s.query(LINE_KEYS_SQL);
+  await ANALYZE[reader.dialect](s, 'import_cell_options, import_line_keys');
 }
 
 // ---------------------------------------------------------------- entries: the rows checked against each other and the store
@@ -316,7 +320,7 @@ const JOURNAL_CHECKS: readonly JournalCheck[] = [
     failure: async (r, _s, c) => ({ order: [int(r.line), 0, 0, 0], line: int(r.line), reason: `${entryName(r)}: unknown location ${str(r.location_id)} for company ${c}` }),
   },
   {
-    guard: unknownIds('import_lines', 'account_id', KNOWN_ACCOUNTS),
+    guard: unknownIds('import_line_keys', 'account_id', KNOWN_ACCOUNTS),
     sql: `${LINE_OF_ENTRY}, l.account_id FROM import_entries e JOIN (SELECT l.line, l.ref, l.account_id FROM import_lines l
              LEFT JOIN accounts a ON a.id = l.account_id AND a.company_id = $1 WHERE a.id IS NULL) l
            ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
@@ -325,7 +329,7 @@ const JOURNAL_CHECKS: readonly JournalCheck[] = [
     }),
   },
   {
-    guard: unknownIds('import_lines', 'location_id', KNOWN_LOCATIONS),
+    guard: unknownIds('import_line_keys', 'location_id', KNOWN_LOCATIONS),
     sql: `${LINE_OF_ENTRY}, l.location_id FROM import_entries e JOIN (SELECT l.line, l.ref, l.location_id FROM import_lines l
              LEFT JOIN locations o ON o.id = l.location_id AND o.company_id = $1 WHERE o.id IS NULL) l
            ON e.ref = l.ref WHERE l.location_id <> e.location_id ORDER BY e.first_line, l.line LIMIT 1`,
@@ -418,7 +422,9 @@ const PASS_OF: Record<Dialect, (passes: number) => string> = {
  */
 async function checkReimports(s: SqlSession, dialect: Dialect, companyId: number, entries: number): Promise<void> {
   const [stored] = await s.query('SELECT CAST(COUNT(*) AS VARCHAR) AS n FROM journal_entry_refs WHERE company_id = $1', [companyId]);
-  const passes = Math.max(1, Math.ceil((entries + int(stored?.n ?? '0')) / IDS_PER_PASS));
+  const storedIds = int(stored?.n ?? '0');
+  if (storedIds === 0) return; // the company's first import
+  const passes = Math.max(1, Math.ceil((entries + storedIds) / IDS_PER_PASS));
   let first: SqlRow | undefined;
   for (let pass = 0; pass < passes; pass++) {
     const share = passes === 1 ? '' : ` AND ${PASS_OF[dialect](passes)} = ${pass}`;
@@ -438,7 +444,7 @@ async function checkReimports(s: SqlSession, dialect: Dialect, companyId: number
 async function registerTagSets(s: SqlSession, companyId: number): Promise<void> {
   const first = await nextId(s, 'tag_sets');
   await s.query(`INSERT INTO tag_sets (id, company_id, tag_key)
-    SELECT CAST($2 AS BIGINT) - 1 + ROW_NUMBER() OVER (ORDER BY k.tag_key), CAST($1 AS INTEGER), k.tag_key FROM (SELECT DISTINCT tag_key FROM import_rows) k
+    SELECT CAST($2 AS BIGINT) - 1 + ROW_NUMBER() OVER (ORDER BY k.tag_key), CAST($1 AS INTEGER), k.tag_key FROM (SELECT DISTINCT tag_key FROM import_line_keys) k
      WHERE NOT EXISTS (SELECT 1 FROM tag_sets t WHERE t.company_id = $1 AND t.tag_key = k.tag_key)`, [companyId, first]);
   await s.query(`INSERT INTO tag_set_options (tag_set_id, option_id)
     SELECT id, option_id FROM (SELECT id, unnest(string_to_array(tag_key, ',')) AS option_id FROM tag_sets
@@ -515,7 +521,7 @@ async function checkAccountMonths(s: SqlSession, companyId: number): Promise<voi
     `account ${over.accountId} would total more than 2^53 - 1 cents in ${over.month} (the largest amount a report can show exactly)`);
 }
 
-const DROP_IMPORT = ['DROP TABLE import_entries', 'DROP VIEW import_lines', 'DROP TABLE import_rows', 'DROP TABLE import_cell_options'];
+const DROP_IMPORT = ['DROP TABLE import_entries', 'DROP VIEW import_lines', 'DROP TABLE import_rows', 'DROP TABLE import_cell_options', 'DROP TABLE import_line_keys'];
 
 type StepReporter = (name: ImportProgress['name'], fraction?: number) => void;
 

@@ -52,7 +52,8 @@ async function writeStaging(client: pg.PoolClient, st: Staging): Promise<void> {
 /**
  * PostgreSQL reads the journal file itself: COPY FROM STDIN (CSV, header skipped) into import_csv, every cell as text,
  * each row numbered in the file's order by an identity column; import_rows (with each row's line) is made from it
- * (journal-import-sql.ts).
+ * (journal-import-sql.ts). The rows are written frozen (the table is new in this transaction), so reading them back
+ * skips the visibility check of rows of the current transaction.
  * `progress` follows the bytes sent.
  */
 function journalReader(client: pg.PoolClient): JournalReader {
@@ -64,7 +65,7 @@ function journalReader(client: pg.PoolClient): JournalReader {
       const file = createReadStream(journal.path, { end: journal.size - 1, highWaterMark: 1 << 20 });
       if (progress) file.on('data', () => progress(file.bytesRead / journal.size));
       try {
-        await pipeline(file, client.query(copyFrom(`COPY import_csv (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv, HEADER true)`)));
+        await pipeline(file, client.query(copyFrom(`COPY import_csv (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv, HEADER true, FREEZE true)`)));
       } catch (err) {
         throw malformedCopy(err, journal) ?? err;
       }
