@@ -52,6 +52,15 @@ tracking_option,${DINE_IN},,DineIn,,,,,6f1c2a0e9b7d4c3e8a5f1b2c3d4e5f60,,
 tracking_option,${DELIVERY},,Delivery,,,,,6f1c2a0e9b7d4c3e8a5f1b2c3d4e5f60,,
 `;
 
+/** Each read's figures for `count` random queries (seeded by `seed`) equal the JavaScript oracle's for `batch`. */
+async function expectOracleFigures(batch: LedgerBatch, seed: number, count: number, ...reads: ((q: PnlQuery) => Promise<AccountMonthTotal[]>)[]): Promise<void> {
+  const rnd = seededRandom(seed);
+  for (let i = 0; i < count; i++) {
+    const query = randomQuery(rnd);
+    for (const read of reads) expect(await read(query), JSON.stringify(query)).to.deep.equal(expectedTotals(batch, query));
+  }
+}
+
 function contract(name: string, open: () => Promise<TestStore>): void {
   describe(`LedgerStore contract: ${name}`, function () {
     this.timeout(60_000);
@@ -364,12 +373,7 @@ describe('PostgreSQL adapter', function () {
       try {
         await store.migrate();
         expect(await relations()).to.deep.equal([]);
-        const rnd = seededRandom(12);
-        for (let i = 0; i < 10; i++) {
-          const query = randomQuery(rnd);
-          expect(await store.scanPnlByAccountMonth(query), JSON.stringify(query)).to.deep.equal(expectedTotals(batch, query));
-          expect(await store.sumPnlByAccountMonth(query), JSON.stringify(query)).to.deep.equal(expectedTotals(batch, query));
-        }
+        await expectOracleFigures(batch, 12, 10, (q) => store.scanPnlByAccountMonth(q), (q) => store.sumPnlByAccountMonth(q));
       } finally {
         await store.close();
       }
@@ -446,12 +450,7 @@ describe('DuckDB adapter: a file whose balance tables still have a PRIMARY KEY',
         await store.migrate();
         await store.migrate(); // a second open finds nothing to rebuild
         await store.load({ entries: entries.slice(600) }); // the same keys again: folded into the rows, not added beside them
-        const rnd = seededRandom(11);
-        for (let i = 0; i < 15; i++) {
-          const query = randomQuery(rnd);
-          expect(await store.sumPnlBySql(query), JSON.stringify(query)).to.deep.equal(expectedTotals(batch, query));
-          expect(await store.sumPnlByAccountMonth(query), JSON.stringify(query)).to.deep.equal(expectedTotals(batch, query));
-        }
+        await expectOracleFigures(batch, 11, 15, (q) => store.sumPnlBySql(q), (q) => store.sumPnlByAccountMonth(q));
       } finally {
         await store.close();
       }
