@@ -1,9 +1,7 @@
 /**
  * The report benchmark's ledger in both stores, kept under os.tmpdir()/reporting-bench between runs: the PostgreSQL
- * cluster's data directory (started again on a free port), loaded as a user loads one (`npm run import` of the seeded
- * random ledger's CSV files, ledger-csv.ts), and the DuckDB file, loaded by the store's load() in batches of 50,000
- * entries (`npm run import` into DuckDB stops at 10M entries: "Out of Memory Error: failed to pin block", under the
- * import's memory cap). Kept by seed, size and a hash of the sources
+ * cluster's data directory (started again on a free port) and the DuckDB file, each loaded as a user loads one (`npm
+ * run import` of the seeded random ledger's CSV files, ledger-csv.ts). Kept by seed, size and a hash of the sources
  * that decide what the stored ledger holds (the generator, its CSV writer, the schema); the benchmark's scan anchor
  * checks every report's sums, so a stale or wrong cache shows as "cells differ". A 10M-entry ledger takes minutes to
  * import: once.
@@ -14,8 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPostgresServer, type PostgresServer } from '../../test/support/postgres-server.ts';
-import { randomLedgerChunks, type RandomLedgerOptions } from '../../test/support/random-ledger.ts';
-import { openStore } from '../../src/store/open-store.ts';
+import type { RandomLedgerOptions } from '../../test/support/random-ledger.ts';
 import { ensureLedgerCsv } from './ledger-csv.ts';
 import { runScript } from './run-script.ts';
 import { secs } from './stats.ts';
@@ -68,14 +65,7 @@ export async function cachedDuckDbLedger(ledger: RandomLedgerOptions, { rebuild 
   if (!rebuild && existsSync(`${dir}.ok`)) return { path, note: `DuckDB file reused: ${size()}, loaded in ${secs(readMarker(dir).importMs)} (${path})` };
   for (const f of [`${dir}.ok`, dir]) rmSync(f, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const started = performance.now();
-  const store = await openStore({ dataDir: dir, duckdbPath: path });
-  try {
-    for (const batch of randomLedgerChunks(ledger, 50_000)) await store.load(batch);
-  } finally {
-    await store.close();
-  }
-  const importMs = performance.now() - started;
+  const importMs = await importLedger(ledger, { DATA_DIR: dir, DATABASE_URL: '' });
   writeFileSync(`${dir}.ok`, JSON.stringify({ importMs } satisfies Marker));
-  return { path, note: `DuckDB file loaded in ${secs(importMs)}: ${size()} (${path})` };
+  return { path, note: `DuckDB file imported by npm run import in ${secs(importMs)}: ${size()} (${path})` };
 }

@@ -7,8 +7,7 @@
  * location other than the entry's, a few contra amounts, a few unposted entries, plus one balancing Bank line.
  * Amounts are integer cents. Deterministic: the same options give the same ledger (sfc32 PRNG; no Math.random).
  *
- * For large sizes use `randomLedgerChunks` (reference data in the first chunk, then entries in fixed-size chunks)
- * so that no giant batch has to exist at once; `randomLedgerEntries` streams entries one by one.
+ * For large sizes, `randomLedgerEntries` streams entries one by one (the benchmarks write them as CSV files).
  */
 import type {
   Account, AccountType, Company, JournalEntryInput, JournalLineInput, LedgerBatch, Location, TrackingCategory, TrackingOption,
@@ -182,20 +181,4 @@ export function* randomLedgerEntries(options: RandomLedgerOptions): Generator<Jo
 /** The whole ledger as one batch (fine up to a few hundred thousand entries). */
 export function randomLedgerBatch(options: RandomLedgerOptions): LedgerBatch {
   return { ...randomLedgerReference(options).batch, entries: [...randomLedgerEntries(options)] };
-}
-
-/** The ledger as a sequence of batches: reference data with the first chunk of entries, then `chunkSize` entries each. */
-export function* randomLedgerChunks(options: RandomLedgerOptions, chunkSize = 50_000): Generator<LedgerBatch> {
-  const ref = randomLedgerReference(options);
-  let chunk: JournalEntryInput[] = [];
-  let first = true;
-  for (const entry of randomLedgerEntries(options)) {
-    chunk.push(entry);
-    if (chunk.length >= chunkSize) {
-      yield first ? { ...ref.batch, entries: chunk } : { entries: chunk };
-      first = false;
-      chunk = [];
-    }
-  }
-  if (first || chunk.length > 0) yield first ? { ...ref.batch, entries: chunk } : { entries: chunk };
 }
