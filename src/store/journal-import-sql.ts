@@ -130,15 +130,9 @@ async function firstBadOption(s: SqlSession, cell: string): Promise<string> {
 }
 
 /**
- * A line's tag key (tag-sets.ts): its distinct canonical options (32 lowercase hex), sorted, joined with ','. One or
- * two options in canonical form (`options_n`, their count) are the same SQL for both engines; other lines use the
- * engine's own list functions.
+ * An options cell's tag key (tag-sets.ts): its distinct canonical options (32 lowercase hex), sorted, joined with ',',
+ * by the engine's own list functions. Computed once per distinct cell (import_cells), not once per line.
  */
-const [FIRST, SECOND] = ["substr(options, 1, 32)", "substr(options, 34, 32)"];
-const tagKey = (dialect: Dialect) => `CASE options_n WHEN 0 THEN '' WHEN 1 THEN options
-  WHEN 2 THEN CASE WHEN ${FIRST} = ${SECOND} THEN ${FIRST}
-    WHEN ${FIRST} < ${SECOND} THEN ${FIRST} || ',' || ${SECOND} ELSE ${SECOND} || ',' || ${FIRST} END
-  ELSE ${TAG_KEY[dialect]} END`;
 const TAG_KEY: Record<Dialect, string> = {
   duckdb: `CASE WHEN options = '' THEN '' ELSE array_to_string(list_sort(list_distinct(list_transform(
     list_filter(list_transform(string_split(options, ';'), lambda o: trim(o)), lambda o: o <> ''), lambda o: ${canonical('o')}))), ',') END`,
@@ -180,7 +174,7 @@ function importRowsSql(journal: JournalFile, dialect: Dialect, source: string, o
   return `CREATE TEMP TABLE import_rows AS
     SELECT ${line}${trimmed('entry')} AS ref, ${checked(1, value('date'))} AS entry_date, ${checked(2, value('location'))} AS location_id,
            ${checked(3, value('account'))} AS account_id, ${checked(4, castFirst ? AMOUNT_V_CENTS : cents('amount'))} AS amount_cents,
-           ${tagKey(dialect)} AS tag_key, options, options_n, NULLIF(${trimmed('memo')}, '') AS memo, ${isPosted('posted')} AS is_posted,
+           options, options_n, NULLIF(${trimmed('memo')}, '') AS memo, ${isPosted('posted')} AS is_posted,
            CASE ${ROW_CHECKS.map((c, i) => `WHEN NOT ${checks[i]} THEN ${c.problem}`).join(' ')} END AS problem, CAST(breaks AS BIGINT) AS breaks
       FROM ${rows}`;
 }
@@ -217,16 +211,20 @@ async function lineRows(s: SqlSession, ordinal: string | undefined): Promise<voi
 }
 
 /**
- * Each distinct options cell of the journal (a journal repeats a few) with each of its options, canonical (32
- * lowercase hex), repeats kept: the option checks look at the cells, not at every line.
+ * The distinct accounts, locations and options cells of the lines, together (a few thousand): the catalog checks, the
+ * cells and through them the tag sets read these instead of every line.
  */
+const LINE_KEYS_SQL = 'CREATE TEMP TABLE import_line_keys AS SELECT DISTINCT account_id, location_id, options FROM import_rows';
+
+/** Each distinct options cell of the journal (a journal repeats a few) with its tag key. */
+const CELLS_SQL = (dialect: Dialect) =>
+  `CREATE TEMP TABLE import_cells AS SELECT options, ${TAG_KEY[dialect]} AS tag_key FROM (SELECT DISTINCT options FROM import_line_keys) c`;
+
+/** Each option of each cell, canonical (32 lowercase hex), repeats kept: the option checks look at the cells, not at every line. */
 const CELL_OPTIONS_SQL = `CREATE TEMP TABLE import_cell_options AS
   SELECT options, ${canonical(trim('o'))} AS option_id
-    FROM (SELECT options, unnest(string_to_array(options, ';')) AS o FROM (SELECT DISTINCT options FROM import_rows WHERE options <> '') c) u
+    FROM (SELECT options, unnest(string_to_array(options, ';')) AS o FROM import_cells WHERE options <> '') u
    WHERE ${trim('o')} <> ''`;
-
-/** The distinct accounts, locations and tag keys of the lines, together (a few thousand): the catalog checks and the tag sets read these. */
-const LINE_KEYS_SQL = 'CREATE TEMP TABLE import_line_keys AS SELECT DISTINCT account_id, location_id, tag_key FROM import_rows';
 
 /**
  * What a store does once tables are written, before statements that join them are planned. PostgreSQL: autovacuum never
@@ -239,15 +237,16 @@ const ANALYZE: Record<Dialect, (s: SqlSession, tables: string) => Promise<void>>
   duckdb: async () => undefined,
 };
 
-/** Reads the journal file with the engine, checks each row and types it (import_lines, import_cell_options, import_line_keys). */
+/** Reads the journal file with the engine, checks each row and types it (import_lines, import_line_keys, import_cells, import_cell_options). */
 async function readRows(s: SqlSession, journal: JournalFile, reader: JournalReader, step: StepReporter): Promise<void> {
   const { ordinal } = await reader.read(journal, (source, ord, reading) => importRowsSql(journal, reader.dialect, source, ord, reading), (fraction) => step('reading the file', fraction));
   await ANALYZE[reader.dialect](s, 'import_rows');
   step('checking rows');
   await lineRows(s, ordinal);
-  await s.query(CELL_OPTIONS_SQL);
   await s.query(LINE_KEYS_SQL);
-  await ANALYZE[reader.dialect](s, 'import_cell_options, import_line_keys');
+  await s.query(CELLS_SQL(reader.dialect));
+  await s.query(CELL_OPTIONS_SQL);
+  await ANALYZE[reader.dialect](s, 'import_line_keys, import_cells, import_cell_options');
 }
 
 // ---------------------------------------------------------------- entries: the rows checked against each other and the store
@@ -444,7 +443,7 @@ async function checkReimports(s: SqlSession, dialect: Dialect, companyId: number
 async function registerTagSets(s: SqlSession, companyId: number): Promise<void> {
   const first = await nextId(s, 'tag_sets');
   await s.query(`INSERT INTO tag_sets (id, company_id, tag_key)
-    SELECT CAST($2 AS BIGINT) - 1 + ROW_NUMBER() OVER (ORDER BY k.tag_key), CAST($1 AS INTEGER), k.tag_key FROM (SELECT DISTINCT tag_key FROM import_line_keys) k
+    SELECT CAST($2 AS BIGINT) - 1 + ROW_NUMBER() OVER (ORDER BY k.tag_key), CAST($1 AS INTEGER), k.tag_key FROM (SELECT DISTINCT tag_key FROM import_cells) k
      WHERE NOT EXISTS (SELECT 1 FROM tag_sets t WHERE t.company_id = $1 AND t.tag_key = k.tag_key)`, [companyId, first]);
   await s.query(`INSERT INTO tag_set_options (tag_set_id, option_id)
     SELECT id, option_id FROM (SELECT id, unnest(string_to_array(tag_key, ',')) AS option_id FROM tag_sets
@@ -452,19 +451,23 @@ async function registerTagSets(s: SqlSession, companyId: number): Promise<void> 
 }
 
 /**
- * Each line's tag set (`l.tag_key` → its id). DuckDB looks the key up in a map of the company's tag sets held in a
- * variable: with a join, its optimizer (which has no row estimates for the tables an import makes in its transaction)
+ * Each line's tag set (its options cell, `l.options` → the cell's tag key → its id). DuckDB looks the cell up in a map
+ * of the journal's cells to the company's tag sets held in a variable: with a join, its optimizer (which has no row estimates for the tables an import makes in its transaction)
  * may build the join's hash table on the 30M lines of a large journal instead of the few tag sets, beyond the
  * import's memory. PostgreSQL joins.
  */
 const TAG_SET_OF: Record<Dialect, { prepare?: (companyId: number) => string; id: string; join: string; done?: string }> = {
   duckdb: {
-    prepare: (companyId) => `SET VARIABLE import_tag_sets = (SELECT map(list(tag_key), list(id)) FROM tag_sets WHERE company_id = ${int(companyId)})`,
-    id: "getvariable('import_tag_sets')[l.tag_key]",
+    prepare: (companyId) => `SET VARIABLE import_tag_sets = (SELECT map(list(c.options), list(t.id))
+      FROM import_cells c JOIN tag_sets t ON t.tag_key = c.tag_key WHERE t.company_id = ${int(companyId)})`,
+    id: "getvariable('import_tag_sets')[l.options]",
     join: '',
     done: 'RESET VARIABLE import_tag_sets',
   },
-  postgres: { id: 't.id', join: 'JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = l.tag_key' },
+  postgres: {
+    id: 't.id',
+    join: 'JOIN (SELECT c.options, t.id FROM import_cells c JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = c.tag_key) t ON t.options = l.options',
+  },
 };
 
 /**
@@ -475,7 +478,7 @@ const LINE_ENTRY: Record<Dialect, { lines: string; firstLine: string; posted: st
   // A window over the lines, not a join of every line to its entry: a large import's memory holds the one, not the
   // other. One aggregate gives both: the least line * 2 + posted is the first line's, its low bit the flag.
   duckdb: {
-    lines: `(SELECT line, location_id, account_id, tag_key, entry_date, amount_cents,
+    lines: `(SELECT line, location_id, account_id, options, entry_date, amount_cents,
                    MIN(line * 2 + CASE WHEN is_posted THEN 1 ELSE 0 END) OVER (PARTITION BY ref) AS first
               FROM import_lines) l`,
     firstLine: '(l.first >> 1)',
@@ -521,7 +524,7 @@ async function checkAccountMonths(s: SqlSession, companyId: number): Promise<voi
     `account ${over.accountId} would total more than 2^53 - 1 cents in ${over.month} (the largest amount a report can show exactly)`);
 }
 
-const DROP_IMPORT = ['DROP TABLE import_entries', 'DROP VIEW import_lines', 'DROP TABLE import_rows', 'DROP TABLE import_cell_options', 'DROP TABLE import_line_keys'];
+const DROP_IMPORT = ['DROP TABLE import_entries', 'DROP VIEW import_lines', 'DROP TABLE import_rows', 'DROP TABLE import_cell_options', 'DROP TABLE import_cells', 'DROP TABLE import_line_keys'];
 
 type StepReporter = (name: ImportProgress['name'], fraction?: number) => void;
 
