@@ -21,7 +21,7 @@ const LARGE_DELTA_ROWS = 10_000;
 /** The ChangeRecorder of the PostgreSQL adapter (load-sql.ts): the last step of a load before COMMIT. */
 export async function recordChange(s: SqlSession, change: LoadChange): Promise<void> {
   const large = change.hasDelta && (await s.query(
-    `SELECT (SELECT COUNT(*) FROM load_delta) >= ${LARGE_DELTA_ROWS} AND ${LOAD_IS_LARGE('balance_daily')} AS large`))[0]?.large === true;
+    `SELECT n >= ${LARGE_DELTA_ROWS} AND ${LOAD_IS_LARGE('balance_daily', 'n')} AS large FROM (SELECT COUNT(*) AS n FROM load_delta) d`))[0]?.large === true;
   const [row] = await s.query('INSERT INTO ledger_changes (company_ids, deltas_pruned) VALUES ($1, $2) RETURNING CAST(seq AS VARCHAR) AS seq',
     [change.companyIds, large]);
   const seq = int(row!.seq);

@@ -72,8 +72,8 @@ interface RowCheck {
   ok: string;
   problem: string;
   /**
-   * Cast-first reading (castFirst): a cheaper test over the cell's cast value (`<cell>_v`, castFirst.casts) that holds only
-   * for a cell the check accepts, in its usual form; `ok` decides the rest.
+   * Cast-first reading (castFirst): a cheaper test over what CAST_FIRST computed from the cell (its cast value
+   * `<cell>_v`, or `options_plain`) that holds only for a cell the check accepts, in its usual form; `ok` decides the rest.
    */
   usual?: string;
 }
@@ -100,7 +100,7 @@ const ROW_CHECKS: readonly RowCheck[] = [
     usual: `amount_v BETWEEN -90071992547409.91 AND 90071992547409.91 AND scale(amount_v) <= 2 AND CAST(amount_v AS VARCHAR) = amount`,
   },
   // Its text names the first bad option (firstBadOption): found for the one row refused, not for every row.
-  { ok: orElse('options_n IS NOT NULL', options('options')), problem: `'${'option'}'` },
+  { ok: options('options'), problem: `'${'option'}'`, usual: 'options_plain' },
   { ok: posted('posted'), problem: `'posted "' || lower(${trim('posted')}) || '" must be true or false'` },
 ];
 
@@ -113,14 +113,15 @@ const ROW_CHECKS: readonly RowCheck[] = [
  */
 const CAST_FIRST = {
   casts: { date: 'DATE', location: 'BIGINT', account: 'BIGINT', amount: 'NUMERIC' } as const,
-  /** How many options the cell holds when it is '' or one or two GUIDs of 32 lowercase hex (uuid reads the hex). */
-  optionCount: `CASE WHEN options = '' THEN 0
-    WHEN length(options) = 32 THEN CASE WHEN options = lower(options) AND CAST(options AS uuid) IS NOT NULL THEN 1 END
+  /**
+   * `options_plain`: true when the cell is '' or one or two GUIDs of 32 lowercase hex (uuid reads the hex, cheaper than
+   * a regular expression); NULL otherwise, for the regular expressions to decide.
+   */
+  plainOptions: `CASE WHEN options = '' THEN true
+    WHEN length(options) = 32 THEN CASE WHEN options = lower(options) AND CAST(options AS uuid) IS NOT NULL THEN true END
     WHEN length(options) = 65 AND substr(options, 33, 1) = ';' THEN CASE WHEN options = lower(options)
-      AND CAST(substr(options, 1, 32) AS uuid) IS NOT NULL AND CAST(substr(options, 34, 32) AS uuid) IS NOT NULL THEN 2 END END`,
+      AND CAST(substr(options, 1, 32) AS uuid) IS NOT NULL AND CAST(substr(options, 34, 32) AS uuid) IS NOT NULL THEN true END END`,
 };
-/** The same count by regular expressions (no cast). */
-const OPTION_COUNT = `CASE WHEN options = '' THEN 0 WHEN options ~ '^[0-9a-f]{32}$' THEN 1 WHEN options ~ '^[0-9a-f]{32};[0-9a-f]{32}$' THEN 2 END`;
 
 /** The first option of a row's `options` cell that is not a GUID (the row is known to have one). */
 async function firstBadOption(s: SqlSession, cell: string): Promise<string> {
@@ -162,8 +163,8 @@ function importRowsSql(journal: JournalFile, dialect: Dialect, source: string, o
   const fence = dialect === 'postgres' ? ' OFFSET 0' : '';
   const casts = Object.entries(CAST_FIRST.casts);
   const cells = `SELECT ${keep}${JOURNAL_COLUMNS.map((c) => `${raw(c)} AS ${c}`).join(', ')}, ${breaks} AS breaks FROM ${source}`;
-  const typed = castFirst ? `SELECT *, ${casts.map(([c, type]) => `CAST(${c} AS ${type}) AS ${c}_v`).join(', ')}, ${CAST_FIRST.optionCount} AS options_n
-    FROM (${cells}) c${fence}` : `SELECT *, ${OPTION_COUNT} AS options_n FROM (${cells}) c${fence}`;
+  const typed = castFirst ? `SELECT *, ${casts.map(([c, type]) => `CAST(${c} AS ${type}) AS ${c}_v`).join(', ')}, ${CAST_FIRST.plainOptions} AS options_plain
+    FROM (${cells}) c${fence}` : `SELECT * FROM (${cells}) c${fence}`;
   const value = (c: keyof typeof CAST_FIRST.casts) => (castFirst ? `${c}_v` : `CAST(${c} AS ${CAST_FIRST.casts[c]})`);
   // Cast first, every value is typed already and a check only names a problem (a refused row's values do not
   // matter): each check is computed once, in the CASE that names the first failed one. Otherwise a value is cast only
@@ -174,7 +175,7 @@ function importRowsSql(journal: JournalFile, dialect: Dialect, source: string, o
   return `CREATE TEMP TABLE import_rows AS
     SELECT ${line}${trimmed('entry')} AS ref, ${checked(1, value('date'))} AS entry_date, ${checked(2, value('location'))} AS location_id,
            ${checked(3, value('account'))} AS account_id, ${checked(4, castFirst ? AMOUNT_V_CENTS : cents('amount'))} AS amount_cents,
-           options, options_n, NULLIF(${trimmed('memo')}, '') AS memo, ${isPosted('posted')} AS is_posted,
+           options, NULLIF(${trimmed('memo')}, '') AS memo, ${isPosted('posted')} AS is_posted,
            CASE ${ROW_CHECKS.map((c, i) => `WHEN NOT ${checks[i]} THEN ${c.problem}`).join(' ')} END AS problem, CAST(breaks AS BIGINT) AS breaks
       FROM ${rows}`;
 }
