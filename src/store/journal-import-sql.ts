@@ -453,9 +453,9 @@ async function registerTagSets(s: SqlSession, companyId: number): Promise<void> 
 
 /**
  * Each line's tag set (its options cell, `l.options` → the cell's tag key → its id). DuckDB looks the cell up in a map
- * of the journal's cells to the company's tag sets held in a variable: with a join, its optimizer (which has no row estimates for the tables an import makes in its transaction)
- * may build the join's hash table on the 30M lines of a large journal instead of the few tag sets, beyond the
- * import's memory. PostgreSQL joins.
+ * of the journal's cells to the company's tag sets held in a variable: with a join, its optimizer (which has no row
+ * estimates for the tables an import makes in its transaction) may build the join's hash table on the 30M lines of a
+ * large journal instead of the few cells, beyond the import's memory. PostgreSQL joins.
  */
 const TAG_SET_OF: Record<Dialect, { prepare?: (companyId: number) => string; id: string; join: string; done?: string }> = {
   duckdb: {
