@@ -17,7 +17,8 @@
  * Then start-up (first 200 and ready), production build against tsx, and the production process's idle and peak
  * memory (scripts/bench/startup.ts), and report requests/s through nginx with one and two instances over one
  * PostgreSQL (scripts/bench/nginx-instances.ts), then `npm run compare` replaying the battery between two
- * local instances against plain replays (compareScenario), then requests/s and p99 through `npm run shadow` against the old host
+ * local instances against plain replays (compareScenario), then requests/s and p99 through `npm run shadow` against the
+ * old host
  * direct (scripts/bench/shadow.ts). `--only overhead,startup,memory,instances,compare,shadow` picks sections.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
@@ -36,7 +37,10 @@ import { benchMemory, benchStartup } from './bench/startup.ts';
 import { spawnServer } from './bench/spawn-server.ts';
 
 const PATH = '/v1/echo/hello';
-/** `app` is the production process (`node dist/src/start.js`); `app under tsx` is createApp in a process run through tsx. */
+/**
+ * `app` is the production process (`node dist/src/start.js`); `app under tsx` is createApp in a process run through
+ * tsx.
+ */
 const TARGETS = ['node:http', 'express', 'app', 'app under tsx'] as const;
 type Target = (typeof TARGETS)[number];
 
@@ -47,7 +51,10 @@ async function serve(target: Target): Promise<void> {
   if (target === 'node:http') {
     const server = createServer((req, res) => {
       if (req.method === 'GET' && req.url === PATH) {
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+        res.writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(body),
+        });
         res.end(body);
       } else {
         res.writeHead(404).end();
@@ -60,8 +67,12 @@ async function serve(target: Target): Promise<void> {
     const app = express();
     app.disable('x-powered-by');
     const json = JSON.parse(body) as unknown;
-    app.get('/v1/echo/:message', (_req, res) => { res.json(json); });
-    const server = await new Promise<import('node:http').Server>((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+    app.get('/v1/echo/:message', (_req, res) => {
+      res.json(json);
+    });
+    const server = await new Promise<import('node:http').Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   } else if (target === 'app under tsx') {
     const { pino } = await import('pino');
@@ -92,7 +103,11 @@ async function serve(target: Target): Promise<void> {
 }
 
 /** A server under load, and its own CPU time (user + system, µs) so far. */
-interface Served { child: ChildProcess; url: string; cpuMicros(): Promise<number> }
+interface Served {
+  child: ChildProcess;
+  url: string;
+  cpuMicros(): Promise<number>;
+}
 
 // ---------------------------------------------------------------- parent: drive the load
 function startChild(target: Exclude<Target, 'app'>, body?: string): Promise<Served> {
@@ -102,15 +117,16 @@ function startChild(target: Exclude<Target, 'app'>, body?: string): Promise<Serv
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   // The child reports its process.cpuUsage() when asked.
-  const cpuMicros = () => new Promise<number>((resolve) => {
-    const take = (m: { cpuMicros?: number }) => {
-      if (m.cpuMicros === undefined) return;
-      child.off('message', take);
-      resolve(m.cpuMicros);
-    };
-    child.on('message', take);
-    child.send({ cpu: 'read' });
-  });
+  const cpuMicros = () =>
+    new Promise<number>((resolve) => {
+      const take = (m: { cpuMicros?: number }) => {
+        if (m.cpuMicros === undefined) return;
+        child.off('message', take);
+        resolve(m.cpuMicros);
+      };
+      child.on('message', take);
+      child.send({ cpu: 'read' });
+    });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ child, url: (m as { url: string }).url, cpuMicros }));
     child.once('exit', (code) => reject(new Error(`${target} server exited (${code}) before it was ready`)));
@@ -118,7 +134,8 @@ function startChild(target: Exclude<Target, 'app'>, body?: string): Promise<Serv
 }
 
 /**
- * The production process as deployed: `node dist/src/start.js` over an empty DuckDB file, validation, metrics and the access
+ * The production process as deployed: `node dist/src/start.js` over an empty DuckDB file, validation, metrics and the
+ * access
  * log at info on. Load starts once it prints `listening on` (after its own warm-up); its stdout (the log) is drained
  * and dropped. Its CPU time is read from /proc (clock ticks of 10 ms).
  */
@@ -127,12 +144,18 @@ async function startProduction(): Promise<Served> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-app-'));
   const server = await spawnServer([process.execPath, 'dist/src/start.js'], { dataDir, env: { LOG_LEVEL: 'info' } });
   server.child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  await Promise.race([server.ready, new Promise((_, reject) => setTimeout(() => reject(new Error('node dist/src/start.js was not ready within 30 s')), 30_000).unref())]);
+  await Promise.race([
+    server.ready,
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new Error('node dist/src/start.js was not ready within 30 s')), 30_000).unref(),
+    ),
+  ]);
   const cpuMicros = async () => processCpuMs(server.child.pid!) * 1000;
   return { child: server.child, url: server.url, cpuMicros };
 }
 
-const startServer = (target: Target, body?: string): Promise<Served> => (target === 'app' ? startProduction() : startChild(target, body));
+const startServer = (target: Target, body?: string): Promise<Served> =>
+  target === 'app' ? startProduction() : startChild(target, body);
 
 function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
@@ -142,7 +165,16 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-interface Measured { target: Target; p50: number; p95: number; p99: number; rps: number; requests: number; errors: number; cpuPerRequest: number }
+interface Measured {
+  target: Target;
+  p50: number;
+  p95: number;
+  p99: number;
+  rps: number;
+  requests: number;
+  errors: number;
+  cpuPerRequest: number;
+}
 
 async function drive(target: Target, server: Served, duration: number, connections: number): Promise<Measured> {
   const opts = { url: server.url + PATH, connections, pipelining: 1 };
@@ -173,7 +205,9 @@ async function main(): Promise<void> {
   const duration = Number(args.get('duration') ?? 5);
   const connections = Number(args.get('connections') ?? 50);
   const rounds = Number(args.get('rounds') ?? 3);
-  console.log(`HTTP overhead: GET ${PATH}, ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), loopback, ${rounds} rounds`);
+  console.log(
+    `HTTP overhead: GET ${PATH}, ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), loopback, ${rounds} rounds`,
+  );
 
   // The app's response body is what the anchors must answer, byte for byte.
   let body = '';
@@ -210,35 +244,71 @@ async function main(): Promise<void> {
     const all = perRound.map((m) => m.find((r) => r.target === target)!);
     const mid = (pick: (m: Measured) => number) => median(all.map(pick));
     return {
-      target, p50: mid((m) => m.p50), p95: mid((m) => m.p95), p99: mid((m) => m.p99), rps: mid((m) => m.rps),
-      requests: all.reduce((n, m) => n + m.requests, 0), errors: all.reduce((n, m) => n + m.errors, 0), cpuPerRequest: mid((m) => m.cpuPerRequest),
+      target,
+      p50: mid((m) => m.p50),
+      p95: mid((m) => m.p95),
+      p99: mid((m) => m.p99),
+      rps: mid((m) => m.rps),
+      requests: all.reduce((n, m) => n + m.requests, 0),
+      errors: all.reduce((n, m) => n + m.errors, 0),
+      cpuPerRequest: mid((m) => m.cpuPerRequest),
     };
   };
   const results = TARGETS.map(medianOf);
   const by = (t: Target) => results.find((r) => r.target === t)!;
-  const app = by('app'), bare = by('node:http'), exp = by('express'), dev = by('app under tsx');
+  const app = by('app'),
+    bare = by('node:http'),
+    exp = by('express'),
+    dev = by('app under tsx');
   const rows = [['target', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', 'requests', 'errors', 'server CPU µs/req']];
   for (const r of [bare, exp, app, dev]) {
-    rows.push([r.target, fmtMs(r.p50), fmtMs(r.p95), fmtMs(r.p99), fmtInt(r.rps), fmtInt(r.requests), String(r.errors), r.cpuPerRequest.toFixed(1)]);
+    rows.push([
+      r.target,
+      fmtMs(r.p50),
+      fmtMs(r.p95),
+      fmtMs(r.p99),
+      fmtInt(r.rps),
+      fmtInt(r.requests),
+      String(r.errors),
+      r.cpuPerRequest.toFixed(1),
+    ]);
   }
   console.log('');
   console.log(table(rows));
   console.log('');
-  console.log(table([
-    ['ratio', 'vs node:http', 'vs express'],
-    ['app p50 latency', fmtRatio(app.p50 / bare.p50), fmtRatio(app.p50 / exp.p50)],
-    ['app p95 latency', fmtRatio(app.p95 / bare.p95), fmtRatio(app.p95 / exp.p95)],
-    ['app p99 latency', fmtRatio(app.p99 / bare.p99), fmtRatio(app.p99 / exp.p99)],
-    ['app throughput (req/s)', fmtRatio(app.rps / bare.rps), fmtRatio(app.rps / exp.rps)],
-    ['app server CPU per request', fmtRatio(app.cpuPerRequest / bare.cpuPerRequest), fmtRatio(app.cpuPerRequest / exp.cpuPerRequest)],
-    ['app under tsx throughput', fmtRatio(dev.rps / bare.rps), fmtRatio(dev.rps / exp.rps)],
-  ]));
-  const perRoundRatio = perRound.map((m) => fmtRatio(m.find((r) => r.target === 'app')!.rps / m.find((r) => r.target === 'express')!.rps));
-  console.log(`\napp / express throughput in each of the ${rounds} rounds: ${perRoundRatio.join(', ')} (the table: medians over the rounds; requests and errors: sums)`);
-  console.log(`goal: app throughput ≥ 0.8× plain Express 5 with validation, logging and metrics on: ${fmtRatio(app.rps / exp.rps)} ${app.rps / exp.rps >= 0.8 ? 'met' : 'NOT met'}; app p99 ${fmtMs(app.p99)} ms`);
-  console.log('Latency and CPU ratios > 1 mean slower than the anchor; throughput ratios < 1 mean fewer requests per second.');
-  console.log('Server CPU is the server process\'s own (user + system) over the measured window; autocannon shares the machine.');
-  console.log('app: node dist/src/start.js as deployed; app under tsx: createApp run from the sources (npm run start:dev, the tests).');
+  console.log(
+    table([
+      ['ratio', 'vs node:http', 'vs express'],
+      ['app p50 latency', fmtRatio(app.p50 / bare.p50), fmtRatio(app.p50 / exp.p50)],
+      ['app p95 latency', fmtRatio(app.p95 / bare.p95), fmtRatio(app.p95 / exp.p95)],
+      ['app p99 latency', fmtRatio(app.p99 / bare.p99), fmtRatio(app.p99 / exp.p99)],
+      ['app throughput (req/s)', fmtRatio(app.rps / bare.rps), fmtRatio(app.rps / exp.rps)],
+      [
+        'app server CPU per request',
+        fmtRatio(app.cpuPerRequest / bare.cpuPerRequest),
+        fmtRatio(app.cpuPerRequest / exp.cpuPerRequest),
+      ],
+      ['app under tsx throughput', fmtRatio(dev.rps / bare.rps), fmtRatio(dev.rps / exp.rps)],
+    ]),
+  );
+  const perRoundRatio = perRound.map((m) =>
+    fmtRatio(m.find((r) => r.target === 'app')!.rps / m.find((r) => r.target === 'express')!.rps),
+  );
+  console.log(
+    `\napp / express throughput in each of the ${rounds} rounds: ${perRoundRatio.join(', ')} (the table: medians over the rounds; requests and errors: sums)`,
+  );
+  console.log(
+    `goal: app throughput ≥ 0.8× plain Express 5 with validation, logging and metrics on: ${fmtRatio(app.rps / exp.rps)} ${app.rps / exp.rps >= 0.8 ? 'met' : 'NOT met'}; app p99 ${fmtMs(app.p99)} ms`,
+  );
+  console.log(
+    'Latency and CPU ratios > 1 mean slower than the anchor; throughput ratios < 1 mean fewer requests per second.',
+  );
+  console.log(
+    "Server CPU is the server process's own (user + system) over the measured window; autocannon shares the machine.",
+  );
+  console.log(
+    'app: node dist/src/start.js as deployed; app under tsx: createApp run from the sources (npm run start:dev, the tests).',
+  );
 }
 
 // ---------------------------------------------------------------- compare scenario
@@ -255,7 +325,9 @@ async function compareScenario(rounds: number, concurrency: number): Promise<voi
   const { default: pLimit } = await import('p-limit');
   const gets = batteryRequests().filter((r) => r.method === 'GET' || r.method === 'HEAD');
   const requests = Array.from({ length: rounds }, () => gets).flat();
-  console.log(`\nCompare: ${requests.length} requests (the battery's ${gets.length} GET/HEAD × ${rounds}), each to old, old again and new, concurrency ${concurrency}, two app instances`);
+  console.log(
+    `\nCompare: ${requests.length} requests (the battery's ${gets.length} GET/HEAD × ${rounds}), each to old, old again and new, concurrency ${concurrency}, two app instances`,
+  );
   const [old, neu] = await Promise.all([startChild('app under tsx'), startChild('app under tsx')]);
   try {
     const hosts = { old: { base: old.url, headers: {} }, new: { base: neu.url, headers: {} } };
@@ -267,9 +339,26 @@ async function compareScenario(rounds: number, concurrency: number): Promise<voi
     };
     const plain = () => {
       const limit = pLimit(concurrency);
-      return Promise.all(requests.map((r) => limit(() => Promise.all([replay(r, hosts.old, 30_000), replay(r, hosts.old, 30_000), replay(r, hosts.new, 30_000)]))));
+      return Promise.all(
+        requests.map((r) =>
+          limit(() =>
+            Promise.all([replay(r, hosts.old, 30_000), replay(r, hosts.old, 30_000), replay(r, hosts.new, 30_000)]),
+          ),
+        ),
+      );
     };
-    const compare = () => runComparison(requests, { ...hosts, rules: { headers: DEFAULT_HEADERS, ignore: [], tolerances: [] }, concurrency, timeoutMs: 30_000, allowPost: false }, { sources: [], issues: [] });
+    const compare = () =>
+      runComparison(
+        requests,
+        {
+          ...hosts,
+          rules: { headers: DEFAULT_HEADERS, ignore: [], tolerances: [] },
+          concurrency,
+          timeoutMs: 30_000,
+          allowPost: false,
+        },
+        { sources: [], issues: [] },
+      );
     await plain(); // warm-up: JIT, sockets, validators
     // Alternating runs, the best of each: a shared machine slows whichever happens to run during other work.
     const best = (runs: { rps: number }[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
@@ -282,11 +371,15 @@ async function compareScenario(rounds: number, concurrency: number): Promise<voi
     const anchor = best(anchors) as (typeof anchors)[number];
     const measured = best(compares) as (typeof compares)[number];
     console.log('');
-    console.log(table([
-      ['scenario', 'seconds', 'requests/s', 'HTTP calls/s'],
-      ...[anchor, measured].map((m) => [m.name, m.seconds.toFixed(2), fmtInt(m.rps), fmtInt(m.rps * 3)]),
-    ]));
-    console.log(`\ncompare throughput vs replay only: ${fmtRatio(measured.rps / anchor.rps)} (best of 2 alternating runs each)`);
+    console.log(
+      table([
+        ['scenario', 'seconds', 'requests/s', 'HTTP calls/s'],
+        ...[anchor, measured].map((m) => [m.name, m.seconds.toFixed(2), fmtInt(m.rps), fmtInt(m.rps * 3)]),
+      ]),
+    );
+    console.log(
+      `\ncompare throughput vs replay only: ${fmtRatio(measured.rps / anchor.rps)} (best of 2 alternating runs each)`,
+    );
   } finally {
     await Promise.all([stopChild(old.child), stopChild(neu.child)]);
   }
@@ -298,16 +391,28 @@ async function runSections(): Promise<void> {
   const onlyArg = args.get('only');
   const only = typeof onlyArg === 'string' ? onlyArg.split(',') : undefined;
   const wanted = (section: string) => !only || only.includes(section);
-  console.log(`machine: ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, Node ${process.version}`);
+  console.log(
+    `machine: ${availableParallelism()} cores, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}, Node ${process.version}`,
+  );
   if (wanted('overhead')) await main();
   if (wanted('startup') || wanted('memory')) {
-    execFileSync(process.execPath, [fileURLToPath(new URL('./ensure-build.mjs', import.meta.url))], { stdio: 'inherit' });
+    execFileSync(process.execPath, [fileURLToPath(new URL('./ensure-build.mjs', import.meta.url))], {
+      stdio: 'inherit',
+    });
   }
   if (wanted('startup')) await benchStartup(Number(args.get('startup-runs') ?? 5));
   if (wanted('memory')) await benchMemory(Number(args.get('connections') ?? 50), Number(args.get('duration') ?? 5));
   if (wanted('instances')) await benchInstances(Number(args.get('instances-duration') ?? 10));
-  if (wanted('compare')) await compareScenario(Number(args.get('compare-rounds') ?? 3), Number(args.get('compare-concurrency') ?? 8));
-  if (wanted('shadow')) await benchShadow(Number(args.get('rounds') ?? 3), Number(args.get('duration') ?? 5), Number(args.get('connections') ?? 50));
+  if (wanted('compare'))
+    await compareScenario(Number(args.get('compare-rounds') ?? 3), Number(args.get('compare-concurrency') ?? 8));
+  if (wanted('shadow'))
+    await benchShadow(
+      Number(args.get('rounds') ?? 3),
+      Number(args.get('duration') ?? 5),
+      Number(args.get('connections') ?? 50),
+    );
 }
 
 const serveAt = process.argv.indexOf('--serve');

@@ -49,7 +49,12 @@ import { hledgerQuery, hledgerVersion, runHledger, writeHledgerJournal } from '.
 import { randomLedgerEntries, randomLedgerReference, type RandomLedgerOptions } from '../test/support/random-ledger.ts';
 import { cachedDuckDbLedger, cachedPostgresLedger } from './bench/cached-ledger.ts';
 import { importSection } from './bench/import-bench.ts';
-import { ensurePropagationCompany, measurePropagation, PROPAGATION_COMPANY, PROPAGATION_RANGE } from './bench/propagation.ts';
+import {
+  ensurePropagationCompany,
+  measurePropagation,
+  PROPAGATION_COMPANY,
+  PROPAGATION_RANGE,
+} from './bench/propagation.ts';
 import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, secs, table } from './bench/stats.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,18 +66,40 @@ const storeKind = args.get('store') === 'postgres' ? 'postgres' : 'duckdb';
 const hledgerFull = args.has('hledger');
 if (!Number.isSafeInteger(entries) || entries < 1) throw new Error('--entries must be a positive integer');
 /** The ledger sizes reported on: PostgreSQL at 1M and 10M unless told one size (goals 1 and 5 of issue 23). */
-const SIZES = storeKind === 'postgres' && !args.has('entries') && !args.has('big') && !args.has('pg-url') ? [1_000_000, 10_000_000] : [entries];
+const SIZES =
+  storeKind === 'postgres' && !args.has('entries') && !args.has('big') && !args.has('pg-url')
+    ? [1_000_000, 10_000_000]
+    : [entries];
 
-const LEDGER: RandomLedgerOptions = { seed, entries, startDate: '2023-01-01', endDate: '2024-12-31', locations: 8, unpostedRate: 0.02 };
+const LEDGER: RandomLedgerOptions = {
+  seed,
+  entries,
+  startDate: '2023-01-01',
+  endDate: '2024-12-31',
+  locations: 8,
+  unpostedRate: 0.02,
+};
 const ledgerOf = (size: number): RandomLedgerOptions => ({ ...LEDGER, entries: size });
 const ref = randomLedgerReference(LEDGER);
 const channelOption = ref.trackingOptions.find((o) => o.categoryId === ref.trackingCategories[0]!.id)!;
 
-interface Scenario { name: string; from: string; to: string; locations: number[]; filters: string[] }
+interface Scenario {
+  name: string;
+  from: string;
+  to: string;
+  locations: number[];
+  filters: string[];
+}
 const SCENARIOS: Scenario[] = [
   { name: 'year 2024, 12 months', from: '2024-01-01', to: '2024-12-31', locations: [], filters: [] },
   { name: 'year 2024, Locations=1', from: '2024-01-01', to: '2024-12-31', locations: [1], filters: [] },
-  { name: 'year 2024, Filters=<channel>', from: '2024-01-01', to: '2024-12-31', locations: [], filters: [channelOption.id] },
+  {
+    name: 'year 2024, Filters=<channel>',
+    from: '2024-01-01',
+    to: '2024-12-31',
+    locations: [],
+    filters: [channelOption.id],
+  },
   { name: '3 months (Apr–Jun 2024)', from: '2024-04-01', to: '2024-06-30', locations: [], filters: [] },
   { name: '3 months clipped (Apr 15–Jul 14)', from: '2024-04-15', to: '2024-07-14', locations: [], filters: [] },
 ];
@@ -80,11 +107,16 @@ const SCENARIOS: Scenario[] = [
 const log = (msg: string) => console.log(msg);
 
 // ---------------------------------------------------------------- store
-/** Where the server process finds the ledger: a DuckDB file (closed here first: one process per file) or a PostgreSQL URL. */
+/**
+ * Where the server process finds the ledger: a DuckDB file (closed here first: one process per file) or a PostgreSQL
+ * URL.
+ */
 type StoreSpec = { kind: 'duckdb'; path: string } | { kind: 'postgres'; url: string };
 
 const openSpec = (spec: StoreSpec) =>
-  spec.kind === 'postgres' ? openStore({ databaseUrl: spec.url, dataDir: '.' }) : openStore({ dataDir: dirname(spec.path), duckdbPath: spec.path });
+  spec.kind === 'postgres'
+    ? openStore({ databaseUrl: spec.url, dataDir: '.' })
+    : openStore({ dataDir: dirname(spec.path), duckdbPath: spec.path });
 
 const rebuild = args.has('rebuild');
 
@@ -96,13 +128,24 @@ async function prepareDuckDb(size: number): Promise<{ spec: StoreSpec; note: str
 /** The PostgreSQL ledger: a database given by --pg-url, or the kept cluster (stop() stops its server). */
 async function preparePostgres(size: number): Promise<{ spec: StoreSpec; note: string; stop: () => Promise<void> }> {
   const reuse = typeof args.get('pg-url') === 'string' ? String(args.get('pg-url')) : undefined;
-  if (reuse) return { spec: { kind: 'postgres', url: reuse }, note: `PostgreSQL reused: ${reuse.replace(/:[^:@/]*@/, ':…@')}`, stop: async () => undefined };
+  if (reuse)
+    return {
+      spec: { kind: 'postgres', url: reuse },
+      note: `PostgreSQL reused: ${reuse.replace(/:[^:@/]*@/, ':…@')}`,
+      stop: async () => undefined,
+    };
   const { server, url, note } = await cachedPostgresLedger(ledgerOf(size), { rebuild });
   return { spec: { kind: 'postgres', url }, note, stop: () => server.destroy() };
 }
 
 // ---------------------------------------------------------------- anchor (a): typed-array scan
-const SIGN: Partial<Record<AccountType, number>> = { Income: -1, OtherIncome: -1, COGS: 1, Expense: 1, OtherExpense: 1 };
+const SIGN: Partial<Record<AccountType, number>> = {
+  Income: -1,
+  OtherIncome: -1,
+  COGS: 1,
+  Expense: 1,
+  OtherExpense: 1,
+};
 const DAY = 86_400_000;
 const epochDay = (d: string) => Date.parse(`${d}T00:00:00Z`) / DAY;
 
@@ -115,16 +158,25 @@ interface Columns {
   cents: Float64Array;
 }
 
-/** Posted P&L lines of the same ledger, columnar (unposted entries and balance-sheet lines are dropped at ingest, as the pre-aggregates do). */
+/**
+ * Posted P&L lines of the same ledger, columnar (unposted entries and balance-sheet lines are dropped at ingest, as the
+ * pre-aggregates do).
+ */
 function buildColumns(ledger: RandomLedgerOptions): { cols: Columns; accountIds: number[]; optionIds: string[][] } {
   const accountIds = ref.accounts.filter((a) => SIGN[a.type] !== undefined).map((a) => a.id);
   const accountIndex = new Map(accountIds.map((id, i) => [id, i]));
-  const optionIds = ref.trackingCategories.map((c) => ref.trackingOptions.filter((o) => o.categoryId === c.id).map((o) => o.id));
+  const optionIds = ref.trackingCategories.map((c) =>
+    ref.trackingOptions.filter((o) => o.categoryId === c.id).map((o) => o.id),
+  );
   const optionIndex = new Map(optionIds.flatMap((list, c) => list.map((id, i) => [id, [c, i] as const])));
   const cap = ledger.entries * 3;
   const cols: Columns = {
-    n: 0, account: new Int32Array(cap), day: new Int32Array(cap), location: new Int32Array(cap),
-    option: optionIds.map(() => new Int32Array(cap)), cents: new Float64Array(cap),
+    n: 0,
+    account: new Int32Array(cap),
+    day: new Int32Array(cap),
+    location: new Int32Array(cap),
+    option: optionIds.map(() => new Int32Array(cap)),
+    cents: new Float64Array(cap),
   };
   const dayCache = new Map<string, number>();
   for (const e of randomLedgerEntries(ledger)) {
@@ -149,23 +201,31 @@ function buildColumns(ledger: RandomLedgerOptions): { cols: Columns; accountIds:
   return { cols, accountIds, optionIds };
 }
 
-interface ScanResult { months: string[]; sums: Float64Array }
+interface ScanResult {
+  months: string[];
+  sums: Float64Array;
+}
 
 function monthsOf(from: string, to: string): string[] {
   const out: string[] = [];
-  let y = Number(from.slice(0, 4)), m = Number(from.slice(5, 7));
+  let y = Number(from.slice(0, 4)),
+    m = Number(from.slice(5, 7));
   for (;;) {
     const key = `${y}-${String(m).padStart(2, '0')}`;
     if (key > to.slice(0, 7)) return out;
     out.push(key);
-    if (++m === 13) { m = 1; y++; }
+    if (++m === 13) {
+      m = 1;
+      y++;
+    }
   }
 }
 
 /** Sums cents per account × month over the range and filters: one pass over the typed arrays. */
 function scan(c: Columns, s: Scenario, locationCount: number, optionIds: string[][]): ScanResult {
   const months = monthsOf(s.from, s.to);
-  const from = epochDay(s.from), to = epochDay(s.to);
+  const from = epochDay(s.from),
+    to = epochDay(s.to);
   const colOfDay = new Int32Array(to - from + 1);
   for (let d = from; d <= to; d++) colOfDay[d - from] = months.indexOf(new Date(d * DAY).toISOString().slice(0, 7));
   const locMask = s.locations.length > 0 ? new Uint8Array(locationCount + 1) : null;
@@ -179,7 +239,9 @@ function scan(c: Columns, s: Scenario, locationCount: number, optionIds: string[
   const width = months.length;
   const sums = new Float64Array(64 * width);
   const { n, account, day, location, cents } = c;
-  const add = (i: number, d: number) => { sums[account[i]! * width + colOfDay[d - from]!]! += cents[i]!; };
+  const add = (i: number, d: number) => {
+    sums[account[i]! * width + colOfDay[d - from]!]! += cents[i]!;
+  };
   if (locMask === null && optMasks.length === 0) {
     for (let i = 0; i < n; i++) {
       const d = day[i]!;
@@ -194,7 +256,10 @@ function scan(c: Columns, s: Scenario, locationCount: number, optionIds: string[
       for (let k = 0; k < optMasks.length; k++) {
         const [col, mask] = optMasks[k]!;
         const o = col[i]!;
-        if (o < 0 || mask[o] === 0) { ok = false; break; }
+        if (o < 0 || mask[o] === 0) {
+          ok = false;
+          break;
+        }
       }
       if (ok) add(i, d);
     }
@@ -205,14 +270,24 @@ function scan(c: Columns, s: Scenario, locationCount: number, optionIds: string[
 // ---------------------------------------------------------------- HTTP
 function reportUrl(base: string, s: Scenario): string {
   const q = new URLSearchParams({
-    CompanyId: String(ref.companyId), UseCustomDateRange: 'true', StartDate: s.from, EndDate: s.to, IncludeComputedColumns: 'true',
+    CompanyId: String(ref.companyId),
+    UseCustomDateRange: 'true',
+    StartDate: s.from,
+    EndDate: s.to,
+    IncludeComputedColumns: 'true',
   });
   if (s.locations.length > 0) q.set('Locations', s.locations.join(','));
   if (s.filters.length > 0) q.set('Filters', s.filters.join(','));
   return `${base}/v1/Reporting/ProfitAndLoss/Flat?${q}`;
 }
 
-interface ReportJson { ReportModel: { BuildTime: number; ColumnNames: string[]; Rows: { RowType: string; AccountNumber?: string; Values: number[] }[] } }
+interface ReportJson {
+  ReportModel: {
+    BuildTime: number;
+    ColumnNames: string[];
+    Rows: { RowType: string; AccountNumber?: string; Values: number[] }[];
+  };
+}
 
 /** The API key the benchmark's requests carry (made for the benchmark's company when the app starts). */
 let apiKey = '';
@@ -231,8 +306,10 @@ async function measureHttp(url: string): Promise<{ ms: number[]; buildMs: number
   };
   // The first request after the scan anchor ran may meet a keep-alive connection the server has just closed (it
   // closes idle ones after 5 s, and the scan of 10M lines takes longer than that): those warm-ups are tried again.
-  for (let i = 0; i < 5; i++) await once().catch((error: unknown) => (isSocketClosed(error) ? once() : Promise.reject(error)));
-  const ms: number[] = [], buildMs: number[] = [];
+  for (let i = 0; i < 5; i++)
+    await once().catch((error: unknown) => (isSocketClosed(error) ? once() : Promise.reject(error)));
+  const ms: number[] = [],
+    buildMs: number[] = [];
   let last = '';
   for (let i = 0; i < requests; i++) {
     const r = await once();
@@ -253,7 +330,10 @@ function crossCheck(body: ReportJson, r: ScanResult, accountIds: number[]): numb
   for (const row of body.ReportModel.Rows) {
     if (row.RowType !== 'Account') continue;
     const i = indexOf.get(row.AccountNumber ?? '');
-    if (i === undefined) { bad++; continue; }
+    if (i === undefined) {
+      bad++;
+      continue;
+    }
     seen.add(i);
     const sign = SIGN[typeOf.get(row.AccountNumber ?? '')!]!;
     for (let m = 0; m < width; m++) if (Math.round(row.Values[m]! * 100) !== sign * r.sums[i * width + m]!) bad++;
@@ -273,7 +353,20 @@ async function timeHledger(journal: string, s: Scenario, runs: number): Promise<
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
     // -M widens -b/-e to whole months in hledger 1.25; clipped ranges are timed without the interval.
-    await runHledger(['incomestatement', '-f', journal, '--flat', '-O', 'csv', ...(whole ? ['-M'] : []), '-b', s.from, '-e', end, ...terms]);
+    await runHledger([
+      'incomestatement',
+      '-f',
+      journal,
+      '--flat',
+      '-O',
+      'csv',
+      ...(whole ? ['-M'] : []),
+      '-b',
+      s.from,
+      '-e',
+      end,
+      ...terms,
+    ]);
     times.push(performance.now() - t0);
   }
   return median(times);
@@ -282,14 +375,19 @@ async function timeHledger(journal: string, s: Scenario, runs: number): Promise<
 function ensureJournal(size: number): string {
   const dir = join(tmpdir(), 'reporting-bench');
   mkdirSync(dir, { recursive: true });
-  const key = createHash('sha1').update(readFileSync(join(root, 'test/support/random-ledger.ts')))
-    .update(readFileSync(join(root, 'test/support/hledger-journal.ts'))).digest('hex').slice(0, 10);
+  const key = createHash('sha1')
+    .update(readFileSync(join(root, 'test/support/random-ledger.ts')))
+    .update(readFileSync(join(root, 'test/support/hledger-journal.ts')))
+    .digest('hex')
+    .slice(0, 10);
   const file = join(dir, `ledger-s${seed}-n${size}-${key}.journal`);
   if (!existsSync(`${file}.ok`)) {
     const t0 = performance.now();
     writeHledgerJournal(file, ref, randomLedgerEntries({ ...LEDGER, entries: size }));
     writeFileSync(`${file}.ok`, '');
-    log(`  wrote ${fmtInt(size)}-entry journal in ${secs(performance.now() - t0)} (${(statSync(file).size / 1e6).toFixed(0)} MB)`);
+    log(
+      `  wrote ${fmtInt(size)}-entry journal in ${secs(performance.now() - t0)} (${(statSync(file).size / 1e6).toFixed(0)} MB)`,
+    );
   }
   return file;
 }
@@ -302,26 +400,41 @@ const pgEntries = Number(args.get('pg-entries') ?? 200_000);
 const LOAD_SCENARIOS = [SCENARIOS[0]!, SCENARIOS[4]!];
 
 const pnlQuery = (s: Scenario): PnlQuery => ({
-  companyId: ref.companyId, from: s.from, to: s.to, locationIds: s.locations, optionGroups: s.filters.length ? [s.filters] : [],
+  companyId: ref.companyId,
+  from: s.from,
+  to: s.to,
+  locationIds: s.locations,
+  optionGroups: s.filters.length ? [s.filters] : [],
 });
 
-/** sumPnlByAccountMonth calls per second with `concurrency` callers, each issuing its next call when the last one answers. */
+/**
+ * sumPnlByAccountMonth calls per second with `concurrency` callers, each issuing its next call when the last one
+ * answers.
+ */
 async function rawQueryRate(store: LedgerStore, q: PnlQuery, concurrency: number, seconds: number): Promise<number> {
   let n = 0;
   const t0 = performance.now();
   const end = t0 + seconds * 1000;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < end) {
-      await store.sumPnlByAccountMonth(q);
-      n++;
-      if (n % 64 === 0) await new Promise(setImmediate); // let timers and I/O of the store run
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        await store.sumPnlByAccountMonth(q);
+        n++;
+        if (n % 64 === 0) await new Promise(setImmediate); // let timers and I/O of the store run
+      }
+    }),
+  );
   return n / ((performance.now() - t0) / 1000);
 }
 
 interface ServerReady {
-  url: string; key: string; openMs: number; firstQueryMs: number; raw: number[]; rssMiB: number; indexMiB: number;
+  url: string;
+  key: string;
+  openMs: number;
+  firstQueryMs: number;
+  raw: number[];
+  rssMiB: number;
+  indexMiB: number;
   /** Since the process started (Node, modules through tsx, store, first report). */
   firstReportAtMs: number;
 }
@@ -354,27 +467,46 @@ async function serveStore(spec: StoreSpec): Promise<void> {
     server.closeAllConnections();
     server.close(() => void store.close().then(() => process.exit(0)));
   });
-  process.send!({ url, key, openMs, firstQueryMs, firstReportAtMs, raw, rssMiB: process.memoryUsage().rss / 2 ** 20, indexMiB } satisfies ServerReady);
+  process.send!({
+    url,
+    key,
+    openMs,
+    firstQueryMs,
+    firstReportAtMs,
+    raw,
+    rssMiB: process.memoryUsage().rss / 2 ** 20,
+    indexMiB,
+  } satisfies ServerReady);
 }
 
 async function startServer(spec: StoreSpec): Promise<{ ready: ServerReady; stop: () => Promise<void> }> {
-  const child = fork(fileURLToPath(import.meta.url), [...process.argv.slice(2), '--serve-store', JSON.stringify(spec)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = fork(
+    fileURLToPath(import.meta.url),
+    [...process.argv.slice(2), '--serve-store', JSON.stringify(spec)],
+    {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   const ready = await new Promise<ServerReady>((resolve, reject) => {
     child.once('message', (m) => resolve(m as ServerReady));
     child.once('exit', (code) => reject(new Error(`report server exited (${code}) before it was ready`)));
   });
-  const stop = () => new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.send('stop');
-  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.send('stop');
+    });
   return { ready, stop };
 }
 
-interface Throughput { rps: number; p50: number; p99: number; errors: number }
+interface Throughput {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
 
 async function throughput(url: string, s: Scenario): Promise<Throughput> {
   const opts = { url: reportUrl(url, s), connections, pipelining: 1, headers: { 'X-ApiKey': apiKey } };
@@ -388,7 +520,16 @@ async function throughputRows(label: string, url: string, ready: ServerReady): P
   const rows: string[][] = [];
   for (const [i, s] of LOAD_SCENARIOS.entries()) {
     const t = await throughput(url, s);
-    rows.push([label, s.name, fmtInt(t.rps), fmtMs(t.p50), fmtMs(t.p99), String(t.errors), fmtInt(ready.raw[i]!), fmtRatio(t.rps / ready.raw[i]!)]);
+    rows.push([
+      label,
+      s.name,
+      fmtInt(t.rps),
+      fmtMs(t.p50),
+      fmtMs(t.p99),
+      String(t.errors),
+      fmtInt(ready.raw[i]!),
+      fmtRatio(t.rps / ready.raw[i]!),
+    ]);
   }
   return rows;
 }
@@ -402,12 +543,20 @@ async function importReport(): Promise<void> {
 }
 
 /** What one size's section found about a PostgreSQL instance, for the summary of goals 2 and 5. */
-interface InstanceFigures { size: number; ready: ServerReady; duckdbIndexMiB: number; propagationMs: number[] }
+interface InstanceFigures {
+  size: number;
+  ready: ServerReady;
+  duckdbIndexMiB: number;
+  propagationMs: number[];
+}
 
 /** The report figures of the propagation company from an instance, without its BuildTime. */
 async function propagationFigures(base: string): Promise<string> {
   const q = new URLSearchParams({
-    CompanyId: String(PROPAGATION_COMPANY), UseCustomDateRange: 'true', StartDate: PROPAGATION_RANGE.from, EndDate: PROPAGATION_RANGE.to,
+    CompanyId: String(PROPAGATION_COMPANY),
+    UseCustomDateRange: 'true',
+    StartDate: PROPAGATION_RANGE.from,
+    EndDate: PROPAGATION_RANGE.to,
   });
   const res = await fetch(`${base}/v1/Reporting/ProfitAndLoss/Flat?${q}`, { headers: { 'X-ApiKey': apiKey } });
   const text = await res.text();
@@ -415,28 +564,52 @@ async function propagationFigures(base: string): Promise<string> {
   return JSON.stringify((JSON.parse(text) as ReportJson).ReportModel.Rows);
 }
 
-/** One ledger size: the main store's scenarios against the scan (and hledger), then throughput; with PostgreSQL, DuckDB too. */
+/**
+ * One ledger size: the main store's scenarios against the scan (and hledger), then throughput; with PostgreSQL, DuckDB
+ * too.
+ */
 async function reportSection(size: number): Promise<InstanceFigures | undefined> {
   const ledger = ledgerOf(size);
   const hledgerEntries = Math.min(size, Number(args.get('hledger-entries') ?? 100_000));
-  log(`Flat P&L benchmark: ${fmtInt(size)} entries, seed ${seed}, ${storeKind} store, ${requests} requests per scenario`);
-  log(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), Node ${process.version}`);
+  log(
+    `Flat P&L benchmark: ${fmtInt(size)} entries, seed ${seed}, ${storeKind} store, ${requests} requests per scenario`,
+  );
+  log(
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), Node ${process.version}`,
+  );
   const tOpen = performance.now();
-  const main = storeKind === 'duckdb' ? { ...(await prepareDuckDb(size)), stop: async () => undefined } : await preparePostgres(size);
+  const main =
+    storeKind === 'duckdb'
+      ? { ...(await prepareDuckDb(size)), stop: async () => undefined }
+      : await preparePostgres(size);
   log(main.note);
   log(`Ledger ready in ${secs(performance.now() - tOpen)}`);
 
   const tCols = performance.now();
   const { cols, accountIds, optionIds } = buildColumns(ledger);
-  log(`Typed arrays for the scan anchor: ${fmtInt(cols.n)} posted P&L lines, built in ${secs(performance.now() - tCols)}`);
+  log(
+    `Typed arrays for the scan anchor: ${fmtInt(cols.n)} posted P&L lines, built in ${secs(performance.now() - tCols)}`,
+  );
 
-  const rows: string[][] = [[
-    'scenario', 'cols', 'HTTP p50 ms', 'HTTP p95 ms', 'BuildTime p50', 'scan p50 ms', 'p50 / scan', 'hledger 100k ms', 'check',
-  ]];
+  const rows: string[][] = [
+    [
+      'scenario',
+      'cols',
+      'HTTP p50 ms',
+      'HTTP p95 ms',
+      'BuildTime p50',
+      'scan p50 ms',
+      'p50 / scan',
+      'hledger 100k ms',
+      'check',
+    ],
+  ];
   const version = await hledgerVersion();
   const journal = version ? ensureJournal(hledgerEntries) : undefined;
   const results: { s: Scenario; p50: number; scanMs: number; hledgerMs?: number }[] = [];
-  const loadRows: string[][] = [['store', 'scenario', 'report req/s', 'p50 ms', 'p99 ms', 'errors', 'raw query/s', 'report / raw']];
+  const loadRows: string[][] = [
+    ['store', 'scenario', 'report req/s', 'p50 ms', 'p99 ms', 'errors', 'raw query/s', 'report / raw'],
+  ];
   let propagationMs: number[] = [];
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
@@ -444,8 +617,10 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
     server = await startServer(main.spec);
     const { url } = server.ready;
     apiKey = server.ready.key;
-    log(`Report server (child process): store opened in ${fmtMs(server.ready.openMs)} ms, first report query (builds the in-memory index) `
-      + `${fmtMs(server.ready.firstQueryMs)} ms, index ${server.ready.indexMiB.toFixed(1)} MiB, RSS ${server.ready.rssMiB.toFixed(0)} MiB`);
+    log(
+      `Report server (child process): store opened in ${fmtMs(server.ready.openMs)} ms, first report query (builds the in-memory index) ` +
+        `${fmtMs(server.ready.firstQueryMs)} ms, index ${server.ready.indexMiB.toFixed(1)} MiB, RSS ${server.ready.rssMiB.toFixed(0)} MiB`,
+    );
     for (const s of SCENARIOS) {
       const http = await measureHttp(reportUrl(url, s));
       let result = scan(cols, s, ref.locations.length, optionIds);
@@ -456,22 +631,34 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
         scanTimes.push(performance.now() - t0);
       }
       const bad = crossCheck(http.body, result, accountIds);
-      const p50 = median(http.ms), scanMs = median(scanTimes);
-      const hledgerMs = journal && (s === SCENARIOS[0] || s === SCENARIOS[3]) ? await timeHledger(journal, s, 1) : undefined;
+      const p50 = median(http.ms),
+        scanMs = median(scanTimes);
+      const hledgerMs =
+        journal && (s === SCENARIOS[0] || s === SCENARIOS[3]) ? await timeHledger(journal, s, 1) : undefined;
       results.push({ s, p50, scanMs, hledgerMs });
       rows.push([
-        s.name, String(http.body.ReportModel.ColumnNames.length), fmtMs(p50), fmtMs(percentile(http.ms, 95)), fmtMs(median(http.buildMs)),
-        fmtMs(scanMs), fmtRatio(p50 / scanMs), hledgerMs === undefined ? '—' : fmtMs(hledgerMs), bad === 0 ? 'same sums' : `${bad} cells differ`,
+        s.name,
+        String(http.body.ReportModel.ColumnNames.length),
+        fmtMs(p50),
+        fmtMs(percentile(http.ms, 95)),
+        fmtMs(median(http.buildMs)),
+        fmtMs(scanMs),
+        fmtRatio(p50 / scanMs),
+        hledgerMs === undefined ? '—' : fmtMs(hledgerMs),
+        bad === 0 ? 'same sums' : `${bad} cells differ`,
       ]);
       process.stdout.write(`  measured: ${s.name} (${fmtInt(http.bytes)} bytes per response)\n`);
     }
     loadRows.push(...(await throughputRows(`${main.spec.kind} ${fmtInt(size)}`, url, server.ready)));
-    if (main.spec.kind === 'postgres') propagationMs = await measurePropagation(main.spec.url, () => propagationFigures(url));
+    if (main.spec.kind === 'postgres')
+      propagationMs = await measurePropagation(main.spec.url, () => propagationFigures(url));
   } finally {
     await server?.stop();
     await main.stop();
   }
-  const duckdbRows: string[][] = [['scenario', 'postgres p50 ms', 'duckdb p50 ms', 'scan p50 ms', 'postgres / duckdb', 'postgres / scan']];
+  const duckdbRows: string[][] = [
+    ['scenario', 'postgres p50 ms', 'duckdb p50 ms', 'scan p50 ms', 'postgres / duckdb', 'postgres / scan'],
+  ];
   let duckdbReady: ServerReady | undefined;
   if (storeKind === 'postgres') {
     // The anchor of goal 1: the same ledger from the embedded store, in the same run.
@@ -483,7 +670,14 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
     try {
       for (const r of results) {
         const duckP50 = median((await measureHttp(reportUrl(duckServer.ready.url, r.s))).ms);
-        duckdbRows.push([r.s.name, fmtMs(r.p50), fmtMs(duckP50), fmtMs(r.scanMs), fmtRatio(r.p50 / duckP50), fmtRatio(r.p50 / r.scanMs)]);
+        duckdbRows.push([
+          r.s.name,
+          fmtMs(r.p50),
+          fmtMs(duckP50),
+          fmtMs(r.scanMs),
+          fmtRatio(r.p50 / duckP50),
+          fmtRatio(r.p50 / r.scanMs),
+        ]);
       }
       loadRows.push(...(await throughputRows(`duckdb ${fmtInt(size)}`, duckServer.ready.url, duckServer.ready)));
     } finally {
@@ -506,18 +700,24 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
   log('');
   log(table(rows));
   log('');
-  log('HTTP p50/p95: wall time of sequential fetch() requests (request → full body) over loopback, after 5 warm-up requests.');
-  log('BuildTime: the service\'s own ReportModel.BuildTime (catalog read + store query + report build), integer ms.');
+  log(
+    'HTTP p50/p95: wall time of sequential fetch() requests (request → full body) over loopback, after 5 warm-up requests.',
+  );
+  log("BuildTime: the service's own ReportModel.BuildTime (catalog read + store query + report build), integer ms.");
   log('scan: one pass over Int32/Float64 typed arrays of the same posted P&L lines, summing per account × month');
   log('      with the same range/location/tracking filters (the physical limit); "same sums" = it matches the report.');
   if (!version) log('hledger: not found (set HLEDGER or install hledger) — anchor (b) skipped.');
   else {
-    log(`hledger: ${version}; incomestatement --flat -O csv over a ${fmtInt(hledgerEntries)}-entry journal (the first entries of the`);
+    log(
+      `hledger: ${version}; incomestatement --flat -O csv over a ${fmtInt(hledgerEntries)}-entry journal (the first entries of the`,
+    );
     log('         same ledger), parse included (hledger has no persistent index); one run per timed scenario.');
     const h = results.find((r) => r.hledgerMs !== undefined);
     if (h && hledgerEntries < size) {
-      log(`         Report at ${fmtInt(size)} entries vs hledger at ${fmtInt(hledgerEntries)}: ${fmtRatio(h.hledgerMs! / h.p50)} faster `
-        + `(${h.s.name}); hledger scales ~linearly with the journal.`);
+      log(
+        `         Report at ${fmtInt(size)} entries vs hledger at ${fmtInt(hledgerEntries)}: ${fmtRatio(h.hledgerMs! / h.p50)} faster ` +
+          `(${h.s.name}); hledger scales ~linearly with the journal.`,
+      );
     }
     if (hledgerFull) {
       log(`hledger at the full size (${fmtInt(size)} entries):`);
@@ -527,37 +727,74 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
     }
   }
   log('');
-  log(`Throughput: ${connections} keep-alive connections, ${duration} s per scenario (+1 s warm-up), autocannon against the server process.`);
+  log(
+    `Throughput: ${connections} keep-alive connections, ${duration} s per scenario (+1 s warm-up), autocannon against the server process.`,
+  );
   log(table(loadRows));
-  log('raw query/s: the same store\'s sumPnlByAccountMonth for the same query, called by the same number of concurrent');
-  log('             callers inside the server process (no HTTP, no report build), measured before it serves: the anchor.');
+  log("raw query/s: the same store's sumPnlByAccountMonth for the same query, called by the same number of concurrent");
+  log(
+    '             callers inside the server process (no HTTP, no report build), measured before it serves: the anchor.',
+  );
   if (!duckdbReady || !server) return undefined;
   log('');
-  log(`PostgreSQL against DuckDB, same ledger (${fmtInt(size)} entries), same run (goal: p50 ≤ 5 ms; req/s ≥ 0.5× DuckDB's):`);
+  log(
+    `PostgreSQL against DuckDB, same ledger (${fmtInt(size)} entries), same run (goal: p50 ≤ 5 ms; req/s ≥ 0.5× DuckDB's):`,
+  );
   log(table(duckdbRows));
   const pgRps = loadRows.filter((r) => r[0]!.startsWith('postgres')).map((r) => Number(r[2]!.replace(/\D/g, '')));
   const duckRps = loadRows.filter((r) => r[0]!.startsWith('duckdb')).map((r) => Number(r[2]!.replace(/\D/g, '')));
-  LOAD_SCENARIOS.forEach((sc, i) => log(`  req/s at ${connections} connections, ${sc.name}: postgres ${fmtInt(pgRps[i]!)} / duckdb ${fmtInt(duckRps[i]!)} = ${fmtRatio(pgRps[i]! / duckRps[i]!)}`));
+  LOAD_SCENARIOS.forEach((sc, i) =>
+    log(
+      `  req/s at ${connections} connections, ${sc.name}: postgres ${fmtInt(pgRps[i]!)} / duckdb ${fmtInt(duckRps[i]!)} = ${fmtRatio(pgRps[i]! / duckRps[i]!)}`,
+    ),
+  );
   log('');
   return { size, ready: server.ready, duckdbIndexMiB: duckdbReady.indexMiB, propagationMs };
 }
 
 /** Goals 2 and 5 over every size: a PostgreSQL instance's index, its start, and how soon it shows another's import. */
 function instanceSummary(figures: InstanceFigures[]): void {
-  log('PostgreSQL instance, per ledger size (goal 5: index memory, start to first report; goal 2: an import through another');
-  log('instance in this one\'s report, ≤ 1 s):');
-  log(table([
-    ['entries', 'index MiB', 'duckdb index MiB', 'RSS MiB', 'store open ms', 'first report ms', 'process start → first report', 'import → visible p50 ms (max)'],
-    ...figures.map(({ size, ready, duckdbIndexMiB, propagationMs }) => [
-      fmtInt(size), ready.indexMiB.toFixed(1), duckdbIndexMiB.toFixed(1), ready.rssMiB.toFixed(0), fmtMs(ready.openMs), fmtMs(ready.firstQueryMs),
-      `${fmtMs(ready.firstReportAtMs)} ms`, `${fmtMs(median(propagationMs))} (${fmtMs(Math.max(...propagationMs))})`,
+  log(
+    'PostgreSQL instance, per ledger size (goal 5: index memory, start to first report; goal 2: an import through another',
+  );
+  log("instance in this one's report, ≤ 1 s):");
+  log(
+    table([
+      [
+        'entries',
+        'index MiB',
+        'duckdb index MiB',
+        'RSS MiB',
+        'store open ms',
+        'first report ms',
+        'process start → first report',
+        'import → visible p50 ms (max)',
+      ],
+      ...figures.map(({ size, ready, duckdbIndexMiB, propagationMs }) => [
+        fmtInt(size),
+        ready.indexMiB.toFixed(1),
+        duckdbIndexMiB.toFixed(1),
+        ready.rssMiB.toFixed(0),
+        fmtMs(ready.openMs),
+        fmtMs(ready.firstQueryMs),
+        `${fmtMs(ready.firstReportAtMs)} ms`,
+        `${fmtMs(median(propagationMs))} (${fmtMs(Math.max(...propagationMs))})`,
+      ]),
     ]),
-  ]));
-  log('first report: the store\'s first report query of the company, which reads its balance_daily in one snapshot into the');
-  log('              index (bulk: one packed bytea per month, src/store/pg-packed-balances.ts); process start: since the child');
+  );
+  log(
+    "first report: the store's first report query of the company, which reads its balance_daily in one snapshot into the",
+  );
+  log(
+    '              index (bulk: one packed bytea per month, src/store/pg-packed-balances.ts); process start: since the child',
+  );
   log('              process began (Node, modules through tsx, store, first report). RSS after the raw-rate runs.');
-  log(`import → visible: ${figures[0]?.propagationMs.length ?? 0} one-entry imports through another instance (this benchmark's process),`);
-  log('              from the moment its COMMIT is notified to the first report over HTTP of the serving instance that shows it.');
+  log(
+    `import → visible: ${figures[0]?.propagationMs.length ?? 0} one-entry imports through another instance (this benchmark's process),`,
+  );
+  log(
+    '              from the moment its COMMIT is notified to the first report over HTTP of the serving instance that shows it.',
+  );
 }
 
 async function main(): Promise<void> {

@@ -26,7 +26,11 @@ function copyNonTypeScript(from, to) {
 }
 
 rmSync(staging, { recursive: true, force: true });
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--outDir', staging], { stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--outDir', staging],
+  { stdio: 'inherit' },
+);
 cpSync(path.join(root, 'openapi'), path.join(staging, 'openapi'), { recursive: true });
 cpSync(path.join(root, 'wsdl'), path.join(staging, 'wsdl'), { recursive: true });
 copyNonTypeScript(path.join(root, 'src'), path.join(staging, 'src'));

@@ -1,5 +1,6 @@
 /**
- * How a command-line tool ends on a failure: one sentence that names the cause and the fix (src/ops/failure-sentence.ts),
+ * How a command-line tool ends on a failure: one sentence that names the cause and the fix
+ * (src/ops/failure-sentence.ts),
  * a non-zero exit code, and no stack trace unless DEBUG=1. A `CliError` carries its own sentence and exit code.
  */
 import { failureSentence as systemFailureSentence } from '../src/ops/failure-sentence.ts';
@@ -8,7 +9,10 @@ export { debugEnabled } from '../src/ops/failure-sentence.ts';
 
 export class CliError extends Error {
   override readonly name = 'CliError';
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
   }
 }

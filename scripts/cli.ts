@@ -7,7 +7,9 @@ import type { LedgerStore } from '../src/store/ledger-store.ts';
 import { openStore } from '../src/store/open-store.ts';
 
 /** The store the server would use (DATABASE_URL, else DATA_DIR's DuckDB file), closed when `use` is done. */
-export async function withConfiguredStore(use: (store: LedgerStore, config: AppConfig) => Promise<number>): Promise<number> {
+export async function withConfiguredStore(
+  use: (store: LedgerStore, config: AppConfig) => Promise<number>,
+): Promise<number> {
   const config = loadConfig();
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
@@ -22,7 +24,9 @@ export async function withConfiguredStore(use: (store: LedgerStore, config: AppC
  * store through its key-administration socket (so a revocation takes effect at once, without a restart). `serviceUrl`
  * is where the service answers: the running server's own URL when it is the one asked, else the configured one.
  */
-export async function withKeyStore(use: (store: KeyAdminStore, config: AppConfig, serviceUrl: string) => Promise<number>): Promise<number> {
+export async function withKeyStore(
+  use: (store: KeyAdminStore, config: AppConfig, serviceUrl: string) => Promise<number>,
+): Promise<number> {
   const config = loadConfig();
   const socket = keyAdminSocketPath(config.dataDir);
   let store: LedgerStore;

@@ -1,4 +1,7 @@
-/** The command-line options `npm run compare` and `npm run shadow` share: per-host headers and what is compared and allowed. */
+/**
+ * The command-line options `npm run compare` and `npm run shadow` share: per-host headers and what is compared and
+ * allowed.
+ */
 import { DEFAULT_HEADERS, loadRulesFile, parseTolerance, type PathRule, type Rules } from '../src/compare/rules.ts';
 
 /** A command line that cannot run: printed with the usage, exit 2. */
@@ -16,11 +19,29 @@ export function headerPairs(values: string[] | undefined, option: string): Recor
 }
 
 /** `--header`, `--headers`, `--ignore`, `--tolerance` and `--rules FILE`, the file's entries first. */
-export function rulesFromOptions(o: { header?: string[]; headers?: string; ignore?: string[]; tolerance?: string[]; rules?: string }): Rules {
+export function rulesFromOptions(o: {
+  header?: string[];
+  headers?: string;
+  ignore?: string[];
+  tolerance?: string[];
+  rules?: string;
+}): Rules {
   const file = o.rules ? loadRulesFile(o.rules) : {};
   return {
-    headers: [...(o.headers ? o.headers.split(',').map((h) => h.trim()).filter(Boolean) : file.headers ?? DEFAULT_HEADERS), ...(file.extraHeaders ?? []), ...(o.header ?? [])],
-    ignore: [...(file.ignore ?? []).map((r): PathRule => (typeof r === 'string' ? { path: r } : r)), ...(o.ignore ?? []).map((path) => ({ path }))],
+    headers: [
+      ...(o.headers
+        ? o.headers
+            .split(',')
+            .map((h) => h.trim())
+            .filter(Boolean)
+        : (file.headers ?? DEFAULT_HEADERS)),
+      ...(file.extraHeaders ?? []),
+      ...(o.header ?? []),
+    ],
+    ignore: [
+      ...(file.ignore ?? []).map((r): PathRule => (typeof r === 'string' ? { path: r } : r)),
+      ...(o.ignore ?? []).map((path) => ({ path })),
+    ],
     tolerances: [...(file.tolerances ?? []), ...(o.tolerance ?? []).map(parseTolerance)],
   };
 }

@@ -63,19 +63,35 @@ function baseUrl(value: string | undefined, option: string): string | undefined 
 }
 
 async function main(): Promise<number> {
+  // biome-ignore lint/suspicious/noImplicitAnyLet: TypeScript types it from the parseArgs call below
   let parsed;
   try {
     parsed = parseArgs({
       allowPositionals: true,
       options: {
-        old: { type: 'string' }, old2: { type: 'string' }, new: { type: 'string' },
-        'old-header': { type: 'string', multiple: true }, 'old2-header': { type: 'string', multiple: true }, 'new-header': { type: 'string', multiple: true },
-        header: { type: 'string', multiple: true }, headers: { type: 'string' },
-        ignore: { type: 'string', multiple: true }, tolerance: { type: 'string', multiple: true }, rules: { type: 'string' },
-        concurrency: { type: 'string' }, rps: { type: 'string' }, timeout: { type: 'string' },
-        'allow-post': { type: 'boolean' }, company: { type: 'string' },
-        json: { type: 'string' }, html: { type: 'string' }, 'html-per-group': { type: 'string' }, 'html-max': { type: 'string' },
-        'no-builtin-noise': { type: 'boolean' }, 'no-progress': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        old: { type: 'string' },
+        old2: { type: 'string' },
+        new: { type: 'string' },
+        'old-header': { type: 'string', multiple: true },
+        'old2-header': { type: 'string', multiple: true },
+        'new-header': { type: 'string', multiple: true },
+        header: { type: 'string', multiple: true },
+        headers: { type: 'string' },
+        ignore: { type: 'string', multiple: true },
+        tolerance: { type: 'string', multiple: true },
+        rules: { type: 'string' },
+        concurrency: { type: 'string' },
+        rps: { type: 'string' },
+        timeout: { type: 'string' },
+        'allow-post': { type: 'boolean' },
+        company: { type: 'string' },
+        json: { type: 'string' },
+        html: { type: 'string' },
+        'html-per-group': { type: 'string' },
+        'html-max': { type: 'string' },
+        'no-builtin-noise': { type: 'boolean' },
+        'no-progress': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {
@@ -86,6 +102,7 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  // biome-ignore lint/suspicious/noImplicitAnyLet: TypeScript types it from its assignment below
   let options;
   let htmlLimits: HtmlReportLimits;
   try {
@@ -97,7 +114,9 @@ async function main(): Promise<number> {
     const old2 = baseUrl(o.old2, '--old2');
     options = {
       old: { base: old, headers: oldHeaders },
-      old2: old2 ? { base: old2, headers: o['old2-header'] ? headerPairs(o['old2-header'], '--old2-header') : oldHeaders } : undefined,
+      old2: old2
+        ? { base: old2, headers: o['old2-header'] ? headerPairs(o['old2-header'], '--old2-header') : oldHeaders }
+        : undefined,
       new: { base: neu, headers: headerPairs(o['new-header'], '--new-header') },
       rules,
       concurrency: positive(o.concurrency, '--concurrency', 4)!,
@@ -106,7 +125,10 @@ async function main(): Promise<number> {
       allowPost: !!o['allow-post'],
       volatileFields: o['no-builtin-noise'] ? [] : BUILT_IN_NOISE,
     };
-    htmlLimits = { perGroup: positive(o['html-per-group'], '--html-per-group'), maxExchanges: positive(o['html-max'], '--html-max') };
+    htmlLimits = {
+      perGroup: positive(o['html-per-group'], '--html-per-group'),
+      maxExchanges: positive(o['html-max'], '--html-max'),
+    };
   } catch (error) {
     if (error instanceof UsageError) throw argumentError(error.message);
     throw error;
@@ -118,14 +140,27 @@ async function main(): Promise<number> {
   for (const issue of issues) console.error(`${issue.file}:${issue.line}: skipped: ${issue.reason}`);
   const requests = loaded.flatMap((s) => s.requests);
 
-  const bar = process.stderr.isTTY && !o['no-progress']
-    ? new cliProgress.SingleBar({ stream: process.stderr, format: 'compare [{bar}] {value}/{total} requests | {eta_formatted} left' }, cliProgress.Presets.shades_classic)
-    : undefined;
+  const bar =
+    process.stderr.isTTY && !o['no-progress']
+      ? new cliProgress.SingleBar(
+          { stream: process.stderr, format: 'compare [{bar}] {value}/{total} requests | {eta_formatted} left' },
+          cliProgress.Presets.shades_classic,
+        )
+      : undefined;
   bar?.start(requests.length, 0);
-  const report = await runComparison(requests, { ...options, onProgress: (done) => bar?.update(done) }, {
-    sources: loaded.map((s) => ({ spec: s.spec, source: s.source, requests: s.requests.length, issues: s.issues.length })),
-    issues,
-  });
+  const report = await runComparison(
+    requests,
+    { ...options, onProgress: (done) => bar?.update(done) },
+    {
+      sources: loaded.map((s) => ({
+        spec: s.spec,
+        source: s.source,
+        requests: s.requests.length,
+        issues: s.issues.length,
+      })),
+      issues,
+    },
+  );
   bar?.stop();
 
   console.log(formatSummary(report.summary));

@@ -2,7 +2,8 @@
  * npm run conformance -- <base-url> [--api-key KEY] [--company ID] [--timeout MS]
  * Runs the contract conformance suite (src/conformance/suite.ts) against a running deployment and prints the table
  * of rules; exits 1 when any rule fails. Every request has a time-out (default 10 s): a rule whose request gets no
- * complete answer in time fails with that reason, so a host that never answers cannot hang the run. The API key may also come from the API_KEY environment variable.
+ * complete answer in time fails with that reason, so a host that never answers cannot hang the run. The API key may
+ * also come from the API_KEY environment variable.
  * A host that cannot be reached at all is one sentence (exit 1), not a table of failed rules.
  */
 import { formatResults, runConformance } from '../src/conformance/suite.ts';
@@ -40,13 +41,24 @@ async function main(): Promise<number> {
   const company = option('--company');
   const timeout = option('--timeout');
   const baseUrl = args[0];
-  if (!baseUrl || !/^https?:\/\//.test(baseUrl)) throw usageError(`name the deployment's base URL (http:// or https://)${baseUrl ? `, got '${baseUrl}'` : ''}; usage: ${USAGE}`);
-  for (const [name, value] of [['--company', company], ['--timeout', timeout]] as const) {
-    if (value !== undefined && !(Number(value) > 0)) throw usageError(`${name} must be a positive number, got '${value}'; usage: ${USAGE}`);
+  if (!baseUrl || !/^https?:\/\//.test(baseUrl))
+    throw usageError(
+      `name the deployment's base URL (http:// or https://)${baseUrl ? `, got '${baseUrl}'` : ''}; usage: ${USAGE}`,
+    );
+  for (const [name, value] of [
+    ['--company', company],
+    ['--timeout', timeout],
+  ] as const) {
+    if (value !== undefined && !(Number(value) > 0))
+      throw usageError(`${name} must be a positive number, got '${value}'; usage: ${USAGE}`);
   }
   const timeoutMs = timeout ? Number(timeout) : undefined;
   await reachable(baseUrl, timeoutMs ?? 10_000);
-  const results = await runConformance(baseUrl, { apiKey: apiKey || undefined, companyId: company ? Number(company) : undefined, timeoutMs });
+  const results = await runConformance(baseUrl, {
+    apiKey: apiKey || undefined,
+    companyId: company ? Number(company) : undefined,
+    timeoutMs,
+  });
   console.log(formatResults(results));
   return results.some((r) => r.status === 'fail') ? 1 : 0;
 }

@@ -7,8 +7,21 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const entry = path.join(root, 'dist', 'src', 'start.js');
-const INPUTS = ['src', 'generated', 'openapi', 'wsdl', 'scripts/build.mjs', 'scripts/cli.ts', 'scripts/cli-failure.ts', 'scripts/keys.ts', 'scripts/import.ts',
-  'scripts/conformance.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+const INPUTS = [
+  'src',
+  'generated',
+  'openapi',
+  'wsdl',
+  'scripts/build.mjs',
+  'scripts/cli.ts',
+  'scripts/cli-failure.ts',
+  'scripts/keys.ts',
+  'scripts/import.ts',
+  'scripts/conformance.ts',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package-lock.json',
+];
 
 function newest(file) {
   if (!existsSync(file)) return 0;
@@ -22,10 +35,14 @@ const sourcesAt = Math.max(...INPUTS.map((input) => newest(path.join(root, input
 if (builtAt >= sourcesAt) process.exit(0);
 if (!existsSync(path.join(root, 'node_modules', 'typescript'))) {
   if (builtAt) {
-    console.error('warning: dist/ is older than the sources and typescript is not installed (production install): starting the existing build');
+    console.error(
+      'warning: dist/ is older than the sources and typescript is not installed (production install): starting the existing build',
+    );
     process.exit(0);
   }
-  console.error('dist/ is missing and typescript is not installed: run `npm run build` where devDependencies are installed');
+  console.error(
+    'dist/ is missing and typescript is not installed: run `npm run build` where devDependencies are installed',
+  );
   process.exit(1);
 }
 console.error(builtAt ? 'Sources changed since the last build: building dist/...' : 'Building dist/ (first start)...');

@@ -1,5 +1,6 @@
 /**
- * generated/client-contract.ts: every operation's method and path by operationId, and the JSON property names whose openapi/ schema is a legacy `/Date(...)/` date
+ * generated/client-contract.ts: every operation's method and path by operationId, and the JSON property names whose
+ * openapi/ schema is a legacy `/Date(...)/` date
  * (`LegacyDate`, `LegacyDateInput`). The typed client (src/client/) maps exactly these to `Date` in its types
  * and at run time. Fails when one name is a date in one schema and something else in another.
  */
@@ -11,7 +12,9 @@ import { GENERATED_HEADER } from './generate-openapi-types.ts';
 
 const DATE_SCHEMAS = new Set(['LegacyDate', 'LegacyDateInput']);
 
-export async function clientContract(root: string): Promise<{ dates: string[]; operations: Record<string, { method: string; path: string }> }> {
+export async function clientContract(
+  root: string,
+): Promise<{ dates: string[]; operations: Record<string, { method: string; path: string }> }> {
   const contract = await readOpenApiContract(path.join(root, 'openapi', 'reporting-service.yaml'));
   const { schemas = {}, parameters = {} } = contract.document.components ?? {};
   const kinds = new Map<string, Set<boolean>>();
@@ -28,7 +31,13 @@ export async function clientContract(root: string): Promise<{ dates: string[]; o
   const operations = Object.fromEntries(
     readOperations(contract).all.map((op) => [op.operationId, { method: op.method, path: op.template }]),
   );
-  return { dates: [...kinds].filter(([, k]) => k.has(true)).map(([n]) => n).sort(), operations };
+  return {
+    dates: [...kinds]
+      .filter(([, k]) => k.has(true))
+      .map(([n]) => n)
+      .sort(),
+    operations,
+  };
 }
 
 export const clientContractGenerator: Generator = {

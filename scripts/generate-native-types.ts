@@ -3,7 +3,8 @@
  * /types/csharp, rendered at build time from the contract, in the form ServiceStack's NativeTypes generators
  * (TypeScriptGenerator.cs, CSharpGenerator.cs) write them:
  *  - operations, their REST routes and verbs, and each request DTO's response type come from openapi/
- *    (the operation records: `x-request-dto`, the 200 response's DTO; `/json/reply/` routes are ServiceStack's pre-defined routes and
+ *    (the operation records: `x-request-dto`, the 200 response's DTO; `/json/reply/` routes are ServiceStack's
+ * pre-defined routes and
  *    carry no [Route]);
  *  - each DTO's members and their .NET types come from wsdl/types.xsd (the DataContract the host exported), in
  *    declaration order as openapi/ lists the JSON properties.
@@ -49,7 +50,8 @@ export async function nativeTypesModel(root: string): Promise<NativeTypesModel> 
   for (const { requestDto: dto, method, template, predefined, batch, responses } of readOperations(contract).all) {
     // A batch route (`/json/reply/{Op}[]`) is implicit in ServiceStack: no native type of its own.
     if (batch) continue;
-    // A resource route whose request is no DTO of the contract (the report link, GET …/Flat/Reports/{Token}) has no native type.
+    // A resource route whose request is no DTO of the contract (the report link, GET …/Flat/Reports/{Token}) has no
+    // native type.
     if (!schemas[dto]) continue;
     const response = responses.get('200')?.dtoType;
     if (!response) throw new Error(`openapi: ${method} ${template} has no 200 DTO`);
@@ -68,7 +70,8 @@ export async function nativeTypesModel(root: string): Promise<NativeTypesModel> 
     if (types.has(name)) return;
     const xsdType = complex.get(name);
     const schema = schemas[name];
-    if (!xsdType || !schema?.properties) throw new Error(`contract: ${name} must be a DTO in both openapi/ and wsdl/types.xsd`);
+    if (!xsdType || !schema?.properties)
+      throw new Error(`contract: ${name} must be a DTO in both openapi/ and wsdl/types.xsd`);
     const properties = declaredProperties(name, Object.keys(schema.properties), xsdType);
     // Dependencies first, as ServiceStack orders types.
     for (const p of properties) {
@@ -103,8 +106,26 @@ function elementType(qname: string, complex: Map<string, XsdComplexType>): strin
   return local;
 }
 
-const XS_TS: Record<string, string> = { string: 'string', dateTime: 'string', guid: 'string', int: 'number', long: 'number', decimal: 'number', double: 'number', boolean: 'boolean' };
-const XS_CS: Record<string, string> = { string: 'string', dateTime: 'DateTime', guid: 'Guid', int: 'int', long: 'long', decimal: 'decimal', double: 'double', boolean: 'bool' };
+const XS_TS: Record<string, string> = {
+  string: 'string',
+  dateTime: 'string',
+  guid: 'string',
+  int: 'number',
+  long: 'number',
+  decimal: 'number',
+  double: 'number',
+  boolean: 'boolean',
+};
+const XS_CS: Record<string, string> = {
+  string: 'string',
+  dateTime: 'DateTime',
+  guid: 'Guid',
+  int: 'int',
+  long: 'long',
+  decimal: 'decimal',
+  double: 'double',
+  boolean: 'bool',
+};
 
 /** `arr:ArrayOfint` → ['xs', 'int']; `tns:ArrayOfReportRow` → ['tns', 'ReportRow']. */
 function arrayItem(qname: string): [string, string] | undefined {
@@ -173,9 +194,13 @@ export function renderTypeScript({ types }: NativeTypesModel): string {
   for (const type of types) {
     out.push('');
     const framework = SERVICESTACK_TYPES.has(type.name);
-    for (const route of type.operation?.routes ?? []) out.push(`// @Route(${JSON.stringify(route.path)}, ${JSON.stringify(route.verbs)})`);
+    for (const route of type.operation?.routes ?? [])
+      out.push(`// @Route(${JSON.stringify(route.path)}, ${JSON.stringify(route.verbs)})`);
     out.push(framework ? '// @DataContract' : `// @DataContract(Namespace=${JSON.stringify(TYPES_NAMESPACE)})`);
-    out.push(`export class ${type.name}${type.operation ? ` implements IReturn<${type.operation.response}>` : ''}`, '{');
+    out.push(
+      `export class ${type.name}${type.operation ? ` implements IReturn<${type.operation.response}>` : ''}`,
+      '{',
+    );
     type.properties.forEach((p, i) => {
       if (i > 0) out.push('');
       out.push(framework ? `    // @DataMember(Order=${i + 1})` : '    // @DataMember');
@@ -223,17 +248,27 @@ export function renderCSharp({ types }: NativeTypesModel): string {
     `//AddDefaultXmlNamespace: ${TYPES_NAMESPACE}`,
     '*/',
     '',
-    ...['System', 'System.IO', 'System.Collections', 'System.Collections.Generic', 'System.Runtime.Serialization', 'ServiceStack', 'ServiceStack.DataAnnotations', CLR_NAMESPACE].map(
-      (ns) => `using ${ns};`,
-    ),
+    ...[
+      'System',
+      'System.IO',
+      'System.Collections',
+      'System.Collections.Generic',
+      'System.Runtime.Serialization',
+      'ServiceStack',
+      'ServiceStack.DataAnnotations',
+      CLR_NAMESPACE,
+    ].map((ns) => `using ${ns};`),
     '',
     `namespace ${CLR_NAMESPACE}`,
     '{',
   ];
-  const own = types.filter((t) => !SERVICESTACK_TYPES.has(t.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const own = types
+    .filter((t) => !SERVICESTACK_TYPES.has(t.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   own.forEach((type, index) => {
     if (index > 0) out.push('');
-    for (const route of type.operation?.routes ?? []) out.push(`    [Route(${JSON.stringify(route.path)}, ${JSON.stringify(route.verbs)})]`);
+    for (const route of type.operation?.routes ?? [])
+      out.push(`    [Route(${JSON.stringify(route.path)}, ${JSON.stringify(route.verbs)})]`);
     out.push(`    [DataContract(Namespace=${JSON.stringify(TYPES_NAMESPACE)})]`);
     out.push(`    public partial class ${type.name}`);
     if (type.operation) out.push(`        : IReturn<${type.operation.response}>`);

@@ -63,7 +63,9 @@ function attr(tag: SaxesTagNS, name: string): string | undefined {
   return typeof a === 'string' ? a : a.value;
 }
 
-/** Parses one schema document. Only the constructs the DataContract exporter emits are accepted; anything else fails. */
+/**
+ * Parses one schema document. Only the constructs the DataContract exporter emits are accepted; anything else fails.
+ */
 export function parseSchema(xml: string, source: string): ParsedSchemas {
   const parser = new SaxesParser({ xmlns: true, position: true, fileName: source });
   const out: ParsedSchemas = { complexTypes: [], simpleTypes: [], elements: [] };
@@ -102,7 +104,12 @@ export function parseSchema(xml: string, source: string): ParsedSchemas {
         const type = attr(tag, 'type');
         const name = attr(tag, 'name');
         if (!type || !name) throw new Error(`${source}: global element without name/type`);
-        out.elements.push({ name, namespace: targetNamespace, type: qname(tag, type), nillable: attr(tag, 'nillable') === 'true' });
+        out.elements.push({
+          name,
+          namespace: targetNamespace,
+          type: qname(tag, type),
+          nillable: attr(tag, 'nillable') === 'true',
+        });
         return;
       }
       case 'schema/complexType':
@@ -200,7 +207,8 @@ function tsType(qname: string, parsed: ParsedSchemas): string {
   const primitive = TS_PRIMITIVES[qname];
   if (primitive) return primitive;
   const local = qname.slice(qname.indexOf(':') + 1);
-  if (parsed.complexTypes.some((t) => t.name === local) || parsed.simpleTypes.some((t) => t.name === local)) return tsName(local);
+  if (parsed.complexTypes.some((t) => t.name === local) || parsed.simpleTypes.some((t) => t.name === local))
+    return tsName(local);
   throw new Error(`no TypeScript type for ${qname}`);
 }
 
@@ -209,10 +217,12 @@ const key = (s: string) => (/^[A-Za-z_$][\w$]*$/.test(s) ? s : quote(s));
 
 export function renderXsdTypes(parsed: ParsedSchemas): string {
   const lines: string[] = [];
-  lines.push(GENERATED_HEADER + `// Source: ${XSD_FILES.map((f) => `wsdl/${f}`).join(', ')}`, '');
+  lines.push(`${GENERATED_HEADER}// Source: ${XSD_FILES.map((f) => `wsdl/${f}`).join(', ')}`, '');
 
   for (const simple of parsed.simpleTypes) {
-    lines.push(`/** {${simple.namespace}}${simple.name}: restriction of ${simple.base}${simple.patterns.map((p) => `, pattern ${p}`).join('')} */`);
+    lines.push(
+      `/** {${simple.namespace}}${simple.name}: restriction of ${simple.base}${simple.patterns.map((p) => `, pattern ${p}`).join('')} */`,
+    );
     lines.push(`export type ${tsName(simple.name)} = ${tsType(simple.base, parsed)};`, '');
   }
   for (const complex of parsed.complexTypes) {
@@ -242,7 +252,9 @@ export function renderXsdTypes(parsed: ParsedSchemas): string {
     lines.push(`  ${key(complex.name)}: [`);
     for (const m of complex.members) {
       const max = m.maxOccurs === 'unbounded' ? quote('unbounded') : String(m.maxOccurs);
-      lines.push(`    { name: ${quote(m.name)}, type: ${quote(m.type)}, minOccurs: ${m.minOccurs}, maxOccurs: ${max}, nillable: ${m.nillable} },`);
+      lines.push(
+        `    { name: ${quote(m.name)}, type: ${quote(m.type)}, minOccurs: ${m.minOccurs}, maxOccurs: ${max}, nillable: ${m.nillable} },`,
+      );
     }
     lines.push('  ],');
   }
@@ -250,17 +262,20 @@ export function renderXsdTypes(parsed: ParsedSchemas): string {
 
   lines.push('/** Namespace of each named type. */');
   lines.push('export const xsdTypeNamespaces = {');
-  for (const t of [...parsed.simpleTypes, ...parsed.complexTypes]) lines.push(`  ${key(t.name)}: ${quote(t.namespace)},`);
+  for (const t of [...parsed.simpleTypes, ...parsed.complexTypes])
+    lines.push(`  ${key(t.name)}: ${quote(t.namespace)},`);
   lines.push('} as const;', '');
 
-  lines.push('/** Restricted simple types (the serialization schema\'s char, duration, guid). */');
+  lines.push("/** Restricted simple types (the serialization schema's char, duration, guid). */");
   lines.push('export const xsdSimpleTypes = {');
   for (const s of parsed.simpleTypes) {
     const extra = [
       s.minInclusive !== undefined ? `minInclusive: ${quote(s.minInclusive)}` : '',
       s.maxInclusive !== undefined ? `maxInclusive: ${quote(s.maxInclusive)}` : '',
     ].filter(Boolean);
-    lines.push(`  ${key(s.name)}: { base: ${quote(s.base)}, patterns: [${s.patterns.map(quote).join(', ')}]${extra.length ? `, ${extra.join(', ')}` : ''} },`);
+    lines.push(
+      `  ${key(s.name)}: { base: ${quote(s.base)}, patterns: [${s.patterns.map(quote).join(', ')}]${extra.length ? `, ${extra.join(', ')}` : ''} },`,
+    );
   }
   lines.push('} as const;', '');
 

@@ -4,7 +4,8 @@
  * Store selection as the service: DATABASE_URL → PostgreSQL, else DuckDB at $DATA_DIR/ledger.duckdb (default ./data).
  * When a running server holds that DuckDB file, the server is handed the files (its DATA_DIR/keys.sock, as
  * `npm run keys` does) and loads them itself while it serves. On a terminal, a progress bar follows the journal as it
- * is read by the engine. Format: scripts/import-format.md. Exit code 1 with `line N: reason` on failure, 2 on bad usage; the summary gives
+ * is read by the engine. Format: scripts/import-format.md. Exit code 1 with `line N: reason` on failure, 2 on bad
+ * usage; the summary gives
  * the company's date span and a report URL that covers it.
  */
 import cliProgress from 'cli-progress';
@@ -32,16 +33,31 @@ function parse() {
   }
 }
 
-/** On a terminal, a progress bar over the import's steps (the file's share read within the first, when the engine says). */
+/**
+ * On a terminal, a progress bar over the import's steps (the file's share read within the first, when the engine says).
+ */
 function progressBar(file: string): { progress?: (at: ImportProgress) => void; done: () => void } {
   if (!process.stderr.isTTY) return { done: () => undefined };
   const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: 'import {size} [{bar}] step {number}/{steps}: {name} | {duration_formatted}', clearOnComplete: true },
-    cliProgress.Presets.shades_classic);
+    {
+      stream: process.stderr,
+      format: 'import {size} [{bar}] step {number}/{steps}: {name} | {duration_formatted}',
+      clearOnComplete: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   const steps = IMPORT_STEPS.length;
-  bar.start(steps * 100, 0, { size: `${(statSync(file).size / 1e6).toFixed(1)} MB`, number: 1, steps, name: IMPORT_STEPS[0] });
+  bar.start(steps * 100, 0, {
+    size: `${(statSync(file).size / 1e6).toFixed(1)} MB`,
+    number: 1,
+    steps,
+    name: IMPORT_STEPS[0],
+  });
   // The bar redraws on a timer too, so the time shown keeps moving through a long step.
-  return { progress: ({ step, name, fraction }) => bar.update(Math.round((step + fraction) * 100), { number: step + 1, name }), done: () => bar.stop() };
+  return {
+    progress: ({ step, name, fraction }) => bar.update(Math.round((step + fraction) * 100), { number: step + 1, name }),
+    done: () => bar.stop(),
+  };
 }
 
 /**
@@ -49,7 +65,10 @@ function progressBar(file: string): { progress?: (at: ImportProgress) => void; d
  * the store could not be opened for another reason (the caller raises that error).
  */
 async function importThroughRunningServer(
-  error: unknown, file: string, reference: string | undefined, options: { companyId?: number; replace: boolean },
+  error: unknown,
+  file: string,
+  reference: string | undefined,
+  options: { companyId?: number; replace: boolean },
 ): Promise<number | undefined> {
   const config = loadConfig();
   const socket = keyAdminSocketPath(config.dataDir);
@@ -57,7 +76,9 @@ async function importThroughRunningServer(
   console.error(`a running server holds ${config.dataDir}: it imports the file (through ${socket})`);
   const started = Date.now();
   const reply = await importThroughServer(socket, {
-    journal: resolve(file), reference: reference === undefined ? undefined : resolve(reference), ...options,
+    journal: resolve(file),
+    reference: reference === undefined ? undefined : resolve(reference),
+    ...options,
   });
   if ('loaded' in reply) {
     console.log(`loaded ${reply.loaded} entries into the running server's duckdb store in ${Date.now() - started} ms`);
@@ -70,14 +91,15 @@ async function importThroughRunningServer(
 
 function companyOf(option: number | undefined, reference: string | undefined): number {
   if (option !== undefined) return option;
-  const companies = reference === undefined ? [] : parseReferenceCsv(reference).batch.companies ?? [];
+  const companies = reference === undefined ? [] : (parseReferenceCsv(reference).batch.companies ?? []);
   return companies.length === 1 ? companies[0]!.id : 1;
 }
 
 async function main(): Promise<number> {
   const { values, positionals } = parse();
   const file = positionals[0];
-  if (!file || positionals.length > 1) throw usageError(`name one journal file (${positionals.length} given); usage: ${USAGE}`);
+  if (!file || positionals.length > 1)
+    throw usageError(`name one journal file (${positionals.length} given); usage: ${USAGE}`);
   const companyId = values.company === undefined ? undefined : Number(values.company);
   if (companyId !== undefined && (!Number.isSafeInteger(companyId) || companyId <= 0)) {
     throw usageError(`--company must be a positive integer, got "${values.company}"; usage: ${USAGE}`);
@@ -91,14 +113,20 @@ async function main(): Promise<number> {
     try {
       const started = Date.now();
       const bar = progressBar(file);
-      const count = await importLedgerCsv(store, { path: file }, { reference, companyId, replace: values.replace === true, progress: bar.progress })
-        .finally(bar.done);
+      const count = await importLedgerCsv(
+        store,
+        { path: file },
+        { reference, companyId, replace: values.replace === true, progress: bar.progress },
+      ).finally(bar.done);
       console.log(`loaded ${count} entries into the ${store.kind} store in ${Date.now() - started} ms`);
       const company = companyOf(companyId, reference);
       // By SQL: the in-memory index a report would build is not needed by a process that exits now.
       const span = await ledgerSpan(store, company);
       console.log(describeSpan(`Company ${company}`, span, new Date()));
-      if (span) console.log(`  its report (send an API key: npm run keys -- create --company ${company}): ${spanReportUrl(configuredServiceUrl(config), company, span)}`);
+      if (span)
+        console.log(
+          `  its report (send an API key: npm run keys -- create --company ${company}): ${spanReportUrl(configuredServiceUrl(config), company, span)}`,
+        );
       return 0;
     } catch (err) {
       if (err instanceof CsvImportError) {
@@ -109,7 +137,10 @@ async function main(): Promise<number> {
     }
   }).catch(async (error: unknown) => {
     if (opened) throw error;
-    const handed = await importThroughRunningServer(error, file, values.reference, { companyId, replace: values.replace === true });
+    const handed = await importThroughRunningServer(error, file, values.reference, {
+      companyId,
+      replace: values.replace === true,
+    });
     if (handed === undefined) throw error;
     return handed;
   });

@@ -17,7 +17,11 @@ function parse() {
   try {
     return parseArgs({
       allowPositionals: true,
-      options: { company: { type: 'string', multiple: true }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        company: { type: 'string', multiple: true },
+        name: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     throw usageError(`${(error as Error).message}; ${USAGE}`);
@@ -36,18 +40,26 @@ async function main(): Promise<number> {
     switch (command) {
       case 'create': {
         const ids = (values.company ?? []).flatMap((v) => v.split(',')).map(parseOperatorId);
-        if (!ids.length || ids.some((id) => id === undefined)) throw usageError(`create needs --company <id> (positive integers); ${USAGE}`);
+        if (!ids.length || ids.some((id) => id === undefined))
+          throw usageError(`create needs --company <id> (positive integers); ${USAGE}`);
         const companyIds = ids as number[];
         const known = new Set((await store.listCompanies()).map((c) => c.id));
         const unknown = companyIds.filter((id) => !known.has(id));
         if (unknown.length) {
-          console.error(`No company ${unknown.join(', ')} in the store: import its ledger first (npm run import -- journal.csv --reference reference.csv), or name one of ${[...known].join(', ') || 'none yet'}.`);
+          console.error(
+            `No company ${unknown.join(', ')} in the store: import its ledger first (npm run import -- journal.csv --reference reference.csv), or name one of ${[...known].join(', ') || 'none yet'}.`,
+          );
           return 1;
         }
-        const { key, record } = await store.issueApiKey({ name: values.name ?? `key for ${companyIds.join(',')}`, companyIds });
+        const { key, record } = await store.issueApiKey({
+          name: values.name ?? `key for ${companyIds.join(',')}`,
+          companyIds,
+        });
         console.log(`created key ${record.id} (${record.name}) for companies ${record.companyIds.join(', ')}`);
         console.log(`key (shown once, stored hashed): ${key}`);
-        console.log(`  curl -H 'X-ApiKey: ${key}' '${serviceUrl}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${record.companyIds[0]}'`);
+        console.log(
+          `  curl -H 'X-ApiKey: ${key}' '${serviceUrl}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${record.companyIds[0]}'`,
+        );
         return 0;
       }
       case 'revoke': {
@@ -65,7 +77,9 @@ async function main(): Promise<number> {
         if (!keys.length) console.log('no keys');
         for (const k of keys) {
           const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active';
-          console.log(`${k.id}\t${k.name}\tcompanies ${k.companyIds.join(',')}\tcreated ${k.createdAt.toISOString()}\t${state}`);
+          console.log(
+            `${k.id}\t${k.name}\tcompanies ${k.companyIds.join(',')}\tcreated ${k.createdAt.toISOString()}\t${state}`,
+          );
         }
         return 0;
       }

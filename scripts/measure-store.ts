@@ -8,7 +8,8 @@ import type { PnlQuery } from '../src/store/ledger-store.ts';
 
 const target = Number(process.argv[2] ?? 100_000);
 const path = process.argv[3] ?? ':memory:';
-const locations = 4, days = 731;
+const locations = 4,
+  days = 731;
 const ticketsPerDay = Math.max(1, Math.round(target / (locations * days) - 1.3));
 
 let t0 = performance.now();
@@ -24,8 +25,20 @@ console.log(`load: ${(performance.now() - t0).toFixed(0)} ms`);
 
 const queries: [string, PnlQuery][] = [
   ['12 full months', { companyId: 1, from: '2024-01-01', to: '2024-12-31', locationIds: [], optionGroups: [] }],
-  ['12 months, partial edges', { companyId: 1, from: '2023-07-15', to: '2024-07-14', locationIds: [], optionGroups: [] }],
-  ['12 months, 2 locations + DineIn', { companyId: 1, from: '2023-07-15', to: '2024-07-14', locationIds: [101, 103], optionGroups: [[DEMO_OPTIONS.DineIn]] }],
+  [
+    '12 months, partial edges',
+    { companyId: 1, from: '2023-07-15', to: '2024-07-14', locationIds: [], optionGroups: [] },
+  ],
+  [
+    '12 months, 2 locations + DineIn',
+    {
+      companyId: 1,
+      from: '2023-07-15',
+      to: '2024-07-14',
+      locationIds: [101, 103],
+      optionGroups: [[DEMO_OPTIONS.DineIn]],
+    },
+  ],
 ];
 for (const [label, q] of queries) {
   for (let i = 0; i < 3; i++) await store.sumPnlByAccountMonth(q); // warm-up

@@ -45,14 +45,23 @@ const USAGE = `usage: npm run shadow -- --old <url> --new <url> --listen <port> 
   --page-listen <port>     serve ${PAGE_PATH} and ${JSON_PATH} on this port instead of reserving them on the proxy's
   --report <file>          write the JSON figures and latest differences there on SIGTERM or SIGINT`;
 
-function number(value: string | undefined, option: string, fallback: number, check: (n: number) => boolean, expected: string): number {
+function number(
+  value: string | undefined,
+  option: string,
+  fallback: number,
+  check: (n: number) => boolean,
+  expected: string,
+): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || !check(n)) throw new UsageError(`${option} must be ${expected}, got '${value}'`);
+  if (value.trim() === '' || !Number.isFinite(n) || !check(n))
+    throw new UsageError(`${option} must be ${expected}, got '${value}'`);
   return n;
 }
-const positiveInt = (value: string | undefined, option: string, fallback: number) => number(value, option, fallback, (n) => Number.isInteger(n) && n > 0, 'a positive whole number');
-const port = (value: string | undefined, option: string) => number(value, option, -1, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number (0-65535)');
+const positiveInt = (value: string | undefined, option: string, fallback: number) =>
+  number(value, option, fallback, (n) => Number.isInteger(n) && n > 0, 'a positive whole number');
+const port = (value: string | undefined, option: string) =>
+  number(value, option, -1, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a port number (0-65535)');
 
 function baseUrl(value: string | undefined, option: string): string {
   if (value === undefined) throw new UsageError(`${option} is required`);
@@ -62,8 +71,10 @@ function baseUrl(value: string | undefined, option: string): string {
   } catch {
     throw new UsageError(`${option} must be an http(s) URL, got '${value}'`);
   }
-  if (!/^https?:$/.test(url.protocol) || url.search || url.hash) throw new UsageError(`${option} must be an http(s) base URL without query, got '${value}'`);
-  if (url.username || url.password) throw new UsageError(`${option}: put credentials in --old-header/--new-header, not in the URL`);
+  if (!/^https?:$/.test(url.protocol) || url.search || url.hash)
+    throw new UsageError(`${option} must be an http(s) base URL without query, got '${value}'`);
+  if (url.username || url.password)
+    throw new UsageError(`${option}: put credentials in --old-header/--new-header, not in the URL`);
   return value.replace(/\/+$/, '');
 }
 
@@ -86,13 +97,35 @@ async function main(): Promise<number> {
   try {
     const { values: o } = parseArgs({
       options: {
-        old: { type: 'string' }, old2: { type: 'string' }, new: { type: 'string' }, listen: { type: 'string' }, host: { type: 'string' },
-        serve: { type: 'string' }, 'old-header': { type: 'string', multiple: true }, 'old2-header': { type: 'string', multiple: true }, 'new-header': { type: 'string', multiple: true },
-        'allow-post': { type: 'boolean' }, sample: { type: 'string' }, queue: { type: 'string' }, concurrency: { type: 'string' }, timeout: { type: 'string' },
-        'serve-timeout': { type: 'string' }, 'body-limit': { type: 'string' }, 'answer-limit': { type: 'string' }, keep: { type: 'string' },
-        breaker: { type: 'string' }, 'breaker-delay': { type: 'string' }, 'mirror-nice': { type: 'string' },
-        header: { type: 'string', multiple: true }, headers: { type: 'string' }, ignore: { type: 'string', multiple: true }, tolerance: { type: 'string', multiple: true },
-        rules: { type: 'string' }, 'page-listen': { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        old: { type: 'string' },
+        old2: { type: 'string' },
+        new: { type: 'string' },
+        listen: { type: 'string' },
+        host: { type: 'string' },
+        serve: { type: 'string' },
+        'old-header': { type: 'string', multiple: true },
+        'old2-header': { type: 'string', multiple: true },
+        'new-header': { type: 'string', multiple: true },
+        'allow-post': { type: 'boolean' },
+        sample: { type: 'string' },
+        queue: { type: 'string' },
+        concurrency: { type: 'string' },
+        timeout: { type: 'string' },
+        'serve-timeout': { type: 'string' },
+        'body-limit': { type: 'string' },
+        'answer-limit': { type: 'string' },
+        keep: { type: 'string' },
+        breaker: { type: 'string' },
+        'breaker-delay': { type: 'string' },
+        'mirror-nice': { type: 'string' },
+        header: { type: 'string', multiple: true },
+        headers: { type: 'string' },
+        ignore: { type: 'string', multiple: true },
+        tolerance: { type: 'string', multiple: true },
+        rules: { type: 'string' },
+        'page-listen': { type: 'string' },
+        report: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
     });
     if (o.help) {
@@ -100,7 +133,8 @@ async function main(): Promise<number> {
       return 0;
     }
     const rules = rulesFromOptions(o);
-    if (o.serve !== undefined && o.serve !== 'old' && o.serve !== 'new') throw new UsageError(`--serve must be 'old' or 'new', got '${o.serve}'`);
+    if (o.serve !== undefined && o.serve !== 'old' && o.serve !== 'new')
+      throw new UsageError(`--serve must be 'old' or 'new', got '${o.serve}'`);
     if (o.listen === undefined) throw new UsageError('--listen is required');
     listenPort = port(o.listen, '--listen');
     pagePort = port(o['page-listen'], '--page-listen');
@@ -109,7 +143,14 @@ async function main(): Promise<number> {
     const oldHeaders = headerPairs(o['old-header'], '--old-header');
     options = {
       old: { base: baseUrl(o.old, '--old'), headers: oldHeaders },
-      ...(o.old2 ? { old2: { base: baseUrl(o.old2, '--old2'), headers: o['old2-header'] ? headerPairs(o['old2-header'], '--old2-header') : oldHeaders } } : {}),
+      ...(o.old2
+        ? {
+            old2: {
+              base: baseUrl(o.old2, '--old2'),
+              headers: o['old2-header'] ? headerPairs(o['old2-header'], '--old2-header') : oldHeaders,
+            },
+          }
+        : {}),
       new: { base: baseUrl(o.new, '--new'), headers: headerPairs(o['new-header'], '--new-header') },
       serve: (o.serve as 'old' | 'new' | undefined) ?? D.serve,
       rules,
@@ -124,10 +165,20 @@ async function main(): Promise<number> {
       keep: positiveInt(o.keep, '--keep', D.keep),
       breakerFailures: positiveInt(o.breaker, '--breaker', D.breakerFailures),
       breakerDelayMs: positiveInt(o['breaker-delay'], '--breaker-delay', D.breakerDelayMs),
-      mirrorNice: number(o['mirror-nice'], '--mirror-nice', D.mirrorNice, (n) => Number.isInteger(n) && n >= 0 && n <= 19, 'a whole number from 0 to 19'),
+      mirrorNice: number(
+        o['mirror-nice'],
+        '--mirror-nice',
+        D.mirrorNice,
+        (n) => Number.isInteger(n) && n >= 0 && n <= 19,
+        'a whole number from 0 to 19',
+      ),
     };
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') || /^(rules file|--tolerance)/.test((error as Error).message)) {
+    if (
+      error instanceof UsageError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ||
+      /^(rules file|--tolerance)/.test((error as Error).message)
+    ) {
       console.error(`${(error as Error).message}\n\n${USAGE}`);
       return 2;
     }
@@ -140,8 +191,12 @@ async function main(): Promise<number> {
   const url = await listen(server, listenPort, host);
   const pageUrl = pageServer ? await listen(pageServer, pagePort, host) : url;
   const other = options.serve === 'old' ? options.new.base : options.old.base;
-  console.log(`serving ${options.serve} ${options.serve === 'old' ? options.old.base : options.new.base}, mirroring to ${other}${options.old2 ? ` and ${options.old2.base} (noise)` : ''}`);
-  console.log(`live page ${pageUrl}${PAGE_PATH}, JSON ${pageUrl}${JSON_PATH}${report ? `; report ${report} on SIGTERM` : ''}`);
+  console.log(
+    `serving ${options.serve} ${options.serve === 'old' ? options.old.base : options.new.base}, mirroring to ${other}${options.old2 ? ` and ${options.old2.base} (noise)` : ''}`,
+  );
+  console.log(
+    `live page ${pageUrl}${PAGE_PATH}, JSON ${pageUrl}${JSON_PATH}${report ? `; report ${report} on SIGTERM` : ''}`,
+  );
   console.log(`shadow proxy listening on ${url}`);
 
   return new Promise<number>((resolve) => {

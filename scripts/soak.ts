@@ -11,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '60' }, connections: { type: 'string', default: '100' } } });
+const { values } = parseArgs({
+  options: { duration: { type: 'string', default: '60' }, connections: { type: 'string', default: '100' } },
+});
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 
@@ -49,8 +51,22 @@ const year = new Date().getUTCFullYear();
 const requests: autocannon.Request[] = [
   { method: 'GET', path: '/v1/echo/hello' },
   { method: 'GET', path: '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true', headers: auth },
-  { method: 'POST', path: '/json/reply/GetFlatRequest', headers: json, body: JSON.stringify({ CompanyId: 1, UseCustomDateRange: true, StartDate: `${year - 1}-01-15`, EndDate: `${year - 1}-06-10` }) },
-  { method: 'GET', path: `/json/reply/GetFlatRequest?CompanyId=1&UseCustomDateRange=true&StartDate=${year - 1}0101&EndDate=${year - 1}1231&UseAccountMapping=true&OrderBy=AmountDescending`, headers: auth },
+  {
+    method: 'POST',
+    path: '/json/reply/GetFlatRequest',
+    headers: json,
+    body: JSON.stringify({
+      CompanyId: 1,
+      UseCustomDateRange: true,
+      StartDate: `${year - 1}-01-15`,
+      EndDate: `${year - 1}-06-10`,
+    }),
+  },
+  {
+    method: 'GET',
+    path: `/json/reply/GetFlatRequest?CompanyId=1&UseCustomDateRange=true&StartDate=${year - 1}0101&EndDate=${year - 1}1231&UseAccountMapping=true&OrderBy=AmountDescending`,
+    headers: auth,
+  },
   { method: 'POST', path: '/json/reply/EchoRequest', headers: json, body: '{"Message":"soak"}' },
   { method: 'GET', path: '/json/reply/EchoRequest?Message=x&callback=cb', headers: auth },
   { method: 'GET', path: '/health' },
@@ -58,13 +74,17 @@ const requests: autocannon.Request[] = [
 
 function run(seconds: number): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration: seconds, requests, timeout: 10 }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ url, connections, duration: seconds, requests, timeout: 10 }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
   });
 }
 
 await run(5); // warm-up: JIT, validators, caches
 const rssStart = rssMiB(pid);
-console.log(`soak: ${duration} s, ${connections} connections, ${requests.length} request kinds; RSS at start ${rssStart.toFixed(1)} MiB`);
+console.log(
+  `soak: ${duration} s, ${connections} connections, ${requests.length} request kinds; RSS at start ${rssStart.toFixed(1)} MiB`,
+);
 const result = await run(duration);
 const rssEnd = rssMiB(pid);
 const growth = ((rssEnd - rssStart) / rssStart) * 100;
@@ -74,11 +94,17 @@ console.log(`requests:      ${result.requests.total} (${result.requests.average.
 console.log(`errors:        ${errors} (socket errors ${result.errors}, timeouts ${result.timeouts})`);
 console.log(`non-2xx:       ${result.non2xx}`);
 console.log(`latency:       p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`);
-console.log(`RSS:           start ${rssStart.toFixed(1)} MiB, end ${rssEnd.toFixed(1)} MiB, growth ${growth.toFixed(1)} %`);
-console.log(`goal (0 errors, 0 non-2xx, RSS growth <= 10 %): ${errors === 0 && result.non2xx === 0 && growth <= 10 ? 'met' : 'NOT met'}`);
+console.log(
+  `RSS:           start ${rssStart.toFixed(1)} MiB, end ${rssEnd.toFixed(1)} MiB, growth ${growth.toFixed(1)} %`,
+);
+console.log(
+  `goal (0 errors, 0 non-2xx, RSS growth <= 10 %): ${errors === 0 && result.non2xx === 0 && growth <= 10 ? 'met' : 'NOT met'}`,
+);
 
 child.kill('SIGTERM');
-const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
+const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+  child.once('exit', (c, s) => resolve([c, s])),
+);
 console.log(`server exited ${code ?? `by signal ${signal}`} after SIGTERM`);
 rmSync(dataDir, { recursive: true, force: true });
 process.exitCode = errors === 0 && result.non2xx === 0 ? 0 : 1;

@@ -55,16 +55,24 @@ export interface AppDependencies {
 
 type RouteMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
-export async function createApp({ config: given, store, logger, now = () => new Date(), finishLater }: AppDependencies): Promise<Express> {
+export async function createApp({
+  config: given,
+  store,
+  logger,
+  now = () => new Date(),
+  finishLater,
+}: AppDependencies): Promise<Express> {
   const config = { ...configDefaults, ...given };
   const operations = contractOperations();
   const formats = createFormatRegistry(builtInFormats(REPORT_ASSETS));
   const writer = createResponseWriter({ formats, operations, debug: config.debug, logger });
-  const services = new Map(operations.all.map((op) => {
-    const service = serviceFor(op.requestDto);
-    if (!service) throw new Error(`no service for ${op.requestDto} (operation ${op.operationId})`);
-    return [op.operationId, service] as const;
-  }));
+  const services = new Map(
+    operations.all.map((op) => {
+      const service = serviceFor(op.requestDto);
+      if (!service) throw new Error(`no service for ${op.requestDto} (operation ${op.operationId})`);
+      return [op.operationId, service] as const;
+    }),
+  );
   const linkSecret = linkSecretSource(store, config.reportLinkSecret);
   const reportLimits = { maxColumns: config.maxReportColumns };
   const metrics = createMetrics();
@@ -86,24 +94,30 @@ export async function createApp({ config: given, store, logger, now = () => new 
     resolveOperation(operations.all, formats),
   );
 
-  // Each operation's route: authentication, its body (if it takes one), the legacy binder, the OpenAPI validator, its service.
+  // Each operation's route: authentication, its body (if it takes one), the legacy binder, the OpenAPI validator, its
+  // service.
   const authentication = authenticate({
     store,
     mode: config.auth,
     defaultCompanyName: config.companyName,
     requiresKey: (_req, res) => contextOf(res).operation?.secured === true,
-    deny: (res, error) => { contextOf(res).pendingError = error; },
+    deny: (res, error) => {
+      contextOf(res).pendingError = error;
+    },
   });
   const bodySteps = [
     ...readRequestBody({ limit: config.bodyLimitBytes, formats }),
     ...(formats.entries.some((e) => e.read) ? [readBody(formats, config.bodyLimitBytes)] : []),
   ];
   const binder = bindRequest({ maxArrayItems: config.maxArrayItems });
-  const validation = openApiValidation(validatorDocument(loadOpenApiDocument()), { validateResponses: config.validateResponses });
+  const validation = openApiValidation(validatorDocument(loadOpenApiDocument()), {
+    validateResponses: config.validateResponses,
+  });
   const routeOf = (op: OperationRecord): RequestHandler[] => {
     const service = services.get(op.operationId)!;
     // The URL was matched to its operation once, by resolveOperation; this route serves that operation only.
-    const resolvedHere: RequestHandler = (_req, res, next) => next(contextOf(res).operation === op ? undefined : 'route');
+    const resolvedHere: RequestHandler = (_req, res, next) =>
+      next(contextOf(res).operation === op ? undefined : 'route');
     const runService: RequestHandler = async (req, res, next) => {
       const context = contextOf(res);
       if (context.pendingError) return next(context.pendingError);
@@ -111,17 +125,34 @@ export async function createApp({ config: given, store, logger, now = () => new 
       if (!bound) return next(new Error(`${op.operationId}: no request DTO was bound`));
       context.serviceStarted = true;
       // The base URL and the abort signal are read by the services that need them (a report), not made for every echo.
-      const answer = (dto: Record<string, unknown>) => service(dto as never, {
-        store, now, linkSecret, reportLimits, caller: callerOf(res),
-        get baseUrl() { return requestBaseUrl(req); },
-        get signal() { return requestSignal(res); },
-      });
+      const answer = (dto: Record<string, unknown>) =>
+        service(dto as never, {
+          store,
+          now,
+          linkSecret,
+          reportLimits,
+          caller: callerOf(res),
+          get baseUrl() {
+            return requestBaseUrl(req);
+          },
+          get signal() {
+            return requestSignal(res);
+          },
+        });
       // A batch (`/{format}/reply/{Op}[]`): each DTO through the same service, answered as one list.
       const result = Array.isArray(bound) ? await runBatch(res, bound, answer) : await answer(bound);
       if (res.headersSent) return; // the request ran past its time-out and was answered
       await writer.send(req, res, result);
     };
-    return [resolvedHere, callbackLimit(), authentication, ...(op.binding.body ? bodySteps : []), binder, ...validation, runService];
+    return [
+      resolvedHere,
+      callbackLimit(),
+      authentication,
+      ...(op.binding.body ? bodySteps : []),
+      binder,
+      ...validation,
+      runService,
+    ];
   };
   for (const op of operations.all) app[op.method.toLowerCase() as RouteMethod](op.expressPath, ...routeOf(op));
 

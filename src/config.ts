@@ -29,7 +29,8 @@ export const MAX_REPORT_COLUMNS_CEILING = 16_384 - 8;
 
 function reportColumns(raw: string, env: string): number {
   const value = nonNegativeInt(raw, env);
-  if (value < 1 || value > MAX_REPORT_COLUMNS_CEILING) throw new Error(`${env} must be 1-${MAX_REPORT_COLUMNS_CEILING} (XLSX's column limit), got '${raw}'`);
+  if (value < 1 || value > MAX_REPORT_COLUMNS_CEILING)
+    throw new Error(`${env} must be 1-${MAX_REPORT_COLUMNS_CEILING} (XLSX's column limit), got '${raw}'`);
   return value;
 }
 
@@ -43,7 +44,8 @@ const text = (raw: string): string => raw;
 
 function authMode(raw: string, env: string): AuthMode {
   const mode = raw.trim().toLowerCase();
-  if (!(AUTH_MODES as readonly string[]).includes(mode)) throw new Error(`${env} must be one of ${AUTH_MODES.join(', ')}, got '${raw}'`);
+  if (!(AUTH_MODES as readonly string[]).includes(mode))
+    throw new Error(`${env} must be one of ${AUTH_MODES.join(', ')}, got '${raw}'`);
   return mode as AuthMode;
 }
 
@@ -53,17 +55,24 @@ export type MetricsMode = (typeof METRICS_MODES)[number];
 
 function metricsMode(raw: string, env: string): MetricsMode {
   const mode = raw.trim().toLowerCase();
-  if (!(METRICS_MODES as readonly string[]).includes(mode)) throw new Error(`${env} must be one of ${METRICS_MODES.join(', ')}, got '${raw}'`);
+  if (!(METRICS_MODES as readonly string[]).includes(mode))
+    throw new Error(`${env} must be one of ${METRICS_MODES.join(', ')}, got '${raw}'`);
   return mode as MetricsMode;
 }
 
 function logFormat(raw: string, env: string): LogFormat {
   const format = raw.trim().toLowerCase();
-  if (!(LOG_FORMATS as readonly string[]).includes(format)) throw new Error(`${env} must be one of ${LOG_FORMATS.join(', ')}, got '${raw}'`);
+  if (!(LOG_FORMATS as readonly string[]).includes(format))
+    throw new Error(`${env} must be one of ${LOG_FORMATS.join(', ')}, got '${raw}'`);
   return format as LogFormat;
 }
 
-function setting<T>(env: string, defaultValue: T | undefined, parse: (raw: string, env: string) => T, doc: string): Setting<T> {
+function setting<T>(
+  env: string,
+  defaultValue: T | undefined,
+  parse: (raw: string, env: string) => T,
+  doc: string,
+): Setting<T> {
   return { env, default: defaultValue, parse, doc };
 }
 
@@ -71,36 +80,120 @@ export const configSchema = {
   port: setting('PORT', 8080, nonNegativeInt, 'TCP port to listen on.'),
   host: setting('HOST', '127.0.0.1', text, 'Interface to bind.'),
   dataDir: setting('DATA_DIR', './data', (raw) => raw, 'Directory of the embedded DuckDB file (`ledger.duckdb`).'),
-  databaseUrl: setting<string>('DATABASE_URL', undefined, text, 'PostgreSQL connection string; when set, the store is PostgreSQL instead of DuckDB.'),
+  databaseUrl: setting<string>(
+    'DATABASE_URL',
+    undefined,
+    text,
+    'PostgreSQL connection string; when set, the store is PostgreSQL instead of DuckDB.',
+  ),
   demoData: setting('DEMO_DATA', true, flag, 'Load the demo ledger into an empty store at start.'),
-  companyName: setting('COMPANY_NAME', 'Reporting Service', text, 'Company name echoed to callers that send no API key.'),
-  bodyLimitBytes: setting('BODY_LIMIT_BYTES', 1_048_576, nonNegativeInt, 'Largest accepted request body in bytes, JSON and SOAP (413 above it).'),
+  companyName: setting(
+    'COMPANY_NAME',
+    'Reporting Service',
+    text,
+    'Company name echoed to callers that send no API key.',
+  ),
+  bodyLimitBytes: setting(
+    'BODY_LIMIT_BYTES',
+    1_048_576,
+    nonNegativeInt,
+    'Largest accepted request body in bytes, JSON and SOAP (413 above it).',
+  ),
   debug: setting('DEBUG', false, flag, "ServiceStack's DebugMode: StackTrace in ResponseStatus, detailed 404 bodies."),
-  validateResponses: setting('VALIDATE_RESPONSES', false, flag, 'Validate every response against openapi/ (always on in tests).'),
-  reportLinkSecret: setting<string>('REPORT_LINK_SECRET', undefined, text, 'Secret that signs report links; unset = a random one kept in the store, shared by its instances.'),
+  validateResponses: setting(
+    'VALIDATE_RESPONSES',
+    false,
+    flag,
+    'Validate every response against openapi/ (always on in tests).',
+  ),
+  reportLinkSecret: setting<string>(
+    'REPORT_LINK_SECRET',
+    undefined,
+    text,
+    'Secret that signs report links; unset = a random one kept in the store, shared by its instances.',
+  ),
   logLevel: setting('LOG_LEVEL', 'info', text, 'pino log level.'),
-  logFormat: setting<LogFormat>('LOG_FORMAT', 'auto', logFormat, '`auto`: readable lines on a terminal, JSON lines otherwise; `json`: always JSON lines; `pretty`: always readable lines.'),
-  maxUrlLength: setting('MAX_URL_LENGTH', 8192, nonNegativeInt, 'Longest accepted URL, path and query string, in characters (414 above it).'),
-  maxArrayItems: setting('MAX_ARRAY_ITEMS', 1000, nonNegativeInt, 'Most items one array field (Locations, Filters) may carry (400 above it).'),
-  maxReportColumns: setting('MAX_REPORT_COLUMNS', 1200, reportColumns, 'Most monthly columns one report may have (1200 = 100 years; 400 naming StartDate and EndDate above it; at most 16,376, XLSX\'s limit).'),
-  requestTimeoutMs: setting('REQUEST_TIMEOUT_MS', 30_000, nonNegativeInt, 'Time-out per request in ms: 503 RequestTimeout after it; 0 = none.'),
-  drainTimeoutMs: setting('DRAIN_TIMEOUT_MS', 10_000, nonNegativeInt, 'How long SIGTERM/SIGINT waits for in-flight requests before closing their connections.'),
-  publicBaseUrl: setting<string>('PUBLIC_BASE_URL', undefined, parsePublicBaseUrl, 'Absolute base of every link the service writes (report Url, WSDL address, native types), e.g. https://reports.example.com/reporting; unset = from the request.'),
-  basePath: setting<string>('BASE_PATH', undefined, parseBasePath, 'Path prefix every route, page, WSDL and link is served under, e.g. /reporting; unset = the root.'),
-  trustProxy: setting<TrustProxy>('TRUST_PROXY', undefined, parseTrustProxy, "Express's trust proxy: whose X-Forwarded-For/-Proto/-Host count (addresses, subnets, loopback, a hop count, true); false = nobody's."),
-  metrics: setting<MetricsMode>('METRICS', 'public', metricsMode, '`public`: /metrics open to anyone who reaches the port; `key`: only with a valid API key (X-ApiKey, Bearer, Basic user; any company); `off`: not served (404).'),
-  auth: setting<AuthMode>('AUTH', 'apikey', authMode, '`apikey`: reports need an API key for their company; `none`: every operation public (a warning at start).'),
+  logFormat: setting<LogFormat>(
+    'LOG_FORMAT',
+    'auto',
+    logFormat,
+    '`auto`: readable lines on a terminal, JSON lines otherwise; `json`: always JSON lines; `pretty`: always readable lines.',
+  ),
+  maxUrlLength: setting(
+    'MAX_URL_LENGTH',
+    8192,
+    nonNegativeInt,
+    'Longest accepted URL, path and query string, in characters (414 above it).',
+  ),
+  maxArrayItems: setting(
+    'MAX_ARRAY_ITEMS',
+    1000,
+    nonNegativeInt,
+    'Most items one array field (Locations, Filters) may carry (400 above it).',
+  ),
+  maxReportColumns: setting(
+    'MAX_REPORT_COLUMNS',
+    1200,
+    reportColumns,
+    "Most monthly columns one report may have (1200 = 100 years; 400 naming StartDate and EndDate above it; at most 16,376, XLSX's limit).",
+  ),
+  requestTimeoutMs: setting(
+    'REQUEST_TIMEOUT_MS',
+    30_000,
+    nonNegativeInt,
+    'Time-out per request in ms: 503 RequestTimeout after it; 0 = none.',
+  ),
+  drainTimeoutMs: setting(
+    'DRAIN_TIMEOUT_MS',
+    10_000,
+    nonNegativeInt,
+    'How long SIGTERM/SIGINT waits for in-flight requests before closing their connections.',
+  ),
+  publicBaseUrl: setting<string>(
+    'PUBLIC_BASE_URL',
+    undefined,
+    parsePublicBaseUrl,
+    'Absolute base of every link the service writes (report Url, WSDL address, native types), e.g. https://reports.example.com/reporting; unset = from the request.',
+  ),
+  basePath: setting<string>(
+    'BASE_PATH',
+    undefined,
+    parseBasePath,
+    'Path prefix every route, page, WSDL and link is served under, e.g. /reporting; unset = the root.',
+  ),
+  trustProxy: setting<TrustProxy>(
+    'TRUST_PROXY',
+    undefined,
+    parseTrustProxy,
+    "Express's trust proxy: whose X-Forwarded-For/-Proto/-Host count (addresses, subnets, loopback, a hop count, true); false = nobody's.",
+  ),
+  metrics: setting<MetricsMode>(
+    'METRICS',
+    'public',
+    metricsMode,
+    '`public`: /metrics open to anyone who reaches the port; `key`: only with a valid API key (X-ApiKey, Bearer, Basic user; any company); `off`: not served (404).',
+  ),
+  auth: setting<AuthMode>(
+    'AUTH',
+    'apikey',
+    authMode,
+    '`apikey`: reports need an API key for their company; `none`: every operation public (a warning at start).',
+  ),
 } as const;
 
 type Schema = typeof configSchema;
 type ValueOf<S> = S extends Setting<infer T> ? T : never;
 type OptionalKeys = { [K in keyof Schema]: Schema[K]['default'] extends undefined ? K : never }[keyof Schema];
 
-export type AppConfig = { [K in Exclude<keyof Schema, OptionalKeys>]: ValueOf<Schema[K]> } & { [K in OptionalKeys]?: ValueOf<Schema[K]> };
+export type AppConfig = { [K in Exclude<keyof Schema, OptionalKeys>]: ValueOf<Schema[K]> } & {
+  [K in OptionalKeys]?: ValueOf<Schema[K]>;
+};
 
 /** Every key with a default, at its default. */
 export const configDefaults = Object.fromEntries(
-  Object.entries(configSchema).filter(([, s]) => s.default !== undefined).map(([key, s]) => [key, s.default]),
+  Object.entries(configSchema)
+    .filter(([, s]) => s.default !== undefined)
+    .map(([key, s]) => [key, s.default]),
 ) as Pick<AppConfig, Exclude<keyof Schema, OptionalKeys>>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {

@@ -25,12 +25,17 @@ async function main(): Promise<void> {
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   if (config.demoData) await seedDemoIfEmpty(store, new Date());
   if (config.trustProxy === true) {
-    logger.warn('TRUST_PROXY=true: X-Forwarded-For/-Proto/-Host are believed from any peer; name the proxy instead unless only it can reach this port');
+    logger.warn(
+      'TRUST_PROXY=true: X-Forwarded-For/-Proto/-Host are believed from any peer; name the proxy instead unless only it can reach this port',
+    );
   }
   if (config.auth === 'none') {
-    logger.warn('AUTH=none: every operation is public, API keys are not read; any caller can read every company\'s report');
+    logger.warn(
+      "AUTH=none: every operation is public, API keys are not read; any caller can read every company's report",
+    );
   }
-  // What the app can answer without runs once it listens and has warmed up, before it reports ready (a failure stops the start).
+  // What the app can answer without runs once it listens and has warmed up, before it reports ready (a failure stops
+  // the start).
   const unfinished: (() => Promise<void>)[] = [];
   const app = await createApp({ config, store, logger, finishLater: (work) => void unfinished.push(work) });
   const listening = await listen(app, config.port, config.host).catch(async (err: unknown) => {
@@ -42,20 +47,30 @@ async function main(): Promise<void> {
   const url = listening.url + (config.basePath ?? '');
   // The embedded file has one writer, this process: `npm run keys` reaches its key operations through this socket.
   const keyAdminPath = store.kind === 'duckdb' ? keyAdminSocketPath(config.dataDir) : undefined;
-  // Not fatal: without it (a path too long for a Unix socket, a read-only directory) keys are managed with the server stopped.
+  // Not fatal: without it (a path too long for a Unix socket, a read-only directory) keys are managed with the server
+  // stopped.
   const keyAdmin = keyAdminPath
-    ? await listenKeyAdmin(keyAdminPath, store, () => url).catch((err: unknown) => void logger.warn({ err, path: keyAdminPath }, 'no key administration socket: stop the server to run npm run keys'))
+    ? await listenKeyAdmin(keyAdminPath, store, () => url).catch(
+        (err: unknown) =>
+          void logger.warn(
+            { err, path: keyAdminPath },
+            'no key administration socket: stop the server to run npm run keys',
+          ),
+      )
     : undefined;
   if (keyAdmin && keyAdminPath) process.once('exit', () => rmSync(keyAdminPath, { force: true }));
   await warmUp(url);
   for (const work of unfinished) await work();
-  // The first report of a company would otherwise wait for its in-memory pre-aggregates; read them now, in the background.
+  // The first report of a company would otherwise wait for its in-memory pre-aggregates; read them now, in the
+  // background.
   void store.preload().catch((err: unknown) => logger.warn({ err }, 'preload failed; reports read on demand'));
-  // The embedded demo gets one key on its first start that gets this far; only its hash is stored, so it is printed here once.
+  // The embedded demo gets one key on its first start that gets this far; only its hash is stored, so it is printed
+  // here once.
   // Made only when the store holds no key, atomically: instances started together over one database make one.
-  const demoKey = config.demoData && config.auth === 'apikey' && (await store.listCompanies()).some((c) => c.id === 1)
-    ? await createFirstApiKey(store, { name: 'demo', companyIds: [1] })
-    : undefined;
+  const demoKey =
+    config.demoData && config.auth === 'apikey' && (await store.listCompanies()).some((c) => c.id === 1)
+      ? await createFirstApiKey(store, { name: 'demo', companyIds: [1] })
+      : undefined;
 
   let stopping = false;
   async function shutdown(signal: string): Promise<void> {
@@ -82,10 +97,21 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   // Printed once a signal would stop the process cleanly: a caller may act on the first banner line (and a stop that
   // comes while the rest reads the store ends the process with 0, as any stop does).
-  await printStartBanner({ url, store, auth: config.auth, demoKey }, (text) => console.log(text)).catch((err: unknown) => {
-    if (!stopping) throw err;
-  });
-  logger.info({ url, store: store.kind, auth: config.auth, basePath: config.basePath || undefined, publicBaseUrl: config.publicBaseUrl }, 'ready');
+  await printStartBanner({ url, store, auth: config.auth, demoKey }, (text) => console.log(text)).catch(
+    (err: unknown) => {
+      if (!stopping) throw err;
+    },
+  );
+  logger.info(
+    {
+      url,
+      store: store.kind,
+      auth: config.auth,
+      basePath: config.basePath || undefined,
+      publicBaseUrl: config.publicBaseUrl,
+    },
+    'ready',
+  );
 }
 
 main().catch((err: unknown) => {

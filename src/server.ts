@@ -30,10 +30,14 @@ export async function listen(app: Express, port: number, host: string): Promise<
 /**
  * One request per contract operation, and the WSDL, sent one at a time: a request from outside that arrives meanwhile
  * waits for one of them at most, not for all. Over node:http, which the server has loaded already (the first use of
- * fetch loads its client, a share of start-up of its own). The access log leaves them out (src/ops/warm-up-requests.ts).
+ * fetch loads its client, a share of start-up of its own). The access log leaves them out
+ * (src/ops/warm-up-requests.ts).
  */
 export async function warmUp(url: string): Promise<void> {
-  const requests = contractOperations().all.map(({ method, template }) => ({ method, path: template.replace(/\{\w+\}/g, 'warmup') }));
+  const requests = contractOperations().all.map(({ method, template }) => ({
+    method,
+    path: template.replace(/\{\w+\}/g, 'warmup'),
+  }));
   for (const { method, path } of [...requests, { method: 'GET', path: '/soap12?wsdl' }]) {
     await new Promise<void>((resolve, reject) => {
       const body = method === 'GET' ? undefined : '{}';

@@ -10,7 +10,14 @@ const target = new URL(process.argv[2]);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512, scheduling: 'lifo' });
 
 const server = http.createServer((req, res) => {
-  const upstream = http.request({ hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent });
+  const upstream = http.request({
+    hostname: target.hostname,
+    port: target.port,
+    method: req.method,
+    path: req.url,
+    headers: req.headers,
+    agent,
+  });
   upstream.on('response', (answer) => {
     res.writeHead(answer.statusCode ?? 502, answer.headers);
     answer.pipe(res);

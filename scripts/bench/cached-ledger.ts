@@ -22,7 +22,8 @@ const BENCH_DIR = join(tmpdir(), 'reporting-bench');
 
 function cacheName(store: string, ledger: RandomLedgerOptions): string {
   const h = createHash('sha1').update(JSON.stringify(ledger));
-  for (const f of ['test/support/random-ledger.ts', 'scripts/bench/ledger-csv.ts', 'src/store/schema.ts']) h.update(readFileSync(join(root, f)));
+  for (const f of ['test/support/random-ledger.ts', 'scripts/bench/ledger-csv.ts', 'src/store/schema.ts'])
+    h.update(readFileSync(join(root, f)));
   return join(BENCH_DIR, `${store}-s${ledger.seed}-n${ledger.entries}-${h.digest('hex').slice(0, 10)}`);
 }
 
@@ -30,16 +31,23 @@ function cacheName(store: string, ledger: RandomLedgerOptions): string {
 async function importLedger(ledger: RandomLedgerOptions, env: Record<string, string>): Promise<number> {
   const csv = await ensureLedgerCsv(join(BENCH_DIR, `report-s${ledger.seed}-n${ledger.entries}`), ledger);
   const run = await runScript('scripts/import.ts', [csv.journal, '--reference', csv.reference], env);
-  if (!run.output.includes(`loaded ${ledger.entries} entries`)) throw new Error(`npm run import did not load every entry:\n${run.output.slice(-2000)}`);
+  if (!run.output.includes(`loaded ${ledger.entries} entries`))
+    throw new Error(`npm run import did not load every entry:\n${run.output.slice(-2000)}`);
   return run.ms;
 }
 
-interface Marker { importMs: number }
+interface Marker {
+  importMs: number;
+}
 const readMarker = (file: string) => JSON.parse(readFileSync(`${file}.ok`, 'utf8')) as Marker;
 
-/** A PostgreSQL server over the cached cluster holding the ledger (imported first when there is none); destroy() keeps it. */
+/**
+ * A PostgreSQL server over the cached cluster holding the ledger (imported first when there is none); destroy() keeps
+ * it.
+ */
 export async function cachedPostgresLedger(
-  ledger: RandomLedgerOptions, { rebuild = false } = {},
+  ledger: RandomLedgerOptions,
+  { rebuild = false } = {},
 ): Promise<{ server: PostgresServer; url: string; note: string }> {
   mkdirSync(BENCH_DIR, { recursive: true });
   const data = cacheName('pg', ledger);
@@ -47,10 +55,19 @@ export async function cachedPostgresLedger(
   if (!built) for (const f of [`${data}.ok`, data]) rmSync(f, { recursive: true, force: true });
   const server = await startPostgresServer('ledger', { keepData: data });
   try {
-    if (built) return { server, url: server.url, note: `PostgreSQL ledger reused (imported in ${secs(readMarker(data).importMs)}; ${data})` };
+    if (built)
+      return {
+        server,
+        url: server.url,
+        note: `PostgreSQL ledger reused (imported in ${secs(readMarker(data).importMs)}; ${data})`,
+      };
     const importMs = await importLedger(ledger, { DATABASE_URL: server.url });
     writeFileSync(`${data}.ok`, JSON.stringify({ importMs } satisfies Marker));
-    return { server, url: server.url, note: `PostgreSQL ledger imported by npm run import in ${secs(importMs)} (kept: ${data})` };
+    return {
+      server,
+      url: server.url,
+      note: `PostgreSQL ledger imported by npm run import in ${secs(importMs)} (kept: ${data})`,
+    };
   } catch (err) {
     await server.destroy();
     throw err;
@@ -58,11 +75,15 @@ export async function cachedPostgresLedger(
 }
 
 /** The cached DuckDB file holding the ledger (loaded first when there is none). */
-export async function cachedDuckDbLedger(ledger: RandomLedgerOptions, { rebuild = false } = {}): Promise<{ path: string; note: string }> {
+export async function cachedDuckDbLedger(
+  ledger: RandomLedgerOptions,
+  { rebuild = false } = {},
+): Promise<{ path: string; note: string }> {
   const dir = cacheName('duckdb', ledger);
   const path = join(dir, 'ledger.duckdb');
   const size = () => `${(statSync(path).size / 1e6).toFixed(0)} MB`;
-  if (!rebuild && existsSync(`${dir}.ok`)) return { path, note: `DuckDB file reused: ${size()}, loaded in ${secs(readMarker(dir).importMs)} (${path})` };
+  if (!rebuild && existsSync(`${dir}.ok`))
+    return { path, note: `DuckDB file reused: ${size()}, loaded in ${secs(readMarker(dir).importMs)} (${path})` };
   for (const f of [`${dir}.ok`, dir]) rmSync(f, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const importMs = await importLedger(ledger, { DATA_DIR: dir, DATABASE_URL: '' });

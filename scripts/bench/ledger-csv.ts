@@ -1,5 +1,6 @@
 /**
- * The seeded random ledger (test/support/random-ledger.ts) written as the import's CSV files (scripts/import-format.md):
+ * The seeded random ledger (test/support/random-ledger.ts) written as the import's CSV files
+ * (scripts/import-format.md):
  * a journal of one row per line and a reference file. Streamed (csv-stringify), so a file of any size is written in
  * bounded memory.
  */
@@ -7,14 +8,23 @@ import { stringify } from 'csv-stringify';
 import { createWriteStream, existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { stringify as stringifySync } from 'csv-stringify/sync';
-import { randomLedgerEntries, randomLedgerReference, type RandomLedgerOptions } from '../../test/support/random-ledger.ts';
+import {
+  randomLedgerEntries,
+  randomLedgerReference,
+  type RandomLedgerOptions,
+} from '../../test/support/random-ledger.ts';
 
-export interface LedgerCsv { journal: string; reference: string; bytes: number }
+export interface LedgerCsv {
+  journal: string;
+  reference: string;
+  bytes: number;
+}
 
 const JOURNAL_HEADER = ['entry', 'date', 'location', 'account', 'amount', 'options', 'memo', 'posted'];
 const REFERENCE_HEADER = ['kind', 'id', 'company_id', 'name', 'type', 'number', 'category_id', 'time_zone'];
 
-const decimal = (cents: number) => `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+const decimal = (cents: number) =>
+  `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
 
 function referenceRows(options: RandomLedgerOptions): string[][] {
   const ref = randomLedgerReference(options);
@@ -30,7 +40,8 @@ function referenceRows(options: RandomLedgerOptions): string[][] {
 
 /** Writes (once; kept by name) `<base>.journal.csv` and `<base>.reference.csv`. */
 export async function ensureLedgerCsv(base: string, options: RandomLedgerOptions): Promise<LedgerCsv> {
-  const journal = `${base}.journal.csv`, reference = `${base}.reference.csv`;
+  const journal = `${base}.journal.csv`,
+    reference = `${base}.reference.csv`;
   if (!existsSync(journal) || !existsSync(reference)) {
     writeFileSync(reference, stringifySync([REFERENCE_HEADER, ...referenceRows(options)]));
     const partial = `${journal}.part`;
@@ -42,8 +53,16 @@ export async function ensureLedgerCsv(base: string, options: RandomLedgerOptions
     for (const e of randomLedgerEntries(options)) {
       n++;
       for (const l of e.lines) {
-        const row = [`E${n}`, e.date, String(l.locationId ?? e.locationId), String(l.accountId), decimal(l.cents),
-          (l.trackingOptionIds ?? []).join(';'), e.memo ?? '', e.isPosted === false ? 'false' : 'true'];
+        const row = [
+          `E${n}`,
+          e.date,
+          String(l.locationId ?? e.locationId),
+          String(l.accountId),
+          decimal(l.cents),
+          (l.trackingOptionIds ?? []).join(';'),
+          e.memo ?? '',
+          e.isPosted === false ? 'false' : 'true',
+        ];
         if (!csv.write(row)) await once(csv, 'drain');
       }
     }

@@ -19,13 +19,31 @@ import { fmtInt, fmtMs, fmtRatio, table } from './stats.ts';
 
 const REPORT = '/reporting/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true';
 
-interface Measured { target: string; rps: number; p50: number; p99: number; errors: number }
+interface Measured {
+  target: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
 
-async function drive(target: string, url: string, key: string, duration: number, connections: number): Promise<Measured> {
+async function drive(
+  target: string,
+  url: string,
+  key: string,
+  duration: number,
+  connections: number,
+): Promise<Measured> {
   const opts = { url, headers: { 'X-ApiKey': key }, connections };
   await autocannon({ ...opts, duration: 2 }); // warm-up: JIT, connection pools, TLS sessions
   const result = await autocannon({ ...opts, duration });
-  return { target, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+  return {
+    target,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
 }
 
 export async function benchInstances(duration: number, connections = 50): Promise<void> {
@@ -37,11 +55,16 @@ export async function benchInstances(duration: number, connections = 50): Promis
     const env = { DATABASE_URL: pg.url, LOG_LEVEL: 'warn' };
     const ports: [number, number] = [await freePort(), await freePort()];
     instances.push(await startUnitInstance(ports[0], { ...env, DEMO_DATA: '1' })); // seeds the demo ledger
-    const made = await promisify(execFile)(process.execPath, ['dist/scripts/keys.js', 'create', '--company', '1', '--name', 'bench'],
-      { cwd: REPO_ROOT, env: { PATH: process.env.PATH, ...env } });
+    const made = await promisify(execFile)(
+      process.execPath,
+      ['dist/scripts/keys.js', 'create', '--company', '1', '--name', 'bench'],
+      { cwd: REPO_ROOT, env: { PATH: process.env.PATH, ...env } },
+    );
     const key = /key \(shown once, stored hashed\): (\S+)/.exec(made.stdout)![1]!;
     const results: Measured[] = [];
-    results.push(await drive('1 instance, direct (no nginx)', `http://127.0.0.1:${ports[0]}${REPORT}`, key, duration, connections));
+    results.push(
+      await drive('1 instance, direct (no nginx)', `http://127.0.0.1:${ports[0]}${REPORT}`, key, duration, connections),
+    );
     nginx = await startNginx({ http: await freePort(), https: await freePort(), upstreams: [ports[0], ports[0]] });
     results.push(await drive('nginx → 1 instance', nginx.httpsUrl + REPORT, key, duration, connections));
     await nginx.stop();
@@ -49,15 +72,24 @@ export async function benchInstances(duration: number, connections = 50): Promis
     nginx = await startNginx({ http: await freePort(), https: await freePort(), upstreams: ports });
     results.push(await drive('nginx → 2 instances', nginx.httpsUrl + REPORT, key, duration, connections));
 
-    console.log(`\nReports through nginx (deploy/nginx, TLS) over one PostgreSQL: GET ${REPORT.split('?')[0]} (demo ledger, this year), `
-      + `${connections} connections, ${duration} s each (+2 s warm-up); machine: ${availableParallelism()} cores`);
-    console.log(table([
-      ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
-      ...results.map((r) => [r.target, fmtInt(r.rps), fmtMs(r.p50), fmtMs(r.p99), String(r.errors)]),
-    ]));
+    console.log(
+      `\nReports through nginx (deploy/nginx, TLS) over one PostgreSQL: GET ${REPORT.split('?')[0]} (demo ledger, this year), ` +
+        `${connections} connections, ${duration} s each (+2 s warm-up); machine: ${availableParallelism()} cores`,
+    );
+    console.log(
+      table([
+        ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
+        ...results.map((r) => [r.target, fmtInt(r.rps), fmtMs(r.p50), fmtMs(r.p99), String(r.errors)]),
+      ]),
+    );
     const [direct, one, two] = results as [Measured, Measured, Measured];
-    console.log(`two instances / one instance through nginx: ${fmtRatio(two.rps / one.rps)}; nginx → 1 instance / direct: ${fmtRatio(one.rps / direct.rps)}`);
-    if (availableParallelism() <= 2) console.log('(2 cores or fewer: nginx, PostgreSQL, autocannon and the instances share them; two instances cannot double here)');
+    console.log(
+      `two instances / one instance through nginx: ${fmtRatio(two.rps / one.rps)}; nginx → 1 instance / direct: ${fmtRatio(one.rps / direct.rps)}`,
+    );
+    if (availableParallelism() <= 2)
+      console.log(
+        '(2 cores or fewer: nginx, PostgreSQL, autocannon and the instances share them; two instances cannot double here)',
+      );
   } finally {
     await nginx?.stop();
     await Promise.all(instances.map((p) => p.stop()));

@@ -12,15 +12,37 @@ import type { LedgerBatch } from '../../src/store/ledger-store.ts';
 import { CHANGE_CHANNEL } from '../../src/store/change-log-sql.ts';
 
 export const PROPAGATION_COMPANY = 9001;
-const LOCATION = 900_101, CASH = 900_110, SALES = 900_140;
+const LOCATION = 900_101,
+  CASH = 900_110,
+  SALES = 900_140;
 export const PROPAGATION_RANGE = { from: '2024-01-01', to: '2024-12-31' };
 
 const REFERENCE: LedgerBatch = {
-  companies: [{ id: PROPAGATION_COMPANY, name: 'Propagation Co', baseCurrency: 'USD', fiscalYearStartMonth: 1, timeZone: 'UTC' }],
+  companies: [
+    { id: PROPAGATION_COMPANY, name: 'Propagation Co', baseCurrency: 'USD', fiscalYearStartMonth: 1, timeZone: 'UTC' },
+  ],
   locations: [{ id: LOCATION, companyId: PROPAGATION_COMPANY, name: 'Main' }],
   accounts: [
-    { id: CASH, companyId: PROPAGATION_COMPANY, number: '1000', name: 'Cash', type: 'Bank', parentId: null, isActive: true, standardAccountId: null },
-    { id: SALES, companyId: PROPAGATION_COMPANY, number: '4000', name: 'Sales', type: 'Income', parentId: null, isActive: true, standardAccountId: null },
+    {
+      id: CASH,
+      companyId: PROPAGATION_COMPANY,
+      number: '1000',
+      name: 'Cash',
+      type: 'Bank',
+      parentId: null,
+      isActive: true,
+      standardAccountId: null,
+    },
+    {
+      id: SALES,
+      companyId: PROPAGATION_COMPANY,
+      number: '4000',
+      name: 'Sales',
+      type: 'Income',
+      parentId: null,
+      isActive: true,
+      standardAccountId: null,
+    },
   ],
 };
 
@@ -48,12 +70,24 @@ export async function measurePropagation(url: string, report: () => Promise<stri
   try {
     for (let i = 0; i < loads; i++) {
       const before = await report();
-      const committed = new Promise<number>((resolve) => listener.once('notification', () => resolve(performance.now())));
+      const committed = new Promise<number>((resolve) =>
+        listener.once('notification', () => resolve(performance.now())),
+      );
       const cents = 10_000 + i;
-      const loaded = store.load({ entries: [{
-        companyId: PROPAGATION_COMPANY, locationId: LOCATION, date: '2024-06-15', ref: `propagation-${Date.now()}-${i}`,
-        lines: [{ accountId: SALES, cents: -cents }, { accountId: CASH, cents }],
-      }] });
+      const loaded = store.load({
+        entries: [
+          {
+            companyId: PROPAGATION_COMPANY,
+            locationId: LOCATION,
+            date: '2024-06-15',
+            ref: `propagation-${Date.now()}-${i}`,
+            lines: [
+              { accountId: SALES, cents: -cents },
+              { accountId: CASH, cents },
+            ],
+          },
+        ],
+      });
       const at = await committed;
       while ((await report()) === before) {
         if (performance.now() - at > 60_000) throw new Error('an import did not reach the other instance within 60 s');

@@ -1,18 +1,33 @@
-/** A repository script run as users run it (tsx) in a child Node, timed, with its output and peak RSS (peak-rss.mjs). */
+/**
+ * A repository script run as users run it (tsx) in a child Node, timed, with its output and peak RSS (peak-rss.mjs).
+ */
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-export interface ScriptRun { ms: number; peakMiB: number; output: string }
+export interface ScriptRun {
+  ms: number;
+  peakMiB: number;
+  output: string;
+}
 
-/** Runs `script` (a path under the repository) with `args`, `env` added to this process's; rejects when it exits non-zero. */
+/**
+ * Runs `script` (a path under the repository) with `args`, `env` added to this process's; rejects when it exits
+ * non-zero.
+ */
 export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<ScriptRun> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', join(root, 'scripts/bench/peak-rss.mjs'), join(root, script), ...args], {
-    cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', join(root, 'scripts/bench/peak-rss.mjs'), join(root, script), ...args],
+    {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));

@@ -3,7 +3,8 @@
  * own cost shows most) and a profit-and-loss report over the demo ledger, with autocannon, keep-alive connections,
  * straight to the old host (the anchor) and through `npm run shadow` in front of it, mirroring every request (and, in
  * a second configuration, one in ten) to a new instance; the old host is asked again for noise, as by default. Old and
- * new are production processes (`node dist/src/start.js`, the demo ledger, each its own demo key); the proxy runs as users
+ * new are production processes (`node dist/src/start.js`, the demo ledger, each its own demo key); the proxy runs as
+ * users
  * run it (tsx). Rounds alternate the targets; the table gives each one's median requests/s and p99 over the
  * rounds, and the ratios to the anchor (goal: throughput ≥ 0.8×, p99 ≤ anchor + 2 ms), then the proxy's own figures
  * (mirrored, dropped: the queue bounds the mirror's work under a load it cannot follow).
@@ -35,16 +36,32 @@ const ECHO = '/v1/echo/hello';
 const LIGHT_CONNECTIONS = 5;
 const REPORT = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true';
 
-interface Measured { rps: number; p50: number; p99: number; errors: number; cpu: Record<string, number> }
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  cpu: Record<string, number>;
+}
 
 /** The CPU (ms) of each named process so far; `load generator` is this process (autocannon runs in it). */
 function cpuNow(pids: Record<string, number>): Record<string, number> {
   const own = process.cpuUsage();
-  return { ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processTreeCpuMs(pid)])), 'load generator': (own.user + own.system) / 1000 };
+  return {
+    ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processTreeCpuMs(pid)])),
+    'load generator': (own.user + own.system) / 1000,
+  };
 }
 
 /** `rate`: requests/s over all connections (open loop); none: as fast as the target answers. */
-async function load(url: string, headers: Record<string, string>, duration: number, connections: number, pids: Record<string, number>, rate?: number): Promise<Measured> {
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  duration: number,
+  connections: number,
+  pids: Record<string, number>,
+  rate?: number,
+): Promise<Measured> {
   const options = { url, headers, connections, pipelining: 1, ...(rate ? { overallRate: rate } : {}) };
   await autocannon({ ...options, duration: 1 }); // warm-up: JIT, sockets
   const latencies: number[] = [];
@@ -56,8 +73,19 @@ async function load(url: string, headers: Record<string, string>, duration: numb
     });
   });
   const cpuAfter = cpuNow(pids);
-  const cpu = Object.fromEntries(Object.keys(cpuAfter).map((name) => [name, (cpuAfter[name]! - cpuBefore[name]!) / Math.max(1, result.requests.total)]));
-  return { rps: result.requests.average, p50: median(latencies), p99: percentile(latencies, 99), errors: result.errors + result.timeouts + result.non2xx, cpu };
+  const cpu = Object.fromEntries(
+    Object.keys(cpuAfter).map((name) => [
+      name,
+      (cpuAfter[name]! - cpuBefore[name]!) / Math.max(1, result.requests.total),
+    ]),
+  );
+  return {
+    rps: result.requests.average,
+    p50: median(latencies),
+    p99: percentile(latencies, 99),
+    errors: result.errors + result.timeouts + result.non2xx,
+    cpu,
+  };
 }
 
 /** Until no proxy has mirrors waiting or in flight (the work a run left must not land in the next one). */
@@ -72,15 +100,22 @@ async function drained(urls: readonly string[]): Promise<void> {
 }
 
 /** `node dist/src/start.js` over a fresh store with the demo ledger, and the demo key it prints. */
-async function startHost(env: Record<string, string> = {}): Promise<SpawnedServer & { dataDir: string; apiKey: string }> {
+async function startHost(
+  env: Record<string, string> = {},
+): Promise<SpawnedServer & { dataDir: string; apiKey: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-shadow-'));
-  const server = await spawnServer([process.execPath, 'dist/src/start.js'], { dataDir, env: { LOG_LEVEL: 'warn', DEMO_DATA: '1', ...env }, keepOutput: true });
+  const server = await spawnServer([process.execPath, 'dist/src/start.js'], {
+    dataDir,
+    env: { LOG_LEVEL: 'warn', DEMO_DATA: '1', ...env },
+    keepOutput: true,
+  });
   await server.ready;
   // The demo ledger is loaded (and its key printed) after the server listens.
   const until = Date.now() + 180_000;
   let apiKey: string | undefined;
   while (!(apiKey = /Demo API key for company 1[^:]*: (\S+)/.exec(server.output())?.[1])) {
-    if (Date.now() > until || server.child.exitCode !== null) throw new Error(`no demo key printed: ${server.output()}`);
+    if (Date.now() > until || server.child.exitCode !== null)
+      throw new Error(`no demo key printed: ${server.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { ...server, dataDir, apiKey };
@@ -93,11 +128,17 @@ function withoutBenchOptions(): NodeJS.ProcessEnv {
 }
 
 function startShadow(old: string, neu: string, ...args: string[]): Promise<ServerProcess> {
-  return startServerProcess(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), ['scripts/shadow.ts', '--old', old, '--new', neu, '--listen', '0', ...args], { env: withoutBenchOptions() });
+  return startServerProcess(
+    path.join(REPO_ROOT, 'node_modules/.bin/tsx'),
+    ['scripts/shadow.ts', '--old', old, '--new', neu, '--listen', '0', ...args],
+    { env: withoutBenchOptions() },
+  );
 }
 
 export async function benchShadow(rounds: number, duration: number, connections: number): Promise<void> {
-  console.log(`\nShadow proxy: ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), ${rounds} rounds; old and new: node dist/src/start.js with the demo ledger`);
+  console.log(
+    `\nShadow proxy: ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), ${rounds} rounds; old and new: node dist/src/start.js with the demo ledger`,
+  );
   execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/ensure-build.mjs')], { stdio: 'inherit' });
   const [old, neu] = await Promise.all([startHost(), startHost({ COMPANY_NAME: 'Another Company' })]);
   const proxies: [string, ServerProcess][] = [];
@@ -106,16 +147,33 @@ export async function benchShadow(rounds: number, duration: number, connections:
     proxies.push(['through shadow (mirror all)', await startShadow(old.url, neu.url, ...newKey)]);
     proxies.push(['through shadow (--sample 0.1)', await startShadow(old.url, neu.url, ...newKey, '--sample', '0.1')]);
     // The floor: a bare node:http proxy in front of the same old host, nothing mirrored.
-    proxies.push(['bare node:http proxy (floor)', await startServerProcess(process.execPath, [path.join(REPO_ROOT, 'scripts/bench/bare-proxy.mjs'), old.url], { env: withoutBenchOptions() })]);
-    const targets: [string, string][] = [['old host direct (anchor)', old.url], ...proxies.map(([name, p]): [string, string] => [name, p.url])];
+    proxies.push([
+      'bare node:http proxy (floor)',
+      await startServerProcess(process.execPath, [path.join(REPO_ROOT, 'scripts/bench/bare-proxy.mjs'), old.url], {
+        env: withoutBenchOptions(),
+      }),
+    ]);
+    const targets: [string, string][] = [
+      ['old host direct (anchor)', old.url],
+      ...proxies.map(([name, p]): [string, string] => [name, p.url]),
+    ];
     const shadows = proxies.filter(([name]) => name.startsWith('through shadow'));
-    for (const [label, url, headers] of [['GET /v1/echo/hello', ECHO, {}], ['GET ProfitAndLoss/Flat (demo ledger, 2 years)', REPORT, { 'X-ApiKey': old.apiKey }]] as const) {
-      // The same answer each way, but for the report's own timing and the host its link names (the one the client called).
-      const same = (text: string, base: string) => text.split(base).join('{host}').replace(/"BuildTime":\d+/, '');
+    for (const [label, url, headers] of [
+      ['GET /v1/echo/hello', ECHO, {}],
+      ['GET ProfitAndLoss/Flat (demo ledger, 2 years)', REPORT, { 'X-ApiKey': old.apiKey }],
+    ] as const) {
+      // The same answer each way, but for the report's own timing and the host its link names (the one the client
+      // called).
+      const same = (text: string, base: string) =>
+        text
+          .split(base)
+          .join('{host}')
+          .replace(/"BuildTime":\d+/, '');
       const body = await (await fetch(old.url + url, { headers })).text();
       for (const [name, base] of targets) {
         const check = await (await fetch(base + url, { headers })).text();
-        if (same(check, base) !== same(body, old.url)) throw new Error(`${name} answers another body: ${check.slice(0, 200)}`);
+        if (same(check, base) !== same(body, old.url))
+          throw new Error(`${name} answers another body: ${check.slice(0, 200)}`);
       }
       const pids: Record<string, number> = { old: old.child.pid!, new: neu.child.pid!, proxy: 0 };
       const measure = async (rate?: number, clients = connections) => {
@@ -126,42 +184,86 @@ export async function benchShadow(rounds: number, duration: number, connections:
             await drained(shadows.map(([, p]) => p.url));
             // The proxy's CPU is that of the one under load; the anchor's run counts none.
             const proxy = proxies.find(([n]) => n === name)?.[1];
-            perTarget.get(name)!.push(await load(base + url, headers, duration, clients, { ...pids, proxy: proxy?.child.pid ?? 0 }, rate));
+            perTarget
+              .get(name)!
+              .push(
+                await load(base + url, headers, duration, clients, { ...pids, proxy: proxy?.child.pid ?? 0 }, rate),
+              );
           }
         }
         return (name: string) => {
           const all = perTarget.get(name)!;
           const cpu = Object.fromEntries(Object.keys(all[0]!.cpu).map((k) => [k, median(all.map((m) => m.cpu[k]!))]));
-          return { rps: median(all.map((m) => m.rps)), p50: median(all.map((m) => m.p50)), p99: median(all.map((m) => m.p99)), errors: all.reduce((n, m) => n + m.errors, 0), cpu };
+          return {
+            rps: median(all.map((m) => m.rps)),
+            p50: median(all.map((m) => m.p50)),
+            p99: median(all.map((m) => m.p99)),
+            errors: all.reduce((n, m) => n + m.errors, 0),
+            cpu,
+          };
         };
       };
       const print = (title: string, mid: Awaited<ReturnType<typeof measure>>) => {
         const anchor = mid(targets[0]![0]);
         console.log(`\n${label} (${fmtInt(Buffer.byteLength(body))} bytes), ${title}`);
-        console.log(table([
-          ['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'req/s vs anchor', 'p99 − anchor', 'CPU ms/req: old', 'new', 'proxy', 'load gen'],
-          ...targets.map(([name]) => {
-            const m = mid(name);
-            const cpu = (k: string) => fmtMs(m.cpu[k]!);
-            return [name, fmtInt(m.rps), fmtMs(m.p50), fmtMs(m.p99), String(m.errors), fmtRatio(m.rps / anchor.rps), `${(m.p99 - anchor.p99).toFixed(2)} ms`, cpu('old'), cpu('new'), cpu('proxy'), cpu('load generator')];
-          }),
-        ]));
+        console.log(
+          table([
+            [
+              'target',
+              'req/s',
+              'p50 ms',
+              'p99 ms',
+              'errors',
+              'req/s vs anchor',
+              'p99 − anchor',
+              'CPU ms/req: old',
+              'new',
+              'proxy',
+              'load gen',
+            ],
+            ...targets.map(([name]) => {
+              const m = mid(name);
+              const cpu = (k: string) => fmtMs(m.cpu[k]!);
+              return [
+                name,
+                fmtInt(m.rps),
+                fmtMs(m.p50),
+                fmtMs(m.p99),
+                String(m.errors),
+                fmtRatio(m.rps / anchor.rps),
+                `${(m.p99 - anchor.p99).toFixed(2)} ms`,
+                cpu('old'),
+                cpu('new'),
+                cpu('proxy'),
+                cpu('load generator'),
+              ];
+            }),
+          ]),
+        );
         return anchor;
       };
       const saturated = print('as fast as each answers', await measure());
       const rate = Math.max(100, Math.round(saturated.rps / 2 / 100) * 100);
       print(`at a fixed ${fmtInt(rate)} requests/s (half the anchor's), open loop`, await measure(rate));
-      // Bursts of 50 at once queue behind each other on 2 cores whatever the proxy does; a light load shows the hop itself.
+      // Bursts of 50 at once queue behind each other on 2 cores whatever the proxy does; a light load shows the hop
+      // itself.
       const light = Math.max(50, Math.round(saturated.rps / 10 / 50) * 50);
-      print(`at a fixed ${fmtInt(light)} requests/s (a tenth of the anchor's) over ${LIGHT_CONNECTIONS} connections, open loop`, await measure(light, LIGHT_CONNECTIONS));
+      print(
+        `at a fixed ${fmtInt(light)} requests/s (a tenth of the anchor's) over ${LIGHT_CONNECTIONS} connections, open loop`,
+        await measure(light, LIGHT_CONNECTIONS),
+      );
     }
     console.log('');
     for (const [name, proxy] of shadows) {
       const s = (await (await fetch(`${proxy.url}/_shadow.json`)).json()) as ShadowSnapshot;
       const t = s.totals;
-      console.log(`${name}: served ${fmtInt(t.served)}, mirrored ${fmtInt(t.mirrored)} (${fmtInt(t.different)} different, ${fmtInt(t.errors)} errors), dropped ${fmtInt(t.dropped)} (queue full), skipped ${fmtInt(t.skipped)}; old p50/p99 ${s.latency.old.p50}/${s.latency.old.p99} ms, new ${s.latency.new.p50}/${s.latency.new.p99} ms`);
+      console.log(
+        `${name}: served ${fmtInt(t.served)}, mirrored ${fmtInt(t.mirrored)} (${fmtInt(t.different)} different, ${fmtInt(t.errors)} errors), dropped ${fmtInt(t.dropped)} (queue full), skipped ${fmtInt(t.skipped)}; old p50/p99 ${s.latency.old.p50}/${s.latency.old.p99} ms, new ${s.latency.new.p50}/${s.latency.new.p99} ms`,
+      );
     }
-    console.log('Goal: through the proxy ≥ 0.8× the anchor\'s requests/s and p99 ≤ the anchor\'s + 2 ms (medians over the rounds); CPU ms/req: each process\'s CPU time over the measured window per request answered (proxy: its process tree, mirror thread included).');
+    console.log(
+      "Goal: through the proxy ≥ 0.8× the anchor's requests/s and p99 ≤ the anchor's + 2 ms (medians over the rounds); CPU ms/req: each process's CPU time over the measured window per request answered (proxy: its process tree, mirror thread included).",
+    );
   } finally {
     await Promise.all([...proxies.map(([, p]) => p.stop()), old.stop(), neu.stop()]);
     for (const host of [old, neu]) rmSync(host.dataDir, { recursive: true, force: true });

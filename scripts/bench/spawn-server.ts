@@ -34,7 +34,10 @@ export interface SpawnServerOptions {
   keepOutput?: boolean;
 }
 
-export async function spawnServer(argv: readonly [string, ...string[]], options: SpawnServerOptions): Promise<SpawnedServer> {
+export async function spawnServer(
+  argv: readonly [string, ...string[]],
+  options: SpawnServerOptions,
+): Promise<SpawnedServer> {
   const { NODE_OPTIONS: _bench, ...inherited } = process.env;
   for (const name of options.unset ?? []) delete inherited[name];
   const port = await freePort();
@@ -42,12 +45,22 @@ export async function spawnServer(argv: readonly [string, ...string[]], options:
   const [bin, ...args] = argv;
   const child = spawn(bin, args, {
     cwd: ROOT,
-    env: { ...inherited, DATA_DIR: options.dataDir, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: '0', LOG_LEVEL: 'warn', ...options.env },
+    env: {
+      ...inherited,
+      DATA_DIR: options.dataDir,
+      DATABASE_URL: '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DEMO_DATA: '0',
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
   const ready = new Promise<number>((resolve, reject) => {
-    const exited = (code: number | null) => reject(new Error(`${argv.join(' ')} exited (${code}) before it was ready: ${out}`));
+    const exited = (code: number | null) =>
+      reject(new Error(`${argv.join(' ')} exited (${code}) before it was ready: ${out}`));
     child.once('exit', exited);
     const read = (chunk: Buffer) => {
       out += chunk;
@@ -62,10 +75,11 @@ export async function spawnServer(argv: readonly [string, ...string[]], options:
     child.stdout!.on('data', read);
   });
   ready.catch(() => undefined);
-  const stop = () => new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
   return { child, port, url: `http://127.0.0.1:${port}`, spawnedAt, ready, output: () => out, stop };
 }

@@ -1,5 +1,6 @@
 /**
- * Start-up of the real process, as a user starts it: the production build (`node dist/src/start.js`) against the sources
+ * Start-up of the real process, as a user starts it: the production build (`node dist/src/start.js`) against the
+ * sources
  * through tsx (`tsx src/main.ts`, the development start), measured in the same run over the same DuckDB file (created
  * by a first, unmeasured start), with two anchors started the same way: a bare node:http server (what starting any
  * Node process costs here: Node's own boot, including the CA certificates it reads when NODE_EXTRA_CA_CERTS is set)
@@ -7,7 +8,8 @@
  *   - first 200: the first `200` to GET /v1/echo/hello, polled every 2 ms on the port the process is given;
  *   - ready: the process prints its `listening on` line, which main.ts writes after the warm-up requests.
  * Runs alternate between the two commands; the table gives median and best.
- * Then the production process's memory: RSS once it is ready and idle (the demo ledger loaded, its pre-aggregates read),
+ * Then the production process's memory: RSS once it is ready and idle (the demo ledger loaded, its pre-aggregates
+ * read),
  * and its peak (VmHWM) after echo and report load at 50 connections.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,10 +22,17 @@ import { fmtInt, fmtMs, fmtRatio, median, table } from './stats.ts';
 
 const ECHO = '/v1/echo/hello';
 
-/** The smallest servers answering the same request, started the same way: what any Node process costs on this machine. */
-const ANCHOR_LISTEN = "listen(Number(process.env.PORT), process.env.HOST, () => console.log('listening on http://' + process.env.HOST + ':' + process.env.PORT))";
+/**
+ * The smallest servers answering the same request, started the same way: what any Node process costs on this machine.
+ */
+const ANCHOR_LISTEN =
+  "listen(Number(process.env.PORT), process.env.HOST, () => console.log('listening on http://' + process.env.HOST + ':' + process.env.PORT))";
 const PRODUCTION = [process.execPath, 'dist/src/start.js'] as const;
-const BARE_NODE = [process.execPath, '-e', `require('node:http').createServer((req, res) => res.end('{}')).${ANCHOR_LISTEN}`] as const;
+const BARE_NODE = [
+  process.execPath,
+  '-e',
+  `require('node:http').createServer((req, res) => res.end('{}')).${ANCHOR_LISTEN}`,
+] as const;
 /**
  * Node reads the whole bundle NODE_EXTRA_CA_CERTS names before it runs any code (here ~80 ms of every start); a
  * machine that sets it for its own proxies, as this sandbox does, gets the production build and bare Node once more
@@ -34,11 +43,19 @@ const COMMANDS: Record<string, { argv: readonly [string, ...string[]]; unset?: r
   'node dist/src/start.js': { argv: PRODUCTION },
   'tsx src/main.ts': { argv: [process.execPath, '--import', 'tsx', 'src/main.ts'] },
   'anchor: bare node:http': { argv: BARE_NODE },
-  'anchor: plain Express 5': { argv: [process.execPath, '-e', `require('express')().get('/v1/echo/:m', (req, res) => res.json({ Message: req.params.m })).${ANCHOR_LISTEN}`] },
-  ...(EXTRA_CA.length ? {
-    'node dist/src/start.js, NODE_EXTRA_CA_CERTS unset': { argv: PRODUCTION, unset: EXTRA_CA },
-    'anchor: bare node:http, NODE_EXTRA_CA_CERTS unset': { argv: BARE_NODE, unset: EXTRA_CA },
-  } : {}),
+  'anchor: plain Express 5': {
+    argv: [
+      process.execPath,
+      '-e',
+      `require('express')().get('/v1/echo/:m', (req, res) => res.json({ Message: req.params.m })).${ANCHOR_LISTEN}`,
+    ],
+  },
+  ...(EXTRA_CA.length
+    ? {
+        'node dist/src/start.js, NODE_EXTRA_CA_CERTS unset': { argv: PRODUCTION, unset: EXTRA_CA },
+        'anchor: bare node:http, NODE_EXTRA_CA_CERTS unset': { argv: BARE_NODE, unset: EXTRA_CA },
+      }
+    : {}),
 };
 type Command = keyof typeof COMMANDS;
 
@@ -54,7 +71,11 @@ function probe(port: number): Promise<boolean> {
   });
 }
 
-interface Started { server: SpawnedServer; firstOkMs: number; readyMs: number }
+interface Started {
+  server: SpawnedServer;
+  firstOkMs: number;
+  readyMs: number;
+}
 
 /** Starts the command and probes the echo every 2 ms until the first 200; then waits for its `listening on` line. */
 async function start(command: Command, dataDir: string, env: Record<string, string> = {}): Promise<Started> {
@@ -90,18 +111,33 @@ export async function benchStartup(runs: number): Promise<void> {
     const rows = [['start command', 'first 200 median ms', 'best ms', 'ready median ms', 'best ms', 'runs']];
     for (const command of commands) {
       const { firstOk, ready } = samples.get(command)!;
-      rows.push([command, fmtMs(median(firstOk)), fmtMs(Math.min(...firstOk)), fmtMs(median(ready)), fmtMs(Math.min(...ready)), String(runs)]);
+      rows.push([
+        command,
+        fmtMs(median(firstOk)),
+        fmtMs(Math.min(...firstOk)),
+        fmtMs(median(ready)),
+        fmtMs(Math.min(...ready)),
+        String(runs),
+      ]);
     }
-    console.log(`\nStart-up from spawn (DuckDB store, DEMO_DATA=0, ${runs} runs each, alternating): first 200 of GET ${ECHO}, and "listening on" (after the warm-up)`);
+    console.log(
+      `\nStart-up from spawn (DuckDB store, DEMO_DATA=0, ${runs} runs each, alternating): first 200 of GET ${ECHO}, and "listening on" (after the warm-up)`,
+    );
     console.log(table(rows));
     const firstOk = (command: Command) => median(samples.get(command)!.firstOk);
-    const build = firstOk('node dist/src/start.js'), bare = firstOk('anchor: bare node:http');
-    console.log(`production build: first 200 in ${fmtMs(build)} ms (goal ≤ 500 ms); vs tsx: ${fmtRatio(build / firstOk('tsx src/main.ts'))}; `
-      + `vs bare node:http: ${fmtRatio(build / bare)} (+${fmtMs(build - bare)} ms); vs plain Express: ${fmtRatio(build / firstOk('anchor: plain Express 5'))}`);
+    const build = firstOk('node dist/src/start.js'),
+      bare = firstOk('anchor: bare node:http');
+    console.log(
+      `production build: first 200 in ${fmtMs(build)} ms (goal ≤ 500 ms); vs tsx: ${fmtRatio(build / firstOk('tsx src/main.ts'))}; ` +
+        `vs bare node:http: ${fmtRatio(build / bare)} (+${fmtMs(build - bare)} ms); vs plain Express: ${fmtRatio(build / firstOk('anchor: plain Express 5'))}`,
+    );
     if (EXTRA_CA.length) {
-      const buildClean = firstOk('node dist/src/start.js, NODE_EXTRA_CA_CERTS unset'), bareClean = firstOk('anchor: bare node:http, NODE_EXTRA_CA_CERTS unset');
-      console.log(`without NODE_EXTRA_CA_CERTS (as the systemd unit starts it): first 200 in ${fmtMs(buildClean)} ms; vs bare node:http alike: `
-        + `${fmtRatio(buildClean / bareClean)} (+${fmtMs(buildClean - bareClean)} ms)`);
+      const buildClean = firstOk('node dist/src/start.js, NODE_EXTRA_CA_CERTS unset'),
+        bareClean = firstOk('anchor: bare node:http, NODE_EXTRA_CA_CERTS unset');
+      console.log(
+        `without NODE_EXTRA_CA_CERTS (as the systemd unit starts it): first 200 in ${fmtMs(buildClean)} ms; vs bare node:http alike: ` +
+          `${fmtRatio(buildClean / bareClean)} (+${fmtMs(buildClean - bareClean)} ms)`,
+      );
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -133,14 +169,22 @@ export async function benchMemory(connections: number, seconds: number): Promise
     };
     const echo = await load(url + ECHO);
     const reports = key ? await load(report, { 'X-ApiKey': key }) : undefined;
-    const after = memoryKiB(pid, 'VmRSS'), peak = memoryKiB(pid, 'VmHWM');
-    console.log(`\nMemory of the production process (node dist/src/start.js, DuckDB, demo ledger), ${connections} connections:`);
-    console.log(table([
-      ['moment', 'RSS'],
-      ['idle, ready (2 s after "listening on")', mib(idle)],
-      [`after ${seconds} s echo (${fmtInt(echo.rps)} req/s) + ${seconds} s report (${reports ? fmtInt(reports.rps) : '—'} req/s)`, mib(after)],
-      ['peak (VmHWM)', mib(peak)],
-    ]));
+    const after = memoryKiB(pid, 'VmRSS'),
+      peak = memoryKiB(pid, 'VmHWM');
+    console.log(
+      `\nMemory of the production process (node dist/src/start.js, DuckDB, demo ledger), ${connections} connections:`,
+    );
+    console.log(
+      table([
+        ['moment', 'RSS'],
+        ['idle, ready (2 s after "listening on")', mib(idle)],
+        [
+          `after ${seconds} s echo (${fmtInt(echo.rps)} req/s) + ${seconds} s report (${reports ? fmtInt(reports.rps) : '—'} req/s)`,
+          mib(after),
+        ],
+        ['peak (VmHWM)', mib(peak)],
+      ]),
+    );
     if (echo.errors || reports?.errors) console.log(`errors: echo ${echo.errors}, report ${reports?.errors ?? '—'}`);
   } finally {
     await server?.stop();

@@ -35,7 +35,10 @@ export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
   const numeric = /^[-+]?[\d,.]+(×|%| ms| s)?$|^—$/;
   const line = (r: string[]) =>
-    r.map((cell, c) => (c > 0 && numeric.test(cell) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd();
+    r
+      .map((cell, c) => (c > 0 && numeric.test(cell) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+      .join('  ')
+      .trimEnd();
   const out = [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  ')];
   for (const r of rows.slice(1)) out.push(line(r));
   return out.join('\n');
@@ -48,9 +51,15 @@ export function parseArgs(argv: readonly string[]): Map<string, string | true> {
     const a = argv[i]!;
     if (!a.startsWith('--')) throw new Error(`unexpected argument "${a}"`);
     const eq = a.indexOf('=');
-    if (eq > 0) { out.set(a.slice(2, eq), a.slice(eq + 1)); continue; }
+    if (eq > 0) {
+      out.set(a.slice(2, eq), a.slice(eq + 1));
+      continue;
+    }
     const next = argv[i + 1];
-    if (next !== undefined && !next.startsWith('--')) { out.set(a.slice(2), next); i++; } else out.set(a.slice(2), true);
+    if (next !== undefined && !next.startsWith('--')) {
+      out.set(a.slice(2), next);
+      i++;
+    } else out.set(a.slice(2), true);
   }
   return out;
 }

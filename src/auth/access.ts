@@ -7,7 +7,7 @@
  * `requireCompanyAccess(caller, companyId)`: 403 unless the caller's key covers the company.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { appError, AppError } from '../errors/app-error.ts';
+import { appError, type AppError } from '../errors/app-error.ts';
 import type { LedgerStore } from '../store/ledger-store.ts';
 import { hashApiKey, presentedApiKey } from './api-keys.ts';
 import type { AuthMode } from './auth-mode.ts';
@@ -16,7 +16,6 @@ import type { Caller } from './caller.ts';
 export const WWW_AUTHENTICATE = 'Bearer realm="reporting", ApiKey header="X-ApiKey"';
 /** Company names change rarely; echo reads them through this cache. */
 const NAME_TTL_MS = 60_000;
-
 
 export interface AuthenticateOptions {
   store: LedgerStore;
@@ -36,7 +35,10 @@ export function callerOf(res: Response): Caller {
   return (res.locals.caller as Caller | undefined) ?? ANONYMOUS;
 }
 
-export function unauthorized(res: Response | undefined, id: 'ApiKeyRequired' | 'ApiKeyInvalid' | 'ApiKeyUnknownOrRevoked'): AppError {
+export function unauthorized(
+  res: Response | undefined,
+  id: 'ApiKeyRequired' | 'ApiKeyInvalid' | 'ApiKeyUnknownOrRevoked',
+): AppError {
   res?.setHeader('WWW-Authenticate', WWW_AUTHENTICATE);
   return appError(id);
 }
@@ -49,7 +51,13 @@ export function requireCompanyAccess(caller: Caller, companyId: number): void {
   }
 }
 
-export function authenticate({ store, mode = 'apikey', defaultCompanyName, requiresKey, deny }: AuthenticateOptions): RequestHandler {
+export function authenticate({
+  store,
+  mode = 'apikey',
+  defaultCompanyName,
+  requiresKey,
+  deny,
+}: AuthenticateOptions): RequestHandler {
   if (mode === 'none') {
     // As a host without an auth feature: credentials are not read, every caller reads every company.
     return (_req, res, next) => {
@@ -103,7 +111,9 @@ export function requireAnyApiKey(store: Pick<LedgerStore, 'findApiKeyByHash'>): 
     try {
       const key = presentedApiKey(req.headers, req.url);
       const record = key ? await store.findApiKeyByHash(hashApiKey(key)) : undefined;
-      next(record && !record.revokedAt ? undefined : unauthorized(res, key ? 'ApiKeyUnknownOrRevoked' : 'ApiKeyRequired'));
+      next(
+        record && !record.revokedAt ? undefined : unauthorized(res, key ? 'ApiKeyUnknownOrRevoked' : 'ApiKeyRequired'),
+      );
     } catch (error) {
       next(error);
     }

@@ -94,10 +94,14 @@ export function redactApiKey(url: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       const name = eq === -1 ? pair : pair.slice(0, eq);
-      const value = eq === -1 ? '' : pair.slice(eq + 1);
-      const secretName = SECRET_NAME.test(decodedLoosely(name).toLowerCase().replace(/[^a-z0-9]/g, ''));
+      const secretName = SECRET_NAME.test(
+        decodedLoosely(name)
+          .toLowerCase()
+          .replace(/[^a-z0-9]/g, ''),
+      );
       if (secretName && eq !== -1) return `${name}=${REDACTED}`;
-      if (KEY_LIKE.test(decodedLoosely(pair))) return eq === -1 ? REDACTED : `${KEY_LIKE.test(decodedLoosely(name)) ? REDACTED : name}=${REDACTED}`;
+      if (KEY_LIKE.test(decodedLoosely(pair)))
+        return eq === -1 ? REDACTED : `${KEY_LIKE.test(decodedLoosely(name)) ? REDACTED : name}=${REDACTED}`;
       return pair;
     })
     .join('&');
@@ -109,16 +113,32 @@ function usable(key: string): string {
 }
 
 /** Makes a key for the given companies and stores its hash; returns the plaintext key (show it once) and the record. */
-export async function createApiKey(store: Pick<LedgerStore, 'createApiKey'>, options: { name: string; companyIds: number[] }): Promise<{ key: string; record: ApiKeyRecord }> {
+export async function createApiKey(
+  store: Pick<LedgerStore, 'createApiKey'>,
+  options: { name: string; companyIds: number[] },
+): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = generateApiKey();
-  const record = await store.createApiKey({ name: options.name, companyIds: options.companyIds, keyHash: hashApiKey(key) });
+  const record = await store.createApiKey({
+    name: options.name,
+    companyIds: options.companyIds,
+    keyHash: hashApiKey(key),
+  });
   return { key, record };
 }
 
 /** A new key, made only when the store holds none (the demo key); undefined when one exists. */
-export async function createFirstApiKey(store: Pick<LedgerStore, 'createFirstApiKey'>, options: { name: string; companyIds: number[] }): Promise<string | undefined> {
+export async function createFirstApiKey(
+  store: Pick<LedgerStore, 'createFirstApiKey'>,
+  options: { name: string; companyIds: number[] },
+): Promise<string | undefined> {
   const key = generateApiKey();
-  return (await store.createFirstApiKey({ name: options.name, companyIds: options.companyIds, keyHash: hashApiKey(key) })) ? key : undefined;
+  return (await store.createFirstApiKey({
+    name: options.name,
+    companyIds: options.companyIds,
+    keyHash: hashApiKey(key),
+  }))
+    ? key
+    : undefined;
 }
 
 export interface KeyRequest {
@@ -134,10 +154,18 @@ const MAX_KEY_NAME_CHARS = 200;
  * it may come from another process (the keys CLI through keys.sock): a name of at most 200 characters, one or more
  * company ids that are positive integers of existing companies.
  */
-export async function issueApiKey(store: Pick<LedgerStore, 'createApiKey' | 'listCompanies'>, request: unknown): Promise<{ key: string; record: ApiKeyRecord }> {
+export async function issueApiKey(
+  store: Pick<LedgerStore, 'createApiKey' | 'listCompanies'>,
+  request: unknown,
+): Promise<{ key: string; record: ApiKeyRecord }> {
   const { name, companyIds } = (typeof request === 'object' && request !== null ? request : {}) as Partial<KeyRequest>;
-  if (typeof name !== 'string' || name.length > MAX_KEY_NAME_CHARS) throw new Error(`a key name is text of at most ${MAX_KEY_NAME_CHARS} characters`);
-  if (!Array.isArray(companyIds) || companyIds.length === 0 || !companyIds.every((id) => Number.isSafeInteger(id) && id > 0)) {
+  if (typeof name !== 'string' || name.length > MAX_KEY_NAME_CHARS)
+    throw new Error(`a key name is text of at most ${MAX_KEY_NAME_CHARS} characters`);
+  if (
+    !Array.isArray(companyIds) ||
+    companyIds.length === 0 ||
+    !companyIds.every((id) => Number.isSafeInteger(id) && id > 0)
+  ) {
     throw new Error('a key needs one or more company ids (positive integers)');
   }
   const known = new Set((await store.listCompanies()).map((c) => c.id));
@@ -146,7 +174,9 @@ export async function issueApiKey(store: Pick<LedgerStore, 'createApiKey' | 'lis
   return createApiKey(store, { name, companyIds: [...new Set(companyIds)] });
 }
 
-/** An id as an operator types it (a key's, a company's): a positive decimal integer; `0x1`, `1e0`, `+1`, `1.0` are not. */
+/**
+ * An id as an operator types it (a key's, a company's): a positive decimal integer; `0x1`, `1e0`, `+1`, `1.0` are not.
+ */
 export function parseOperatorId(text: string | undefined): number | undefined {
   const trimmed = text?.trim() ?? '';
   if (!/^[1-9]\d{0,14}$/.test(trimmed)) return undefined;

@@ -6,10 +6,16 @@
  * ServiceStack ResponseStatus (ErrorCode, Message, Errors) and the HTTP status.
  *
  *   const client = createReportingClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: process.env.API_KEY });
- *   const report = await client.getFlat({ CompanyId: 1, UseCustomDateRange: true, StartDate: new Date('2024-01-01'), EndDate: new Date('2024-02-29') });
+ *   const report = await client.getFlat({ CompanyId: 1, UseCustomDateRange: true, StartDate: new Date('2024-01-01'),
+ * EndDate: new Date('2024-02-29') });
  */
 import createClient, { type Client } from 'openapi-fetch';
-import { legacyDateProperties, operationRoutes, type LegacyDateProperty, type OperationId } from '../../generated/client-contract.ts';
+import {
+  legacyDateProperties,
+  operationRoutes,
+  type LegacyDateProperty,
+  type OperationId,
+} from '../../generated/client-contract.ts';
 import type { components, operations, paths } from '../../generated/openapi.ts';
 import { formatLegacyInstant, parseLegacyInstant } from '../scalars/dates.ts';
 
@@ -112,12 +118,17 @@ export interface ReportingClientOptions {
 }
 
 /** RFC 3986 strict: also `( ) ! ' *`, which `/Date(...)/` values contain and a strict server may refuse raw. */
-const strictEncode = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const strictEncode = (text: string) =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** Arrays as repeated keys (`Locations=1&Locations=2`), every value strictly encoded. */
 function serializeQuery(query: Record<string, unknown>): string {
   return Object.entries(query)
-    .flatMap(([key, value]) => (value === undefined || value === null ? [] : (Array.isArray(value) ? value : [value]).map((v) => `${strictEncode(key)}=${strictEncode(String(v))}`)))
+    .flatMap(([key, value]) =>
+      value === undefined || value === null
+        ? []
+        : (Array.isArray(value) ? value : [value]).map((v) => `${strictEncode(key)}=${strictEncode(String(v))}`),
+    )
     .join('&');
 }
 
@@ -130,14 +141,25 @@ async function unwrap<T>(call: Promise<{ data?: unknown; error?: unknown; respon
 export function createReportingClient(options: ReportingClientOptions) {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (options.apiKey) headers['X-ApiKey'] = options.apiKey;
-  const client: Client<paths> = createClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), headers, fetch: options.fetch, querySerializer: serializeQuery });
+  const client: Client<paths> = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    headers,
+    fetch: options.fetch,
+    querySerializer: serializeQuery,
+  });
   const query = <Q>(q: Q) => toWire(q) as never;
   const body = <B>(b: B) => toWire(b) as never;
 
   /** Any operation of the contract by its operationId (generated/client-contract.ts maps it to method and path). */
-  const call = <Id extends OperationId & keyof operations>(id: Id, input: OperationInput<Id> = {}): Promise<OperationResult<Id>> => {
+  const call = <Id extends OperationId & keyof operations>(
+    id: Id,
+    input: OperationInput<Id> = {},
+  ): Promise<OperationResult<Id>> => {
     const { method, path } = operationRoutes[id];
-    const init = { params: { path: input.path, query: input.query === undefined ? undefined : query(input.query) }, body: input.body === undefined ? undefined : body(input.body) };
+    const init = {
+      params: { path: input.path, query: input.query === undefined ? undefined : query(input.query) },
+      body: input.body === undefined ? undefined : body(input.body),
+    };
     return unwrap(client.request(method.toLowerCase() as never, path as never, init as never) as never);
   };
 
@@ -147,22 +169,32 @@ export function createReportingClient(options: ReportingClientOptions) {
     call,
     /** `Echo`: GET /v1/echo/{Message}. */
     echo: (Message: string) =>
-      unwrap<Success<Op<'/v1/echo/{Message}', 'get'>>>(client.GET('/v1/echo/{Message}', { params: { path: { Message } } })),
+      unwrap<Success<Op<'/v1/echo/{Message}', 'get'>>>(
+        client.GET('/v1/echo/{Message}', { params: { path: { Message } } }),
+      ),
     /** `EchoReplyGet`: GET /json/reply/EchoRequest. */
     echoReplyGet: (q: QueryOf<Op<'/json/reply/EchoRequest', 'get'>> = {}) =>
-      unwrap<Success<Op<'/json/reply/EchoRequest', 'get'>>>(client.GET('/json/reply/EchoRequest', { params: { query: query(q) } })),
+      unwrap<Success<Op<'/json/reply/EchoRequest', 'get'>>>(
+        client.GET('/json/reply/EchoRequest', { params: { query: query(q) } }),
+      ),
     /** `EchoReplyPost`: POST /json/reply/EchoRequest. */
     echoReplyPost: (b: BodyOf<Op<'/json/reply/EchoRequest', 'post'>> = {}) =>
       unwrap<Success<Op<'/json/reply/EchoRequest', 'post'>>>(client.POST('/json/reply/EchoRequest', { body: body(b) })),
     /** `GetFlat`: GET /v1/Reporting/ProfitAndLoss/Flat. */
     getFlat: (q: QueryOf<Op<'/v1/Reporting/ProfitAndLoss/Flat', 'get'>>) =>
-      unwrap<Success<Op<'/v1/Reporting/ProfitAndLoss/Flat', 'get'>>>(client.GET('/v1/Reporting/ProfitAndLoss/Flat', { params: { query: query(q) } })),
+      unwrap<Success<Op<'/v1/Reporting/ProfitAndLoss/Flat', 'get'>>>(
+        client.GET('/v1/Reporting/ProfitAndLoss/Flat', { params: { query: query(q) } }),
+      ),
     /** `GetFlatReplyGet`: GET /json/reply/GetFlatRequest. */
     getFlatReplyGet: (q: QueryOf<Op<'/json/reply/GetFlatRequest', 'get'>>) =>
-      unwrap<Success<Op<'/json/reply/GetFlatRequest', 'get'>>>(client.GET('/json/reply/GetFlatRequest', { params: { query: query(q) } })),
+      unwrap<Success<Op<'/json/reply/GetFlatRequest', 'get'>>>(
+        client.GET('/json/reply/GetFlatRequest', { params: { query: query(q) } }),
+      ),
     /** `GetFlatReplyPost`: POST /json/reply/GetFlatRequest. */
     getFlatReplyPost: (b: BodyOf<Op<'/json/reply/GetFlatRequest', 'post'>>) =>
-      unwrap<Success<Op<'/json/reply/GetFlatRequest', 'post'>>>(client.POST('/json/reply/GetFlatRequest', { body: body(b) })),
+      unwrap<Success<Op<'/json/reply/GetFlatRequest', 'post'>>>(
+        client.POST('/json/reply/GetFlatRequest', { body: body(b) }),
+      ),
   };
 }
 

@@ -11,5 +11,7 @@ export function capturedBody(bytes: Buffer, contentType: string | undefined): Pi
   if (bytes.length === 0) return { body: '' };
   const mediaType = mediaTypeOf(contentType);
   const textType = isTextMediaType(mediaType) || comparerFor(mediaType, false).name === 'text';
-  return textType && isUtf8(bytes) ? { body: bytes.toString('utf8') } : { body: bytes.toString('base64'), binary: true };
+  return textType && isUtf8(bytes)
+    ? { body: bytes.toString('utf8') }
+    : { body: bytes.toString('base64'), binary: true };
 }

@@ -15,19 +15,30 @@ export interface AnswerComparison {
 
 export function compareAnswers(a: Captured, b: Captured, headers: readonly string[], method: string): AnswerComparison {
   const diffs: FieldDiff[] = [];
-  if ((a.error ?? '') !== (b.error ?? '')) diffs.push({ path: 'error', kind: 'changed', old: a.error ?? null, new: b.error ?? null });
+  if ((a.error ?? '') !== (b.error ?? ''))
+    diffs.push({ path: 'error', kind: 'changed', old: a.error ?? null, new: b.error ?? null });
   if (a.status !== b.status) diffs.push({ path: 'status', kind: 'changed', old: a.status, new: b.status });
   for (const name of headers) {
     const x = a.headers[name.toLowerCase()];
     const y = b.headers[name.toLowerCase()];
     if (x === y) continue;
-    diffs.push({ path: `header ${name}`, kind: x === undefined ? 'added' : y === undefined ? 'removed' : 'changed', old: x, new: y });
+    diffs.push({
+      path: `header ${name}`,
+      kind: x === undefined ? 'added' : y === undefined ? 'removed' : 'changed',
+      old: x,
+      new: y,
+    });
   }
   if (method === 'HEAD' || (a.body === b.body && !!a.binary === !!b.binary)) return { diffs };
   const ca = comparerFor(mediaTypeOf(a.headers['content-type']), !!a.binary);
   const cb = comparerFor(mediaTypeOf(b.headers['content-type']), !!b.binary);
   if (ca !== cb) {
-    diffs.push({ path: 'body', kind: 'changed', old: `${ca.name} body (${a.body.length} chars)`, new: `${cb.name} body (${b.body.length} chars)` });
+    diffs.push({
+      path: 'body',
+      kind: 'changed',
+      old: `${ca.name} body (${a.body.length} chars)`,
+      new: `${cb.name} body (${b.body.length} chars)`,
+    });
     return { diffs, old: parsedOrText(ca, a.body), new: parsedOrText(cb, b.body) };
   }
   const body = compareBodies(ca, a.body, b.body);

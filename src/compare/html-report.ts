@@ -47,14 +47,16 @@ function more(n: number, what: string): SafeHtml | string {
 }
 
 function fieldList(fields: FieldCount[], max: number, noise: boolean): SafeHtml {
-  return html`${fields.slice(0, max).map((f) => html`<div><span class="path">${f.path}</span> ×${f.count}${f.endpoints && f.endpoints > 1 ? ` in ${f.endpoints} endpoints` : ''} <span class="meta">${noise ? f.why ?? '' : `e.g. ${f.example}`}</span></div>`)}${more(fields.length - max, 'fields')}`;
+  return html`${fields.slice(0, max).map((f) => html`<div><span class="path">${f.path}</span> ×${f.count}${f.endpoints && f.endpoints > 1 ? ` in ${f.endpoints} endpoints` : ''} <span class="meta">${noise ? (f.why ?? '') : `e.g. ${f.example}`}</span></div>`)}${more(fields.length - max, 'fields')}`;
 }
 
 function groupTable(groups: GroupSummary[], limits: Required<HtmlReportLimits>): SafeHtml {
-  return html`<table class="summary"><thead><tr><th>name</th><th>requests</th><th>identical</th><th>different</th><th>noise only</th><th>allowed only</th><th>skipped</th><th>fields that differ (how often)</th><th>noise</th></tr></thead><tbody>${groups.map((g) => html`<tr>
+  return html`<table class="summary"><thead><tr><th>name</th><th>requests</th><th>identical</th><th>different</th><th>noise only</th><th>allowed only</th><th>skipped</th><th>fields that differ (how often)</th><th>noise</th></tr></thead><tbody>${groups.map(
+    (g) => html`<tr>
     <td><code>${g.name}</code></td><td class="n">${g.requests}</td><td class="n">${g.identical}</td><td class="n">${g.different}</td><td class="n">${g.noiseOnly}</td><td class="n">${g.allowedOnly}</td><td class="n">${g.skipped}</td>
     <td>${fieldList(g.fields, limits.fields, false)}</td>
-    <td>${fieldList(g.noise, limits.fields, true)}</td></tr>`)}</tbody></table>`;
+    <td>${fieldList(g.noise, limits.fields, true)}</td></tr>`,
+  )}</tbody></table>`;
 }
 
 /** Edits a patch may hold before the side-by-side view shows the bodies' first lines instead (diff's maxEditLength). */
@@ -68,10 +70,21 @@ function sideBySide(record: ExchangeRecord, maxChars: number): SafeHtml {
   if (!record.bodies) return html``;
   const name = 'old ← body → new';
   const notes: string[] = [];
-  let patch = createTwoFilesPatch(name, name, `${record.bodies.old}\n`, `${record.bodies.new}\n`, '', '', { context: 3, maxEditLength: MAX_EDITS });
+  let patch = createTwoFilesPatch(name, name, `${record.bodies.old}\n`, `${record.bodies.new}\n`, '', '', {
+    context: 3,
+    maxEditLength: MAX_EDITS,
+  });
   if (patch === undefined) {
     notes.push(`the bodies differ in more than ${MAX_EDITS} lines: their first ${HEAD_LINES} lines are shown`);
-    patch = createTwoFilesPatch(name, name, `${headOf(record.bodies.old)}\n`, `${headOf(record.bodies.new)}\n`, '', '', { context: 3 });
+    patch = createTwoFilesPatch(
+      name,
+      name,
+      `${headOf(record.bodies.old)}\n`,
+      `${headOf(record.bodies.new)}\n`,
+      '',
+      '',
+      { context: 3 },
+    );
   }
   if (patch.length > maxChars) {
     const end = patch.lastIndexOf('\n', maxChars);
@@ -83,7 +96,8 @@ function sideBySide(record: ExchangeRecord, maxChars: number): SafeHtml {
 
 export function exchangeSection(r: ExchangeRecord, limits: Required<HtmlReportLimits> = DEFAULT_LIMITS): SafeHtml {
   const origin = r.request.origin;
-  const from = origin.rule ?? `${origin.source}${origin.file ? ` ${origin.file}` : ''}${origin.line ? `:${origin.line}` : ''}`;
+  const from =
+    origin.rule ?? `${origin.source}${origin.file ? ` ${origin.file}` : ''}${origin.line ? `:${origin.line}` : ''}`;
   const noise = [...new Set(r.noise.map((d) => d.path))];
   return html`<section class="exchange" id="exchange-${r.id}">
   <h3><code>${r.request.method} ${r.request.url.length > 300 ? `${r.request.url.slice(0, 300)}…` : r.request.url}</code></h3>
@@ -95,8 +109,14 @@ export function exchangeSection(r: ExchangeRecord, limits: Required<HtmlReportLi
 </section>`;
 }
 
-/** The first `perGroup` differing requests of each endpoint and rule, at most `maxExchanges` in all; the rest counted per group. */
-function chooseShown(differing: ExchangeRecord[], limits: Required<HtmlReportLimits>): { shown: ExchangeRecord[]; hidden: Map<string, number> } {
+/**
+ * The first `perGroup` differing requests of each endpoint and rule, at most `maxExchanges` in all; the rest counted
+ * per group.
+ */
+function chooseShown(
+  differing: ExchangeRecord[],
+  limits: Required<HtmlReportLimits>,
+): { shown: ExchangeRecord[]; hidden: Map<string, number> } {
   const seen = new Map<string, number>();
   const hidden = new Map<string, number>();
   const shown: ExchangeRecord[] = [];
@@ -111,7 +131,10 @@ function chooseShown(differing: ExchangeRecord[], limits: Required<HtmlReportLim
 }
 
 export function renderHtmlReport(report: CompareReport, options: HtmlReportLimits = {}): string {
-  const limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as Required<HtmlReportLimits>;
+  const limits = {
+    ...DEFAULT_LIMITS,
+    ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
+  } as Required<HtmlReportLimits>;
   const t = report.summary.totals;
   const differing = report.exchanges.filter((e) => e.outcome === 'different');
   const { shown, hidden } = chooseShown(differing, limits);

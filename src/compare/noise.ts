@@ -33,7 +33,10 @@ export const BUILT_IN_NOISE: readonly VolatileField[] = [
   { name: 'report link signature', mask: (text) => text.replace(LINK_SIGNATURE, '$1{signature}') },
   {
     name: 'BuildTime',
-    at: (diff) => diff.kind === 'changed' && typeof diff.segments?.at(-1) === 'string' && fieldKey(String(diff.segments.at(-1))) === 'buildtime',
+    at: (diff) =>
+      diff.kind === 'changed' &&
+      typeof diff.segments?.at(-1) === 'string' &&
+      fieldKey(String(diff.segments.at(-1))) === 'buildtime',
     mask: (text) => text.replace(BUILD_TIME_TEXT, '$1{ms}'),
   },
   { name: 'request id', at: (diff) => diff.path.toLowerCase() === `header ${REQUEST_ID_HEADER.toLowerCase()}` },
@@ -44,7 +47,10 @@ export function maskVolatile(text: string, fields: readonly VolatileField[] = BU
   return fields.reduce((out, field) => (field.mask ? field.mask(out) : out), text);
 }
 
-/** The volatile fields that explain this difference (`report link signature`, `BuildTime, report link signature`), else undefined. */
+/**
+ * The volatile fields that explain this difference (`report link signature`, `BuildTime, report link signature`), else
+ * undefined.
+ */
 export function builtInNoise(diff: FieldDiff, fields: readonly VolatileField[] = BUILT_IN_NOISE): string | undefined {
   const at = fields.filter((f) => f.at?.(diff));
   if (at.length) return at.map((f) => f.name).join(', ');

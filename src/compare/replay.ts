@@ -10,7 +10,18 @@ export interface HostConfig {
 }
 
 /** Headers a replay must not copy from a capture: they describe the captured connection, not the request. */
-const CONNECTION_HEADERS = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'upgrade', 'te', 'trailer', 'proxy-connection']);
+const CONNECTION_HEADERS = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'accept-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-connection',
+]);
 /** Left out of anonymous requests (401 rules, anonymous calls of public operations). */
 const CREDENTIAL_HEADERS = new Set(['x-apikey', 'authorization', 'cookie']);
 
@@ -43,7 +54,9 @@ function rebase(text: string, bases: readonly string[]): string {
 
 /** A captured answer with its headers and text body rebased. */
 export function rebaseCaptured(captured: Captured, bases: readonly string[]): Captured {
-  const headers = Object.fromEntries(Object.entries(captured.headers).map(([name, value]) => [name, rebase(value, bases)]));
+  const headers = Object.fromEntries(
+    Object.entries(captured.headers).map(([name, value]) => [name, rebase(value, bases)]),
+  );
   return { ...captured, headers, body: captured.binary ? captured.body : rebase(captured.body, bases) };
 }
 
@@ -60,10 +73,16 @@ export async function replay(request: ReplayRequest, host: HostConfig, timeoutMs
     const bytes = Buffer.from(await res.arrayBuffer());
     const headers: Record<string, string> = {};
     res.headers.forEach((value, name) => (headers[name] = value));
-    return rebaseCaptured({ status: res.status, headers, ...capturedBody(bytes, headers['content-type']), ms: performance.now() - started }, [host.base]);
+    return rebaseCaptured(
+      { status: res.status, headers, ...capturedBody(bytes, headers['content-type']), ms: performance.now() - started },
+      [host.base],
+    );
   } catch (error) {
     const e = error as Error;
-    const reason = e.name === 'TimeoutError' ? `time-out after ${timeoutMs} ms` : `${e.message}${(e.cause as Error | undefined)?.message ? `: ${(e.cause as Error).message}` : ''}`;
+    const reason =
+      e.name === 'TimeoutError'
+        ? `time-out after ${timeoutMs} ms`
+        : `${e.message}${(e.cause as Error | undefined)?.message ? `: ${(e.cause as Error).message}` : ''}`;
     return { status: 0, headers: {}, body: '', error: reason, ms: performance.now() - started };
   }
 }

@@ -52,16 +52,19 @@ export function loadRulesFile(file: string): RulesFile {
   const problems: string[] = [];
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) problems.push('must be a JSON object');
   else {
-    for (const key of Object.keys(rules)) if (!['headers', 'extraHeaders', 'ignore', 'tolerances'].includes(key)) problems.push(`unknown key '${key}'`);
+    for (const key of Object.keys(rules))
+      if (!['headers', 'extraHeaders', 'ignore', 'tolerances'].includes(key)) problems.push(`unknown key '${key}'`);
     for (const key of ['headers', 'extraHeaders'] as const) {
-      if (rules[key] !== undefined && !(Array.isArray(rules[key]) && rules[key].every((h) => typeof h === 'string'))) problems.push(`'${key}' must be an array of header names`);
+      if (rules[key] !== undefined && !(Array.isArray(rules[key]) && rules[key].every((h) => typeof h === 'string')))
+        problems.push(`'${key}' must be an array of header names`);
     }
     (rules.ignore ?? []).forEach((r, i) => {
       if (typeof r !== 'string' && typeof r?.path !== 'string') problems.push(`ignore[${i}] needs a path`);
     });
     (rules.tolerances ?? []).forEach((t, i) => {
       if (typeof t?.path !== 'string') problems.push(`tolerances[${i}] needs a path`);
-      if (typeof t?.absolute !== 'number' && typeof t?.relative !== 'number') problems.push(`tolerances[${i}] needs 'absolute' or 'relative'`);
+      if (typeof t?.absolute !== 'number' && typeof t?.relative !== 'number')
+        problems.push(`tolerances[${i}] needs 'absolute' or 'relative'`);
     });
   }
   if (problems.length) throw new Error(`rules file ${file}: ${problems.join('; ')}`);
@@ -83,7 +86,8 @@ export function parseTolerance(text: string): ToleranceRule {
   const path = text.slice(0, at);
   const amount = text.slice(at + 1);
   const value = Number(amount.replace(/%$/, ''));
-  if (at <= 0 || !Number.isFinite(value) || value < 0) throw new Error(`--tolerance '${text}': expected PATH=NUMBER or PATH=NUMBER%`);
+  if (at <= 0 || !Number.isFinite(value) || value < 0)
+    throw new Error(`--tolerance '${text}': expected PATH=NUMBER or PATH=NUMBER%`);
   return amount.endsWith('%') ? { path, relative: value / 100 } : { path, absolute: value };
 }
 
@@ -160,7 +164,11 @@ export class RuleMatcher {
       this.keyedTrees ??= this.trees.map(keyedByField);
       const path = pathByField(rule.path);
       found = this.keyedTrees.flatMap((json) =>
-        json === undefined ? [] : (JSONPath({ path, json: json as object, resultType: 'path', wrap: true }) as string[]).map((p) => JSONPath.toPathArray(p)),
+        json === undefined
+          ? []
+          : (JSONPath({ path, json: json as object, resultType: 'path', wrap: true }) as string[]).map((p) =>
+              JSONPath.toPathArray(p),
+            ),
       );
       this.matched.set(rule, found);
     }

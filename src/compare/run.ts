@@ -14,7 +14,7 @@ import { endpointOf } from './endpoint.ts';
 import { replay, type HostConfig } from './replay.ts';
 import { RuleMatcher, type Rules } from './rules.ts';
 import { summarise, type Summary } from './summary.ts';
-import type { AnswerSummary, Captured, ExchangeRecord, FieldDiff, Outcome, ReplayRequest, SourceIssue } from './types.ts';
+import type { AnswerSummary, Captured, ExchangeRecord, FieldDiff, ReplayRequest, SourceIssue } from './types.ts';
 
 export interface CompareOptions {
   old: HostConfig;
@@ -49,7 +49,12 @@ export interface CompareReport {
 const REPLAYED = new Set(['GET', 'HEAD']);
 
 function answerSummary(c: Captured): AnswerSummary {
-  return { status: c.status, contentType: c.headers['content-type'], ...(c.error ? { error: c.error } : {}), ms: Math.round(c.ms * 10) / 10 };
+  return {
+    status: c.status,
+    contentType: c.headers['content-type'],
+    ...(c.error ? { error: c.error } : {}),
+    ms: Math.round(c.ms * 10) / 10,
+  };
 }
 
 function clip(text: string, max: number): string {
@@ -64,7 +69,11 @@ interface Pending {
 
 const OLD_ANSWERS_DIFFER = 'differs between the two old answers';
 
-export async function runComparison(requests: ReplayRequest[], options: CompareOptions, sourceInfo: Pick<CompareReport, 'sources' | 'issues'>): Promise<CompareReport> {
+export async function runComparison(
+  requests: ReplayRequest[],
+  options: CompareOptions,
+  sourceInfo: Pick<CompareReport, 'sources' | 'issues'>,
+): Promise<CompareReport> {
   const startedAt = new Date().toISOString();
   const old2 = options.old2 ?? options.old;
   const limit = pLimit(Math.max(1, options.concurrency));
@@ -73,50 +82,76 @@ export async function runComparison(requests: ReplayRequest[], options: CompareO
     const origin = new URL(host.base).origin;
     let run = throttles.get(origin);
     if (!run) {
-      const throttle = options.rps ? pThrottle({ limit: Math.max(1, Math.round(options.rps)), interval: 1000 }) : undefined;
-      run = throttle ? (<T>(fn: () => Promise<T>) => throttle(fn)()) : (<T>(fn: () => Promise<T>) => fn());
+      const throttle = options.rps
+        ? pThrottle({ limit: Math.max(1, Math.round(options.rps)), interval: 1000 })
+        : undefined;
+      run = throttle ? <T>(fn: () => Promise<T>) => throttle(fn)() : <T>(fn: () => Promise<T>) => fn();
       throttles.set(origin, run);
     }
     return run;
   };
-  const send = (request: ReplayRequest, host: HostConfig) => throttled(host)(() => replay(request, host, options.timeoutMs));
+  const send = (request: ReplayRequest, host: HostConfig) =>
+    throttled(host)(() => replay(request, host, options.timeoutMs));
   const maxBody = options.maxBodyChars ?? 200_000;
   const volatile = options.volatileFields ?? BUILT_IN_NOISE;
   let done = 0;
 
-  const pending = await Promise.all(requests.map((request, id) => limit(async (): Promise<Pending> => {
-    const endpoint = endpointOf(request.method, request.url);
-    const record: ExchangeRecord = { id, request: { method: request.method, url: request.url, origin: request.origin }, endpoint, outcome: 'skipped', differences: [], noise: [], allowed: [] };
-    try {
-      if (!REPLAYED.has(request.method) && !(request.method === 'POST' && options.allowPost)) {
-        record.skipped = request.method === 'POST' ? 'POST is replayed only with --allow-post' : `${request.method} is never replayed`;
-        return { record, raw: [], noisy: new Set() };
-      }
-      const [a, a2, b] = await Promise.all([send(request, options.old), send(request, old2), send(request, options.new)]);
-      record.old = answerSummary(a);
-      record.old2 = answerSummary(a2);
-      record.new = answerSummary(b);
-      const noise = compareAnswers(a, a2, options.rules.headers, request.method);
-      const main = compareAnswers(a, b, options.rules.headers, request.method);
-      record.comparer = main.comparer;
-      const matcher = new RuleMatcher(options.rules, endpoint, [main.old?.tree, main.new?.tree]);
-      const raw: FieldDiff[] = [];
-      for (const diff of main.diffs) {
-        const why = builtInNoise(diff, volatile);
-        if (why) {
-          record.noise.push({ ...diff, why: `built-in: ${why}` });
-          continue;
+  const pending = await Promise.all(
+    requests.map((request, id) =>
+      limit(async (): Promise<Pending> => {
+        const endpoint = endpointOf(request.method, request.url);
+        const record: ExchangeRecord = {
+          id,
+          request: { method: request.method, url: request.url, origin: request.origin },
+          endpoint,
+          outcome: 'skipped',
+          differences: [],
+          noise: [],
+          allowed: [],
+        };
+        try {
+          if (!REPLAYED.has(request.method) && !(request.method === 'POST' && options.allowPost)) {
+            record.skipped =
+              request.method === 'POST'
+                ? 'POST is replayed only with --allow-post'
+                : `${request.method} is never replayed`;
+            return { record, raw: [], noisy: new Set() };
+          }
+          const [a, a2, b] = await Promise.all([
+            send(request, options.old),
+            send(request, old2),
+            send(request, options.new),
+          ]);
+          record.old = answerSummary(a);
+          record.old2 = answerSummary(a2);
+          record.new = answerSummary(b);
+          const noise = compareAnswers(a, a2, options.rules.headers, request.method);
+          const main = compareAnswers(a, b, options.rules.headers, request.method);
+          record.comparer = main.comparer;
+          const matcher = new RuleMatcher(options.rules, endpoint, [main.old?.tree, main.new?.tree]);
+          const raw: FieldDiff[] = [];
+          for (const diff of main.diffs) {
+            const why = builtInNoise(diff, volatile);
+            if (why) {
+              record.noise.push({ ...diff, why: `built-in: ${why}` });
+              continue;
+            }
+            const rule = matcher.allow(diff);
+            if (rule) record.allowed.push({ ...diff, rule });
+            else raw.push(diff);
+          }
+          if (raw.length)
+            record.bodies = {
+              old: clip(main.old?.pretty ?? a.body, maxBody),
+              new: clip(main.new?.pretty ?? b.body, maxBody),
+            };
+          return { record, raw, noisy: new Set(noise.diffs.map((d) => d.path)) };
+        } finally {
+          options.onProgress?.(++done, requests.length);
         }
-        const rule = matcher.allow(diff);
-        if (rule) record.allowed.push({ ...diff, rule });
-        else raw.push(diff);
-      }
-      if (raw.length) record.bodies = { old: clip(main.old?.pretty ?? a.body, maxBody), new: clip(main.new?.pretty ?? b.body, maxBody) };
-      return { record, raw, noisy: new Set(noise.diffs.map((d) => d.path)) };
-    } finally {
-      options.onProgress?.(++done, requests.length);
-    }
-  })));
+      }),
+    ),
+  );
 
   // Noise by endpoint: a generalised path that differed between the two old answers of any request of the endpoint.
   const endpointNoise = new Map<string, Set<string>>();
@@ -129,11 +164,18 @@ export async function runComparison(requests: ReplayRequest[], options: CompareO
     if (record.skipped) continue;
     const endpointSet = endpointNoise.get(record.endpoint)!;
     for (const diff of raw) {
-      if (noisy.has(diff.path) || endpointSet.has(generalPath(diff.path))) record.noise.push({ ...diff, why: OLD_ANSWERS_DIFFER });
+      if (noisy.has(diff.path) || endpointSet.has(generalPath(diff.path)))
+        record.noise.push({ ...diff, why: OLD_ANSWERS_DIFFER });
       else record.differences.push(diff);
     }
     if (!record.differences.length) delete record.bodies;
-    record.outcome = record.differences.length ? 'different' : record.noise.length ? 'noise-only' : record.allowed.length ? 'allowed-only' : 'identical';
+    record.outcome = record.differences.length
+      ? 'different'
+      : record.noise.length
+        ? 'noise-only'
+        : record.allowed.length
+          ? 'allowed-only'
+          : 'identical';
   }
   const exchanges = pending.map((p) => p.record);
   return {

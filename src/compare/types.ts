@@ -48,7 +48,10 @@ export interface Captured {
 
 export type DiffKind = 'changed' | 'added' | 'removed';
 
-/** One difference between two answers at one place: `status`, `header Vary`, or a body path `$.ReportModel.Rows[3].Name`. */
+/**
+ * One difference between two answers at one place: `status`, `header Vary`, or a body path
+ * `$.ReportModel.Rows[3].Name`.
+ */
 export interface FieldDiff {
   /** Display path. */
   path: string;
@@ -57,7 +60,10 @@ export interface FieldDiff {
   kind: DiffKind;
   old?: unknown;
   new?: unknown;
-  /** Why a noise difference is noise: a built-in volatile field (`report link signature`) or `differs between the old answers`. */
+  /**
+   * Why a noise difference is noise: a built-in volatile field (`report link signature`) or `differs between the old
+   * answers`.
+   */
   why?: string;
 }
 

@@ -36,7 +36,10 @@ function badRequestRule({ operationId, template, method, needsKey, bad }: Operat
       if (needsKey) requireApiKey(context, NEEDS_KEY);
       const res = await context.send(bad);
       check(res.status === 400, `status ${res.status}, expected 400`);
-      check(res.contentType.startsWith('application/json'), `Content-Type '${res.contentType}', expected application/json`);
+      check(
+        res.contentType.startsWith('application/json'),
+        `Content-Type '${res.contentType}', expected application/json`,
+      );
       check(hasResponseStatus(res.json), 'no ResponseStatus with ErrorCode and Message');
     },
   };

@@ -36,7 +36,10 @@ export interface OperationRequests {
 }
 
 /** Every operation of openapi/ (the service's own unless `contract` is given) with its sample and bad requests. */
-export function operationRequests(companyId: number, contract: OpenApiContract = openApiContract()): OperationRequests[] {
+export function operationRequests(
+  companyId: number,
+  contract: OpenApiContract = openApiContract(),
+): OperationRequests[] {
   return readOperations(contract).all.map((record) => {
     const { operationId, template, method } = record;
     const op = (contract.document.paths[template] as Record<string, Operation>)[method.toLowerCase()]!;
@@ -69,12 +72,18 @@ function sampleRequest(template: string, op: Operation, verb: string, companyId:
   const body: Record<string, unknown> = {};
   if (bodySchema?.properties?.CompanyId) body.CompanyId = companyId;
   if (bodySchema?.properties?.Message) body.Message = SAMPLE_MESSAGE;
-  return { method: verb, url, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(documented?.type === 'array' ? [body] : body) };
+  return {
+    method: verb,
+    url,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(documented?.type === 'array' ? [body] : body),
+  };
 }
 
 /** A request the operation must refuse with 400: a non-integer for an integer query field, or a malformed JSON body. */
 function badRequest(template: string, op: Operation, verb: string): ContractRequest | undefined {
-  if (verb === 'POST') return { method: verb, url: template, headers: { 'Content-Type': 'application/json' }, body: '{"Message":' };
+  if (verb === 'POST')
+    return { method: verb, url: template, headers: { 'Content-Type': 'application/json' }, body: '{"Message":' };
   const params = op.parameters ?? [];
   if (params.some((p) => p.in === 'path')) return undefined;
   const integer = params.find((p) => p.in === 'query' && p.schema?.type === 'integer');
@@ -117,7 +126,12 @@ export function wireRequests(companyId: number) {
     'wire:jsv': { method: 'GET', url: `${ECHO_PATH}.jsv` },
     'wire:csv': { method: 'GET', url: `/csv/reply/EchoRequest?Message=${SAMPLE_MESSAGE}` },
     'wire:html': { method: 'GET', url: ECHO_PATH, headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } },
-    'wire:json-body-any-type': { method: 'POST', url: '/json/reply/EchoRequest', headers: { 'Content-Type': 'text/plain' }, body: `{"Message":"${SAMPLE_MESSAGE}",}` },
+    'wire:json-body-any-type': {
+      method: 'POST',
+      url: '/json/reply/EchoRequest',
+      headers: { 'Content-Type': 'text/plain' },
+      body: `{"Message":"${SAMPLE_MESSAGE}",}`,
+    },
     'wire:metadata': { method: 'GET', url: '/' },
   } as const satisfies Record<string, ContractRequest>;
 }

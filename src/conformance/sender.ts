@@ -20,8 +20,15 @@ export interface Sender {
   forget(): void;
 }
 
-function shownRequest(method: string, pathAndQuery: string, headers: Record<string, string>, body: string | undefined): string {
-  const shownHeaders = Object.entries(headers).map(([k, v]) => `\n${k}: ${k.toLowerCase() === 'x-apikey' ? '***' : v}`).join('');
+function shownRequest(
+  method: string,
+  pathAndQuery: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): string {
+  const shownHeaders = Object.entries(headers)
+    .map(([k, v]) => `\n${k}: ${k.toLowerCase() === 'x-apikey' ? '***' : v}`)
+    .join('');
   return `${method} ${pathAndQuery}${shownHeaders}${body ? `\n\n${body}` : ''}`;
 }
 

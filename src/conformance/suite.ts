@@ -45,7 +45,11 @@ function shownExchange(exchange: Exchange): RuleResult['exchange'] {
   return { request: exchange.request, response: `${exchange.status} ${exchange.contentType}\n${body}` };
 }
 
-async function runRule({ name, description, run }: ConformanceRule, context: RuleContext, sender: Sender): Promise<RuleResult> {
+async function runRule(
+  { name, description, run }: ConformanceRule,
+  context: RuleContext,
+  sender: Sender,
+): Promise<RuleResult> {
   sender.forget();
   try {
     await run(context);
@@ -59,7 +63,12 @@ async function runRule({ name, description, run }: ConformanceRule, context: Rul
 }
 
 export async function runConformance(baseUrl: string, options: ConformanceOptions = {}): Promise<RuleResult[]> {
-  const sender = createSender({ baseUrl, apiKey: options.apiKey, fetch: options.fetch ?? fetch, timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS });
+  const sender = createSender({
+    baseUrl,
+    apiKey: options.apiKey,
+    fetch: options.fetch ?? fetch,
+    timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  });
   const context: RuleContext = { send: sender.send, apiKey: options.apiKey };
   const results: RuleResult[] = [];
   for (const rule of conformanceRules(options.companyId ?? 1)) results.push(await runRule(rule, context, sender));
@@ -70,11 +79,15 @@ export async function runConformance(baseUrl: string, options: ConformanceOption
 export function formatResults(results: RuleResult[]): string {
   const width = Math.max(...results.map((r) => r.rule.length), 4);
   const lines = [`${'rule'.padEnd(width)}  status  description`, `${'-'.repeat(width)}  ------  -----------`];
-  for (const r of results) lines.push(`${r.rule.padEnd(width)}  ${r.status.padEnd(6)}  ${r.description}${r.status === 'n/a' && r.reason ? ` (${r.reason})` : ''}`);
+  for (const r of results)
+    lines.push(
+      `${r.rule.padEnd(width)}  ${r.status.padEnd(6)}  ${r.description}${r.status === 'n/a' && r.reason ? ` (${r.reason})` : ''}`,
+    );
   const failed = results.filter((r) => r.status === 'fail');
   for (const f of failed) {
     lines.push('', `FAIL ${f.rule}: ${f.reason ?? ''}`);
-    if (f.exchange) lines.push('  request:', ...indent(f.exchange.request), '  response:', ...indent(f.exchange.response));
+    if (f.exchange)
+      lines.push('  request:', ...indent(f.exchange.request), '  response:', ...indent(f.exchange.response));
   }
   const count = (s: RuleStatus) => results.filter((r) => r.status === s).length;
   lines.push('', `${count('pass')} pass, ${count('fail')} fail, ${count('n/a')} n/a`);

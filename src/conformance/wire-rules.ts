@@ -84,7 +84,10 @@ const WIRE_CHECKS: Record<WireRuleName, WireCheck> = {
     check(res) {
       check(res.status === 405, `status ${res.status}, expected 405`);
       check(hasResponseStatus(res.json), 'no ResponseStatus');
-      check((res.json as { ResponseStatus: { ErrorCode: string } }).ResponseStatus.ErrorCode === 'NotImplementedException', 'ErrorCode is not NotImplementedException');
+      check(
+        (res.json as { ResponseStatus: { ErrorCode: string } }).ResponseStatus.ErrorCode === 'NotImplementedException',
+        'ErrorCode is not NotImplementedException',
+      );
     },
   },
   'wire:date-form': {
@@ -104,7 +107,10 @@ const WIRE_CHECKS: Record<WireRuleName, WireCheck> = {
       }
       check(res.status === 200, `status ${res.status}`);
       const filters = (res.json as { SelectedOptions?: { Filters?: string[] } }).SelectedOptions?.Filters;
-      check(filters?.length === 1 && filters[0] === HYPHENATED_GUID.replace(/-/g, '').toLowerCase(), `Filters echoed as ${JSON.stringify(filters)}`);
+      check(
+        filters?.length === 1 && filters[0] === HYPHENATED_GUID.replace(/-/g, '').toLowerCase(),
+        `Filters echoed as ${JSON.stringify(filters)}`,
+      );
     },
   },
   'wire:xml': {
@@ -112,27 +118,42 @@ const WIRE_CHECKS: Record<WireRuleName, WireCheck> = {
     check(res) {
       check(res.status === 200, `status ${res.status}`);
       check(res.contentType.startsWith('application/xml'), `Content-Type '${res.contentType}'`);
-      check(/<EchoResponse [^>]*xmlns="http:\/\/schemas\.servicestack\.net\/types"/.test(res.text), 'root is not EchoResponse in http://schemas.servicestack.net/types');
+      check(
+        /<EchoResponse [^>]*xmlns="http:\/\/schemas\.servicestack\.net\/types"/.test(res.text),
+        'root is not EchoResponse in http://schemas.servicestack.net/types',
+      );
     },
   },
   'wire:jsv': {
     description: 'a .jsv suffix answers JSV (application/jsv): {Message:…,CompanyName:…}',
     check(res) {
-      check(res.status === 200 && res.contentType.startsWith('application/jsv'), `status ${res.status}, Content-Type '${res.contentType}'`);
+      check(
+        res.status === 200 && res.contentType.startsWith('application/jsv'),
+        `status ${res.status}, Content-Type '${res.contentType}'`,
+      );
       check(res.text.startsWith(`{Message:${SAMPLE_MESSAGE},CompanyName:`), 'body is not the EchoResponse as JSV');
     },
   },
   'wire:csv': {
-    description: '/csv/reply/{Op} answers CSV (text/csv): a header row of the DTO\'s properties, then its values',
+    description: "/csv/reply/{Op} answers CSV (text/csv): a header row of the DTO's properties, then its values",
     check(res) {
-      check(res.status === 200 && res.contentType.startsWith('text/csv'), `status ${res.status}, Content-Type '${res.contentType}'`);
-      check(res.text.startsWith(`Message,CompanyName,ResponseStatus\r\n${SAMPLE_MESSAGE},`), 'body is not the EchoResponse as CSV');
+      check(
+        res.status === 200 && res.contentType.startsWith('text/csv'),
+        `status ${res.status}, Content-Type '${res.contentType}'`,
+      );
+      check(
+        res.text.startsWith(`Message,CompanyName,ResponseStatus\r\n${SAMPLE_MESSAGE},`),
+        'body is not the EchoResponse as CSV',
+      );
     },
   },
   'wire:html': {
     description: 'a browser (Accept: text/html first) gets the HTML snapshot page',
     check(res) {
-      check(res.status === 200 && res.contentType.startsWith('text/html'), `status ${res.status}, Content-Type '${res.contentType}'`);
+      check(
+        res.status === 200 && res.contentType.startsWith('text/html'),
+        `status ${res.status}, Content-Type '${res.contentType}'`,
+      );
       check(/<title>EchoRequest Snapshot of /.test(res.text), 'no EchoRequest snapshot page');
     },
   },
@@ -153,12 +174,14 @@ const WIRE_CHECKS: Record<WireRuleName, WireCheck> = {
 
 export function wireRules(companyId: number): ConformanceRule[] {
   const requests = wireRequests(companyId);
-  return (Object.entries(WIRE_CHECKS) as [WireRuleName, WireCheck][]).map(([name, { description, needsKey, check: checkAnswer }]) => ({
-    name,
-    description,
-    async run(context) {
-      if (needsKey) requireApiKey(context, 'the report requires an API key (--api-key)');
-      checkAnswer(await context.send(requests[name]));
-    },
-  }));
+  return (Object.entries(WIRE_CHECKS) as [WireRuleName, WireCheck][]).map(
+    ([name, { description, needsKey, check: checkAnswer }]) => ({
+      name,
+      description,
+      async run(context) {
+        if (needsKey) requireApiKey(context, 'the report requires an API key (--api-key)');
+        checkAnswer(await context.send(requests[name]));
+      },
+    }),
+  );
 }

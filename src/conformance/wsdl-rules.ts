@@ -36,8 +36,14 @@ export function wsdlRules(): ConformanceRule[] {
       description: 'POST /soap12 with a SOAP 1.2 message answers a SOAP 1.2 Fault (application/soap+xml)',
       async run({ send }) {
         const res = await send(WSDL_REQUESTS['soap:fault']);
-        check(res.contentType.startsWith('application/soap+xml'), `Content-Type '${res.contentType}', expected application/soap+xml`);
-        check(/<(\w+:)?Fault\b/.test(res.text) && /http:\/\/www\.w3\.org\/2003\/05\/soap-envelope/.test(res.text), 'no SOAP 1.2 Fault in the body');
+        check(
+          res.contentType.startsWith('application/soap+xml'),
+          `Content-Type '${res.contentType}', expected application/soap+xml`,
+        );
+        check(
+          /<(\w+:)?Fault\b/.test(res.text) && /http:\/\/www\.w3\.org\/2003\/05\/soap-envelope/.test(res.text),
+          'no SOAP 1.2 Fault in the body',
+        );
       },
     },
   ];

@@ -65,16 +65,23 @@ function byLowerName(fields: FieldSpec[]): Map<string, FieldSpec> {
   return new Map(fields.map((f) => [f.name.toLowerCase(), f]));
 }
 
-export function bindingPlan(contract: OpenApiContract, operation: Dereferenced<OpenAPIV3.OperationObject>): BindingPlan {
+export function bindingPlan(
+  contract: OpenApiContract,
+  operation: Dereferenced<OpenAPIV3.OperationObject>,
+): BindingPlan {
   const parameters = (operation.parameters ?? []).filter((p) => p.schema);
-  const fields = (where: string) => parameters.filter((p) => p.in === where).map((p) => ({ name: p.name, type: fieldKind(contract, p.schema!) }));
+  const fields = (where: string) =>
+    parameters.filter((p) => p.in === where).map((p) => ({ name: p.name, type: fieldKind(contract, p.schema!) }));
   const plan: BindingPlan = { path: fields('path'), query: byLowerName(fields('query')) };
   const documented = operation.requestBody?.content['application/json']?.schema;
   // A batch's body is an array of the DTO: each item is bound by the DTO's plan.
   const bodySchema = documented?.type === 'array' ? documented.items : documented;
   if (bodySchema) {
     plan.body = byLowerName(
-      Object.entries(bodySchema.properties ?? {}).map(([name, schema]) => ({ name, type: fieldKind(contract, schema) })),
+      Object.entries(bodySchema.properties ?? {}).map(([name, schema]) => ({
+        name,
+        type: fieldKind(contract, schema),
+      })),
     );
   }
   return plan;

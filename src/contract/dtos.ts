@@ -8,7 +8,8 @@ export type EchoResponse = Schemas['EchoResponse'];
  * The request as services receive it: the contract requires CompanyId on the wire, but SOAP and service-level
  * callers may still omit it, and the service answers that with FluentValidation's NotEmpty as the original did.
  */
-export type GetFlatRequest = Omit<Schemas['GetFlatRequest'], 'CompanyId'> & Partial<Pick<Schemas['GetFlatRequest'], 'CompanyId'>>;
+export type GetFlatRequest = Omit<Schemas['GetFlatRequest'], 'CompanyId'> &
+  Partial<Pick<Schemas['GetFlatRequest'], 'CompanyId'>>;
 export type GetFlatResponse = Schemas['GetFlatResponse'];
 /** The report link's request: its path variable (the signed token). */
 export type GetFlatReportRequest = operations['GetFlatReport']['parameters']['path'];

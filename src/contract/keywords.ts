@@ -8,7 +8,9 @@ export const Keywords = {
 
 export const RESERVED_QUERY_NAMES: ReadonlySet<string> = new Set(Object.values(Keywords));
 
-/** A keyword's value from a query object, its name matched case-insensitively (`?Callback=`), as .NET's QueryString did. */
+/**
+ * A keyword's value from a query object, its name matched case-insensitively (`?Callback=`), as .NET's QueryString did.
+ */
 export function keywordValue(query: Record<string, unknown>, name: string): string | undefined {
   for (const [key, value] of Object.entries(query)) {
     if (key.toLowerCase() !== name) continue;

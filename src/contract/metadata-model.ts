@@ -6,7 +6,9 @@
 import { openApiContract, type OpenApiContract, type SchemaShape } from './openapi-document.ts';
 import { contractOperations } from './operations.ts';
 
-/** A property's .NET type: `Name` as MetadataTypes names it (`Int32`, ``List`1``), its C# spelling, generic arguments. */
+/**
+ * A property's .NET type: `Name` as MetadataTypes names it (`Int32`, ``List`1``), its C# spelling, generic arguments.
+ */
 export interface ClrType {
   name: string;
   csharp: string;
@@ -37,7 +39,6 @@ export interface MetadataModel {
   dtos: Map<string, DtoProperty[]>;
 }
 
-
 const SCALAR_REFS: Record<string, ClrType> = {
   LegacyDate: { name: 'DateTime', csharp: 'DateTime', valueType: true },
   LegacyDateInput: { name: 'DateTime', csharp: 'DateTime', valueType: true },
@@ -56,7 +57,9 @@ function clrType(contract: OpenApiContract, schema: SchemaShape): ClrType {
     case 'boolean':
       return { name: 'Boolean', csharp: 'bool', valueType: true };
     case 'integer':
-      return schema.format === 'int64' ? { name: 'Int64', csharp: 'long', valueType: true } : { name: 'Int32', csharp: 'int', valueType: true };
+      return schema.format === 'int64'
+        ? { name: 'Int64', csharp: 'long', valueType: true }
+        : { name: 'Int32', csharp: 'int', valueType: true };
     case 'number':
       return { name: 'Decimal', csharp: 'decimal', valueType: true };
     case 'array': {
@@ -79,7 +82,10 @@ export function metadataModel(): MetadataModel {
     if (dtos.has(name)) return;
     const schema = schemas[name];
     if (!schema) return;
-    const properties = Object.entries(schema.properties ?? {}).map(([prop, s]) => ({ name: prop, type: clrType(contract, s) }));
+    const properties = Object.entries(schema.properties ?? {}).map(([prop, s]) => ({
+      name: prop,
+      type: clrType(contract, s),
+    }));
     dtos.set(name, properties);
     for (const p of properties) {
       const dto = p.type.dto ?? p.type.item?.dto;

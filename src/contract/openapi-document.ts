@@ -17,7 +17,10 @@ import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { parse } from 'yaml';
 import type { OpenAPIV3 } from 'openapi-types';
 
-export const OPENAPI_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../openapi/reporting-service.yaml');
+export const OPENAPI_PATH = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../openapi/reporting-service.yaml',
+);
 
 /** `T` with every `$ref` replaced by its target, as json-schema-ref-parser's dereference leaves a document. */
 export type Dereferenced<T> = T extends OpenAPIV3.ReferenceObject
@@ -34,14 +37,19 @@ export type SchemaShape = Dereferenced<OpenAPIV3.SchemaObject>;
 export interface OpenApiContract {
   /** The document with every `$ref` replaced by its target. Shared: read only. */
   readonly document: DereferencedDocument;
-  /** The `components/schemas` name of a schema object of `document` (`EchoResponse`, `LegacyDate`); undefined for an inline schema. */
+  /**
+   * The `components/schemas` name of a schema object of `document` (`EchoResponse`, `LegacyDate`); undefined for an
+   * inline schema.
+   */
   schemaName(schema: object): string | undefined;
 }
 
 /** `raw` (left as it is) dereferenced, with the names of its component schemas. */
 export async function dereferenceOpenApi(raw: OpenAPIV3.Document): Promise<OpenApiContract> {
   const document = (await $RefParser.dereference(structuredClone(raw))) as unknown as DereferencedDocument;
-  const names = new Map<object, string>(Object.entries(document.components?.schemas ?? {}).map(([name, schema]) => [schema, name]));
+  const names = new Map<object, string>(
+    Object.entries(document.components?.schemas ?? {}).map(([name, schema]) => [schema, name]),
+  );
   return { document, schemaName: (schema) => names.get(schema) };
 }
 

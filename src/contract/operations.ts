@@ -81,8 +81,12 @@ export function readOperations(contract: OpenApiContract): OperationTable {
     for (const method of METHODS) {
       const operation = item?.[method];
       if (!operation) continue;
-      const { 'x-request-dto': requestDto, 'x-batch': batch = false } = operation as { 'x-request-dto'?: string; 'x-batch'?: boolean };
-      if (!operation.operationId || !requestDto) throw new Error(`openapi: ${method.toUpperCase()} ${template} needs operationId and x-request-dto`);
+      const { 'x-request-dto': requestDto, 'x-batch': batch = false } = operation as {
+        'x-request-dto'?: string;
+        'x-batch'?: boolean;
+      };
+      if (!operation.operationId || !requestDto)
+        throw new Error(`openapi: ${method.toUpperCase()} ${template} needs operationId and x-request-dto`);
       all.push({
         operationId: operation.operationId,
         method: method.toUpperCase(),
@@ -95,12 +99,22 @@ export function readOperations(contract: OpenApiContract): OperationTable {
         batch,
         secured: isSecured(operation, contract),
         binding: bindingPlan(contract, operation),
-        responses: new Map(Object.entries(operation.responses ?? {}).map(([status, response]) => [status, responseRecord(contract, response)])),
+        responses: new Map(
+          Object.entries(operation.responses ?? {}).map(([status, response]) => [
+            status,
+            responseRecord(contract, response),
+          ]),
+        ),
       });
     }
   }
-  const errorTypes = new Set(all.flatMap((op) => [...op.responses].filter(([status]) => Number(status.charAt(0)) >= 4).map(([, r]) => r.dtoType)).filter((t) => t !== undefined));
-  if (errorTypes.size !== 1) throw new Error(`openapi: expected one error DTO type, found ${[...errorTypes].join(', ') || 'none'}`);
+  const errorTypes = new Set(
+    all
+      .flatMap((op) => [...op.responses].filter(([status]) => Number(status.charAt(0)) >= 4).map(([, r]) => r.dtoType))
+      .filter((t) => t !== undefined),
+  );
+  if (errorTypes.size !== 1)
+    throw new Error(`openapi: expected one error DTO type, found ${[...errorTypes].join(', ') || 'none'}`);
   const byId = new Map(all.map((op) => [op.operationId, op]));
   return { all, errorType: [...errorTypes][0]!, byId: (id) => byId.get(id) };
 }

@@ -10,10 +10,13 @@ export interface RouteSegment {
 }
 
 export function parseTemplate(template: string): RouteSegment[] {
-  return template.split('/').filter(Boolean).map((part) => {
-    const variable = /^\{(.+)\}$/.exec(part)?.[1];
-    return variable ? { variable } : { literal: part };
-  });
+  return template
+    .split('/')
+    .filter(Boolean)
+    .map((part) => {
+      const variable = /^\{(.+)\}$/.exec(part)?.[1];
+      return variable ? { variable } : { literal: part };
+    });
 }
 
 export interface RouteMatch {
@@ -39,7 +42,7 @@ export function matchRoute(route: readonly RouteSegment[], segments: readonly st
       params[want.variable!] = safeDecode(got);
     }
   }
-  return { canonicalPath: '/' + out.join('/'), params };
+  return { canonicalPath: `/${out.join('/')}`, params };
 }
 
 function safeDecode(segment: string): string {

@@ -37,14 +37,22 @@ export interface AppErrorOptions {
 /** The AppError of message `id` (messages.ts): its code, the filled-in template, and any field errors or cause. */
 export function appError<Id extends MessageId>(
   id: Id,
-  ...[params, options]: keyof MessageParams<Id> extends never ? [params?: Record<string, never>, options?: AppErrorOptions] : [params: MessageParams<Id>, options?: AppErrorOptions]
+  ...[params, options]: keyof MessageParams<Id> extends never
+    ? [params?: Record<string, never>, options?: AppErrorOptions]
+    : [params: MessageParams<Id>, options?: AppErrorOptions]
 ): AppError {
-  return new AppError(errorMessages[id].code, formatMessage(id, (params ?? {}) as MessageParams<Id>), options?.fieldErrors ?? [], options?.cause === undefined ? undefined : { cause: options.cause });
+  return new AppError(
+    errorMessages[id].code,
+    formatMessage(id, (params ?? {}) as MessageParams<Id>),
+    options?.fieldErrors ?? [],
+    options?.cause === undefined ? undefined : { cause: options.cause },
+  );
 }
 
 /** Anything thrown becomes an AppError; unknown faults keep their cause but never expose their message. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  if (error instanceof Error && error.name === 'StoreUnavailableError') return appError('StoreUnavailable', {}, { cause: error });
+  if (error instanceof Error && error.name === 'StoreUnavailableError')
+    return appError('StoreUnavailable', {}, { cause: error });
   return appError('Unexpected', {}, { cause: error });
 }

@@ -24,7 +24,9 @@ import type { FormatEntry, ReadContext } from './registry.ts';
 
 export const CSV_MEDIA_TYPE = 'text/csv';
 
-/** 4.5's quoting beyond RFC 4180's delimiter and quote: any line break, and a leading `{` or `[` (a JSV object or list). */
+/**
+ * 4.5's quoting beyond RFC 4180's delimiter and quote: any line break, and a leading `{` or `[` (a JSV object or list).
+ */
 const QUOTED_AS_45 = [/[\r\n]/, /^[{[]/];
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -36,7 +38,10 @@ function cell(value: unknown): string {
 
 /** Rows of cells (header first) as 4.5 wrote them, with the formula guard: the one CSV writer rule. */
 export function writeCsvRows(rows: readonly (readonly unknown[])[]): string {
-  return stringify(rows.map((row) => row.map(cell)), { record_delimiter: 'windows', quoted_match: QUOTED_AS_45 });
+  return stringify(
+    rows.map((row) => row.map(cell)),
+    { record_delimiter: 'windows', quoted_match: QUOTED_AS_45 },
+  );
 }
 
 function asRecord(dto: unknown): Record<string, unknown> {
@@ -89,7 +94,11 @@ export function readCsvRows(body: string, ctx: ReadContext): Record<string, stri
 export function readCsvDto(body: string, ctx: ReadContext): Record<string, unknown> {
   const [first] = readCsvRows(body, ctx);
   if (!first) {
-    throw appError('BodyUnreadableAs', { mediaType: CSV_MEDIA_TYPE, dto: ctx.operation.requestDto, reason: 'the body has no data row' });
+    throw appError('BodyUnreadableAs', {
+      mediaType: CSV_MEDIA_TYPE,
+      dto: ctx.operation.requestDto,
+      reason: 'the body has no data row',
+    });
   }
   return first;
 }
@@ -105,9 +114,14 @@ export const csvDtoForm: Pick<FormatEntry, 'writeDto' | 'predefinedRoutes' | 're
     const body = dtoToCsv(dto, dtoProperties(ctx.dtoType));
     // A batch's download is named as 4.5 named it, `EchoRequest[].csv`; an empty answer is no download.
     const name = ctx.operation && `${ctx.operation.requestDto}${ctx.operation.batch ? '[]' : ''}.csv`;
-    return { body, contentType: CSV_MEDIA_TYPE, headers: ctx.inService && name && body ? { 'Content-Disposition': `attachment;filename=${name}` } : undefined };
+    return {
+      body,
+      contentType: CSV_MEDIA_TYPE,
+      headers: ctx.inService && name && body ? { 'Content-Disposition': `attachment;filename=${name}` } : undefined,
+    };
   },
   read: readCsvDto,
-  // `/csv/reply/{Op}[]` bodies: a header row, then one row per request (CsvServiceClient's SendAll); none is an empty batch.
+  // `/csv/reply/{Op}[]` bodies: a header row, then one row per request (CsvServiceClient's SendAll); none is an empty
+  // batch.
   readList: readCsvRows,
 };

@@ -1,6 +1,7 @@
 /**
  * ServiceStack's HTML format (`text/html`): the "snapshot" page of a response DTO, following what a real ServiceStack
- * 4.5.14 host served: title `<Request> Snapshot of <MM/dd/yyyy>` (4.5 added the time of day), a heading naming the request DTO, links to
+ * 4.5.14 host served: title `<Request> Snapshot of <MM/dd/yyyy>` (4.5 added the time of day), a heading naming the
+ * request DTO, links to
  * the same request in the other formats, the DTO as nested definition lists (objects; names split into words,
  * `CompanyName` → `Company Name`) and tables (lists of objects), dates as `yyyy/MM/dd HH:mm`, links for `http` values,
  * and the JSON data source. Differences, for safety: the page is rendered here rather than by an inline script that
@@ -12,7 +13,8 @@ import { parseLegacyInstant } from '../scalars/dates.ts';
 import type { FormatEntry } from './registry.ts';
 
 export const HTML_MEDIA_TYPE = 'text/html';
-export const HTML_SNAPSHOT_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+export const HTML_SNAPSHOT_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 
 const WCF_DATE_STRING = /^\/Date\(-?\d+(?:[+-]\d{4})?\)\/$/;
 
@@ -28,12 +30,19 @@ export interface SnapshotContext {
 }
 
 function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** The page's splitCase + titleCase: `CompanyName` → `Company Name`. */
 export function humanize(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/\w\S*/g, (word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase());
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/\w\S*/g, (word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase());
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -62,9 +71,13 @@ function render(value: unknown): string {
   if (typeof value !== 'object') return escapeHtml(String(value));
   if (Array.isArray(value)) {
     if (value.every((item) => typeof item !== 'object' || item === null)) return value.map(render).join(', ');
-    const keys = [...new Set(value.flatMap((row) => (typeof row === 'object' && row !== null ? Object.keys(row) : [])))];
+    const keys = [
+      ...new Set(value.flatMap((row) => (typeof row === 'object' && row !== null ? Object.keys(row) : []))),
+    ];
     const head = keys.map((k) => `<th>${escapeHtml(humanize(k))}</th>`).join('');
-    const rows = value.map((row) => `<tr>${keys.map((k) => `<td>${render((row as Record<string, unknown>)[k])}</td>`).join('')}</tr>`).join('');
+    const rows = value
+      .map((row) => `<tr>${keys.map((k) => `<td>${render((row as Record<string, unknown>)[k])}</td>`).join('')}</tr>`)
+      .join('');
     return `<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
   }
   const members = Object.entries(value).filter(([, v]) => v !== null && v !== undefined);
@@ -100,7 +113,9 @@ DL DL DD { font: 16px Arial; }
 /** The snapshot page of `dto` (a response or an ErrorResponse). */
 export function htmlSnapshot(dto: unknown, ctx: SnapshotContext): string {
   const when = snapshotDate(ctx.now);
-  const links = ctx.otherFormats.map((f) => `  <a href="${escapeHtml(formatLink(ctx, f))}">${escapeHtml(f)}</a>`).join('\n');
+  const links = ctx.otherFormats
+    .map((f) => `  <a href="${escapeHtml(formatLink(ctx, f))}">${escapeHtml(f)}</a>`)
+    .join('\n');
   return `<!doctype html>
 <html lang="en-us">
 <head>
@@ -149,7 +164,12 @@ function linkBase(originalUrl: string): { path: string; query: URLSearchParams }
 export const htmlSnapshotForm: Pick<FormatEntry, 'writeDto' | 'predefinedRoutes'> = {
   predefinedRoutes: true,
   writeDto: (dto, ctx) => ({
-    body: htmlSnapshot(dto, { requestDto: ctx.operation?.requestDto ?? 'Request', ...linkBase(ctx.originalUrl), otherFormats: LINKED_FORMATS, now: new Date() }),
+    body: htmlSnapshot(dto, {
+      requestDto: ctx.operation?.requestDto ?? 'Request',
+      ...linkBase(ctx.originalUrl),
+      otherFormats: LINKED_FORMATS,
+      now: new Date(),
+    }),
     headers: { 'Content-Security-Policy': HTML_SNAPSHOT_CSP },
   }),
 };

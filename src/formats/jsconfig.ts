@@ -48,7 +48,9 @@ function renameKey(name: string, names: JsConfig['names']): string {
 function writeDate(ms: number, kind: LegacyDateKind, handler: DateHandler): string | number {
   switch (handler) {
     case 'ISO8601':
-      return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, (_all, millis: string) => `.${millis}0000${ISO_ZONE_OF_KIND[kind]}`);
+      return new Date(ms)
+        .toISOString()
+        .replace(/\.(\d{3})Z$/, (_all, millis: string) => `.${millis}0000${ISO_ZONE_OF_KIND[kind]}`);
     case 'ISO8601DateOnly':
       return new Date(ms).toISOString().slice(0, 10);
     case 'UnixTime':
@@ -61,8 +63,11 @@ function writeDate(ms: number, kind: LegacyDateKind, handler: DateHandler): stri
 /** The DTO with the config's names and date form (a new object; the DTO is left as it was). */
 export function applyJsConfig(dto: unknown, config: JsConfig): unknown {
   if (Array.isArray(dto)) return dto.map((item) => applyJsConfig(item, config));
-  const ms = typeof dto === 'string' && config.dateHandler && WCF_DATE_STRING.test(dto) ? parseLegacyInstant(dto) : undefined;
+  const ms =
+    typeof dto === 'string' && config.dateHandler && WCF_DATE_STRING.test(dto) ? parseLegacyInstant(dto) : undefined;
   if (ms !== undefined) return writeDate(ms, legacyInstantKind(dto as string)!, config.dateHandler!);
   if (typeof dto !== 'object' || dto === null) return dto;
-  return Object.fromEntries(Object.entries(dto).map(([key, value]) => [renameKey(key, config.names), applyJsConfig(value, config)]));
+  return Object.fromEntries(
+    Object.entries(dto).map(([key, value]) => [renameKey(key, config.names), applyJsConfig(value, config)]),
+  );
 }

@@ -28,7 +28,10 @@ export function toLegacyJson(dto: unknown): string {
   return text.includes('/Date(') ? text.replace(LEGACY_DATE_STRING, '"\\/Date($1)\\/"') : text;
 }
 
-/** A JSON request body as 4.5 read it: strict JSON plus a trailing comma (jsonc-parser); a body 4.5 half-read (truncated) is a 400. */
+/**
+ * A JSON request body as 4.5 read it: strict JSON plus a trailing comma (jsonc-parser); a body 4.5 half-read
+ * (truncated) is a 400.
+ */
 function parseLegacyJson(body: string, fail: (reason: string) => never): unknown {
   try {
     return JSON.parse(body); // strict JSON, any depth
@@ -56,7 +59,8 @@ function bodyFailure(ctx: ReadContext): (reason: string) => never {
 export function readLegacyJson(body: string, ctx: ReadContext): Record<string, unknown> {
   const fail = bodyFailure(ctx);
   const value = parseLegacyJson(body, fail);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('the body must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return fail('the body must be a JSON object');
   return value as Record<string, unknown>;
 }
 

@@ -2,7 +2,8 @@
  * JSV (ServiceStack.Text's TypeSerializer, `application/jsv`), written and read as a real ServiceStack 4.5.14 host did:
  * `{Message:hello,CompanyName:Acme}`. Objects `{Key:Value,...}` with null members left out, lists `[a,b]`, booleans
  * `True`/`False`, numbers as written, `/Date(ms[±hhmm])/` dates as `2025-01-01` at midnight UTC (else
- * `2025-01-01T10:00:00Z`, `…+00:00` for a Local DateTime). A string is written bare unless it holds one of `" : , { } [ ]` or a line break; then it is
+ * `2025-01-01T10:00:00Z`, `…+00:00` for a Local DateTime). A string is written bare unless it holds one of `" : , { } [
+ * ]` or a line break; then it is
  * quoted, its `"` doubled (`"a,b""c"`).
  */
 import { Keywords } from '../contract/keywords.ts';
@@ -22,7 +23,8 @@ function jsvString(value: string): string {
 
 /**
  * DateTimeSerializer.ToShortestXsdDateTimeString, as 4.5.14 wrote it on a UTC server: `2025-01-01` at midnight
- * whatever the kind, else the time with the kind's zone (`Z`, `+00:00` or none) and 7 fraction digits when there are milliseconds.
+ * whatever the kind, else the time with the kind's zone (`Z`, `+00:00` or none) and 7 fraction digits when there are
+ * milliseconds.
  */
 function jsvDate(text: string): string {
   const iso = new Date(parseLegacyInstant(text)!).toISOString();
@@ -43,7 +45,8 @@ export function toJsv(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (typeof value === 'number') return jsvNumber(value);
   // A `/Date(ms)/` text no Date holds is written as the text it is (the binder refuses one in a request).
-  if (typeof value === 'string') return WCF_DATE_STRING.test(value) && parseLegacyInstant(value) !== undefined ? jsvDate(value) : jsvString(value);
+  if (typeof value === 'string')
+    return WCF_DATE_STRING.test(value) && parseLegacyInstant(value) !== undefined ? jsvDate(value) : jsvString(value);
   if (Array.isArray(value)) return `[${value.map(toJsv).join(',')}]`;
   if (typeof value === 'object') {
     const members = Object.entries(value).filter(([, v]) => v !== null && v !== undefined);
@@ -150,7 +153,9 @@ function unreadable(ctx: ReadContext, reason: string): Error {
   return appError('BodyUnreadableAs', { mediaType: JSV_MEDIA_TYPE, dto: ctx.operation.requestDto, reason });
 }
 
-/** A request body as JSV; white space alone is refused, as 4.5 refused it ("Type definitions should start with a '{'"). */
+/**
+ * A request body as JSV; white space alone is refused, as 4.5 refused it ("Type definitions should start with a '{'").
+ */
 function readJsvBody(body: string, ctx: ReadContext): JsvValue {
   try {
     if (body.trim() === '') throw new JsvSyntaxError('the body is only white space');
@@ -160,7 +165,9 @@ function readJsvBody(body: string, ctx: ReadContext): JsvValue {
   }
 }
 
-/** The `jsv` entry of the format registry: `.jsv`, `?format=jsv`, `Accept: application/jsv`, `/jsv/reply/{Op}` bodies. */
+/**
+ * The `jsv` entry of the format registry: `.jsv`, `?format=jsv`, `Accept: application/jsv`, `/jsv/reply/{Op}` bodies.
+ */
 export const jsvFormat: FormatEntry = {
   format: 'jsv',
   mediaType: JSV_MEDIA_TYPE,

@@ -10,7 +10,8 @@
  *      `writeDto(dto, ctx)` to write any response DTO (errors included: `ctx.status`, `ctx.dtoType` say which), and/or
  *      `writeResult(result, ctx)` to render a RichResult whole (the report's page and downloads); `read(body, ctx)`
  *      to accept request bodies of that media type (src/http/read-body.ts hands them to the binder), and
- *      `readList(body, ctx)` for a batch of them (`/{format}/reply/{Op}[]`; `writeDto` then gets the list, `ctx.list`); an entry
+ *      `readList(body, ctx)` for a batch of them (`/{format}/reply/{Op}[]`; `writeDto` then gets the list, `ctx.list`);
+ * an entry
  *      may only read (a form) or only write.
  *   2. Add it to the list in src/formats/built-in.ts (the app registers it; `npm run compare`'s battery replays it);
  *      list order is the Accept preference order.
@@ -33,7 +34,10 @@ export interface WriteContext {
   list?: boolean;
   /** The URL as the client sent it (to link to the same resource in another format). */
   originalUrl: string;
-  /** The path of the service's public base ('' at the root, else BASE_PATH or PUBLIC_BASE_URL's path): the prefix of root-relative links. */
+  /**
+   * The path of the service's public base ('' at the root, else BASE_PATH or PUBLIC_BASE_URL's path): the prefix of
+   * root-relative links.
+   */
   publicPath: string;
   /** True once the operation's service ran: the answer is the service's own (not an error raised before it). */
   inService: boolean;
@@ -45,7 +49,9 @@ export interface WriteContext {
 
 export interface Written {
   body: Buffer | string;
-  /** In place of the entry's Content-Type (CSV's DTO form is `text/csv`, its report download `text/csv; charset=utf-8`). */
+  /**
+   * In place of the entry's Content-Type (CSV's DTO form is `text/csv`, its report download `text/csv; charset=utf-8`).
+   */
   contentType?: string;
   /** Download file name: sent as `Content-Disposition: attachment`. */
   attachment?: string;
@@ -74,7 +80,12 @@ export interface FormatEntry {
   /** Answers the pre-defined routes `/{format}/reply/{Op}` of the contract's `/json/reply/{Op}` operations. */
   predefinedRoutes?: boolean;
   /** A wrapper around another format's output (JSONP around JSON), asked for by a query keyword. */
-  wraps?: { format: string; keyword: string; wrap(body: string, keywordValue: string): string; accepts(keywordValue: string): boolean };
+  wraps?: {
+    format: string;
+    keyword: string;
+    wrap(body: string, keywordValue: string): string;
+    accepts(keywordValue: string): boolean;
+  };
 }
 
 export interface FormatRegistry {

@@ -11,9 +11,13 @@ import { reportFileName } from '../reports/report-meta.ts';
 import type { FormatEntry } from './registry.ts';
 
 /** CSP of the report page: only the service's own scripts and styles. */
-export const REPORT_PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+export const REPORT_PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 
-/** The same request in another format: path + `.ext`, the query kept (an API key in it, say) but `format` and `callback`. */
+/**
+ * The same request in another format: path + `.ext`, the query kept (an API key in it, say) but `format` and
+ * `callback`.
+ */
 function formatLink(originalUrl: string, pathname: string, extension: string): string {
   const query = new URLSearchParams(originalUrl.includes('?') ? originalUrl.slice(originalUrl.indexOf('?') + 1) : '');
   query.delete(Keywords.format);
@@ -22,7 +26,10 @@ function formatLink(originalUrl: string, pathname: string, extension: string): s
   return `${pathname}.${extension}${rest ? `?${rest}` : ''}`;
 }
 
-/** The report page; `assets` are the paths (under the service's public path) of the page's script, style and chart library. */
+/**
+ * The report page; `assets` are the paths (under the service's public path) of the page's script, style and chart
+ * library.
+ */
 export function reportHtmlFormat(assets: HtmlAssets): FormatEntry {
   return {
     format: 'html',
@@ -31,9 +38,20 @@ export function reportHtmlFormat(assets: HtmlAssets): FormatEntry {
     writeResult(result, ctx) {
       if (!(result instanceof FlatReportResult)) return undefined;
       const pathname = new URL(result.dto.Url).pathname;
-      const links = { json: formatLink(ctx.originalUrl, pathname, 'json'), csv: formatLink(ctx.originalUrl, pathname, 'csv'), xlsx: formatLink(ctx.originalUrl, pathname, 'xlsx') };
-      const at = { css: ctx.publicPath + assets.css, chartJs: ctx.publicPath + assets.chartJs, pageJs: ctx.publicPath + assets.pageJs };
-      return { body: renderHtml(result.report, result.meta, links, at), headers: { 'Content-Security-Policy': REPORT_PAGE_CSP } };
+      const links = {
+        json: formatLink(ctx.originalUrl, pathname, 'json'),
+        csv: formatLink(ctx.originalUrl, pathname, 'csv'),
+        xlsx: formatLink(ctx.originalUrl, pathname, 'xlsx'),
+      };
+      const at = {
+        css: ctx.publicPath + assets.css,
+        chartJs: ctx.publicPath + assets.chartJs,
+        pageJs: ctx.publicPath + assets.pageJs,
+      };
+      return {
+        body: renderHtml(result.report, result.meta, links, at),
+        headers: { 'Content-Security-Policy': REPORT_PAGE_CSP },
+      };
     },
   };
 }
@@ -43,7 +61,9 @@ export const reportCsvFormat: FormatEntry = {
   mediaType: 'text/csv',
   contentType: 'text/csv; charset=utf-8',
   writeResult: (result) =>
-    result instanceof FlatReportResult ? { body: renderCsv(result.report), attachment: reportFileName(result.meta, 'csv') } : undefined,
+    result instanceof FlatReportResult
+      ? { body: renderCsv(result.report), attachment: reportFileName(result.meta, 'csv') }
+      : undefined,
 };
 
 export const reportXlsxFormat: FormatEntry = {
@@ -51,5 +71,7 @@ export const reportXlsxFormat: FormatEntry = {
   mediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   writeResult: async (result) =>
-    result instanceof FlatReportResult ? { body: await renderXlsx(result.report, result.meta), attachment: reportFileName(result.meta, 'xlsx') } : undefined,
+    result instanceof FlatReportResult
+      ? { body: await renderXlsx(result.report, result.meta), attachment: reportFileName(result.meta, 'xlsx') }
+      : undefined,
 };

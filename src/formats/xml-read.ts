@@ -41,7 +41,8 @@ function isNil(node: unknown): boolean {
 
 function textOf(node: unknown): string {
   if (typeof node === 'string') return node;
-  if (typeof node === 'object' && node !== null && typeof (node as Node)['#text'] === 'string') return (node as Node)['#text'] as string;
+  if (typeof node === 'object' && node !== null && typeof (node as Node)['#text'] === 'string')
+    return (node as Node)['#text'] as string;
   return '';
 }
 
@@ -76,14 +77,17 @@ function parseDocument(xml: string, parser: XMLParser): [name: string | undefine
 function membersOf(element: unknown, dtoName: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (typeof element !== 'object' || element === null) return out;
-  const members: readonly { name: string; type: string }[] = Object.hasOwn(xsdMembers, dtoName) ? xsdMembers[dtoName as keyof typeof xsdMembers] : [];
+  const members: readonly { name: string; type: string }[] = Object.hasOwn(xsdMembers, dtoName)
+    ? xsdMembers[dtoName as keyof typeof xsdMembers]
+    : [];
   const dateMembers = new Set(members.filter((m) => m.type === 'xs:dateTime').map((m) => m.name));
   for (const [name, node] of Object.entries(element as Node)) {
     if (name.startsWith('@_') || name === '#text' || isNil(node)) continue;
     const child = node as Node;
-    const items = typeof child === 'object' && child !== null
-      ? Object.entries(child).filter(([k]) => !k.startsWith('@_') && k !== '#text')
-      : [];
+    const items =
+      typeof child === 'object' && child !== null
+        ? Object.entries(child).filter(([k]) => !k.startsWith('@_') && k !== '#text')
+        : [];
     out[name] = items.length ? items.flatMap(([, v]) => (Array.isArray(v) ? v : [v]).map(textOf)) : textOf(node);
     if (dateMembers.has(name) && typeof out[name] === 'string') out[name] = xsdDateTimeAsText(out[name] as string);
   }
@@ -104,7 +108,8 @@ export function readXmlDto(xml: string, dtoName: string): Record<string, unknown
 export function readXmlDtoList(xml: string, dtoName: string): Record<string, unknown>[] {
   const [rootName, root] = parseDocument(xml, dtoListParser);
   if (rootName === undefined) return [];
-  if (rootName !== `ArrayOf${dtoName}`) throw new XmlBodyError(`expected the root element ArrayOf${dtoName}, got ${rootName}`);
+  if (rootName !== `ArrayOf${dtoName}`)
+    throw new XmlBodyError(`expected the root element ArrayOf${dtoName}, got ${rootName}`);
   if (typeof root !== 'object' || root === null) return [];
   const items: Record<string, unknown>[] = [];
   for (const [name, nodes] of Object.entries(root as Node)) {

@@ -23,7 +23,6 @@ const ARRAYS_PREFIX = 'd2p1';
 type ComplexTypeName = keyof typeof xsdMembers;
 type XmlNode = Record<string, unknown>;
 
-
 function isComplex(name: string): name is ComplexTypeName {
   return Object.hasOwn(xsdMembers, name);
 }
@@ -99,7 +98,8 @@ function content(type: string, value: unknown): XmlNode | string {
     if (value.length) node[name] = value.map((v) => element(item.type, v, item.nillable));
     return node;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`xml: ${type} needs an object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`xml: ${type} needs an object`);
   const record = value as Record<string, unknown>;
   const node: XmlNode = {};
   for (const member of members) {
@@ -131,7 +131,8 @@ const builder = new XMLBuilder({
 
 /** `dto` as a DataContract XML document whose root is `typeName` (a complex type of wsdl/types.xsd). */
 export function toDataContractXml(typeName: string, dto: unknown): string {
-  if (!isComplex(typeName) || xsdTypeNamespaces[typeName] !== TYPES_NAMESPACE) throw new Error(`xml: ${typeName} is not a DTO of ${TYPES_NAMESPACE}`);
+  if (!isComplex(typeName) || xsdTypeNamespaces[typeName] !== TYPES_NAMESPACE)
+    throw new Error(`xml: ${typeName} is not a DTO of ${TYPES_NAMESPACE}`);
   const body = content(`tns:${typeName}`, dto) as XmlNode;
   return builder.build({
     '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' },
@@ -145,8 +146,11 @@ export function toDataContractXml(typeName: string, dto: unknown): string {
  * `<ArrayOfanyType>` in the arrays namespace (its List<object>).
  */
 export function toDataContractXmlList(typeName: string, items: readonly unknown[]): string {
-  if (!isComplex(typeName) || xsdTypeNamespaces[typeName] !== TYPES_NAMESPACE) throw new Error(`xml: ${typeName} is not a DTO of ${TYPES_NAMESPACE}`);
-  const [root, namespace] = items.length ? [`ArrayOf${typeName}`, TYPES_NAMESPACE] : ['ArrayOfanyType', ARRAYS_NAMESPACE];
+  if (!isComplex(typeName) || xsdTypeNamespaces[typeName] !== TYPES_NAMESPACE)
+    throw new Error(`xml: ${typeName} is not a DTO of ${TYPES_NAMESPACE}`);
+  const [root, namespace] = items.length
+    ? [`ArrayOf${typeName}`, TYPES_NAMESPACE]
+    : ['ArrayOfanyType', ARRAYS_NAMESPACE];
   const node: XmlNode = { '@_xmlns:i': XSI_NAMESPACE, '@_xmlns': namespace };
   if (items.length) node[typeName] = items.map((item) => content(`tns:${typeName}`, item));
   return builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' }, [root]: node }) as string;
@@ -154,7 +158,11 @@ export function toDataContractXmlList(typeName: string, items: readonly unknown[
 
 /** A request body the XML reader refused, named as the 400 names it. */
 function unreadable(ctx: ReadContext, error: unknown): Error {
-  return appError('BodyUnreadableAs', { mediaType: 'application/xml', dto: ctx.operation.requestDto, reason: (error as Error).message });
+  return appError('BodyUnreadableAs', {
+    mediaType: 'application/xml',
+    dto: ctx.operation.requestDto,
+    reason: (error as Error).message,
+  });
 }
 
 export const xmlFormat: FormatEntry = {
@@ -162,7 +170,8 @@ export const xmlFormat: FormatEntry = {
   mediaType: 'application/xml',
   contentType: XML_CONTENT_TYPE,
   predefinedRoutes: true,
-  writeDto: (dto, ctx) => (ctx.list && Array.isArray(dto) ? toDataContractXmlList(ctx.dtoType, dto) : toDataContractXml(ctx.dtoType, dto)),
+  writeDto: (dto, ctx) =>
+    ctx.list && Array.isArray(dto) ? toDataContractXmlList(ctx.dtoType, dto) : toDataContractXml(ctx.dtoType, dto),
   // `/xml/reply/{Op}` bodies, as ServiceStack's XmlServiceClient sends them (src/formats/xml-read.ts).
   read: (body, ctx) => {
     try {

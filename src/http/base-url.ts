@@ -39,7 +39,9 @@ export function parsePublicBaseUrl(raw: string, env = 'PUBLIC_BASE_URL'): string
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new Error(`${env} must be an absolute http(s) URL such as https://reports.example.com/reporting, got '${raw}'`);
+    throw new Error(
+      `${env} must be an absolute http(s) URL such as https://reports.example.com/reporting, got '${raw}'`,
+    );
   }
   if (!/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
     throw new Error(`${env} must be an http(s) URL without query, fragment or credentials, got '${raw}'`);

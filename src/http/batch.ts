@@ -10,7 +10,11 @@ import { dtoOf } from '../contract/service-result.ts';
 export const BATCH_COMPLETED_HEADER = 'X-AutoBatch-Completed';
 
 /** The responses of `dtos`, each answered by `answer` in turn; a thrown error leaves the header at its index. */
-export async function runBatch(res: Response, dtos: readonly Record<string, unknown>[], answer: (dto: Record<string, unknown>) => unknown): Promise<unknown[]> {
+export async function runBatch(
+  res: Response,
+  dtos: readonly Record<string, unknown>[],
+  answer: (dto: Record<string, unknown>) => unknown,
+): Promise<unknown[]> {
   const responses: unknown[] = [];
   for (const dto of dtos) {
     try {

@@ -44,13 +44,15 @@ function bindBatch(req: Request, res: Response, next: NextFunction, limits: Bind
   const items: unknown = req.body;
   const unreadable = (reason: string) => next(appError('BodyUnreadable', { dto: `${op.requestDto}[]`, reason }));
   if (!Array.isArray(items)) return unreadable('the body must be an array of requests');
-  if (items.length > limits.maxArrayItems) return unreadable(`the batch has more than ${limits.maxArrayItems} requests`);
+  if (items.length > limits.maxArrayItems)
+    return unreadable(`the batch has more than ${limits.maxArrayItems} requests`);
   const bad = items.findIndex((item) => !isObject(item));
   if (bad !== -1) return unreadable(`request ${bad} of the batch is not an object`);
   const errors: FieldError[] = [];
   const dtos = (items as Record<string, unknown>[]).map((item, index) => {
     const bound = bindBody(item, op.binding.body!, undefined, limits, context.bodyFromDocument);
-    for (const [field, sent] of Object.entries(bound.sentNames)) context.sentNames[`[${index}].${field}`] = `[${index}].${sent}`;
+    for (const [field, sent] of Object.entries(bound.sentNames))
+      context.sentNames[`[${index}].${field}`] = `[${index}].${sent}`;
     errors.push(...bound.errors.map((error) => ({ ...error, fieldName: `[${index}].${error.fieldName}` })));
     return bound.values;
   });
@@ -82,11 +84,17 @@ export function bindRequest(limits: BindingLimits): RequestHandler {
       else bindBody(req.body as Record<string, unknown>, plan.body, bound, limits, context.bodyFromDocument);
     }
     // On a GET, a query value overrides a path variable, as 4.5 bound them (`/v1/echo/hello?Message=x` is "x").
-    const fromPath = bindPath(Object.fromEntries(plan.path.flatMap((field) => {
-      const fromQuery = keywordValue(raw, field.name.toLowerCase());
-      if (fromQuery !== undefined && fromQuery !== '') return [[field.name, fromQuery]];
-      return field.name in context.params ? [[field.name, context.params[field.name]!]] : [];
-    })), plan.path, limits);
+    const fromPath = bindPath(
+      Object.fromEntries(
+        plan.path.flatMap((field) => {
+          const fromQuery = keywordValue(raw, field.name.toLowerCase());
+          if (fromQuery !== undefined && fromQuery !== '') return [[field.name, fromQuery]];
+          return field.name in context.params ? [[field.name, context.params[field.name]!]] : [];
+        }),
+      ),
+      plan.path,
+      limits,
+    );
     context.sentNames = { ...bound.sentNames, ...fromPath.sentNames };
     const errors = [...bound.errors, ...fromPath.errors];
     if (errors.length) {

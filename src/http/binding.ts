@@ -95,7 +95,14 @@ const TOO_MANY = Symbol('too many');
 function parseField(type: FieldKind, value: unknown, limits: BindingLimits): Parsed | typeof TOO_MANY {
   if (type.kind !== 'array') return parseScalar(type, value);
   // 4.5 read one JSON value as a one-item list (`101` → [101]) and a string as a JSV list (`"1,2"` → [1,2]).
-  const items = typeof value === 'string' ? splitLegacyList(value) : Array.isArray(value) ? value : value !== null && typeof value !== 'object' ? [value] : undefined;
+  const items =
+    typeof value === 'string'
+      ? splitLegacyList(value)
+      : Array.isArray(value)
+        ? value
+        : value !== null && typeof value !== 'object'
+          ? [value]
+          : undefined;
   if (!items) return INVALID;
   if (items.length > limits.maxArrayItems) return TOO_MANY;
   const parsed = items.map((item) => parseScalar(type.items, item, true));
@@ -108,8 +115,17 @@ function isAbsent(value: unknown, spec: FieldSpec, emptyTextIsValue: boolean): b
   return value === '' && !(emptyTextIsValue && (spec.type.kind === 'string' || spec.type.kind === 'enum'));
 }
 
-/** Binds [name as sent, value, plan key] entries in the order given; a later entry for the same field wins (body after query). */
-function bind(entries: [string, unknown, string?][], plan: Map<string, FieldSpec>, limits: BindingLimits, into?: BoundFields, emptyTextIsValue = false): BoundFields {
+/**
+ * Binds [name as sent, value, plan key] entries in the order given; a later entry for the same field wins (body after
+ * query).
+ */
+function bind(
+  entries: [string, unknown, string?][],
+  plan: Map<string, FieldSpec>,
+  limits: BindingLimits,
+  into?: BoundFields,
+  emptyTextIsValue = false,
+): BoundFields {
   const bound: BoundFields = into ?? { values: {}, sentNames: {}, errors: [] };
   for (const [sentName, value, key = sentName.toLowerCase()] of entries) {
     const spec = plan.get(key);
@@ -125,7 +141,9 @@ function bind(entries: [string, unknown, string?][], plan: Map<string, FieldSpec
     }
     if (parsed === INVALID) {
       // 4.5 names the part of a boolean it read: `yes` for `yes,no`.
-      bound.errors.push(invalid(sentName, spec.type.kind === 'boolean' && typeof value === 'string' ? legacyBooleanText(value) : value));
+      bound.errors.push(
+        invalid(sentName, spec.type.kind === 'boolean' && typeof value === 'string' ? legacyBooleanText(value) : value),
+      );
       continue;
     }
     bound.values[spec.name] = parsed;
@@ -171,7 +189,12 @@ type FormValues = Record<string, string | string[] | undefined>;
  * array's bracket suffix, are joined with `,` as ASP.NET's NameValueCollection did, so `Locations=1&locations=2` and
  * `Locations[]=1&Locations[]=2` read as `1,2`.
  */
-export function bindQuery(query: FormValues, plan: Map<string, FieldSpec>, limits: BindingLimits, into?: BoundFields): BoundFields {
+export function bindQuery(
+  query: FormValues,
+  plan: Map<string, FieldSpec>,
+  limits: BindingLimits,
+  into?: BoundFields,
+): BoundFields {
   const merged = new Map<string, [string, string, string]>();
   const refused: FieldError[] = [];
   for (const [key, raw] of Object.entries(query)) {
@@ -184,7 +207,10 @@ export function bindQuery(query: FormValues, plan: Map<string, FieldSpec>, limit
     const text = Array.isArray(raw) ? raw.filter((v) => v !== '').join(',') : raw;
     const lower = formFieldKey(key, plan);
     const previous = merged.get(lower);
-    merged.set(lower, previous ? [previous[0], [previous[1], text].filter(Boolean).join(','), lower] : [key, text, lower]);
+    merged.set(
+      lower,
+      previous ? [previous[0], [previous[1], text].filter(Boolean).join(','), lower] : [key, text, lower],
+    );
   }
   const bound = bind([...merged.values()], plan, limits, into);
   bound.errors.push(...refused);
@@ -192,7 +218,11 @@ export function bindQuery(query: FormValues, plan: Map<string, FieldSpec>, limit
 }
 
 /** Path variables (echo's Message, the report link's Token), read as text values are; an empty one is absent. */
-export function bindPath(values: Record<string, string>, fields: readonly FieldSpec[], limits: BindingLimits): BoundFields {
+export function bindPath(
+  values: Record<string, string>,
+  fields: readonly FieldSpec[],
+  limits: BindingLimits,
+): BoundFields {
   return bind(Object.entries(values), new Map(fields.map((field) => [field.name.toLowerCase(), field])), limits);
 }
 
@@ -200,7 +230,13 @@ export function bindPath(values: Record<string, string>, fields: readonly FieldS
 export const bindForm = bindQuery;
 
 /** JSON bodies: property names are case-insensitive; query values fill only what the body left out. */
-export function bindBody(body: Record<string, unknown>, plan: Map<string, FieldSpec>, fromQuery: BoundFields | undefined, limits: BindingLimits, fromDocument = false): BoundFields {
+export function bindBody(
+  body: Record<string, unknown>,
+  plan: Map<string, FieldSpec>,
+  fromQuery: BoundFields | undefined,
+  limits: BindingLimits,
+  fromDocument = false,
+): BoundFields {
   const entries = Object.entries(body);
   const bound = bind(entries, plan, limits, fromQuery, fromDocument);
   for (const [key] of entries) {

@@ -12,7 +12,9 @@ export interface ContentTypeInfo {
 export function parseContentType(header: string | undefined): ContentTypeInfo {
   if (!header) return { mediaType: '' };
   const semicolon = header.indexOf(';');
-  const info: ContentTypeInfo = { mediaType: (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase() };
+  const info: ContentTypeInfo = {
+    mediaType: (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase(),
+  };
   // RFC 9110 parameters: token=token or token="quoted string" (a quoted value may contain ';').
   const params = /;\s*([^=;\s]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)/g;
   for (const [, rawName = '', rawValue = ''] of header.slice(Math.max(semicolon, 0)).matchAll(params)) {

@@ -1,4 +1,7 @@
-/** Scalar parsers of ServiceStack's query binder (JSV rules) for ints and lists, returning undefined for an invalid value; booleans, GUIDs and dates are in src/scalars/. */
+/**
+ * Scalar parsers of ServiceStack's query binder (JSV rules) for ints and lists, returning undefined for an invalid
+ * value; booleans, GUIDs and dates are in src/scalars/.
+ */
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
@@ -18,7 +21,9 @@ export function parseLegacyInt32(text: string): number | undefined {
   return int32(value);
 }
 
-/** An item of a `List<int>` (.NET int.Parse): surrounding whitespace, a sign and leading zeros are allowed (`01` is 1). */
+/**
+ * An item of a `List<int>` (.NET int.Parse): surrounding whitespace, a sign and leading zeros are allowed (`01` is 1).
+ */
 export function parseLegacyListInt32(text: string): number | undefined {
   const value = text.trim();
   if (!/^[+-]?\d{1,20}$/.test(value)) return undefined;

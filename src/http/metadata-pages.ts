@@ -1,7 +1,8 @@
 /**
  * ServiceStack's metadata feature, as a real 4.5.14 host served it: `GET /` answers 302 to `/metadata`; `/metadata`
  * is the HTML operations page (each operation linked to its page in every format that has predefined routes, and
- * the WSDLs; the per-operation SOAP pages are not served); `/{format}/metadata?op=X` the operation's page (routes, request and response
+ * the WSDLs; the per-operation SOAP pages are not served); `/{format}/metadata?op=X` the operation's page (routes,
+ * request and response
  * properties with their .NET types, sample request and response in that format); `/operations/metadata` the JSON
  * list of operations; `/types` the JSON index of the native-types routes this service serves and `/types/metadata`
  * the JSON MetadataTypes document. Everything is read from the contract (src/contract/metadata-model.ts) and the
@@ -9,13 +10,20 @@
  */
 import escapeHtml from 'escape-html';
 import { Router, type Request, type Response } from 'express';
-import { metadataModel, sampleDto, type ClrType, type DtoProperty, type MetadataOperation } from '../contract/metadata-model.ts';
+import {
+  metadataModel,
+  sampleDto,
+  type ClrType,
+  type DtoProperty,
+  type MetadataOperation,
+} from '../contract/metadata-model.ts';
 import { loadOpenApiDocument } from '../contract/openapi-document.ts';
 import type { FormatEntry, FormatRegistry, WriteContext } from '../formats/registry.ts';
 import { publicPath, requestBaseUrl } from './base-url.ts';
 
 const CLR_NAMESPACE = 'ReportingService.ServiceModel';
-const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 const STYLE = `body { font: 13px/1.4 Arial, Helvetica, sans-serif; color: #444; margin: 0; padding: 10px 30px; }
 h1 { font: 24px Helvetica, Arial; color: #069; } h2 { font: 18px Helvetica, Arial; }
 table { border-collapse: collapse; margin: 10px 0; } th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
@@ -66,9 +74,14 @@ function indexPage(req: Request, formats: FormatRegistry): string {
   const title = loadOpenApiDocument().info.title;
   const links = pageFormats(formats).map((e) => [e.format.toUpperCase(), `${base}/${e.format}/metadata`] as const);
   const rows = model.operations
-    .map((op) => `<tr><th>${escapeHtml(op.requestDto)}</th>${links.map(([name, path]) => `<td><a href="${escapeHtml(`${path}?op=${encodeURIComponent(op.requestDto)}`)}">${name}</a></td>`).join('')}</tr>`)
+    .map(
+      (op) =>
+        `<tr><th>${escapeHtml(op.requestDto)}</th>${links.map(([name, path]) => `<td><a href="${escapeHtml(`${path}?op=${encodeURIComponent(op.requestDto)}`)}">${name}</a></td>`).join('')}</tr>`,
+    )
     .join('');
-  return page(`${title} metadata`, `<h1>${escapeHtml(title)}</h1>
+  return page(
+    `${title} metadata`,
+    `<h1>${escapeHtml(title)}</h1>
 <div class="operations">
 <p>The following operations are supported. For a formal definition, please review the contract: <a href="${base}/openapi.yaml">OpenAPI</a>, <a href="${base}/docs">API documentation</a>.</p>
 <h3>Operations</h3><table><tbody>${rows}</tbody></table>
@@ -76,11 +89,17 @@ function indexPage(req: Request, formats: FormatRegistry): string {
 <ul><li><a href="${base}/soap11">soap11</a></li><li><a href="${base}/soap12">soap12</a></li></ul>
 <h3>Native types:</h3>
 <ul><li><a href="${base}/types">types</a></li><li><a href="${base}/types/metadata">metadata</a></li><li><a href="${base}/types/csharp">csharp</a></li><li><a href="${base}/types/typescript">typescript</a></li></ul>
-</div>`);
+</div>`,
+  );
 }
 
 function propertiesTable(dto: string, properties: DtoProperty[], where: (p: DtoProperty) => string): string {
-  const rows = properties.map((p) => `<tr><td>${escapeHtml(p.name)}</td><td>${where(p)}</td><td>${escapeHtml(p.type.csharp)}</td><td>No</td><td></td></tr>`).join('');
+  const rows = properties
+    .map(
+      (p) =>
+        `<tr><td>${escapeHtml(p.name)}</td><td>${where(p)}</td><td>${escapeHtml(p.type.csharp)}</td><td>No</td><td></td></tr>`,
+    )
+    .join('');
   return `<table class="params"><caption><b>${escapeHtml(dto)}</b> Parameters:</caption><thead><tr><th>Name</th><th>Parameter</th><th>Data Type</th><th>Required</th><th>Description</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
@@ -98,7 +117,15 @@ function nestedDtos(name: string, seen = new Set<string>()): string[] {
 
 /** A sample DTO in `entry`'s format, written by the format's own writer. */
 function sample(entry: FormatEntry, dto: string, originalUrl: string): string {
-  const ctx: WriteContext = { status: 200, dtoType: dto, originalUrl, publicPath: '', inService: false, wrapped: false, keyword: () => undefined };
+  const ctx: WriteContext = {
+    status: 200,
+    dtoType: dto,
+    originalUrl,
+    publicPath: '',
+    inService: false,
+    wrapped: false,
+    keyword: () => undefined,
+  };
   const out = entry.writeDto!(sampleDto(dto), ctx);
   return String(typeof out === 'string' || Buffer.isBuffer(out) ? out : out.body);
 }
@@ -111,17 +138,25 @@ function operationPage(req: Request, entry: FormatEntry, op: MetadataOperation):
   const requestProps = model.dtos.get(op.requestDto) ?? [];
   const routeVariables = (path: string) => new Set([...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!.toLowerCase()));
   const variables = new Set(op.routes.flatMap((r) => [...routeVariables(r.path)]));
-  const routes = op.routes.map((r) => `<tr><th>${escapeHtml(r.verbs)}</th><th>${escapeHtml(r.path)}</th></tr>`).join('');
+  const routes = op.routes
+    .map((r) => `<tr><th>${escapeHtml(r.verbs)}</th><th>${escapeHtml(r.path)}</th></tr>`)
+    .join('');
   const tables = [
     propertiesTable(op.requestDto, requestProps, (p) => (variables.has(p.name.toLowerCase()) ? 'path' : 'query')),
-    ...[op.responseDto, ...nestedDtos(op.responseDto)].map((dto) => propertiesTable(dto, model.dtos.get(dto) ?? [], () => 'form')),
+    ...[op.responseDto, ...nestedDtos(op.responseDto)].map((dto) =>
+      propertiesTable(dto, model.dtos.get(dto) ?? [], () => 'form'),
+    ),
   ].join('');
   const rest = op.routes[0];
-  const requestLine = rest ? `${rest.verbs.split(',')[0]} ${rest.path}` : `POST /${entry.format}/reply/${op.requestDto}`;
+  const requestLine = rest
+    ? `${rest.verbs.split(',')[0]} ${rest.path}`
+    : `POST /${entry.format}/reply/${op.requestDto}`;
   const mediaType = entry.mediaType;
   const postSample = `POST /${entry.format}/reply/${op.requestDto} HTTP/1.1 \nHost: ${host} \nAccept: ${mediaType}\nContent-Type: ${mediaType}\nContent-Length: length\n\n${sample(entry, op.requestDto, req.originalUrl)}`;
   const response = `HTTP/1.1 200 OK\nContent-Type: ${mediaType}\nContent-Length: length\n\n${sample(entry, op.responseDto, req.originalUrl)}`;
-  return page(`${op.requestDto} ${entry.format.toUpperCase()} metadata`, `<h1>${escapeHtml(title)}</h1>
+  return page(
+    `${op.requestDto} ${entry.format.toUpperCase()} metadata`,
+    `<h1>${escapeHtml(title)}</h1>
 <div class="operation">
 <p><a href="${base}/metadata">&lt;back to all web services</a></p>
 <h2>${escapeHtml(op.requestDto)}</h2>
@@ -135,7 +170,8 @@ ${tables}
 <div class="request"><pre>${escapeHtml(postSample)}</pre></div>
 <div class="response"><pre>${escapeHtml(response)}</pre></div>
 </div>
-</div>`);
+</div>`,
+  );
 }
 
 function metadataProperty(p: DtoProperty) {
@@ -151,7 +187,14 @@ function metadataProperty(p: DtoProperty) {
 }
 
 function metadataType(name: string, extra: Record<string, unknown> = {}) {
-  return { Name: name, Namespace: CLR_NAMESPACE, Implements: [], ReturnVoidMarker: false, ...extra, Properties: (metadataModel().dtos.get(name) ?? []).map(metadataProperty) };
+  return {
+    Name: name,
+    Namespace: CLR_NAMESPACE,
+    Implements: [],
+    ReturnVoidMarker: false,
+    ...extra,
+    Properties: (metadataModel().dtos.get(name) ?? []).map(metadataProperty),
+  };
 }
 
 /** /types/metadata: ServiceStack's MetadataTypes document of the contract. */
@@ -159,12 +202,19 @@ export function metadataTypes(baseUrl: string) {
   const model = metadataModel();
   const operationDtos = new Set(model.operations.flatMap((op) => [op.requestDto, op.responseDto]));
   return {
-    Config: { BaseUrl: baseUrl, AddDefaultXmlNamespace: 'http://schemas.servicestack.net/types', DefaultNamespaces: ['System', 'System.Collections.Generic', 'System.Runtime.Serialization', 'ServiceStack'] },
+    Config: {
+      BaseUrl: baseUrl,
+      AddDefaultXmlNamespace: 'http://schemas.servicestack.net/types',
+      DefaultNamespaces: ['System', 'System.Collections.Generic', 'System.Runtime.Serialization', 'ServiceStack'],
+    },
     Namespaces: ['System', 'System.Collections.Generic', CLR_NAMESPACE],
     Types: [...model.dtos.keys()].filter((name) => !operationDtos.has(name)).map((name) => metadataType(name)),
     Operations: model.operations.map((op) => ({
       Actions: op.verbs,
-      Request: metadataType(op.requestDto, { ReturnMarkerTypeName: { Name: op.responseDto, Namespace: CLR_NAMESPACE }, Routes: op.routes.map((r) => ({ Path: r.path, Verbs: r.verbs })) }),
+      Request: metadataType(op.requestDto, {
+        ReturnMarkerTypeName: { Name: op.responseDto, Namespace: CLR_NAMESPACE },
+        Routes: op.routes.map((r) => ({ Path: r.path, Verbs: r.verbs })),
+      }),
       Response: metadataType(op.responseDto),
     })),
   };
@@ -173,19 +223,39 @@ export function metadataTypes(baseUrl: string) {
 export function metadataPages(formats: FormatRegistry): Router {
   const router = Router();
   // As the host answered it: 302 with Location, Vary: Accept and no body.
-  router.get('/', (req, res) => void res.status(302).setHeader('Location', `${requestBaseUrl(req)}/metadata`).vary('Accept').end());
+  router.get(
+    '/',
+    (req, res) =>
+      void res
+        .status(302)
+        .setHeader('Location', `${requestBaseUrl(req)}/metadata`)
+        .vary('Accept')
+        .end(),
+  );
   router.get('/metadata', (req, res) => sendHtml(res, indexPage(req, formats)));
   router.get('/operations/metadata', (_req, res) =>
-    sendJson(res, metadataModel().operations.map((op) => ({ Name: op.requestDto, ResponseName: op.responseDto, ServiceName: serviceName(op), Actions: op.verbs, Routes: op.routes.map((r) => r.path) }))),
+    sendJson(
+      res,
+      metadataModel().operations.map((op) => ({
+        Name: op.requestDto,
+        ResponseName: op.responseDto,
+        ServiceName: serviceName(op),
+        Actions: op.verbs,
+        Routes: op.routes.map((r) => r.path),
+      })),
+    ),
   );
-  router.get('/types', (_req, res) => sendJson(res, { Metadata: '/types/metadata', Csharp: '/types/csharp', TypeScript: '/types/typescript' }));
+  router.get('/types', (_req, res) =>
+    sendJson(res, { Metadata: '/types/metadata', Csharp: '/types/csharp', TypeScript: '/types/typescript' }),
+  );
   router.get('/types/metadata', (req, res) => sendJson(res, metadataTypes(requestBaseUrl(req))));
   router.get('/:format/metadata', (req, res, next) => {
     const format = String(req.params.format).toLowerCase();
     const entry = pageFormats(formats).find((e) => e.format === format);
     if (!entry) return next();
     const name = typeof req.query.op === 'string' ? req.query.op.toLowerCase() : undefined;
-    const op = name === undefined ? undefined : metadataModel().operations.find((o) => o.requestDto.toLowerCase() === name);
+    const op =
+      name === undefined ? undefined : metadataModel().operations.find((o) => o.requestDto.toLowerCase() === name);
     // Without (or with an unknown) ?op=, the host answered its operations page.
     sendHtml(res, op ? operationPage(req, entry, op) : indexPage(req, formats));
   });

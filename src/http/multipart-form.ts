@@ -86,7 +86,8 @@ export function readMultipartForm(req: Request, limits: MultipartLimits): Promis
     };
     parser.on('field', (name, value, info) => {
       // busboy bounds a part's headers (16 KB) but not the name within them.
-      if (info.nameTruncated || Buffer.byteLength(name) > limits.fieldNameBytes) return fail(exceeded('field name bytes', limits.fieldNameBytes));
+      if (info.nameTruncated || Buffer.byteLength(name) > limits.fieldNameBytes)
+        return fail(exceeded('field name bytes', limits.fieldNameBytes));
       if (info.valueTruncated) return fail(exceeded('field bytes', limits.bodyBytes));
       addField(fields, name, value);
     });

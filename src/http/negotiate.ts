@@ -27,13 +27,17 @@ export interface FormatHints {
 export type Negotiate = (req: Request, operation: OperationRecord | undefined, hints: FormatHints) => ResponseForm;
 
 export function createNegotiator(registry: FormatRegistry): Negotiate {
-  const compile = (list: readonly FormatEntry[]): Candidates => ({ list, byFormat: new Map(list.map((e) => [e.format, e])) });
+  const compile = (list: readonly FormatEntry[]): Candidates => ({
+    list,
+    byFormat: new Map(list.map((e) => [e.format, e])),
+  });
   const outsideContract = compile(registry.dtoFormats);
   const perOperation = new Map<OperationRecord, Candidates>();
   const candidatesOf = (operation: OperationRecord | undefined): Candidates => {
     if (!operation) return outsideContract;
     let candidates = perOperation.get(operation);
-    if (!candidates) perOperation.set(operation, (candidates = compile(registry.offered(successMediaTypes(operation)))));
+    if (!candidates)
+      perOperation.set(operation, (candidates = compile(registry.offered(successMediaTypes(operation)))));
     return candidates;
   };
 
@@ -51,7 +55,7 @@ export function createNegotiator(registry: FormatRegistry): Negotiate {
     const chosen =
       (hints.extension === undefined ? undefined : byFormat.get(hints.extension)) ??
       (wrapper && byFormat.get(wrapper.entry.wraps!.format)) ??
-      byFormat.get(keywordValue(query, Keywords.format)?.split('.')[0]!.toLowerCase() ?? '') ??
+      byFormat.get(keywordValue(query, Keywords.format)?.split('.')[0]?.toLowerCase() ?? '') ??
       byFormat.get(hints.prefix ?? req.path.split('/')[1]?.toLowerCase() ?? '') ??
       fromAccept(req.get('accept'), list) ??
       list[0] ??

@@ -7,7 +7,9 @@ import type { RequestHandler } from 'express';
 import { appError } from '../errors/app-error.ts';
 import type { OperationRecord } from '../contract/operations.ts';
 
-/** `/{format}/reply/{Op}` or `/{format}/oneway/{Op}`; without an operation, 4.5 named the rest of the path (`reply/`). */
+/**
+ * `/{format}/reply/{Op}` or `/{format}/oneway/{Op}`; without an operation, 4.5 named the rest of the path (`reply/`).
+ */
 const PREDEFINED = /^\/(?:json|xml|jsv|csv|html)\/((?:reply|oneway)(?:\/([^/?]+\/?))?\/?)$/i; // `EchoRequest/` is a name
 /** ServiceStack 6+'s `/api/{Op}` (an extension is the format, not part of the name). */
 const API = /^\/api\/([^/?.]+)(?:\.[^/?]*)?$/;

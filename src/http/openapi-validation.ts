@@ -14,7 +14,10 @@ export interface OpenApiValidationOptions {
 
 type ValidatorDocument = Parameters<typeof OpenApiValidator.middleware>[0]['apiSpec'];
 
-export function openApiValidation(apiSpec: OpenAPIV3.Document, { validateResponses }: OpenApiValidationOptions): RequestHandler[] {
+export function openApiValidation(
+  apiSpec: OpenAPIV3.Document,
+  { validateResponses }: OpenApiValidationOptions,
+): RequestHandler[] {
   return OpenApiValidator.middleware({
     apiSpec: apiSpec as unknown as ValidatorDocument,
     validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false },

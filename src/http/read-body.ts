@@ -26,7 +26,13 @@ export function readBody(formats: FormatRegistry, limitBytes: number): RequestHa
       } catch (cause) {
         // A reader's own error already names the media type and the DTO: passed on as it is, not wrapped again.
         if (cause instanceof AppError) return next(cause);
-        next(appError('BodyUnreadable', { dto: requestDtoName(context), reason: cause instanceof Error ? cause.message : String(cause) }, { cause }));
+        next(
+          appError(
+            'BodyUnreadable',
+            { dto: requestDtoName(context), reason: cause instanceof Error ? cause.message : String(cause) },
+            { cause },
+          ),
+        );
       }
     });
   };

@@ -28,7 +28,12 @@ import { contextOf } from './request-context.ts';
 export const ACCEPTED_BODY_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii', 'iso-8859-1', 'latin1']);
 
 export function readRequestBody({ limit, formats }: { limit: number; formats: FormatRegistry }): RequestHandler[] {
-  const form = express.urlencoded({ extended: false, limit, type: () => true, parameterLimit: MULTIPART_FIELD_LIMITS.fields });
+  const form = express.urlencoded({
+    extended: false,
+    limit,
+    type: () => true,
+    parameterLimit: MULTIPART_FIELD_LIMITS.fields,
+  });
   const multipartLimits = { bodyBytes: limit, ...MULTIPART_FIELD_LIMITS };
   const text = express.text({ limit, type: () => true, defaultCharset: 'utf-8' });
   const read: RequestHandler = (req, res, next) => {
@@ -54,7 +59,8 @@ export function readRequestBody({ limit, formats }: { limit: number; formats: Fo
         asForm();
       }, next);
     }
-    if (media === 'application/x-www-form-urlencoded') return form(req, res, (error?: unknown) => (error ? next(error) : asForm()));
+    if (media === 'application/x-www-form-urlencoded')
+      return form(req, res, (error?: unknown) => (error ? next(error) : asForm()));
     text(req, res, (error?: unknown) => {
       if (error) return next(error);
       const body = typeof req.body === 'string' ? req.body : '';
@@ -65,9 +71,12 @@ export function readRequestBody({ limit, formats }: { limit: number; formats: Fo
         req.body = op.batch ? [] : {};
         return asJson();
       }
-      // The route's format reads the body (a batch's as a list); formats without a reader (HTML) read JSON, as 4.5's did.
+      // The route's format reads the body (a batch's as a list); formats without a reader (HTML) read JSON, as 4.5's
+      // did.
       const entry = formats.get(context.prefixFormat ?? 'json');
-      const reader = op.batch ? (entry?.readList ?? formats.fallback.readList!) : (entry?.read ?? formats.fallback.read!);
+      const reader = op.batch
+        ? (entry?.readList ?? formats.fallback.readList!)
+        : (entry?.read ?? formats.fallback.read!);
       try {
         req.body = reader(body, { operation: op });
       } catch (thrown) {

@@ -29,7 +29,8 @@ const LOCATIONS = ['query', 'body', 'path', 'params', 'headers'];
 function fieldOf(path: string | undefined): string {
   const parts = (path ?? '').split(/[./[\]]+/).filter(Boolean);
   if (!LOCATIONS.includes(parts[0] ?? '')) return '';
-  if (parts[0] === 'body' && /^\d+$/.test(parts[1] ?? '')) return parts[2] ? `[${parts[1]}].${parts[2]}` : `[${parts[1]}]`;
+  if (parts[0] === 'body' && /^\d+$/.test(parts[1] ?? ''))
+    return parts[2] ? `[${parts[1]}].${parts[2]}` : `[${parts[1]}]`;
   return parts[1] ?? '';
 }
 
@@ -38,13 +39,20 @@ function validatorCode(errorCode: string | undefined): string {
   return keyword.charAt(0).toUpperCase() + keyword.slice(1);
 }
 
-/** A missing required field, worded as the original's FluentValidation NotEmpty rule (`'Company Id' must not be empty.`). */
+/**
+ * A missing required field, worded as the original's FluentValidation NotEmpty rule (`'Company Id' must not be
+ * empty.`).
+ */
 function notEmpty(field: string): FieldError {
   const displayName = field.replace(/([a-z0-9])([A-Z])/g, '$1 $2');
   return { errorCode: 'NotEmpty', fieldName: field, message: `'${displayName}' must not be empty.` };
 }
 
-export function fromLibraryError(error: unknown, sentNames: Record<string, string>, dtoName: string): AppError | undefined {
+export function fromLibraryError(
+  error: unknown,
+  sentNames: Record<string, string>,
+  dtoName: string,
+): AppError | undefined {
   if (!isLibraryError(error)) return undefined;
   switch (error.type) {
     case 'entity.parse.failed':

@@ -3,9 +3,11 @@
  * ServiceStack did (HEAD as GET, case-insensitive literals, empty segments dropped, the extension of a format the
  * operation answers in stripped from REST routes; the suffix of a format it does not answer in is a 404 naming the
  * suffixes it has where the operation documents a 404 (a report link's `.xml`), else it stays part of the path, as
- * 4.5 kept a suffix it did not know (`/v1/echo/a.xlsx` echoes `a.xlsx`)), a pre-defined `/{format}/reply/{Op}` route's prefix read as its format), `req.url` is rewritten to the path as openapi/ spells it (so the validator
+ * 4.5 kept a suffix it did not know (`/v1/echo/a.xlsx` echoes `a.xlsx`)), a pre-defined `/{format}/reply/{Op}` route's
+ * prefix read as its format), `req.url` is rewritten to the path as openapi/ spells it (so the validator
  * sees one canonical form), and the record, path variables and extension format go into the request context.
- * ServiceStack 6+'s `/api/{Op}` route (beyond 4.5) is read as `/json/reply/{Op}`, `/api/{Op}.{ext}` as `/{ext}/reply/{Op}`.
+ * ServiceStack 6+'s `/api/{Op}` route (beyond 4.5) is read as `/json/reply/{Op}`, `/api/{Op}.{ext}` as
+ * `/{ext}/reply/{Op}`.
  * `callbackLimit` refuses a JSONP callback name over the limit before anything is read.
  */
 import type { RequestHandler } from 'express';
@@ -43,7 +45,10 @@ function isPredefinedShape(rawPath: string): boolean {
  * or the format of a registered extension (`/api/EchoRequest.xml`). Matched as ServiceStack matched it: `/api/` in
  * lower case, one operation name after it. Returns the format and the operation name.
  */
-function apiRoute(rawPath: string, extension: [string, string] | undefined): [format: string, name: string] | undefined {
+function apiRoute(
+  rawPath: string,
+  extension: [string, string] | undefined,
+): [format: string, name: string] | undefined {
   const name = /^\/api\/([^/]+)$/.exec(rawPath)?.[1];
   if (name === undefined) return undefined;
   return extension ? [extension[1], extension[0]] : ['json', name];
@@ -54,10 +59,14 @@ export function resolveOperation(operations: readonly OperationRecord[], formats
   for (const op of operations) byMethod.set(op.method, [...(byMethod.get(op.method) ?? []), op]);
   // The formats each operation answers in (its documented 200 media types); none documented = any.
   const answersIn = new Map(operations.map((op) => [op, formats.offered(successMediaTypes(op)).map((e) => e.format)]));
-  const answers = (op: OperationRecord, format: string) => answersIn.get(op)!.length === 0 || answersIn.get(op)!.includes(format);
+  const answers = (op: OperationRecord, format: string) =>
+    answersIn.get(op)!.length === 0 || answersIn.get(op)!.includes(format);
   const formNotServed = (op: OperationRecord, suffix: string) => {
     const forms = answersIn.get(op)!.map((f) => `.${f}`);
-    return appError('FormNotServed', { suffix, forms: forms.length > 1 ? `${forms.slice(0, -1).join(', ')} or ${forms.at(-1)}` : forms.join('') });
+    return appError('FormNotServed', {
+      suffix,
+      forms: forms.length > 1 ? `${forms.slice(0, -1).join(', ')} or ${forms.at(-1)}` : forms.join(''),
+    });
   };
 
   const splitExtension = (last: string): [string, string] | undefined => {
@@ -80,9 +89,13 @@ export function resolveOperation(operations: readonly OperationRecord[], formats
     const api = apiRoute(rawPath, withExtension);
     const prefix = api ? formats.get(api[0]) : segments.length ? formats.get(safeLower(segments[0]!)) : undefined;
     // `oneway` is answered as `reply` (4.5 ran the service and answered it on both).
-    const asPredefined = !prefix?.predefinedRoutes ? undefined
-      : api ? ['reply', api[1]]
-      : isPredefinedShape(rawPath) ? segments.slice(1).map((s, i) => (i === 0 && /^oneway$/i.test(s) ? 'reply' : s)) : undefined;
+    const asPredefined = !prefix?.predefinedRoutes
+      ? undefined
+      : api
+        ? ['reply', api[1]]
+        : isPredefinedShape(rawPath)
+          ? segments.slice(1).map((s, i) => (i === 0 && /^oneway$/i.test(s) ? 'reply' : s))
+          : undefined;
 
     const resolve = (op: OperationRecord, match: RouteMatch, formatFrom?: { extension?: string; prefix?: string }) => {
       req.url = match.canonicalPath + query;
@@ -96,11 +109,17 @@ export function resolveOperation(operations: readonly OperationRecord[], formats
     for (const op of byMethod.get(req.method === 'HEAD' ? 'GET' : req.method) ?? []) {
       if (op.predefined) {
         const match = asPredefined && matchRoute(op.segments.slice(1), asPredefined);
-        if (match) return resolve(op, { canonicalPath: `/${op.segments[0]!.literal}${match.canonicalPath}`, params: match.params }, { prefix: prefix!.format });
+        if (match)
+          return resolve(
+            op,
+            { canonicalPath: `/${op.segments[0]!.literal}${match.canonicalPath}`, params: match.params },
+            { prefix: prefix!.format },
+          );
         continue;
       }
       const withoutExtension = stripped ? matchRoute(op.segments, stripped) : undefined;
-      if (withoutExtension && answers(op, withExtension![1])) return resolve(op, withoutExtension, { extension: withExtension![1] });
+      if (withoutExtension && answers(op, withExtension![1]))
+        return resolve(op, withoutExtension, { extension: withExtension![1] });
       if (withoutExtension && op.responses.has('404')) {
         contextOf(res).operation = op;
         return next(formNotServed(op, segments.at(-1)!.slice(withExtension![0].length + 1)));
@@ -119,6 +138,12 @@ export function callbackLimit(): RequestHandler {
     const name = keywordValue(req.query as Record<string, unknown>, Keywords.callback);
     if (name === undefined || name.length <= MAX_CALLBACK_CHARS) return next();
     const message = formatMessage('CallbackTooLong', { max: MAX_CALLBACK_CHARS });
-    next(appError('CallbackTooLong', { max: MAX_CALLBACK_CHARS }, { fieldErrors: [{ errorCode: 'ArgumentException', fieldName: Keywords.callback, message }] }));
+    next(
+      appError(
+        'CallbackTooLong',
+        { max: MAX_CALLBACK_CHARS },
+        { fieldErrors: [{ errorCode: 'ArgumentException', fieldName: Keywords.callback, message }] },
+      ),
+    );
   };
 }

@@ -25,9 +25,10 @@ export function toResponseStatus(error: AppError, options: ResponseStatusOptions
     ErrorCode: error.code,
     Message: options.debug && cause && error.code === 'Exception' ? cause.message : error.message,
     StackTrace: options.debug ? stackTrace(cause ?? error, options) : undefined,
-    Errors: error.fieldErrors.length || options.inService
-      ? error.fieldErrors.map((f) => ({ ErrorCode: f.errorCode, FieldName: f.fieldName, Message: f.message }))
-      : undefined,
+    Errors:
+      error.fieldErrors.length || options.inService
+        ? error.fieldErrors.map((f) => ({ ErrorCode: f.errorCode, FieldName: f.fieldName, Message: f.message }))
+        : undefined,
   };
 }
 

@@ -41,7 +41,10 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
   const negotiate = createNegotiator(formats);
   const formOf = (req: Request, res: Response): ResponseForm => {
     const context = contextOf(res);
-    context.form ??= negotiate(req, context.operation, { extension: context.extensionFormat, prefix: context.prefixFormat });
+    context.form ??= negotiate(req, context.operation, {
+      extension: context.extensionFormat,
+      prefix: context.prefixFormat,
+    });
     return context.form;
   };
   const writeContext = (req: Request, res: Response, wrapped = false): WriteContext => {
@@ -49,14 +52,24 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     const status = res.statusCode;
     // Read only by the formats that need them (XML's root type, the report page's links).
     return {
-      operation, status, originalUrl: req.originalUrl, inService: serviceStarted === true, wrapped,
-      get dtoType() { return dtoTypeOf(operations, operation, status); },
-      get list() { return responseFor(operation, status)?.list === true; },
-      get publicPath() { return publicPath(req); },
+      operation,
+      status,
+      originalUrl: req.originalUrl,
+      inService: serviceStarted === true,
+      wrapped,
+      get dtoType() {
+        return dtoTypeOf(operations, operation, status);
+      },
+      get list() {
+        return responseFor(operation, status)?.list === true;
+      },
+      get publicPath() {
+        return publicPath(req);
+      },
       keyword: (name) => keywordValue(req.query as Record<string, unknown>, name),
     };
   };
-  const sendBody = (req: Request, res: Response, contentType: string, written: Written) => {
+  const sendBody = (_req: Request, res: Response, contentType: string, written: Written) => {
     const type = written.contentType ?? contentType;
     res.vary('Accept');
     if (written.attachment) res.attachment(written.attachment); // Content-Disposition (content-disposition package)
@@ -76,7 +89,9 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
       const out = entry.writeDto!(dto, writeContext(req, res, wrapper !== undefined));
       const written: Written = typeof out === 'string' || Buffer.isBuffer(out) ? { body: out } : out;
       if (wrapper) {
-        sendBody(req, res, wrapper.entry.contentType, { body: wrapper.entry.wraps!.wrap(String(written.body), wrapper.value) });
+        sendBody(req, res, wrapper.entry.contentType, {
+          body: wrapper.entry.wraps!.wrap(String(written.body), wrapper.value),
+        });
       } else {
         sendBody(req, res, entry.contentType, written);
       }
@@ -99,9 +114,10 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     return undefined;
   };
 
-  const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+  const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
     const context = contextOf(res);
-    const appError: AppError = context.pendingError ?? fromLibraryError(error, context.sentNames, requestDtoName(context)) ?? toAppError(error);
+    const appError: AppError =
+      context.pendingError ?? fromLibraryError(error, context.sentNames, requestDtoName(context)) ?? toAppError(error);
     if (appError.status >= 500) logger.error({ err: appError.cause ?? error, code: appError.code }, 'request failed');
     if (res.writableEnded) return; // already answered (e.g. a request that ran past its time-out)
     if (res.headersSent) {
@@ -109,7 +125,13 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
       return;
     }
     if (context.edge) return context.edge.writeError(res, appError);
-    res.status(appError.status).json(toErrorResponse(appError, { debug, dtoName: requestDtoName(context), inService: context.serviceStarted === true }));
+    res.status(appError.status).json(
+      toErrorResponse(appError, {
+        debug,
+        dtoName: requestDtoName(context),
+        inService: context.serviceStarted === true,
+      }),
+    );
   };
 
   return { install, send, errorHandler };

@@ -4,7 +4,7 @@
  * `/openapi.yaml`), and the report page's assets (`/assets/…`: chart.js from node_modules, the page's script
  * and style). Mounted before the legacy 404 handler.
  */
-import { Router, type Request, type Response } from 'express';
+import { Router, type Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -15,9 +15,12 @@ import { publicPath } from './base-url.ts';
 
 const require = createRequire(import.meta.url);
 const CHART_JS_DIST = path.dirname(require.resolve('chart.js'));
-/** swagger-ui-dist's documented getAbsoluteFSPath(); its main module loads Swagger UI's bundle, so on first use only. */
+/**
+ * swagger-ui-dist's documented getAbsoluteFSPath(); its main module loads Swagger UI's bundle, so on first use only.
+ */
 let swaggerUiDist: string | undefined;
-const swaggerUiDir = () => (swaggerUiDist ??= (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath());
+const swaggerUiDir = () =>
+  (swaggerUiDist ??= (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath());
 const REPORT_ASSETS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../reports/assets');
 
 export const REPORT_ASSETS = {
@@ -34,7 +37,8 @@ const DOCS_ASSET_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x
 /** Scripts, styles and images are not documents: nothing may run or load in their context. */
 const ASSET_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-const DOCS_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'self'";
+const DOCS_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'self'";
 
 const docsPage = (prefix: string) => `<!DOCTYPE html>
 <html lang="en">
@@ -62,7 +66,9 @@ const docsPage = (prefix: string) => `<!DOCTYPE html>
 </html>
 `;
 
-const docsScript = (prefix: string) => `// Swagger UI over the service's own contract; validatorUrl null: no call to the online validator.
+const docsScript = (
+  prefix: string,
+) => `// Swagger UI over the service's own contract; validatorUrl null: no call to the online validator.
 window.ui = SwaggerUIBundle({
   url: '${prefix}/openapi.json',
   dom_id: '#swagger-ui',
@@ -92,15 +98,20 @@ export function staticPages(): Router {
   const contractJson = JSON.stringify(loadOpenApiDocument(), null, 2);
   const contractYaml = readFileSync(OPENAPI_PATH, 'utf8');
   // Under a path prefix the contract's server is that prefix, so Swagger UI and generated clients call it there.
-  const contractJsonAt = (prefix: string) => JSON.stringify({ ...loadOpenApiDocument(), servers: [{ url: prefix }] }, null, 2);
+  const contractJsonAt = (prefix: string) =>
+    JSON.stringify({ ...loadOpenApiDocument(), servers: [{ url: prefix }] }, null, 2);
   const contractYamlAt = (prefix: string) => {
     const doc = parseDocument(contractYaml);
     doc.setIn(['servers'], doc.createNode([{ url: prefix }]));
     return doc.toString({ lineWidth: 0 });
   };
 
-  router.get(['/docs', '/docs/'], (req, res) => sendText(res, 'text/html; charset=utf-8', docsPage(publicPath(req)), DOCS_CSP));
-  router.get('/docs/docs.js', (req, res) => sendText(res, 'text/javascript; charset=utf-8', docsScript(publicPath(req)), ASSET_CSP));
+  router.get(['/docs', '/docs/'], (req, res) =>
+    sendText(res, 'text/html; charset=utf-8', docsPage(publicPath(req)), DOCS_CSP),
+  );
+  router.get('/docs/docs.js', (req, res) =>
+    sendText(res, 'text/javascript; charset=utf-8', docsScript(publicPath(req)), ASSET_CSP),
+  );
   router.get('/docs/docs.css', (_req, res) => sendText(res, 'text/css; charset=utf-8', DOCS_STYLE, ASSET_CSP));
   for (const file of DOCS_ASSET_FILES) {
     router.get(`/docs/assets/${file}`, (_req, res) => {
@@ -108,10 +119,20 @@ export function staticPages(): Router {
       res.sendFile(path.join(swaggerUiDir(), file), { maxAge: '1h' });
     });
   }
-  router.get('/openapi.json', (req, res) => sendText(res, 'application/json; charset=utf-8', publicPath(req) ? contractJsonAt(publicPath(req)) : contractJson));
-  router.get('/openapi.yaml', (req, res) => sendText(res, 'application/yaml; charset=utf-8', publicPath(req) ? contractYamlAt(publicPath(req)) : contractYaml));
-  router.get(REPORT_ASSETS.chartJs, (_req, res) => res.sendFile(path.join(CHART_JS_DIST, 'chart.umd.min.js'), { maxAge: '1h' }));
-  router.get(REPORT_ASSETS.pageJs, (_req, res) => res.sendFile(path.join(REPORT_ASSETS_DIR, 'report-page.js'), { maxAge: '1h' }));
-  router.get(REPORT_ASSETS.css, (_req, res) => res.sendFile(path.join(REPORT_ASSETS_DIR, 'report-page.css'), { maxAge: '1h' }));
+  router.get('/openapi.json', (req, res) =>
+    sendText(res, 'application/json; charset=utf-8', publicPath(req) ? contractJsonAt(publicPath(req)) : contractJson),
+  );
+  router.get('/openapi.yaml', (req, res) =>
+    sendText(res, 'application/yaml; charset=utf-8', publicPath(req) ? contractYamlAt(publicPath(req)) : contractYaml),
+  );
+  router.get(REPORT_ASSETS.chartJs, (_req, res) =>
+    res.sendFile(path.join(CHART_JS_DIST, 'chart.umd.min.js'), { maxAge: '1h' }),
+  );
+  router.get(REPORT_ASSETS.pageJs, (_req, res) =>
+    res.sendFile(path.join(REPORT_ASSETS_DIR, 'report-page.js'), { maxAge: '1h' }),
+  );
+  router.get(REPORT_ASSETS.css, (_req, res) =>
+    res.sendFile(path.join(REPORT_ASSETS_DIR, 'report-page.css'), { maxAge: '1h' }),
+  );
   return router;
 }

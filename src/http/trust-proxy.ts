@@ -14,11 +14,16 @@ export function parseTrustProxy(raw: string, env = 'TRUST_PROXY'): TrustProxy {
   if (/^(false|no|off)$/i.test(value) || value === '') return false;
   if (/^(true|yes|on)$/i.test(value)) return true;
   if (/^\d+$/.test(value)) return Number(value);
-  const list = value.split(',').map((part) => part.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   try {
     proxyaddr.compile(list);
   } catch (error) {
-    throw new Error(`${env} must be false, true, a hop count, or a comma list of addresses, subnets or loopback/linklocal/uniquelocal: ${(error as Error).message}`);
+    throw new Error(
+      `${env} must be false, true, a hop count, or a comma list of addresses, subnets or loopback/linklocal/uniquelocal: ${(error as Error).message}`,
+    );
   }
   return list;
 }

@@ -28,7 +28,8 @@ export function validatorDocument(contract: OpenAPIV3.Document): OpenAPIV3.Docum
   allowReserved(Object.values(doc.components?.parameters ?? {}));
   for (const item of Object.values(doc.paths)) {
     for (const operation of Object.values(item ?? {})) {
-      if (operation && typeof operation === 'object' && 'responses' in operation) allowReserved((operation as OpenAPIV3.OperationObject).parameters);
+      if (operation && typeof operation === 'object' && 'responses' in operation)
+        allowReserved((operation as OpenAPIV3.OperationObject).parameters);
     }
   }
   return doc;

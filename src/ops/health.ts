@@ -22,7 +22,9 @@ export function ready(store: LedgerStore, timeoutMs = PING_TIMEOUT_MS): RequestH
     try {
       await Promise.race([
         store.ping(),
-        new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('ping timed out')), timeoutMs); }),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('ping timed out')), timeoutMs);
+        }),
       ]);
       sendJson(res, { Status: 'Ready', Store: store.kind });
     } catch (error) {

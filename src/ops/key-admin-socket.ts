@@ -40,7 +40,8 @@ export function keyAdminOf(store: AdminStore): KeyAdminStore {
     listApiKeys: () => store.listApiKeys(),
     issueApiKey: (request) => issueApiKey(store, request),
     revokeApiKey: (id: unknown) => {
-      if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) return Promise.reject(new Error(`a key id is a positive integer, got ${JSON.stringify(id)}`));
+      if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0)
+        return Promise.reject(new Error(`a key id is a positive integer, got ${JSON.stringify(id)}`));
       return store.revokeApiKey(id);
     },
   };
@@ -68,18 +69,26 @@ export function keyAdminSocketPath(dataDir: string): string {
   return join(temp, `${FALLBACK_PREFIX}${hash}`, 'keys.sock');
 }
 
-/** The socket's directory when it is not DATA_DIR: created 0700, and refused when another user owns it or can enter it. */
+/**
+ * The socket's directory when it is not DATA_DIR: created 0700, and refused when another user owns it or can enter it.
+ */
 function ensurePrivateDirectory(path: string): void {
   const directory = dirname(path);
   if (!basename(directory).startsWith(FALLBACK_PREFIX)) return;
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const stat = lstatSync(directory);
   if (!stat.isDirectory() || stat.uid !== process.getuid?.() || (stat.mode & 0o077) !== 0) {
-    throw new Error(`${directory} must be a directory of this user with mode 0700 to hold the key administration socket`);
+    throw new Error(
+      `${directory} must be a directory of this user with mode 0700 to hold the key administration socket`,
+    );
   }
 }
 
-export async function listenKeyAdmin(path: string, ledger: AdminStore & Pick<LedgerStore, 'loadJournal'>, serviceUrl: ServiceUrl = () => undefined): Promise<Server> {
+export async function listenKeyAdmin(
+  path: string,
+  ledger: AdminStore & Pick<LedgerStore, 'loadJournal'>,
+  serviceUrl: ServiceUrl = () => undefined,
+): Promise<Server> {
   const store = keyAdminOf(ledger);
   ensurePrivateDirectory(path);
   rmSync(path, { force: true }); // a socket file left by a process that was killed
@@ -93,7 +102,9 @@ export async function listenKeyAdmin(path: string, ledger: AdminStore & Pick<Led
       const end = buffered.indexOf('\n');
       if (end === -1) return;
       socket.pause();
-      void answer(buffered.slice(0, end), store, serviceUrl, ledger).then((reply) => socket.end(`${JSON.stringify(reply)}\n`));
+      void answer(buffered.slice(0, end), store, serviceUrl, ledger).then((reply) =>
+        socket.end(`${JSON.stringify(reply)}\n`),
+      );
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -104,7 +115,12 @@ export async function listenKeyAdmin(path: string, ledger: AdminStore & Pick<Led
   return server;
 }
 
-async function answer(line: string, store: KeyAdminStore, serviceUrl: ServiceUrl, ledger: Pick<LedgerStore, 'loadJournal'>): Promise<{ ok: unknown } | { error: string }> {
+async function answer(
+  line: string,
+  store: KeyAdminStore,
+  serviceUrl: ServiceUrl,
+  ledger: Pick<LedgerStore, 'loadJournal'>,
+): Promise<{ ok: unknown } | { error: string }> {
   try {
     const { op, args } = JSON.parse(line) as { op: Op | 'serviceUrl' | typeof IMPORT_OP; args: unknown[] };
     if (op === IMPORT_OP) return { ok: await importLedgerFiles(ledger, importRequest(args)) };
@@ -118,22 +134,36 @@ async function answer(line: string, store: KeyAdminStore, serviceUrl: ServiceUrl
 }
 
 function revive(record: ApiKeyRecord): ApiKeyRecord {
-  return { ...record, createdAt: new Date(record.createdAt), revokedAt: record.revokedAt === null ? null : new Date(record.revokedAt) };
+  return {
+    ...record,
+    createdAt: new Date(record.createdAt),
+    revokedAt: record.revokedAt === null ? null : new Date(record.revokedAt),
+  };
 }
 
 const IMPORT_OP = 'importCsv';
 
 /** The import's arguments as another process sent them: absolute paths, an optional positive company, a flag. */
 function importRequest(args: unknown): ImportFilesRequest {
-  const [request] = Array.isArray(args) ? args as unknown[] : [];
+  const [request] = Array.isArray(args) ? (args as unknown[]) : [];
   const { journal, reference, companyId, replace } = (request ?? {}) as Record<string, unknown>;
   const path = (p: unknown) => typeof p === 'string' && p.startsWith('/');
-  if (!path(journal) || (reference !== undefined && !path(reference))
-    || (companyId !== undefined && !(Number.isSafeInteger(companyId) && (companyId as number) > 0))
-    || (replace !== undefined && typeof replace !== 'boolean')) {
-    throw new Error('importCsv takes { journal, reference?, companyId?, replace? }: absolute paths, a positive company id, a boolean');
+  if (
+    !path(journal) ||
+    (reference !== undefined && !path(reference)) ||
+    (companyId !== undefined && !(Number.isSafeInteger(companyId) && (companyId as number) > 0)) ||
+    (replace !== undefined && typeof replace !== 'boolean')
+  ) {
+    throw new Error(
+      'importCsv takes { journal, reference?, companyId?, replace? }: absolute paths, a positive company id, a boolean',
+    );
   }
-  return { journal: journal as string, reference: reference as string | undefined, companyId: companyId as number | undefined, replace: replace as boolean | undefined };
+  return {
+    journal: journal as string,
+    reference: reference as string | undefined,
+    companyId: companyId as number | undefined,
+    replace: replace as boolean | undefined,
+  };
 }
 
 function call(path: string, op: Op | 'serviceUrl' | typeof IMPORT_OP, args: unknown[]): Promise<unknown> {

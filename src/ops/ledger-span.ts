@@ -16,8 +16,14 @@ function lastDayOf(month: string): string {
   return `${month}-${String(new Date(Date.UTC(year, m, 0)).getUTCDate()).padStart(2, '0')}`;
 }
 
-/** The span of the company's P&L figures (months where an income or expense account totals other than zero), or undefined. */
-export async function ledgerSpan(store: Pick<LedgerStore, 'pnlMonthSpan'>, companyId: number): Promise<LedgerSpan | undefined> {
+/**
+ * The span of the company's P&L figures (months where an income or expense account totals other than zero), or
+ * undefined.
+ */
+export async function ledgerSpan(
+  store: Pick<LedgerStore, 'pnlMonthSpan'>,
+  companyId: number,
+): Promise<LedgerSpan | undefined> {
   const months = await store.pnlMonthSpan(companyId);
   return months && spanOfMonths(months.first, months.last);
 }
@@ -32,10 +38,16 @@ export function spanReportUrl(base: string, companyId: number, span: LedgerSpan)
   return `${base}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${companyId}&UseCustomDateRange=true&StartDate=${span.from}&EndDate=${span.to}&IncludeComputedColumns=true`;
 }
 
-/** One line for a human about `company` (e.g. `Company 1`): where its figures are, and when the default range misses them. */
+/**
+ * One line for a human about `company` (e.g. `Company 1`): where its figures are, and when the default range misses
+ * them.
+ */
 export function describeSpan(company: string, span: LedgerSpan | undefined, today: Date): string {
   if (!span) return `${company} has no income or expense figures yet.`;
   const yearStart = `${today.getUTCFullYear()}-01-01`;
-  const outside = span.to < yearStart ? ' (all before this year: a report without UseCustomDateRange=true covers this year to date and shows zeros; this URL covers them)' : '';
+  const outside =
+    span.to < yearStart
+      ? ' (all before this year: a report without UseCustomDateRange=true covers this year to date and shows zeros; this URL covers them)'
+      : '';
   return `${company}: figures from ${span.from} to ${span.to}${outside}.`;
 }

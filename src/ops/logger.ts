@@ -9,7 +9,6 @@ import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { prettyLogs, type LogFormat } from './log-format.ts';
 
-
 interface AccessLine {
   req?: { method?: string; url?: string };
   res?: { statusCode?: number };
@@ -26,7 +25,9 @@ function prettyStream(colorize: boolean): DestinationStream {
     ignore: 'pid,hostname,req,res,reqId,responseTime',
     messageFormat: (log, messageKey) => {
       const { req, res, responseTime } = log as AccessLine;
-      return req?.method && res ? `${req.method} ${req.url} ${res.statusCode} ${responseTime} ms` : String(log[messageKey] ?? '');
+      return req?.method && res
+        ? `${req.method} ${req.url} ${res.statusCode} ${responseTime} ms`
+        : String(log[messageKey] ?? '');
     },
   });
 }
@@ -34,5 +35,8 @@ function prettyStream(colorize: boolean): DestinationStream {
 export function createLogger(level: string, destination?: DestinationStream, format: LogFormat = 'json'): Logger {
   const options = { level, redact: ['req.headers.authorization', 'req.headers["x-apikey"]', 'req.headers.cookie'] };
   if (destination) return pino(options, destination);
-  return pino(options, prettyLogs(format) ? prettyStream(process.stdout.isTTY === true) : pino.destination({ dest: 1, sync: false }));
+  return pino(
+    options,
+    prettyLogs(format) ? prettyStream(process.stdout.isTTY === true) : pino.destination({ dest: 1, sync: false }),
+  );
 }

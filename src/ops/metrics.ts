@@ -35,7 +35,12 @@ export interface Metrics {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route template and status.', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status.',
+    labelNames,
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency in seconds, by method, route template and status.',
@@ -44,7 +49,10 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   // One pair of labelled children per (method, route, status): prom-client hashes a label set on every call otherwise.
-  const children = new Map<string, { count: Counter.Internal; time: Histogram.Internal<(typeof labelNames)[number]> }>();
+  const children = new Map<
+    string,
+    { count: Counter.Internal; time: Histogram.Internal<(typeof labelNames)[number]> }
+  >();
   const childrenOf = (method: string, route: string, status: number) => {
     const key = `${method} ${status} ${route}`;
     let found = children.get(key);
@@ -68,7 +76,7 @@ export function createMetrics(): Metrics {
   };
   const handler: RequestHandler = async (_req, res, next) => {
     try {
-      const text = (await registry.metrics()) + '\n' + (await processMetrics().metrics());
+      const text = `${await registry.metrics()}\n${await processMetrics().metrics()}`;
       res.status(200).setHeader('Content-Type', registry.contentType);
       res.send(Buffer.from(text));
     } catch (error) {

@@ -22,7 +22,6 @@ export function requestId(req: IncomingMessage): string {
   return typeof sent === 'string' && SANE_ID.test(sent) ? sent : randomUUID();
 }
 
-
 export function requestLog(logger: Logger): RequestHandler {
   return pinoHttp({
     logger,
@@ -40,7 +39,12 @@ export function requestLog(logger: Logger): RequestHandler {
     serializers: {
       // Express's req.ip is the client's address: it follows X-Forwarded-For only from trusted proxies (TRUST_PROXY).
       // The line is made as the request arrives, so originalUrl and url are the URL as sent.
-      req: (req: Request) => ({ id: req.id, method: req.method, url: redactApiKey(req.originalUrl ?? req.url), remoteAddress: req.ip ?? req.socket?.remoteAddress }),
+      req: (req: Request) => ({
+        id: req.id,
+        method: req.method,
+        url: redactApiKey(req.originalUrl ?? req.url),
+        remoteAddress: req.ip ?? req.socket?.remoteAddress,
+      }),
       res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
     },
   }) as unknown as RequestHandler;

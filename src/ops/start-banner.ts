@@ -36,7 +36,11 @@ async function reportPageUrl(reportUrl: string, key?: string): Promise<string | 
  * Prints the banner: where it listens at once, then the lines that read the store (each company's span, one query) as
  * one block.
  */
-export async function printStartBanner(facts: BannerFacts, print: (text: string) => void, today = new Date()): Promise<void> {
+export async function printStartBanner(
+  facts: BannerFacts,
+  print: (text: string) => void,
+  today = new Date(),
+): Promise<void> {
   const { url, store } = facts;
   print(`Reporting Service listening on ${url} (${store.kind} store)\n  curl ${url}/v1/echo/hello`);
   print((await ledgerLines(facts, today)).join('\n'));
@@ -55,11 +59,16 @@ async function ledgerLines({ url, store, auth, demoKey }: BannerFacts, today: Da
     lines.push(`  curl ${keyHeader}'${reportUrl}'`);
     if (company.id === 1 && (demoKey || auth === 'none')) demoPage = await reportPageUrl(reportUrl, demoKey);
   }
-  if (companies.length > COMPANIES_SHOWN) lines.push(`  (${companies.length - COMPANIES_SHOWN} more companies: change CompanyId)`);
-  if (companies.length === 0) lines.push('The store has no ledger yet: load one with `npm run import -- journal.csv --reference chart.csv`.');
+  if (companies.length > COMPANIES_SHOWN)
+    lines.push(`  (${companies.length - COMPANIES_SHOWN} more companies: change CompanyId)`);
+  if (companies.length === 0)
+    lines.push('The store has no ledger yet: load one with `npm run import -- journal.csv --reference chart.csv`.');
   if (auth === 'none') lines.push('AUTH=none: reports need no API key.');
   else if (demoKey) lines.push(`Demo API key for company 1 (shown once, stored hashed): ${demoKey}`);
-  else lines.push('Reports need an API key: make one with `npm run keys -- create --company 1` (list: `npm run keys -- list`).');
+  else
+    lines.push(
+      'Reports need an API key: make one with `npm run keys -- create --company 1` (list: `npm run keys -- list`).',
+    );
   if (demoPage) lines.push(`  open in a browser (report page with chart): ${demoPage}`);
   return lines;
 }

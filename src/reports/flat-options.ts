@@ -52,18 +52,35 @@ function checkColumns(range: DateRange, limits: ReportLimits, errors: FieldError
   const months = monthsSpanned(range);
   if (months <= limits.maxColumns) return range;
   const message = `The range from 'Start Date' to 'End Date' spans ${months} months; a report has at most ${limits.maxColumns} monthly columns.`;
-  errors.push({ errorCode: 'LessThanOrEqual', fieldName: 'StartDate', message }, { errorCode: 'LessThanOrEqual', fieldName: 'EndDate', message });
+  errors.push(
+    { errorCode: 'LessThanOrEqual', fieldName: 'StartDate', message },
+    { errorCode: 'LessThanOrEqual', fieldName: 'EndDate', message },
+  );
   return undefined;
 }
 
 function customRange(request: GetFlatRequest, errors: FieldError[]): DateRange | undefined {
   const from = calendarDate(request.StartDate);
   const to = calendarDate(request.EndDate);
-  if (!from) errors.push({ errorCode: 'NotEmpty', fieldName: 'StartDate', message: "'Start Date' must not be empty when UseCustomDateRange is true." });
-  if (!to) errors.push({ errorCode: 'NotEmpty', fieldName: 'EndDate', message: "'End Date' must not be empty when UseCustomDateRange is true." });
+  if (!from)
+    errors.push({
+      errorCode: 'NotEmpty',
+      fieldName: 'StartDate',
+      message: "'Start Date' must not be empty when UseCustomDateRange is true.",
+    });
+  if (!to)
+    errors.push({
+      errorCode: 'NotEmpty',
+      fieldName: 'EndDate',
+      message: "'End Date' must not be empty when UseCustomDateRange is true.",
+    });
   if (!from || !to) return undefined;
   if (compareDates(from, to) > 0) {
-    errors.push({ errorCode: 'LessThanOrEqual', fieldName: 'StartDate', message: "'Start Date' must be on or before 'End Date'." });
+    errors.push({
+      errorCode: 'LessThanOrEqual',
+      fieldName: 'StartDate',
+      message: "'Start Date' must be on or before 'End Date'.",
+    });
     return undefined;
   }
   return { from, to };
@@ -75,7 +92,11 @@ function groupOptions(filters: string[], catalog: CompanyCatalog, errors: FieldE
   for (const id of filters) {
     const category = categoryOf.get(id);
     if (!category) {
-      errors.push({ errorCode: 'NotFound', fieldName: 'Filters', message: `Tracking option '${id}' does not exist in company ${catalog.company.id}.` });
+      errors.push({
+        errorCode: 'NotFound',
+        fieldName: 'Filters',
+        message: `Tracking option '${id}' does not exist in company ${catalog.company.id}.`,
+      });
       continue;
     }
     groups.set(category, [...(groups.get(category) ?? []), id]);
@@ -87,7 +108,11 @@ function checkLocations(locations: number[], catalog: CompanyCatalog, errors: Fi
   const known = new Set(catalog.locations.map((l) => l.id));
   for (const id of locations) {
     if (!known.has(id)) {
-      errors.push({ errorCode: 'NotFound', fieldName: 'Locations', message: `Location ${id} does not belong to company ${catalog.company.id}.` });
+      errors.push({
+        errorCode: 'NotFound',
+        fieldName: 'Locations',
+        message: `Location ${id} does not belong to company ${catalog.company.id}.`,
+      });
     }
   }
 }
@@ -98,7 +123,8 @@ function fail(errors: FieldError[]): never {
 
 /** The CompanyId the request names, or a 400 naming the field. */
 export function requireCompanyId(request: GetFlatRequest): number {
-  if (request.CompanyId === undefined) fail([{ errorCode: 'NotEmpty', fieldName: 'CompanyId', message: "'Company Id' must not be empty." }]);
+  if (request.CompanyId === undefined)
+    fail([{ errorCode: 'NotEmpty', fieldName: 'CompanyId', message: "'Company Id' must not be empty." }]);
   return request.CompanyId;
 }
 
@@ -107,7 +133,10 @@ export function unknownCompany(companyId: number): never {
 }
 
 export function resolveFlatOptions(
-  request: GetFlatRequest, catalog: CompanyCatalog, today: CalendarDate, limits: ReportLimits = DEFAULT_REPORT_LIMITS,
+  request: GetFlatRequest,
+  catalog: CompanyCatalog,
+  today: CalendarDate,
+  limits: ReportLimits = DEFAULT_REPORT_LIMITS,
 ): FlatOptions {
   const errors: FieldError[] = [];
   const locations = unique(request.Locations ?? []);

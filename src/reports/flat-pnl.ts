@@ -88,7 +88,15 @@ export function buildFlatPnl(catalog: CompanyCatalog, options: FlatOptions, tota
       }
       const total = sumCells(inSection, periods.length);
       subtotals.set(section.name, total);
-      rows.push({ rowType: 'SectionTotal', section: section.name, level: 0, rowName: section.totalLabel, fullName: section.totalLabel, isTotal: true, cents: total });
+      rows.push({
+        rowType: 'SectionTotal',
+        section: section.name,
+        level: 0,
+        rowName: section.totalLabel,
+        fullName: section.totalLabel,
+        isTotal: true,
+        cents: total,
+      });
     } else {
       const { label, terms } = item.computed;
       const cents = periods.map((_, i) => sumCents(terms.map((t) => t.sign * subtotals.get(t.of)![i]!)));

@@ -27,7 +27,9 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
   return new SafeHtml(out);
 }
 
-/** JSON for a `<script type="application/json">` data block: `<`, `>` and `&` escaped so no text can end the element. */
+/**
+ * JSON for a `<script type="application/json">` data block: `<`, `>` and `&` escaped so no text can end the element.
+ */
 export function jsonScriptData(value: unknown): SafeHtml {
   return new SafeHtml(JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026'));
 }

@@ -24,7 +24,10 @@ export function monthlyPeriods(range: DateRange): Period[] {
       from: periods.length === 0 ? range.from : { year, month, day: 1 },
       to: compareDates(end, range.to) > 0 ? range.to : end,
     });
-    month === 12 ? ((month = 1), (year += 1)) : (month += 1);
+    if (month === 12) {
+      month = 1;
+      year += 1;
+    } else month += 1;
   }
   return periods;
 }

@@ -31,13 +31,45 @@ const section = (name: SectionName, type: PnlAccountType, sign: 1 | -1, unmapped
 export const PNL_LAYOUT: LayoutItem[] = [
   section('Income', 'Income', -1, 'Income'),
   section('COGS', 'COGS', 1, 'COGS'),
-  { computed: { label: 'Gross Profit', terms: [{ of: 'Income', sign: 1 }, { of: 'COGS', sign: -1 }] } },
+  {
+    computed: {
+      label: 'Gross Profit',
+      terms: [
+        { of: 'Income', sign: 1 },
+        { of: 'COGS', sign: -1 },
+      ],
+    },
+  },
   section('Expenses', 'Expense', 1, 'Expense'),
-  { computed: { label: 'Net Operating Income', terms: [{ of: 'Gross Profit', sign: 1 }, { of: 'Expenses', sign: -1 }] } },
+  {
+    computed: {
+      label: 'Net Operating Income',
+      terms: [
+        { of: 'Gross Profit', sign: 1 },
+        { of: 'Expenses', sign: -1 },
+      ],
+    },
+  },
   section('Other Income', 'OtherIncome', -1, 'Other Income'),
   section('Other Expenses', 'OtherExpense', 1, 'Other Expense'),
-  { computed: { label: 'Net Other Income', terms: [{ of: 'Other Income', sign: 1 }, { of: 'Other Expenses', sign: -1 }] } },
-  { computed: { label: 'Net Income', terms: [{ of: 'Net Operating Income', sign: 1 }, { of: 'Net Other Income', sign: 1 }] } },
+  {
+    computed: {
+      label: 'Net Other Income',
+      terms: [
+        { of: 'Other Income', sign: 1 },
+        { of: 'Other Expenses', sign: -1 },
+      ],
+    },
+  },
+  {
+    computed: {
+      label: 'Net Income',
+      terms: [
+        { of: 'Net Operating Income', sign: 1 },
+        { of: 'Net Other Income', sign: 1 },
+      ],
+    },
+  },
 ];
 
 export const SECTION_OF_TYPE: ReadonlyMap<PnlAccountType, SectionSpec> = new Map(

@@ -29,7 +29,11 @@ function sameDayOfYear(year: number, today: CalendarDate): CalendarDate {
   return { year, month: today.month, day: Math.min(today.day, lastOfMonth(year, today.month).day) };
 }
 
-export function resolveRelativeRange(range: RelativeDateRange, today: CalendarDate, fiscalStartMonth: number): DateRange {
+export function resolveRelativeRange(
+  range: RelativeDateRange,
+  today: CalendarDate,
+  fiscalStartMonth: number,
+): DateRange {
   const thisMonth = months(today.year, today.month, 1);
   const lastMonth = addMonths(today.year, today.month, -1);
   const quarter = periodStart(today, 1, 3);

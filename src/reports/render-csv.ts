@@ -17,7 +17,13 @@ function text(value: string): string {
 export function renderCsv(report: FlatReport): string {
   const header = [...CSV_FIXED_COLUMNS, ...report.columnNames];
   const rows = report.rows.map((row) => [
-    row.rowType, row.section, String(row.level), text(row.accountNumber ?? ''), text(row.rowName), text(row.fullName), ...row.cents.map(centsToFixed),
+    row.rowType,
+    row.section,
+    String(row.level),
+    text(row.accountNumber ?? ''),
+    text(row.rowName),
+    text(row.fullName),
+    ...row.cents.map(centsToFixed),
   ]);
   // A bare CR or LF in a cell (an account name) is quoted too: unquoted it starts a row the formula guard never saw.
   return stringify([header, ...rows], { record_delimiter: 'windows', quoted_match: /[\r\n]/ });

@@ -87,7 +87,9 @@ function tableBody(report: FlatReport): SafeHtml[] {
       section = row.section;
       out.push(html`<tr class="section-head"><th colspan="${width}" scope="rowgroup">${section}</th></tr>`);
     }
-    out.push(html`<tr class="${rowClass(row)}" data-row-type="${row.rowType}"><th scope="row">${row.rowName}</th>${row.cents.map((c, i) => cell(c, i === totalIndex))}</tr>`);
+    out.push(
+      html`<tr class="${rowClass(row)}" data-row-type="${row.rowType}"><th scope="row">${row.rowName}</th>${row.cents.map((c, i) => cell(c, i === totalIndex))}</tr>`,
+    );
   }
   return out;
 }

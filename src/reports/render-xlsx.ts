@@ -34,13 +34,28 @@ export async function renderXlsx(report: FlatReport, meta: ReportMeta): Promise<
   });
   const fixed = CSV_FIXED_COLUMNS.length;
   sheet.columns = [
-    ...CSV_FIXED_COLUMNS.map((name) => ({ header: name, key: name, width: name === 'Name' ? 32 : name === 'FullName' ? 36 : 14 })),
-    ...report.columnNames.map((name) => ({ header: name, key: `c:${name}`, width: 14, style: { numFmt: MONEY_FORMAT } })),
+    ...CSV_FIXED_COLUMNS.map((name) => ({
+      header: name,
+      key: name,
+      width: name === 'Name' ? 32 : name === 'FullName' ? 36 : 14,
+    })),
+    ...report.columnNames.map((name) => ({
+      header: name,
+      key: `c:${name}`,
+      width: 14,
+      style: { numFmt: MONEY_FORMAT },
+    })),
   ];
   sheet.getRow(1).font = { bold: true };
   for (const row of report.rows) {
     const added = sheet.addRow([
-      row.rowType, row.section, row.level, row.accountNumber ?? '', row.rowName, row.fullName, ...row.cents.map(centsToAmount),
+      row.rowType,
+      row.section,
+      row.level,
+      row.accountNumber ?? '',
+      row.rowName,
+      row.fullName,
+      ...row.cents.map(centsToAmount),
     ]);
     added.getCell(5).alignment = { indent: row.rowType === 'Account' ? row.level + 1 : 0 };
     for (let i = 1; i <= report.columnNames.length; i++) added.getCell(fixed + i).numFmt = MONEY_FORMAT;

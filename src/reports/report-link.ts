@@ -42,7 +42,9 @@ const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const GUID = /^[0-9a-f]{32}$/;
 
 function sign(secret: string, body: string): Buffer {
-  return createHmac('sha256', secret).update(DOMAIN + body).digest();
+  return createHmac('sha256', secret)
+    .update(DOMAIN + body)
+    .digest();
 }
 
 export function linkPayload(options: FlatOptions): ReportLinkPayload {
@@ -71,10 +73,20 @@ function isPayload(value: unknown): value is ReportLinkPayload {
   const p = value as Record<string, unknown>;
   const bit = (b: unknown) => b === 0 || b === 1;
   return (
-    p.v === 1 && Number.isSafeInteger(p.c) && typeof p.f === 'string' && ISO_DAY.test(p.f) && typeof p.t === 'string' && ISO_DAY.test(p.t)
-    && (p.r === undefined || typeof p.r === 'string') && bit(p.m) && bit(p.x) && typeof p.o === 'string'
-    && Array.isArray(p.l) && p.l.every((id) => Number.isSafeInteger(id))
-    && Array.isArray(p.g) && p.g.every((id) => typeof id === 'string' && GUID.test(id))
+    p.v === 1 &&
+    Number.isSafeInteger(p.c) &&
+    typeof p.f === 'string' &&
+    ISO_DAY.test(p.f) &&
+    typeof p.t === 'string' &&
+    ISO_DAY.test(p.t) &&
+    (p.r === undefined || typeof p.r === 'string') &&
+    bit(p.m) &&
+    bit(p.x) &&
+    typeof p.o === 'string' &&
+    Array.isArray(p.l) &&
+    p.l.every((id) => Number.isSafeInteger(id)) &&
+    Array.isArray(p.g) &&
+    p.g.every((id) => typeof id === 'string' && GUID.test(id))
   );
 }
 

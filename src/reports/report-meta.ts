@@ -23,7 +23,9 @@ export function reportMeta(catalog: CompanyCatalog, options: FlatOptions): Repor
   const optionById = new Map(catalog.trackingOptions.map((o) => [o.id, o]));
   const categoryName = new Map(catalog.trackingCategories.map((c) => [c.id, c.name]));
   const basis = [
-    options.locations.length ? `Locations: ${options.locations.map((id) => locationName.get(id) ?? String(id)).join(', ')}` : 'All locations',
+    options.locations.length
+      ? `Locations: ${options.locations.map((id) => locationName.get(id) ?? String(id)).join(', ')}`
+      : 'All locations',
   ];
   const byCategory = new Map<string, string[]>();
   for (const id of options.filters) {
@@ -32,9 +34,11 @@ export function reportMeta(catalog: CompanyCatalog, options: FlatOptions): Repor
     byCategory.set(category, [...(byCategory.get(category) ?? []), option?.name ?? id]);
   }
   for (const [category, names] of byCategory) basis.push(`${category}: ${names.join(' or ')}`);
-  if (options.relativeDateRange) basis.push(`Range: ${options.relativeDateRange.replace(/(?<=[a-z0-9])(?=[A-Z])/g, ' ')}`);
+  if (options.relativeDateRange)
+    basis.push(`Range: ${options.relativeDateRange.replace(/(?<=[a-z0-9])(?=[A-Z])/g, ' ')}`);
   if (options.useAccountMapping) basis.push('Standard chart of accounts');
-  if (options.orderBy && options.orderBy !== 'Default') basis.push(`Order: ${options.orderBy.replace(/(?<=[a-z])(?=[A-Z])/g, ' ')}`);
+  if (options.orderBy && options.orderBy !== 'Default')
+    basis.push(`Order: ${options.orderBy.replace(/(?<=[a-z])(?=[A-Z])/g, ' ')}`);
   return {
     title: REPORT_HEADER,
     companyName: catalog.company.name,
@@ -46,7 +50,13 @@ export function reportMeta(catalog: CompanyCatalog, options: FlatOptions): Repor
 }
 
 function slug(text: string): string {
-  return text.normalize('NFKD').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').toLowerCase() || 'company';
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .toLowerCase() || 'company'
+  );
 }
 
 /** `profit-and-loss_worked-example-co_2024-01-01_2024-02-29.csv`: ASCII only, safe in any Content-Disposition. */

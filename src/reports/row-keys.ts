@@ -22,7 +22,10 @@ function isPnl(type: AccountType): type is PnlAccountType {
   return SECTION_OF_TYPE.has(type as PnlAccountType);
 }
 
-function pathOf<T extends { id: number; name: string; parentId: number | null }>(node: T, byId: Map<number, T>): string[] {
+function pathOf<T extends { id: number; name: string; parentId: number | null }>(
+  node: T,
+  byId: Map<number, T>,
+): string[] {
   const names = [node.name];
   const seen = new Set([node.id]);
   for (let parent = node.parentId; parent !== null; ) {
@@ -63,7 +66,13 @@ function mappedKey(account: Account, standards: Map<number, StandardAccount>): R
   // A target outside the P&L would drop the amount from the report; it stays visible as unmapped instead.
   if (!target || !isPnl(target.type)) {
     const section = SECTION_OF_TYPE.get(account.type as PnlAccountType)!;
-    return { key: `u${account.type}`, section, name: section.unmappedLabel, path: [section.unmappedLabel], synthetic: true };
+    return {
+      key: `u${account.type}`,
+      section,
+      name: section.unmappedLabel,
+      path: [section.unmappedLabel],
+      synthetic: true,
+    };
   }
   return {
     key: `s${target.id}`,

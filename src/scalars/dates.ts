@@ -9,7 +9,10 @@ export interface CalendarDate {
   year: number;
   month: number; // 1-12
   day: number;
-  /** The .NET DateTimeKind 4.5 gave the wire value this date was read from: it is written back in that form (see toLegacyDate). */
+  /**
+   * The .NET DateTimeKind 4.5 gave the wire value this date was read from: it is written back in that form (see
+   * toLegacyDate).
+   */
   kind?: LegacyDateKind;
 }
 
@@ -41,7 +44,9 @@ export function daysInMonth(year: number, month: number): number {
 /** The date when it names a real day that Date.UTC can represent (years 0-99 cannot: they map to 19xx). */
 function valid(date: CalendarDate): CalendarDate | undefined {
   const probe = new Date(Date.UTC(date.year, date.month - 1, date.day));
-  return probe.getUTCFullYear() === date.year && probe.getUTCMonth() === date.month - 1 && probe.getUTCDate() === date.day
+  return probe.getUTCFullYear() === date.year &&
+    probe.getUTCMonth() === date.month - 1 &&
+    probe.getUTCDate() === date.day
     ? date
     : undefined;
 }
@@ -144,7 +149,10 @@ export function isLegacyInstantOutOfRange(text: string): boolean {
   return WCF_DATE.test(text.trim()) && parseLegacyInstant(text) === undefined;
 }
 
-/** The kind a `/Date(ms[±hhmm])/` string was written for (toLegacyDate): no offset Utc, `-0000` Unspecified, any other offset Local. */
+/**
+ * The kind a `/Date(ms[±hhmm])/` string was written for (toLegacyDate): no offset Utc, `-0000` Unspecified, any other
+ * offset Local.
+ */
 export function legacyInstantKind(text: string): LegacyDateKind | undefined {
   const m = WCF_DATE.exec(text.trim());
   if (!m) return undefined;
@@ -172,7 +180,8 @@ export function toLegacyDate({ year, month, day, kind = 'Local' }: CalendarDate)
 /** 4.5's ParseManual for 10-character values: `dd/MM/yyyy` (day first) when the last part has 4 digits, else y-M-d. */
 const TEN_CHAR_DATE = /^(\d{1,4})[-/](\d{1,2})[-/](\d{1,4})$/;
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH_NAME = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const MONTH_NAME =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 const TIME_ZONE = '(?:[T ](\\d{1,2}):(\\d{2})(?::(\\d{2})(?:\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?|([+-]\\d{2}:?\\d{2}))?';
 /** What .NET's DateTime.Parse (InvariantCulture) read of the forms clients send: numeric dates month first. */
 const GENERAL_FORMS: { pattern: RegExp; order: 'ymd' | 'mdy' | 'Mdy' | 'dMy' }[] = [
@@ -211,7 +220,9 @@ function dateAt(date: CalendarDate, hh = '0', mi = '0', ss = '0', zone: string |
   const day = wireDay(date);
   if (!day || Number(hh) > 23 || Number(mi) > 59 || Number(ss) > 59) return undefined;
   if (zone === undefined) return day;
-  return wireDayOfInstant(Date.UTC(day.year, day.month - 1, day.day, Number(hh), Number(mi), Number(ss)) - zoneMinutes(zone) * 60_000);
+  return wireDayOfInstant(
+    Date.UTC(day.year, day.month - 1, day.day, Number(hh), Number(mi), Number(ss)) - zoneMinutes(zone) * 60_000,
+  );
 }
 
 function monthOf(name: string): number {
@@ -224,10 +235,13 @@ function generalDate(value: string): CalendarDate | undefined {
     if (!m) continue;
     const [, a, b, c, hh, mi, ss, zone, dateZone] = m as unknown as (string | undefined)[];
     const date =
-      order === 'ymd' ? { year: Number(a), month: Number(b), day: Number(c) }
-      : order === 'mdy' ? { year: Number(c), month: Number(a), day: Number(b) }
-      : order === 'Mdy' ? { year: Number(c), month: monthOf(a!), day: Number(b) }
-      : { year: Number(c), month: monthOf(b!), day: Number(a) };
+      order === 'ymd'
+        ? { year: Number(a), month: Number(b), day: Number(c) }
+        : order === 'mdy'
+          ? { year: Number(c), month: Number(a), day: Number(b) }
+          : order === 'Mdy'
+            ? { year: Number(c), month: monthOf(a!), day: Number(b) }
+            : { year: Number(c), month: monthOf(b!), day: Number(a) };
     return dateAt(date, hh, mi, ss, zone ?? dateZone);
   }
   return undefined;
@@ -248,7 +262,8 @@ export function parseLegacyCalendarDate(text: string): CalendarDate | undefined 
 
 /**
  * The DateTimeKind 4.5.14 gave a date it read from text (query, form, JSON string, JSV, CSV): `/Date(ms)/` Utc,
- * `yyyyMMdd` and any zone-less 19-character value (`yyyy-MM-ddTHH:mm:ss`, `01/02/2025 00:00:00`: DateTime.Parse's) Unspecified, anything else (`/Date(ms±hhmm)/` included) Local.
+ * `yyyyMMdd` and any zone-less 19-character value (`yyyy-MM-ddTHH:mm:ss`, `01/02/2025 00:00:00`: DateTime.Parse's)
+ * Unspecified, anything else (`/Date(ms±hhmm)/` included) Local.
  */
 function legacyDateKind(value: string): LegacyDateKind {
   const wcf = WCF_DATE.exec(value);
@@ -270,9 +285,10 @@ function calendarDateOf(value: string): CalendarDate | undefined {
     const parts = TEN_CHAR_DATE.exec(value);
     if (parts) {
       const [, a, b, c] = parts as unknown as string[];
-      const manual = c!.length === 4
-        ? wireDay({ year: Number(c), month: Number(b), day: Number(a) })
-        : wireDay({ year: Number(a), month: Number(b), day: Number(c) });
+      const manual =
+        c!.length === 4
+          ? wireDay({ year: Number(c), month: Number(b), day: Number(a) })
+          : wireDay({ year: Number(a), month: Number(b), day: Number(c) });
       if (manual) return manual;
     }
   }

@@ -28,18 +28,21 @@ export interface FlatRead {
 }
 
 export function readFlat({ store, companyId, settle, missing, signal }: FlatReadInput): Promise<FlatRead> {
-  return store.readSnapshot(async (view) => {
-    const catalog = (await view.getCatalog(companyId)) ?? missing();
-    const options = settle(catalog);
-    const totals = await view.sumPnlByAccountMonth({
-      companyId: options.companyId,
-      from: formatIsoDate(options.range.from),
-      to: formatIsoDate(options.range.to),
-      locationIds: options.locations,
-      optionGroups: options.optionGroups,
-    });
-    return { catalog, options, totals };
-  }, { signal });
+  return store.readSnapshot(
+    async (view) => {
+      const catalog = (await view.getCatalog(companyId)) ?? missing();
+      const options = settle(catalog);
+      const totals = await view.sumPnlByAccountMonth({
+        companyId: options.companyId,
+        from: formatIsoDate(options.range.from),
+        to: formatIsoDate(options.range.to),
+        locationIds: options.locations,
+        optionGroups: options.optionGroups,
+      });
+      return { catalog, options, totals };
+    },
+    { signal },
+  );
 }
 
 export interface FlatResponseInput extends FlatRead {
@@ -50,7 +53,10 @@ export interface FlatResponseInput extends FlatRead {
   signal?: AbortSignal;
 }
 
-export function buildFlatResponse({ catalog, options, totals, link, started, signal }: FlatResponseInput): { response: GetFlatResponse; report: FlatReport } {
+export function buildFlatResponse({ catalog, options, totals, link, started, signal }: FlatResponseInput): {
+  response: GetFlatResponse;
+  report: FlatReport;
+} {
   signal?.throwIfAborted();
   const report = buildFlatPnl(catalog, options, totals);
   signal?.throwIfAborted();

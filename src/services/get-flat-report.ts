@@ -38,8 +38,15 @@ function noSuchReport(): never {
 function linkOptions(link: ReportLinkPayload, catalog: CompanyCatalog, limits?: ReportLimits): FlatOptions {
   const options = resolveFlatOptions(
     {
-      CompanyId: link.c, UseCustomDateRange: true, StartDate: link.f, EndDate: link.t, UseAccountMapping: link.m === 1,
-      IncludeComputedColumns: link.x === 1, OrderBy: link.o, Locations: link.l, Filters: link.g,
+      CompanyId: link.c,
+      UseCustomDateRange: true,
+      StartDate: link.f,
+      EndDate: link.t,
+      UseAccountMapping: link.m === 1,
+      IncludeComputedColumns: link.x === 1,
+      OrderBy: link.o,
+      Locations: link.l,
+      Filters: link.g,
     },
     catalog,
     parseIsoDate(link.f) ?? noSuchReport(),
@@ -48,17 +55,28 @@ function linkOptions(link: ReportLinkPayload, catalog: CompanyCatalog, limits?: 
   return link.r ? { ...options, useCustomDateRange: false, relativeDateRange: link.r } : options;
 }
 
-export async function getFlatReport(request: GetFlatReportRequest, context: GetFlatReportContext): Promise<FlatReportResult> {
+export async function getFlatReport(
+  request: GetFlatReportRequest,
+  context: GetFlatReportContext,
+): Promise<FlatReportResult> {
   const started = performance.now();
   const secret = await context.linkSecret();
   const link = decodeReportToken(request.Token, secret) ?? noSuchReport();
   requireCompanyAccess(context.caller, link.c);
   const { signal } = context;
   const read = await readFlat({
-    store: context.store, companyId: link.c, signal, missing: noSuchReport,
+    store: context.store,
+    companyId: link.c,
+    signal,
+    missing: noSuchReport,
     settle: (catalog) => linkOptions(link, catalog, context.reportLimits),
   });
-  const { response, report } = buildFlatResponse({ ...read, link: { baseUrl: context.baseUrl, secret }, started, signal });
+  const { response, report } = buildFlatResponse({
+    ...read,
+    link: { baseUrl: context.baseUrl, secret },
+    started,
+    signal,
+  });
   signal?.throwIfAborted(); // no rendering for a request that timed out
   return new FlatReportResult(response, report, read.options, reportMeta(read.catalog, read.options));
 }

@@ -30,7 +30,10 @@ export async function getFlat(request: GetFlatRequest, context: GetFlatContext):
   const companyId = requireCompanyId(request);
   requireCompanyAccess(caller, companyId);
   const read = await readFlat({
-    store, companyId, signal, missing: () => unknownCompany(companyId),
+    store,
+    companyId,
+    signal,
+    missing: () => unknownCompany(companyId),
     settle: (catalog) => resolveFlatOptions(request, catalog, todayIn(catalog.company.timeZone, now()), reportLimits),
   });
   return buildFlatResponse({ ...read, link: { baseUrl, secret: await linkSecret() }, started, signal }).response;

@@ -5,7 +5,14 @@
  * its failure opens it for another `delayMs`. A stopped new service thus costs one failed request per delay, not one
  * per client. A mirror's outcome arrives later from the mirror's thread: settle(id) ends the call the breaker counts.
  */
-import { BrokenCircuitError, circuitBreaker, CircuitState, ConsecutiveBreaker, handleAll, type CircuitBreakerPolicy } from 'cockatiel';
+import {
+  BrokenCircuitError,
+  circuitBreaker,
+  CircuitState,
+  ConsecutiveBreaker,
+  handleAll,
+  type CircuitBreakerPolicy,
+} from 'cockatiel';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
 
@@ -28,7 +35,10 @@ export class MirrorBreaker {
   private openedAt = 0;
   private opened = 0;
 
-  constructor(private readonly threshold: number, private readonly delayMs: number) {
+  constructor(
+    private readonly threshold: number,
+    private readonly delayMs: number,
+  ) {
     this.consecutive = new ConsecutiveBreaker(threshold);
     this.policy = circuitBreaker(handleAll, { halfOpenAfter: delayMs, breaker: this.consecutive });
     this.policy.onBreak(() => {
@@ -41,17 +51,22 @@ export class MirrorBreaker {
   get refusing(): boolean {
     const state = this.policy.state;
     // cockatiel queues the calls that come while a probe is in flight; a mirror is dropped instead.
-    return state === CircuitState.HalfOpen || (state === CircuitState.Open && Date.now() - this.openedAt < this.delayMs);
+    return (
+      state === CircuitState.HalfOpen || (state === CircuitState.Open && Date.now() - this.openedAt < this.delayMs)
+    );
   }
 
   /** Sends mirror `id` through the breaker (`send` runs unless the circuit refuses it); true when it was sent. */
   async send(id: number, send: () => void): Promise<boolean> {
     if (this.refusing) return false;
     try {
-      await this.policy.execute(() => new Promise<void>((resolve, reject) => {
-        this.waiting.set(id, (failed) => (failed ? reject(new MirroredHostDown()) : resolve()));
-        send();
-      }));
+      await this.policy.execute(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            this.waiting.set(id, (failed) => (failed ? reject(new MirroredHostDown()) : resolve()));
+            send();
+          }),
+      );
     } catch (error) {
       if (error instanceof BrokenCircuitError) return false;
     }
@@ -67,7 +82,14 @@ export class MirrorBreaker {
 
   snapshot(): BreakerSnapshot {
     const state = this.policy.state;
-    const shown: BreakerState = state === CircuitState.Closed ? 'closed' : this.refusing && state === CircuitState.Open ? 'open' : 'half-open';
-    return { state: shown, failuresInARow: this.consecutive.state, threshold: this.threshold, delayMs: this.delayMs, opened: this.opened };
+    const shown: BreakerState =
+      state === CircuitState.Closed ? 'closed' : this.refusing && state === CircuitState.Open ? 'open' : 'half-open';
+    return {
+      state: shown,
+      failuresInARow: this.consecutive.state,
+      threshold: this.threshold,
+      delayMs: this.delayMs,
+      opened: this.opened,
+    };
   }
 }

@@ -9,7 +9,12 @@ import { capturedBody } from '../compare/captured-body.ts';
 import { rebaseCaptured } from '../compare/replay.ts';
 import type { Captured } from '../compare/types.ts';
 
-const DECODERS: Record<string, (bytes: Buffer) => Buffer> = { gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateSync, br: brotliDecompressSync };
+const DECODERS: Record<string, (bytes: Buffer) => Buffer> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
 
 function decoded(bytes: Buffer, encoding: string | undefined): Buffer {
   const decode = DECODERS[(encoding ?? '').trim().toLowerCase()];
@@ -21,7 +26,18 @@ function decoded(bytes: Buffer, encoding: string | undefined): Buffer {
   }
 }
 
-export function captureAnswer(status: number, headers: Record<string, string>, bytes: Buffer, bases: readonly string[], ms: number): Captured {
-  const captured: Captured = { status, headers, ...capturedBody(decoded(bytes, headers['content-encoding']), headers['content-type']), ms };
+export function captureAnswer(
+  status: number,
+  headers: Record<string, string>,
+  bytes: Buffer,
+  bases: readonly string[],
+  ms: number,
+): Captured {
+  const captured: Captured = {
+    status,
+    headers,
+    ...capturedBody(decoded(bytes, headers['content-encoding']), headers['content-type']),
+    ms,
+  };
   return rebaseCaptured(captured, bases);
 }

@@ -2,13 +2,24 @@
  * Hop-by-hop headers (RFC 9110 §7.6.1): they describe one connection, so a proxy never forwards them, in either
  * direction; every other header passes unchanged, in its order and case (raw header lists, as node:http keeps them).
  */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /** The raw list (`[name, value, name, value, …]`) without hop-by-hop headers and those the Connection header names. */
 export function endToEnd(raw: readonly string[]): string[] {
   const named = new Set<string>();
   for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === 'connection') for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
+    if (raw[i]!.toLowerCase() === 'connection')
+      for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
   }
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {

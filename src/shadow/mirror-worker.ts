@@ -29,6 +29,8 @@ const send = (result: MirrorResult | MirrorFailure) => {
 
 parentPort!.on('message', (jobs: MirrorJob[]) => {
   for (const job of jobs) {
-    void limit(() => mirror.run(job)).then(send, (error: unknown) => send({ id: job.id, failed: error instanceof Error ? error.message : String(error) }));
+    void limit(() => mirror.run(job)).then(send, (error: unknown) =>
+      send({ id: job.id, failed: error instanceof Error ? error.message : String(error) }),
+    );
   }
 });

@@ -50,7 +50,9 @@ export interface MirrorJob {
   secrets: string[];
 }
 
-/** The answer the client got: status, end-to-end raw headers, the body's bytes (as sent, maybe compressed), its time. */
+/**
+ * The answer the client got: status, end-to-end raw headers, the body's bytes (as sent, maybe compressed), its time.
+ */
 export interface ServedAnswer {
   status: number;
   rawHeaders: string[];
@@ -74,7 +76,12 @@ const REPEATABLE = new Set(['GET', 'HEAD']);
 const MAX_NOISE_ENDPOINTS = 1_000;
 
 function answerSummary(c: Captured): AnswerSummary {
-  return { status: c.status, contentType: c.headers['content-type'], ...(c.error ? { error: c.error } : {}), ms: Math.round(c.ms * 10) / 10 };
+  return {
+    status: c.status,
+    contentType: c.headers['content-type'],
+    ...(c.error ? { error: c.error } : {}),
+    ms: Math.round(c.ms * 10) / 10,
+  };
 }
 
 export class Mirror {
@@ -85,10 +92,22 @@ export class Mirror {
 
   async run(job: MirrorJob): Promise<MirrorResult> {
     const { config } = this;
-    const request = { method: job.method, url: job.url, headers: job.headers, body: job.body, origin: { source: 'shadow' } };
+    const request = {
+      method: job.method,
+      url: job.url,
+      headers: job.headers,
+      body: job.body,
+      origin: { source: 'shadow' },
+    };
     const [servedHost, other] = config.serve === 'old' ? [config.old, config.new] : [config.new, config.old];
     const { status, rawHeaders, bytes, ms } = job.served;
-    const served = captureAnswer(status, headerRecord(rawHeaders), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), [servedHost.base, ...job.bases], ms);
+    const served = captureAnswer(
+      status,
+      headerRecord(rawHeaders),
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      [servedHost.base, ...job.bases],
+      ms,
+    );
     const noiseHost = config.old2 ?? (REPEATABLE.has(job.method) ? config.old : undefined);
     const mirrored = await replay(request, other, config.timeoutMs);
     const shadow = rebaseCaptured(mirrored, job.bases);
@@ -97,24 +116,48 @@ export class Mirror {
     // The second old answer only tells noise from differences: asked only when the two answers differ, so a
     // migration that converges puts less and less extra load on the old host (it answered the client already).
     const main = compareAnswers(old, neu, config.rules.headers, job.method);
-    const noise = main.diffs.length > 0 && !old.error && !neu.error && noiseHost ? await replay(request, noiseHost, config.timeoutMs) : undefined;
+    const noise =
+      main.diffs.length > 0 && !old.error && !neu.error && noiseHost
+        ? await replay(request, noiseHost, config.timeoutMs)
+        : undefined;
     const old2 = noise ? rebaseCaptured(noise, job.bases) : undefined;
     const { record, outcome } = this.classify(job, old, neu, old2, main);
-    return { id: job.id, outcome, mirroredFailed: !!mirrored.error, record: redactRecord(record, [...job.secrets, ...config.hostSecrets]) };
+    return {
+      id: job.id,
+      outcome,
+      mirroredFailed: !!mirrored.error,
+      record: redactRecord(record, [...job.secrets, ...config.hostSecrets]),
+    };
   }
 
-  private classify(job: MirrorJob, old: Captured, neu: Captured, old2: Captured | undefined, main: AnswerComparison): { record: ExchangeRecord; outcome: MirrorOutcome } {
+  private classify(
+    job: MirrorJob,
+    old: Captured,
+    neu: Captured,
+    old2: Captured | undefined,
+    main: AnswerComparison,
+  ): { record: ExchangeRecord; outcome: MirrorOutcome } {
     const { rules } = this.config;
     const record: ExchangeRecord = {
-      id: job.id, request: { method: job.method, url: job.url, origin: { source: 'shadow' } }, endpoint: job.endpoint, outcome: 'identical',
-      old: answerSummary(old), ...(old2 ? { old2: answerSummary(old2) } : {}), new: answerSummary(neu), differences: [], noise: [], allowed: [],
+      id: job.id,
+      request: { method: job.method, url: job.url, origin: { source: 'shadow' } },
+      endpoint: job.endpoint,
+      outcome: 'identical',
+      old: answerSummary(old),
+      ...(old2 ? { old2: answerSummary(old2) } : {}),
+      new: answerSummary(neu),
+      differences: [],
+      noise: [],
+      allowed: [],
     };
     if (old.error || neu.error) {
       record.differences = main.diffs;
       record.outcome = 'different';
       return { record, outcome: 'errors' };
     }
-    const noisy = new Set(old2 && !old2.error ? compareAnswers(old, old2, rules.headers, job.method).diffs.map((d) => d.path) : []);
+    const noisy = new Set(
+      old2 && !old2.error ? compareAnswers(old, old2, rules.headers, job.method).diffs.map((d) => d.path) : [],
+    );
     const learned = this.learnedNoise(job.endpoint);
     for (const path of noisy) learned?.add(generalPath(path));
     const matcher = new RuleMatcher(rules, job.endpoint, [main.old?.tree, main.new?.tree]);
@@ -131,12 +174,29 @@ export class Mirror {
       else record.differences.push(diff);
     }
     record.comparer = main.comparer;
-    record.outcome = record.differences.length ? 'different' : record.noise.length ? 'noise-only' : record.allowed.length ? 'allowed-only' : 'identical';
+    record.outcome = record.differences.length
+      ? 'different'
+      : record.noise.length
+        ? 'noise-only'
+        : record.allowed.length
+          ? 'allowed-only'
+          : 'identical';
     if (record.differences.length) {
-      const clip = (text: string) => (text.length > this.config.maxBodyChars ? `${text.slice(0, this.config.maxBodyChars)}\n… (${text.length - this.config.maxBodyChars} more characters)` : text);
+      const clip = (text: string) =>
+        text.length > this.config.maxBodyChars
+          ? `${text.slice(0, this.config.maxBodyChars)}\n… (${text.length - this.config.maxBodyChars} more characters)`
+          : text;
       record.bodies = { old: clip(main.old?.pretty ?? old.body), new: clip(main.new?.pretty ?? neu.body) };
     }
-    const outcome = ({ identical: 'identical', different: 'different', 'noise-only': 'noiseOnly', 'allowed-only': 'allowedOnly', skipped: 'errors' } as const)[record.outcome];
+    const outcome = (
+      {
+        identical: 'identical',
+        different: 'different',
+        'noise-only': 'noiseOnly',
+        'allowed-only': 'allowedOnly',
+        skipped: 'errors',
+      } as const
+    )[record.outcome];
     return { record, outcome };
   }
 

@@ -7,7 +7,9 @@ export type Served = 'old' | 'new';
 
 export interface ShadowOptions {
   old: HostConfig;
-  /** A second old instance for noise; absent: the old host a second time, for GET and HEAD only (never a POST twice). */
+  /**
+   * A second old instance for noise; absent: the old host a second time, for GET and HEAD only (never a POST twice).
+   */
   old2?: HostConfig;
   new: HostConfig;
   serve: Served;
@@ -34,7 +36,9 @@ export interface ShadowOptions {
   breakerFailures: number;
   /** How long the open circuit waits before its probe (ms). */
   breakerDelayMs: number;
-  /** Nice value of the mirror's thread on Linux (0-19; 0: as the proxy), so mirroring takes only the CPU serving leaves. */
+  /**
+   * Nice value of the mirror's thread on Linux (0-19; 0: as the proxy), so mirroring takes only the CPU serving leaves.
+   */
   mirrorNice: number;
 }
 
@@ -54,6 +58,9 @@ export const SHADOW_DEFAULTS = {
   mirrorNice: 19,
 } as const satisfies Partial<ShadowOptions>;
 
-/** The page and its JSON twin: on the proxy's own port (reserved paths) unless `--page-listen` gives them a port of their own. */
+/**
+ * The page and its JSON twin: on the proxy's own port (reserved paths) unless `--page-listen` gives them a port of
+ * their own.
+ */
 export const PAGE_PATH = '/_shadow';
 export const JSON_PATH = '/_shadow.json';

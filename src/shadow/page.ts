@@ -18,15 +18,27 @@ table.summary td.bad { background: #ffebe9; } table.summary td.good { background
 `;
 
 const COUNT_COLUMNS: [keyof Counts, string][] = [
-  ['served', 'served'], ['mirrored', 'mirrored'], ['identical', 'identical'], ['different', 'different'], ['noiseOnly', 'noise only'],
-  ['allowedOnly', 'allowed only'], ['errors', 'errors'], ['dropped', 'dropped'], ['skipped', 'skipped'],
+  ['served', 'served'],
+  ['mirrored', 'mirrored'],
+  ['identical', 'identical'],
+  ['different', 'different'],
+  ['noiseOnly', 'noise only'],
+  ['allowedOnly', 'allowed only'],
+  ['errors', 'errors'],
+  ['dropped', 'dropped'],
+  ['skipped', 'skipped'],
 ];
 
 const ms = (value: number | null) => (value === null ? '—' : value.toFixed(1));
 
 function countCells(counts: Counts): SafeHtml[] {
   return COUNT_COLUMNS.map(([key]) => {
-    const flag = (key === 'different' || key === 'errors' || key === 'dropped') && counts[key] > 0 ? 'bad' : key === 'identical' && counts[key] > 0 ? 'good' : '';
+    const flag =
+      (key === 'different' || key === 'errors' || key === 'dropped') && counts[key] > 0
+        ? 'bad'
+        : key === 'identical' && counts[key] > 0
+          ? 'good'
+          : '';
     return html`<td class="n ${flag}" data-count="${key}">${counts[key]}</td>`;
   });
 }
@@ -42,7 +54,12 @@ function reasons(label: string, counts: Record<string, number>): SafeHtml | stri
 
 export function renderShadowPage(s: ShadowSnapshot): string {
   const t = s.totals;
-  const verdict = t.mirrored === 0 ? 'nothing compared yet' : t.different ? `${t.different} of ${t.mirrored} mirrored requests differ` : `no differences in ${t.mirrored} mirrored requests`;
+  const verdict =
+    t.mirrored === 0
+      ? 'nothing compared yet'
+      : t.different
+        ? `${t.different} of ${t.mirrored} mirrored requests differ`
+        : `no differences in ${t.mirrored} mirrored requests`;
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${REFRESH_SECONDS}"><title>Shadow: ${s.hosts.old} vs ${s.hosts.new}</title>
 <style>${new SafeHtml(DIFF2HTML_CSS)}</style><style>${new SafeHtml(PAGE_CSS)}</style><style>${new SafeHtml(SHADOW_CSS)}</style></head>
@@ -57,9 +74,13 @@ export function renderShadowPage(s: ShadowSnapshot): string {
 <tbody><tr><th>all endpoints</th>${latencyCells(s.latency)}</tr></tbody></table>
 <h2>By endpoint</h2>
 <table class="summary" id="endpoints"><thead><tr><th>endpoint</th>${COUNT_COLUMNS.map(([, label]) => html`<th>${label}</th>`)}<th>old p50</th><th>old p99</th><th>new p50</th><th>new p99</th><th>fields that differ (how often)</th><th>noise</th></tr></thead>
-<tbody>${s.endpoints.map((e) => html`<tr data-endpoint="${e.endpoint}"><td><code>${e.endpoint}</code></td>${countCells(e)}${latencyCells(e.latency)}
+<tbody>${s.endpoints.map(
+    (
+      e,
+    ) => html`<tr data-endpoint="${e.endpoint}"><td><code>${e.endpoint}</code></td>${countCells(e)}${latencyCells(e.latency)}
 <td>${e.fields.map((f) => html`<div><span class="path">${f.path}</span> ×${f.count} <span class="meta">e.g. ${f.example}</span></div>`)}</td>
-<td>${e.noise.map((f) => html`<div><span class="path">${f.path}</span> ×${f.count}</div>`)}</td></tr>`)}
+<td>${e.noise.map((f) => html`<div><span class="path">${f.path}</span> ×${f.count}</div>`)}</td></tr>`,
+  )}
 <tr class="totals"><th>all</th>${countCells(t)}${latencyCells(s.latency)}<td></td><td></td></tr></tbody></table>
 <h2>Latest differences</h2>
 ${s.latest.length ? s.latest.map((record) => exchangeSection(record)) : html`<p>None.</p>`}

@@ -24,7 +24,9 @@ import { redactText, requestSecrets } from './redact.ts';
 import { ShadowStats } from './stats.ts';
 
 const SAFE = new Set(['GET', 'HEAD']);
-/** Endpoint names remembered by method and path (the route matching is the costly part); more paths are named afresh. */
+/**
+ * Endpoint names remembered by method and path (the route matching is the costly part); more paths are named afresh.
+ */
 const NAMES_KEPT = 1_000;
 
 /** Appends to a body copy until `limit` bytes; past it the copy is dropped and marked over. */
@@ -56,7 +58,9 @@ class BodyCopy {
   }
 }
 
-/** Not mirrored: skipped by choice, or dropped (the queue is full, the circuit is open); counted when the answer ends. */
+/**
+ * Not mirrored: skipped by choice, or dropped (the queue is full, the circuit is open); counted when the answer ends.
+ */
 type NotMirrored = { skipped: string } | { dropped: string };
 
 export class ShadowProxy {
@@ -65,32 +69,67 @@ export class ShadowProxy {
   private readonly breaker: MirrorBreaker;
   private readonly agent: http.Agent;
   private readonly served;
-  private readonly target: { protocol: string; hostname: string; port: string; prefix: string; client: typeof http | typeof https };
+  private readonly target: {
+    protocol: string;
+    hostname: string;
+    port: string;
+    prefix: string;
+    client: typeof http | typeof https;
+  };
   private readonly openReason: string;
   private readonly names = new Map<string, string>();
   private readonly pending = new Map<number, string>();
   private nextId = 1;
 
-  constructor(private readonly options: ShadowOptions, private readonly pageOnProxy: boolean) {
+  constructor(
+    private readonly options: ShadowOptions,
+    private readonly pageOnProxy: boolean,
+  ) {
     this.served = options.serve === 'old' ? options.old : options.new;
     const target = new URL(this.served.base);
     const client = target.protocol === 'https:' ? https : http;
-    this.target = { protocol: target.protocol, hostname: target.hostname, port: target.port, prefix: target.pathname.replace(/\/+$/, ''), client };
+    this.target = {
+      protocol: target.protocol,
+      hostname: target.hostname,
+      port: target.port,
+      prefix: target.pathname.replace(/\/+$/, ''),
+      client,
+    };
     // Hot sockets first ('lifo'): under a light load fewer connections stay busy; the rest time out as idle.
     this.agent = new client.Agent({ keepAlive: true, maxSockets: 512, scheduling: 'lifo' });
     this.breaker = new MirrorBreaker(options.breakerFailures, options.breakerDelayMs);
     this.openReason = `circuit open: the ${options.serve === 'old' ? 'new' : 'old'} host failed ${options.breakerFailures} times in a row`;
-    const hostSecrets = [options.old, options.old2, options.new].flatMap((h) => (h ? requestSecrets(h.headers, '') : []));
+    const hostSecrets = [options.old, options.old2, options.new].flatMap((h) =>
+      h ? requestSecrets(h.headers, '') : [],
+    );
     this.pool = new MirrorPool(
-      { old: options.old, old2: options.old2, new: options.new, serve: options.serve, rules: options.rules, timeoutMs: options.timeoutMs, concurrency: options.concurrency, hostSecrets, maxBodyChars: 200_000, niceness: options.mirrorNice },
+      {
+        old: options.old,
+        old2: options.old2,
+        new: options.new,
+        serve: options.serve,
+        rules: options.rules,
+        timeoutMs: options.timeoutMs,
+        concurrency: options.concurrency,
+        hostSecrets,
+        maxBodyChars: 200_000,
+        niceness: options.mirrorNice,
+      },
       options.queueLimit,
       (result) => this.onMirrored(result),
     );
     const shown = (base: string) => redactApiKey(base);
     this.stats = new ShadowStats({
       serving: options.serve,
-      hosts: { old: shown(options.old.base), old2: shown((options.old2 ?? options.old).base), new: shown(options.new.base) },
-      keep: options.keep, queueLimit: options.queueLimit, concurrency: options.concurrency, queued: () => this.pool.queued,
+      hosts: {
+        old: shown(options.old.base),
+        old2: shown((options.old2 ?? options.old).base),
+        new: shown(options.new.base),
+      },
+      keep: options.keep,
+      queueLimit: options.queueLimit,
+      concurrency: options.concurrency,
+      queued: () => this.pool.queued,
       breaker: () => this.breaker.snapshot(),
     });
   }
@@ -103,7 +142,10 @@ export class ShadowProxy {
 
   /** The listener of the page's own port: the page, its JSON, else 404. */
   readonly handlePage = (req: IncomingMessage, res: ServerResponse): void => {
-    if (!this.servePage(req, res)) res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end(`not found: the page is ${PAGE_PATH}, its JSON ${JSON_PATH}\n`);
+    if (!this.servePage(req, res))
+      res
+        .writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+        .end(`not found: the page is ${PAGE_PATH}, its JSON ${JSON_PATH}\n`);
   };
 
   async close(): Promise<void> {
@@ -115,12 +157,23 @@ export class ShadowProxy {
     const path = (req.url ?? '').split('?')[0];
     if (path !== PAGE_PATH && path !== JSON_PATH) return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end(`${req.method} is not allowed on ${path}\n`);
+      res
+        .writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' })
+        .end(`${req.method} is not allowed on ${path}\n`);
       return true;
     }
     const snapshot = this.stats.snapshot();
-    const [type, body] = path === PAGE_PATH ? ['text/html; charset=utf-8', renderShadowPage(snapshot)] : ['application/json; charset=utf-8', `${JSON.stringify(snapshot, null, 2)}\n`];
-    res.writeHead(200, { 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'content-security-policy': PAGE_CSP, 'x-content-type-options': 'nosniff' });
+    const [type, body] =
+      path === PAGE_PATH
+        ? ['text/html; charset=utf-8', renderShadowPage(snapshot)]
+        : ['application/json; charset=utf-8', `${JSON.stringify(snapshot, null, 2)}\n`];
+    res.writeHead(200, {
+      'content-type': type,
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'no-store',
+      'content-security-policy': PAGE_CSP,
+      'x-content-type-options': 'nosniff',
+    });
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
   }
@@ -143,7 +196,8 @@ export class ShadowProxy {
 
   /** Why this exchange will not be mirrored, decided as the request comes (so no copy is kept), or undefined. */
   private notMirrored(method: string): NotMirrored | undefined {
-    if (!SAFE.has(method) && !(method === 'POST' && this.options.allowPost)) return { skipped: method === 'POST' ? 'POST without --allow-post' : `${method} is never mirrored` };
+    if (!SAFE.has(method) && !(method === 'POST' && this.options.allowPost))
+      return { skipped: method === 'POST' ? 'POST without --allow-post' : `${method} is never mirrored` };
     if (this.options.sample < 1 && Math.random() >= this.options.sample) return { skipped: 'not in the --sample' };
     if (this.breaker.refusing) return { dropped: this.openReason };
     if (this.pool.full) return { dropped: 'queue full' };
@@ -167,13 +221,22 @@ export class ShadowProxy {
     const why = this.notMirrored(method);
 
     const { target } = this;
-    const forwardedFor = clientHeaders['x-forwarded-for'] ? `${clientHeaders['x-forwarded-for']}, ${req.socket.remoteAddress}` : (req.socket.remoteAddress ?? '');
+    const forwardedFor = clientHeaders['x-forwarded-for']
+      ? `${clientHeaders['x-forwarded-for']}, ${req.socket.remoteAddress}`
+      : (req.socket.remoteAddress ?? '');
     const upstream = target.client.request({
-      protocol: target.protocol, hostname: target.hostname, port: target.port, method, agent: this.agent, setHost: false,
+      protocol: target.protocol,
+      hostname: target.hostname,
+      port: target.port,
+      method,
+      agent: this.agent,
+      setHost: false,
       path: target.prefix + url,
       headers: withHeaders(forwarded, { ...this.served.headers, 'X-Forwarded-For': forwardedFor }),
     });
-    const copies = why ? undefined : { request: new BodyCopy(this.options.bodyLimit), answer: new BodyCopy(this.options.answerLimit) };
+    const copies = why
+      ? undefined
+      : { request: new BodyCopy(this.options.bodyLimit), answer: new BodyCopy(this.options.answerLimit) };
     // A request without a body (no Content-Length, no Transfer-Encoding: RFC 9112 §6.3) is sent at once, not piped.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
       upstream.end();
@@ -220,24 +283,35 @@ export class ShadowProxy {
         if (gone) return;
         ended = true;
         if (!copies) return this.count(endpoint, why!);
-        const late = copies.request.over ? { skipped: 'request body over --body-limit' }
-          : copies.answer.over ? { skipped: 'answer over --answer-limit' }
-          : this.pool.full ? { dropped: 'queue full' }
-          : undefined;
+        const late = copies.request.over
+          ? { skipped: 'request body over --body-limit' }
+          : copies.answer.over
+            ? { skipped: 'answer over --answer-limit' }
+            : this.pool.full
+              ? { dropped: 'queue full' }
+              : undefined;
         if (late) return this.count(endpoint, late);
         const host = clientHeaders.host;
         const bases = host ? [`http://${host}`, `https://${host}`] : [];
         const id = this.nextId++;
         const [body, bytes] = [copies.request.bytes(), copies.answer.bytes()];
         const job: MirrorJob = {
-          id, method, url, endpoint, headers: clientHeaders, ...(body.length ? { body } : {}),
+          id,
+          method,
+          url,
+          endpoint,
+          headers: clientHeaders,
+          ...(body.length ? { body } : {}),
           served: { status: answer.statusCode ?? 0, rawHeaders: answerHeaders, bytes, ms: performance.now() - started },
-          bases, secrets,
+          bases,
+          secrets,
         };
-        void this.breaker.send(id, () => {
-          this.pool.offer(job, [body.buffer, bytes.buffer]);
-          this.pending.set(id, endpoint);
-        }).then((sent) => sent || this.count(endpoint, { dropped: this.openReason }));
+        void this.breaker
+          .send(id, () => {
+            this.pool.offer(job, [body.buffer, bytes.buffer]);
+            this.pending.set(id, endpoint);
+          })
+          .then((sent) => sent || this.count(endpoint, { dropped: this.openReason }));
       });
     });
   }

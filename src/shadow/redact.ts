@@ -19,14 +19,16 @@ function credentialValues(name: string, value: string): string[] {
   const scheme = /^(\w+)\s+(.+)$/.exec(value.trim());
   if (!scheme) return [value];
   const values = [value, scheme[2]!];
-  if (scheme[1]!.toLowerCase() === 'basic') values.push(...Buffer.from(scheme[2]!, 'base64').toString('utf8').split(':'));
+  if (scheme[1]!.toLowerCase() === 'basic')
+    values.push(...Buffer.from(scheme[2]!, 'base64').toString('utf8').split(':'));
   return values;
 }
 
 /** The secrets of one request: credential header values and the query values the access log would redact. */
 export function requestSecrets(headers: Record<string, string>, url: string): string[] {
   const out: string[] = [];
-  for (const [name, value] of Object.entries(headers)) if (CREDENTIAL_HEADERS.has(name.toLowerCase())) out.push(...credentialValues(name.toLowerCase(), value));
+  for (const [name, value] of Object.entries(headers))
+    if (CREDENTIAL_HEADERS.has(name.toLowerCase())) out.push(...credentialValues(name.toLowerCase(), value));
   const query = url.indexOf('?');
   if (query >= 0) {
     for (const pair of url.slice(query + 1).split('&')) {
@@ -39,13 +41,21 @@ export function requestSecrets(headers: Record<string, string>, url: string): st
 }
 
 function forms(secret: string): string[] {
-  return [...new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), JSON.stringify(encodeURIComponent(secret)).slice(1, -1)])];
+  return [
+    ...new Set([
+      secret,
+      JSON.stringify(secret).slice(1, -1),
+      encodeURIComponent(secret),
+      JSON.stringify(encodeURIComponent(secret)).slice(1, -1),
+    ]),
+  ];
 }
 
 /** Replaces every secret (longest first, so none hides inside another) and every key-shaped string in the text. */
 export function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const secret of [...new Set(secrets)].sort((a, b) => b.length - a.length)) for (const form of forms(secret)) out = out.split(form).join(REDACTED);
+  for (const secret of [...new Set(secrets)].sort((a, b) => b.length - a.length))
+    for (const form of forms(secret)) out = out.split(form).join(REDACTED);
   return out.replace(KEY_SHAPED, REDACTED);
 }
 

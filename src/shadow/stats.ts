@@ -48,7 +48,10 @@ export interface ShadowSnapshot {
   serving: 'old' | 'new';
   hosts: { old: string; old2: string; new: string };
   queue: { waitingOrInFlight: number; limit: number; concurrency: number };
-  /** The mirror's circuit breaker (open: the mirrored host failed that many times in a row; mirrors dropped until a probe succeeds). */
+  /**
+   * The mirror's circuit breaker (open: the mirrored host failed that many times in a row; mirrors dropped until a
+   * probe succeeds).
+   */
   breaker: BreakerSnapshot;
   totals: Counts;
   latency: { old: LatencySummary; new: LatencySummary };
@@ -77,13 +80,26 @@ class LatencyWindow {
 
   summary(): LatencySummary {
     const sorted = [...this.samples].sort((a, b) => a - b);
-    const at = (p: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length, Math.ceil((p / 100) * sorted.length)) - 1]! * 10) / 10 : null);
+    const at = (p: number) =>
+      sorted.length
+        ? Math.round(sorted[Math.min(sorted.length, Math.ceil((p / 100) * sorted.length)) - 1]! * 10) / 10
+        : null;
     return { count: sorted.length, p50: at(50), p99: at(99) };
   }
 }
 
 function emptyCounts(): Counts {
-  return { served: 0, mirrored: 0, identical: 0, different: 0, noiseOnly: 0, allowedOnly: 0, errors: 0, dropped: 0, skipped: 0 };
+  return {
+    served: 0,
+    mirrored: 0,
+    identical: 0,
+    different: 0,
+    noiseOnly: 0,
+    allowedOnly: 0,
+    errors: 0,
+    dropped: 0,
+    skipped: 0,
+  };
 }
 
 class EndpointStats {
@@ -102,7 +118,8 @@ function countFields(into: Map<string, FieldCount>, diffs: FieldDiff[]): void {
   }
 }
 
-const top = (fields: Map<string, FieldCount>) => [...fields.values()].sort((a, b) => b.count - a.count || a.path.localeCompare(b.path)).slice(0, FIELDS_SHOWN);
+const top = (fields: Map<string, FieldCount>) =>
+  [...fields.values()].sort((a, b) => b.count - a.count || a.path.localeCompare(b.path)).slice(0, FIELDS_SHOWN);
 
 export class ShadowStats {
   private readonly startedAt = new Date().toISOString();
@@ -112,7 +129,15 @@ export class ShadowStats {
   private readonly droppedBecause = new Map<string, number>();
   private readonly latest: ExchangeRecord[] = [];
 
-  constructor(private readonly info: Pick<ShadowSnapshot, 'serving' | 'hosts'> & { keep: number; queueLimit: number; concurrency: number; queued: () => number; breaker: () => BreakerSnapshot }) {}
+  constructor(
+    private readonly info: Pick<ShadowSnapshot, 'serving' | 'hosts'> & {
+      keep: number;
+      queueLimit: number;
+      concurrency: number;
+      queued: () => number;
+      breaker: () => BreakerSnapshot;
+    },
+  ) {}
 
   private of(endpoint: string): EndpointStats[] {
     let stats = this.endpoints.get(endpoint);
@@ -180,7 +205,13 @@ export class ShadowStats {
       skippedBecause: Object.fromEntries(this.skippedBecause),
       droppedBecause: Object.fromEntries(this.droppedBecause),
       endpoints: [...this.endpoints]
-        .map(([endpoint, s]) => ({ endpoint, ...s.counts, latency: latency(s), fields: top(s.fields), noise: top(s.noise) }))
+        .map(([endpoint, s]) => ({
+          endpoint,
+          ...s.counts,
+          latency: latency(s),
+          fields: top(s.fields),
+          noise: top(s.noise),
+        }))
         .sort((a, b) => b.different - a.different || b.served - a.served || a.endpoint.localeCompare(b.endpoint)),
       latest: [...this.latest],
     };

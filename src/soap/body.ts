@@ -4,7 +4,7 @@
  * the limit (the rest is discarded, not buffered).
  */
 import type { Request } from 'express';
-import { appError, AppError } from '../errors/app-error.ts';
+import { appError, type AppError } from '../errors/app-error.ts';
 import type { ContentTypeInfo } from '../http/content-type.ts';
 
 /** Media types a SOAP message may come in: SOAP 1.2's own, SOAP 1.1's text/xml, and generic XML. */

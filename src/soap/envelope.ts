@@ -72,7 +72,13 @@ export function parseEnvelope(text: string): ParsedEnvelope {
       }
     } else if (depth === 3 && bodyDepth === 2 && operation === undefined) {
       operation = tag.local;
-    } else if (depth === 3 && inHeader && WSA_NAMESPACES.has(uri) && tag.local === 'Action' && wsaAction === undefined) {
+    } else if (
+      depth === 3 &&
+      inHeader &&
+      WSA_NAMESPACES.has(uri) &&
+      tag.local === 'Action' &&
+      wsaAction === undefined
+    ) {
       wsaActionDepth = depth;
       wsaAction = '';
     }

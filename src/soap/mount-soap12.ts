@@ -37,28 +37,37 @@ export async function mountSoap12(app: Express, options: MountSoap12Options): Pr
   }
   const wsdl = await loadWsdl();
 
-  app.all(SOAP12_PATH, (_req, res, next) => {
-    contextOf(res).edge = soapEdge;
-    next();
-  }, soap12Handler({ wsdl, bodyLimitBytes: options.bodyLimitBytes, mountPath: SOAP12_PATH }));
+  app.all(
+    SOAP12_PATH,
+    (_req, res, next) => {
+      contextOf(res).edge = soapEdge;
+      next();
+    },
+    soap12Handler({ wsdl, bodyLimitBytes: options.bodyLimitBytes, mountPath: SOAP12_PATH }),
+  );
   // ServiceStack served the same contract over SOAP 1.1 beside it (src/soap/soap11.ts).
   app.all(SOAP11_PATH, soap11Handler({ wsdl, bodyLimitBytes: options.bodyLimitBytes, mountPath: SOAP11_PATH }));
 
   // Once only, however often it is asked: a second soap.listen would mount node-soap a second time.
   let described: Promise<void> | undefined;
-  const describe = () => (described ??= import('soap').then((soap) => new Promise<void>((resolve, reject) => {
-    try {
-      soap.listen(app, {
-        path: SOAP12_PATH,
-        services: {},
-        xml: wsdl.xml,
-        forceSoap12Headers: true,
-        suppressStack: true,
-        callback: (error: unknown) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()),
-      });
-    } catch (error) {
-      reject(error instanceof Error ? error : new Error(String(error)));
-    }
-  })));
+  const describe = () =>
+    (described ??= import('soap').then(
+      (soap) =>
+        new Promise<void>((resolve, reject) => {
+          try {
+            soap.listen(app, {
+              path: SOAP12_PATH,
+              services: {},
+              xml: wsdl.xml,
+              forceSoap12Headers: true,
+              suppressStack: true,
+              callback: (error: unknown) =>
+                error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(),
+            });
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        }),
+    ));
   return { describe };
 }

@@ -25,19 +25,28 @@ export function soap11Wsdl(soap12Wsdl: string): string {
     .replace(/<soap12:(binding|operation|body|address)\b/g, '<soap:$1');
 }
 
-export function soap11Handler({ wsdl, bodyLimitBytes, mountPath }: { wsdl: WsdlDocument; bodyLimitBytes: number; mountPath: string }): RequestHandler {
+export function soap11Handler({
+  wsdl,
+  bodyLimitBytes,
+  mountPath,
+}: {
+  wsdl: WsdlDocument;
+  bodyLimitBytes: number;
+  mountPath: string;
+}): RequestHandler {
   return async (req, res, next) => {
     try {
       if (req.method === 'GET' || req.method === 'HEAD') {
-        res.status(200).set('Content-Type', WSDL_CONTENT_TYPE).send(soap11Wsdl(wsdl.withAddress(soapAddressFor(req, mountPath))));
+        res
+          .status(200)
+          .set('Content-Type', WSDL_CONTENT_TYPE)
+          .send(soap11Wsdl(wsdl.withAddress(soapAddressFor(req, mountPath))));
         return;
       }
       const contentType = parseContentType(req.headers['content-type']);
       assertXmlRequest(req, contentType);
       const envelope = parseEnvelope(await readBodyText(req, bodyLimitBytes, contentType.charset));
-      const error = envelope.version === 'soap11'
-        ? appError('Soap11NoOperation')
-        : appError('NotSoap11Envelope');
+      const error = envelope.version === 'soap11' ? appError('Soap11NoOperation') : appError('NotSoap11Envelope');
       const fault = renderFault(error, { envelope: 'soap11' });
       res.status(fault.status).set('Content-Type', fault.contentType).send(fault.body);
     } catch (thrown) {

@@ -4,7 +4,7 @@
  * declares no operation.
  */
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
-import { appError, AppError, toAppError } from '../errors/app-error.ts';
+import { appError, type AppError, toAppError } from '../errors/app-error.ts';
 import { parseContentType } from '../http/content-type.ts';
 import { discardRest } from '../http/discard-rest.ts';
 import { assertXmlRequest, readBodyText } from './body.ts';
@@ -39,7 +39,10 @@ function operationNotFound(name: string): AppError {
 }
 
 /** Decides the fault for a message, from the strongest evidence first (as ServiceStack resolved the operation). */
-export async function faultForMessage(req: Request, bodyLimitBytes: number): Promise<{ error: AppError; options: FaultOptions }> {
+export async function faultForMessage(
+  req: Request,
+  bodyLimitBytes: number,
+): Promise<{ error: AppError; options: FaultOptions }> {
   const contentType = parseContentType(req.headers['content-type']);
   assertXmlRequest(req, contentType);
   const text = await readBodyText(req, bodyLimitBytes, contentType.charset);
@@ -75,7 +78,10 @@ export function soap12Handler({ wsdl, bodyLimitBytes, mountPath }: Soap12Handler
     try {
       if (req.method === 'GET' || req.method === 'HEAD') {
         // Query parameters are ignored, as ServiceStack did: /soap12, /soap12?wsdl, /soap12?WSDL all give the WSDL.
-        res.status(200).set('Content-Type', WSDL_CONTENT_TYPE).send(wsdl.withAddress(soapAddressFor(req, mountPath)));
+        res
+          .status(200)
+          .set('Content-Type', WSDL_CONTENT_TYPE)
+          .send(wsdl.withAddress(soapAddressFor(req, mountPath)));
         return;
       }
       const { error, options } = await faultForMessage(req, bodyLimitBytes);

@@ -44,7 +44,8 @@ function scan(xml: string, source: string): Scan {
         const a = tag.attributes[name];
         return typeof a === 'string' ? a : (a?.value ?? '');
       };
-      if (attr('schemaLocation')) result.imports.push({ namespace: attr('namespace'), schemaLocation: attr('schemaLocation') });
+      if (attr('schemaLocation'))
+        result.imports.push({ namespace: attr('namespace'), schemaLocation: attr('schemaLocation') });
     }
     if (tag.uri === WSDL_SOAP12_NS && tag.local === 'address') result.addressCount++;
   });
@@ -103,7 +104,8 @@ export async function inlineWsdl(dir: string = WSDL_DIR): Promise<string> {
 function addressable(inlined: string): WsdlDocument {
   const marker = `location="${PLACEHOLDER_ADDRESS}"`;
   const at = inlined.indexOf(marker);
-  if (at < 0 || inlined.indexOf(marker, at + 1) >= 0) throw new Error(`${WSDL_FILE}: address placeholder not found once`);
+  if (at < 0 || inlined.indexOf(marker, at + 1) >= 0)
+    throw new Error(`${WSDL_FILE}: address placeholder not found once`);
   const before = inlined.slice(0, at);
   const after = inlined.slice(at + marker.length);
   return {

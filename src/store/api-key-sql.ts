@@ -28,16 +28,24 @@ function utcText(date: Date): string {
 async function scopes(s: SqlSession, ids: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(ids.map((id) => [id, []]));
   if (!ids.length) return out;
-  const rows = await s.query('SELECT key_id, company_id FROM api_key_companies WHERE key_id = ANY($1) ORDER BY key_id, company_id', [ids]);
+  const rows = await s.query(
+    'SELECT key_id, company_id FROM api_key_companies WHERE key_id = ANY($1) ORDER BY key_id, company_id',
+    [ids],
+  );
   for (const r of rows) out.get(int(r.key_id))?.push(int(r.company_id));
   return out;
 }
 
 export async function listCompanies(s: SqlSession): Promise<Company[]> {
-  const rows = await s.query('SELECT id, name, base_currency, fiscal_year_start_month, time_zone FROM companies ORDER BY id');
+  const rows = await s.query(
+    'SELECT id, name, base_currency, fiscal_year_start_month, time_zone FROM companies ORDER BY id',
+  );
   return rows.map((r) => ({
-    id: int(r.id), name: str(r.name), baseCurrency: str(r.base_currency),
-    fiscalYearStartMonth: int(r.fiscal_year_start_month), timeZone: str(r.time_zone),
+    id: int(r.id),
+    name: str(r.name),
+    baseCurrency: str(r.base_currency),
+    fiscalYearStartMonth: int(r.fiscal_year_start_month),
+    timeZone: str(r.time_zone),
   }));
 }
 
@@ -45,11 +53,14 @@ export async function listCompanies(s: SqlSession): Promise<Company[]> {
 export async function insertApiKey(s: SqlSession, key: NewApiKey, now = new Date()): Promise<ApiKeyRecord> {
   if (!/^[0-9a-f]{64}$/.test(key.keyHash)) throw new TypeError('keyHash must be 64 lowercase hex digits (SHA-256)');
   const companyIds = [...new Set(key.companyIds)].sort((a, b) => a - b);
-  if (!companyIds.length || !companyIds.every((id) => Number.isInteger(id))) throw new TypeError('an API key needs at least one company id');
+  if (!companyIds.length || !companyIds.every((id) => Number.isInteger(id)))
+    throw new TypeError('an API key needs at least one company id');
   const [next] = await s.query('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM api_keys');
   const id = int(next!.id);
-  await s.query('INSERT INTO api_keys (id, name, key_hash, created_at, revoked_at) VALUES ($1, $2, $3, CAST($4 AS TIMESTAMP), NULL)',
-    [id, key.name, key.keyHash, utcText(now)]);
+  await s.query(
+    'INSERT INTO api_keys (id, name, key_hash, created_at, revoked_at) VALUES ($1, $2, $3, CAST($4 AS TIMESTAMP), NULL)',
+    [id, key.name, key.keyHash, utcText(now)],
+  );
   for (const companyId of companyIds) {
     await s.query('INSERT INTO api_key_companies (key_id, company_id) VALUES ($1, $2)', [id, companyId]);
   }
@@ -64,7 +75,9 @@ export async function hasApiKeys(s: SqlSession): Promise<boolean> {
 }
 
 export async function findApiKeyByHash(s: SqlSession, keyHash: string): Promise<ApiKeyRecord | undefined> {
-  const [row] = await s.query('SELECT id, name, key_hash, created_at, revoked_at FROM api_keys WHERE key_hash = $1', [keyHash]);
+  const [row] = await s.query('SELECT id, name, key_hash, created_at, revoked_at FROM api_keys WHERE key_hash = $1', [
+    keyHash,
+  ]);
   if (!row) return undefined;
   const id = int(row.id);
   return toRecord(row, (await scopes(s, [id])).get(id) ?? []);
@@ -72,7 +85,10 @@ export async function findApiKeyByHash(s: SqlSession, keyHash: string): Promise<
 
 export async function listApiKeys(s: SqlSession): Promise<ApiKeyRecord[]> {
   const rows = await s.query('SELECT id, name, key_hash, created_at, revoked_at FROM api_keys ORDER BY id');
-  const byId = await scopes(s, rows.map((r) => int(r.id)));
+  const byId = await scopes(
+    s,
+    rows.map((r) => int(r.id)),
+  );
   return rows.map((r) => toRecord(r, byId.get(int(r.id)) ?? []));
 }
 

@@ -4,7 +4,8 @@
  * totals and, for a clipped first or last month, the days inside it (or the month's total minus the days outside
  * it, whichever is fewer). Without filters it reads one cell per account and month; with a location or tracking
  * filter, one per (location, account, tag set) of each month. Its cost follows the answer and the company's
- * chart, never the number of journal lines. Pure data structure: filled from balance_daily or from a load's staged lines, no I/O.
+ * chart, never the number of journal lines. Pure data structure: filled from balance_daily or from a load's staged
+ * lines, no I/O.
  *
  * Amounts are integer cents held in float64, exact while |sum| < 2^53; `sum()` checks every figure it returns.
  */
@@ -29,7 +30,10 @@ class MonthCells {
   accountTotal: Float64Array = new Float64Array(8);
   accountDaily: Float64Array = new Float64Array(8 * MAX_DAYS);
 
-  constructor(readonly key: string /* YYYY-MM */, readonly days: number) {}
+  constructor(
+    readonly key: string /* YYYY-MM */,
+    readonly days: number,
+  ) {}
 
   /** An unshared copy (a change to a cloned index copies the months it touches, see CompanyBalances.clone). */
   copy(): MonthCells {
@@ -68,7 +72,8 @@ class MonthCells {
     this.daily[slot * MAX_DAYS + dayIndex]! += cents;
     if (account >= this.accountTotal.length) {
       const n = Math.max(account + 1, this.accountTotal.length * 2);
-      const total = new Float64Array(n), daily = new Float64Array(n * MAX_DAYS);
+      const total = new Float64Array(n),
+        daily = new Float64Array(n * MAX_DAYS);
       total.set(this.accountTotal);
       daily.set(this.accountDaily);
       this.accountTotal = total;
@@ -173,24 +178,45 @@ export class CompanyBalances {
   /** Adds posted cents of one (location, account, tag set) on one epoch day. */
   add(locationId: number, accountId: number, tagSetId: number, epochDay: number, cents: number): void {
     const date = new Date(epochDay * DAY_MS);
-    this.addOn(monthIndexOf(date.getUTCFullYear(), date.getUTCMonth() + 1), date.getUTCDate(), locationId, accountId, tagSetId, cents);
+    this.addOn(
+      monthIndexOf(date.getUTCFullYear(), date.getUTCMonth() + 1),
+      date.getUTCDate(),
+      locationId,
+      accountId,
+      tagSetId,
+      cents,
+    );
   }
 
   /** The same, the day given as its month (`year * 12 + month - 1`) and day of month (1-31): the bulk path. */
-  addOn(monthIndex: number, dayOfMonth: number, locationId: number, accountId: number, tagSetId: number, cents: number): void {
+  addOn(
+    monthIndex: number,
+    dayOfMonth: number,
+    locationId: number,
+    accountId: number,
+    tagSetId: number,
+    cents: number,
+  ): void {
     let cells = this.lastMonth === monthIndex ? this.lastCells : this.months.get(monthIndex);
     if (cells && this.borrowed.delete(cells)) {
       cells = cells.copy();
       this.months.set(monthIndex, cells);
     }
     if (!cells) {
-      const year = Math.floor(monthIndex / 12), month = (monthIndex % 12) + 1;
+      const year = Math.floor(monthIndex / 12),
+        month = (monthIndex % 12) + 1;
       cells = new MonthCells(`${year}-${String(month).padStart(2, '0')}`, daysInMonth(year, month));
       this.months.set(monthIndex, cells);
     }
     this.lastMonth = monthIndex;
     this.lastCells = cells;
-    cells.add(this.locations.of(locationId), this.accounts.of(accountId), this.tagSets.of(tagSetId), dayOfMonth - 1, cents);
+    cells.add(
+      this.locations.of(locationId),
+      this.accounts.of(accountId),
+      this.tagSets.of(tagSetId),
+      dayOfMonth - 1,
+      cents,
+    );
   }
 
   /**
@@ -199,7 +225,14 @@ export class CompanyBalances {
    * would not hold it exactly: such a company is answered by SQL).
    */
   addColumns(columns: ArrayLike<number>[], rows: number): boolean {
-    const [month, day, location, account, tagSet, cents] = columns as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
+    const [month, day, location, account, tagSet, cents] = columns as [
+      ArrayLike<number>,
+      ArrayLike<number>,
+      ArrayLike<number>,
+      ArrayLike<number>,
+      ArrayLike<number>,
+      ArrayLike<number>,
+    ];
     for (let i = 0; i < rows; i++) {
       const c = cents[i]!;
       if (!(Math.abs(c) < Number.MAX_SAFE_INTEGER)) return false;
@@ -212,19 +245,25 @@ export class CompanyBalances {
   byteSize(): number {
     let bytes = 0;
     for (const m of this.months.values()) {
-      for (const a of [m.location, m.account, m.tagSet, m.total, m.daily, m.accountTotal, m.accountDaily]) bytes += a.byteLength;
+      for (const a of [m.location, m.account, m.tagSet, m.total, m.daily, m.accountTotal, m.accountDaily])
+        bytes += a.byteLength;
     }
     return bytes;
   }
 
-  /** Cents per account and month over the filter, nonzero sums only, ordered by account then month (as the SQL answers). */
+  /**
+   * Cents per account and month over the filter, nonzero sums only, ordered by account then month (as the SQL answers).
+   */
   sum(filter: BalanceFilter): AccountMonthTotal[] {
     if (filter.fromDay > filter.toDay) return [];
-    const from = new Date(filter.fromDay * DAY_MS), to = new Date(filter.toDay * DAY_MS);
+    const from = new Date(filter.fromDay * DAY_MS),
+      to = new Date(filter.toDay * DAY_MS);
     const first = monthIndexOf(from.getUTCFullYear(), from.getUTCMonth() + 1);
     const last = monthIndexOf(to.getUTCFullYear(), to.getUTCMonth() + 1);
     const width = last - first + 1;
-    const reported = [...new Set(filter.accounts)].filter((id) => this.accounts.find(id) !== undefined).sort((a, b) => a - b);
+    const reported = [...new Set(filter.accounts)]
+      .filter((id) => this.accounts.find(id) !== undefined)
+      .sort((a, b) => a - b);
     const row = new Int32Array(this.accounts.ids.length).fill(-1);
     reported.forEach((id, r) => (row[this.accounts.find(id)!] = r));
     const plan: Plan = {

@@ -7,9 +7,16 @@ import { isIsoDate } from '../scalars/dates.ts';
 import { parseGuid } from '../scalars/guids.ts';
 import { tagSetKey } from './tag-sets.ts';
 import {
-  BALANCE_SHEET_ACCOUNT_TYPES, PNL_ACCOUNT_TYPES,
-  type Account, type Company, type CompanyCatalog, type LedgerBatch, type Location, type StandardAccount,
-  type TrackingCategory, type TrackingOption,
+  BALANCE_SHEET_ACCOUNT_TYPES,
+  PNL_ACCOUNT_TYPES,
+  type Account,
+  type Company,
+  type CompanyCatalog,
+  type LedgerBatch,
+  type Location,
+  type StandardAccount,
+  type TrackingCategory,
+  type TrackingOption,
 } from './ledger-store.ts';
 
 const ACCOUNT_TYPES = new Set<string>([...PNL_ACCOUNT_TYPES, ...BALANCE_SHEET_ACCOUNT_TYPES]);
@@ -48,9 +55,13 @@ export interface NormalizedBatch {
 /** Company ids a batch refers to: the adapter loads their stored catalogs before validating. */
 export function referencedCompanyIds(batch: LedgerBatch): number[] {
   const ids = new Set<number>();
-  for (const list of [batch.companies?.map((c) => c.id), batch.locations?.map((r) => r.companyId),
-    batch.accounts?.map((r) => r.companyId), batch.standardAccounts?.map((r) => r.companyId),
-    batch.trackingCategories?.map((r) => r.companyId)]) {
+  for (const list of [
+    batch.companies?.map((c) => c.id),
+    batch.locations?.map((r) => r.companyId),
+    batch.accounts?.map((r) => r.companyId),
+    batch.standardAccounts?.map((r) => r.companyId),
+    batch.trackingCategories?.map((r) => r.companyId),
+  ]) {
     for (const id of list ?? []) if (Number.isSafeInteger(id)) ids.add(id);
   }
   for (const e of batch.entries ?? []) if (Number.isSafeInteger(e.companyId)) ids.add(e.companyId);
@@ -67,8 +78,10 @@ export interface BatchIds {
 }
 
 export function batchIds(batch: LedgerBatch): BatchIds {
-  const guids = (ids: unknown[] | undefined) => (ids ?? []).map((id) => parseGuid(String(id))).filter((id): id is string => !!id);
-  const ints = (ids: unknown[] | undefined) => (ids ?? []).filter((id): id is number => typeof id === 'number' && Number.isSafeInteger(id));
+  const guids = (ids: unknown[] | undefined) =>
+    (ids ?? []).map((id) => parseGuid(String(id))).filter((id): id is string => !!id);
+  const ints = (ids: unknown[] | undefined) =>
+    (ids ?? []).filter((id): id is number => typeof id === 'number' && Number.isSafeInteger(id));
   return {
     locations: ints(batch.locations?.map((r) => r.id)),
     accounts: ints(batch.accounts?.map((r) => r.id)),
@@ -108,8 +121,11 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
   // Who owns each id before this batch: a batch may create or update records of the companies it names, never
   // take over another company's record by reusing its id (that silently moved accounts between companies).
   const owners = {
-    location: new Map<number, number>(), account: new Map<number, number>(), standard: new Map<number, number>(),
-    category: new Map<string, number>(), option: new Map<string, number>(),
+    location: new Map<number, number>(),
+    account: new Map<number, number>(),
+    standard: new Map<number, number>(),
+    category: new Map<string, number>(),
+    option: new Map<string, number>(),
   };
   for (const c of stored) {
     for (const r of c.locations) owners.location.set(r.id, r.companyId);
@@ -118,10 +134,19 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
     for (const r of c.trackingCategories) owners.category.set(r.id, r.companyId);
     for (const r of c.trackingOptions) owners.option.set(r.id, c.company.id);
   }
-  const checkOwner = <K>(owner: Map<K, number>, id: K, companyId: number | undefined, at: BatchLocation, what: string) => {
+  const checkOwner = <K>(
+    owner: Map<K, number>,
+    id: K,
+    companyId: number | undefined,
+    at: BatchLocation,
+    what: string,
+  ) => {
     const current = owner.get(id);
     if (current !== undefined && companyId !== undefined && current !== companyId) {
-      fail(at, `${what} ${String(id)} belongs to company ${current}; this import is for company ${companyId}: use another id`);
+      fail(
+        at,
+        `${what} ${String(id)} belongs to company ${current}; this import is for company ${companyId}: use another id`,
+      );
     }
   };
   for (const c of stored) {
@@ -142,7 +167,13 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
   };
 
   const out: NormalizedBatch = {
-    companies: [], locations: [], standardAccounts: [], accounts: [], trackingCategories: [], trackingOptions: [], entries: [],
+    companies: [],
+    locations: [],
+    standardAccounts: [],
+    accounts: [],
+    trackingCategories: [],
+    trackingOptions: [],
+    entries: [],
   };
 
   const dupCompany = seen('company');
@@ -151,12 +182,14 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
     if (!isId(c.id)) return fail(at, `company id ${String(c.id)} must be a positive integer`);
     dupCompany(c.id, at);
     if (!isText(c.name)) fail(at, `company ${c.id}: name is required`);
-    if (!/^[A-Z]{3}$/.test(c.baseCurrency)) fail(at, `company ${c.id}: base currency "${c.baseCurrency}" is not an ISO 4217 code`);
+    if (!/^[A-Z]{3}$/.test(c.baseCurrency))
+      fail(at, `company ${c.id}: base currency "${c.baseCurrency}" is not an ISO 4217 code`);
     if (!Number.isInteger(c.fiscalYearStartMonth) || c.fiscalYearStartMonth < 1 || c.fiscalYearStartMonth > 12) {
       fail(at, `company ${c.id}: fiscal year start month must be 1-12`);
     }
     if (!isText(c.timeZone)) fail(at, `company ${c.id}: time zone is required`);
-    else if (!isKnownTimeZone(c.timeZone)) fail(at, `company ${c.id}: time zone "${c.timeZone}" is not an IANA time zone (e.g. America/New_York)`);
+    else if (!isKnownTimeZone(c.timeZone))
+      fail(at, `company ${c.id}: time zone "${c.timeZone}" is not an IANA time zone (e.g. America/New_York)`);
     companies.add(c.id);
     out.companies.push({ ...c });
   });
@@ -180,7 +213,10 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
   const dupStd = seen('standard account');
   const stdRows = batch.standardAccounts ?? [];
   stdRows.forEach((r, index) => {
-    if (isId(r.id)) { dupStd(r.id, { kind: 'standardAccounts', index }); standardCompany.set(r.id, r.companyId); }
+    if (isId(r.id)) {
+      dupStd(r.id, { kind: 'standardAccounts', index });
+      standardCompany.set(r.id, r.companyId);
+    }
   });
   stdRows.forEach((r, index) => {
     const at: BatchLocation = { kind: 'standardAccounts', index };
@@ -199,7 +235,10 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
   const dupAccount = seen('account');
   const accountRows = batch.accounts ?? [];
   accountRows.forEach((r, index) => {
-    if (isId(r.id)) { dupAccount(r.id, { kind: 'accounts', index }); accountCompany.set(r.id, r.companyId); }
+    if (isId(r.id)) {
+      dupAccount(r.id, { kind: 'accounts', index });
+      accountCompany.set(r.id, r.companyId);
+    }
   });
   accountRows.forEach((r, index) => {
     const at: BatchLocation = { kind: 'accounts', index };
@@ -208,11 +247,18 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
     checkOwner(owners.account, r.id, r.companyId, at, 'account');
     if (!isText(r.name)) fail(at, `account ${r.id}: name is required`);
     if (!ACCOUNT_TYPES.has(r.type)) fail(at, `account ${r.id}: unknown type "${r.type}"`);
-    if (r.parentId != null && accountCompany.get(r.parentId) !== r.companyId) fail(at, `account ${r.id}: unknown parent ${r.parentId}`);
+    if (r.parentId != null && accountCompany.get(r.parentId) !== r.companyId)
+      fail(at, `account ${r.id}: unknown parent ${r.parentId}`);
     if (r.standardAccountId != null && standardCompany.get(r.standardAccountId) !== r.companyId) {
       fail(at, `account ${r.id}: unknown standard account ${r.standardAccountId}`);
     }
-    out.accounts.push({ ...r, number: r.number ?? null, parentId: r.parentId ?? null, standardAccountId: r.standardAccountId ?? null, isActive: r.isActive ?? true });
+    out.accounts.push({
+      ...r,
+      number: r.number ?? null,
+      parentId: r.parentId ?? null,
+      standardAccountId: r.standardAccountId ?? null,
+      isActive: r.isActive ?? true,
+    });
   });
 
   const dupCategory = seen('tracking category');
@@ -235,7 +281,8 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
     const categoryId = parseGuid(String(r.categoryId));
     if (!id) return fail(at, `tracking option id "${r.id}" is not a GUID`);
     dupOption(id, at);
-    if (!categoryId || !categoryCompany.has(categoryId)) return fail(at, `tracking option ${id}: unknown category ${r.categoryId}`);
+    if (!categoryId || !categoryCompany.has(categoryId))
+      return fail(at, `tracking option ${id}: unknown category ${r.categoryId}`);
     checkOwner(owners.option, id, categoryCompany.get(categoryId), at, 'tracking option');
     if (!isText(r.name)) fail(at, `tracking option ${id}: name is required`);
     optionCategory.set(id, categoryId);
@@ -256,23 +303,35 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
     // Messages are built only on failure (a 1M-entry batch must not allocate a name per line).
     const name = () => `entry ${e.ref ?? `#${entryIndex + 1}`}${typeof e.date === 'string' ? ` (${e.date})` : ''}`;
     const at: BatchLocation = { kind: 'entry', entryIndex };
-    if (!companies.has(e.companyId)) { fail(at, `${name()}: unknown company ${e.companyId}`); continue; }
-    if (locationCompany.get(e.locationId) !== e.companyId) fail(at, `${name()}: unknown location ${e.locationId} for company ${e.companyId}`);
+    if (!companies.has(e.companyId)) {
+      fail(at, `${name()}: unknown company ${e.companyId}`);
+      continue;
+    }
+    if (locationCompany.get(e.locationId) !== e.companyId)
+      fail(at, `${name()}: unknown location ${e.locationId} for company ${e.companyId}`);
     if (!goodDates.has(e.date)) {
       if (typeof e.date === 'string' && isIsoDate(e.date)) goodDates.add(e.date);
       else fail(at, `${name()}: invalid date "${e.date}" (expected YYYY-MM-DD)`);
     }
-    if (!Array.isArray(e.lines) || e.lines.length === 0) { fail(at, `${name()}: has no lines`); continue; }
+    if (!Array.isArray(e.lines) || e.lines.length === 0) {
+      fail(at, `${name()}: has no lines`);
+      continue;
+    }
     let sum = 0n;
     let small = 0; // exact while |partial sums| stay below 2^53; BigInt only when needed
     const lines: NormalizedLine[] = [];
     for (let lineIndex = 0; lineIndex < e.lines.length; lineIndex++) {
       const l = e.lines[lineIndex]!;
-      const lfail = (msg: string) => fail({ kind: 'entry', entryIndex, lineIndex }, `${name()} line ${lineIndex + 1}: ${msg}`);
-      if (accountCompany.get(l.accountId) !== e.companyId) lfail(`unknown account ${l.accountId} for company ${e.companyId}`);
+      const lfail = (msg: string) =>
+        fail({ kind: 'entry', entryIndex, lineIndex }, `${name()} line ${lineIndex + 1}: ${msg}`);
+      if (accountCompany.get(l.accountId) !== e.companyId)
+        lfail(`unknown account ${l.accountId} for company ${e.companyId}`);
       if (!Number.isSafeInteger(l.cents)) lfail(`amount ${l.cents} is not a safe integer number of cents`);
       else if (Number.isSafeInteger(small + l.cents)) small += l.cents;
-      else { sum += BigInt(small) + BigInt(l.cents); small = 0; }
+      else {
+        sum += BigInt(small) + BigInt(l.cents);
+        small = 0;
+      }
       const locationId = l.locationId ?? e.locationId;
       if (l.locationId != null && locationCompany.get(l.locationId) !== e.companyId) {
         lfail(`unknown location ${l.locationId} for company ${e.companyId}`);
@@ -303,8 +362,13 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
     sum += BigInt(small);
     if (sum !== 0n) fail(at, `${name()}: lines do not balance (they sum to ${sum} cents, expected 0)`);
     out.entries.push({
-      companyId: e.companyId, locationId: e.locationId, date: e.date, memo: e.memo ?? null, isPosted: e.isPosted ?? true,
-      ref: e.ref === undefined || e.ref === '' ? null : e.ref, lines,
+      companyId: e.companyId,
+      locationId: e.locationId,
+      date: e.date,
+      memo: e.memo ?? null,
+      isPosted: e.isPosted ?? true,
+      ref: e.ref === undefined || e.ref === '' ? null : e.ref,
+      lines,
     });
   }
 

@@ -37,20 +37,36 @@ export async function readCatalog(s: SqlSession, companyId: number): Promise<Com
   if (!company) return undefined;
   return {
     company: {
-      id: int(company.c1), name: str(company.c2), baseCurrency: str(company.c3),
-      fiscalYearStartMonth: int(company.c4), timeZone: str(company.c5),
+      id: int(company.c1),
+      name: str(company.c2),
+      baseCurrency: str(company.c3),
+      fiscalYearStartMonth: int(company.c4),
+      timeZone: str(company.c5),
     },
-    locations: of('location').map((r) => ({ id: int(r.c1), companyId, name: str(r.c2) })).sort(byNumber),
+    locations: of('location')
+      .map((r) => ({ id: int(r.c1), companyId, name: str(r.c2) }))
+      .sort(byNumber),
     accounts: of('account')
       .map((r) => ({
-        id: int(r.c1), companyId, name: str(r.c2), number: strOrNull(r.c3), type: str(r.c4) as AccountType,
-        parentId: intOrNull(r.c5), isActive: str(r.c6) === 'true', standardAccountId: intOrNull(r.c7),
+        id: int(r.c1),
+        companyId,
+        name: str(r.c2),
+        number: strOrNull(r.c3),
+        type: str(r.c4) as AccountType,
+        parentId: intOrNull(r.c5),
+        isActive: str(r.c6) === 'true',
+        standardAccountId: intOrNull(r.c7),
       }))
       .sort(byNumber),
     standardAccounts: of('standard')
       .map((r) => ({
-        id: int(r.c1), companyId, name: str(r.c2), number: strOrNull(r.c3), type: str(r.c4) as AccountType,
-        parentId: intOrNull(r.c5), sortOrder: int(r.c6),
+        id: int(r.c1),
+        companyId,
+        name: str(r.c2),
+        number: strOrNull(r.c3),
+        type: str(r.c4) as AccountType,
+        parentId: intOrNull(r.c5),
+        sortOrder: int(r.c6),
       }))
       .sort((a, b) => a.sortOrder - b.sortOrder || a.id - b.id),
     trackingCategories: of('category')
@@ -78,8 +94,15 @@ export async function ownerCompanyIds(s: SqlSession, ids: BatchIds): Promise<num
   add(ids.accounts, (p) => `SELECT company_id FROM accounts WHERE id = ANY(${p})`);
   add(ids.standardAccounts, (p) => `SELECT company_id FROM standard_accounts WHERE id = ANY(${p})`);
   add(ids.trackingCategories, (p) => `SELECT company_id FROM tracking_categories WHERE id = ANY(${p})`);
-  add(ids.trackingOptions, (p) => `SELECT c.company_id FROM tracking_options o JOIN tracking_categories c ON c.id = o.category_id WHERE o.id = ANY(${p})`);
+  add(
+    ids.trackingOptions,
+    (p) =>
+      `SELECT c.company_id FROM tracking_options o JOIN tracking_categories c ON c.id = o.category_id WHERE o.id = ANY(${p})`,
+  );
   if (parts.length === 0) return [];
-  const rows = await s.query(`SELECT DISTINCT CAST(company_id AS VARCHAR) AS c FROM (${parts.join(' UNION ALL ')}) owners`, params);
+  const rows = await s.query(
+    `SELECT DISTINCT CAST(company_id AS VARCHAR) AS c FROM (${parts.join(' UNION ALL ')}) owners`,
+    params,
+  );
   return rows.map((r) => int(r.c));
 }

@@ -20,20 +20,30 @@ const LARGE_DELTA_ROWS = 10_000;
 
 /** The ChangeRecorder of the PostgreSQL adapter (load-sql.ts): the last step of a load before COMMIT. */
 export async function recordChange(s: SqlSession, change: LoadChange): Promise<void> {
-  const large = change.hasDelta && (await s.query(
-    `SELECT n >= ${LARGE_DELTA_ROWS} AND ${LOAD_IS_LARGE('balance_daily', 'n')} AS large FROM (SELECT COUNT(*) AS n FROM load_delta) d`))[0]?.large === true;
-  const [row] = await s.query('INSERT INTO ledger_changes (company_ids, deltas_pruned) VALUES ($1, $2) RETURNING CAST(seq AS VARCHAR) AS seq',
-    [change.companyIds, large]);
+  const large =
+    change.hasDelta &&
+    (
+      await s.query(
+        `SELECT n >= ${LARGE_DELTA_ROWS} AND ${LOAD_IS_LARGE('balance_daily', 'n')} AS large FROM (SELECT COUNT(*) AS n FROM load_delta) d`,
+      )
+    )[0]?.large === true;
+  const [row] = await s.query(
+    'INSERT INTO ledger_changes (company_ids, deltas_pruned) VALUES ($1, $2) RETURNING CAST(seq AS VARCHAR) AS seq',
+    [change.companyIds, large],
+  );
   const seq = int(row!.seq);
   if (change.hasDelta && !large) {
     await s.query(
       `INSERT INTO ledger_deltas (seq, company_id, day, location_id, account_id, tag_set_id, cents)
-       SELECT $1, company_id, day, location_id, account_id, tag_set_id, cents FROM load_delta WHERE cents <> 0`, [seq]);
+       SELECT $1, company_id, day, location_id, account_id, tag_set_id, cents FROM load_delta WHERE cents <> 0`,
+      [seq],
+    );
   }
   await s.query(
     `WITH old AS (UPDATE ledger_changes SET deltas_pruned = true
                    WHERE NOT deltas_pruned AND committed_at < now() - ${DELTA_RETENTION} RETURNING seq)
-     DELETE FROM ledger_deltas WHERE seq IN (SELECT seq FROM old)`);
+     DELETE FROM ledger_deltas WHERE seq IN (SELECT seq FROM old)`,
+  );
   await s.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, String(seq)]);
 }
 
@@ -52,6 +62,12 @@ export interface LoggedChange {
 
 export async function changesSince(s: SqlSession, seq: number): Promise<LoggedChange[]> {
   const rows = await s.query(
-    'SELECT CAST(seq AS VARCHAR) AS seq, company_ids, deltas_pruned FROM ledger_changes WHERE seq > $1 ORDER BY seq', [seq]);
-  return rows.map((r) => ({ seq: int(r.seq), companyIds: (r.company_ids as unknown[]).map(int), pruned: r.deltas_pruned === true }));
+    'SELECT CAST(seq AS VARCHAR) AS seq, company_ids, deltas_pruned FROM ledger_changes WHERE seq > $1 ORDER BY seq',
+    [seq],
+  );
+  return rows.map((r) => ({
+    seq: int(r.seq),
+    companyIds: (r.company_ids as unknown[]).map(int),
+    pruned: r.deltas_pruned === true,
+  }));
 }

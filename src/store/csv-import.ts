@@ -20,7 +20,11 @@ import { parseGuid } from '../scalars/guids.ts';
 
 export class CsvImportError extends Error {
   override readonly name = 'CsvImportError';
-  constructor(readonly line: number, readonly reason: string, readonly file: 'journal' | 'reference' = 'journal') {
+  constructor(
+    readonly line: number,
+    readonly reason: string,
+    readonly file: 'journal' | 'reference' = 'journal',
+  ) {
     super(`${file === 'reference' ? 'reference ' : ''}line ${line}: ${reason}`);
   }
 }
@@ -34,7 +38,11 @@ function readReferenceCsv(text: string, required: string[]): Row[] {
   try {
     rows = parse(text, {
       columns: (h: string[]) => (header = h.map((c) => c.trim().toLowerCase())),
-      info: true, skip_empty_lines: true, trim: true, relax_column_count: true, bom: true,
+      info: true,
+      skip_empty_lines: true,
+      trim: true,
+      relax_column_count: true,
+      bom: true,
     }) as Row[];
   } catch (err) {
     const e = err as Error & { lines?: number };
@@ -62,7 +70,12 @@ export type ReferenceLines = Partial<Record<Exclude<BatchIssue['at']['kind'], 'e
 export function parseReferenceCsv(text: string): { referenceLines: ReferenceLines; batch: LedgerBatch } {
   const rows = readReferenceCsv(text, ['kind', 'id', 'name']);
   const batch: Required<Omit<LedgerBatch, 'entries' | 'replaceEntries'>> = {
-    companies: [], locations: [], standardAccounts: [], accounts: [], trackingCategories: [], trackingOptions: [],
+    companies: [],
+    locations: [],
+    standardAccounts: [],
+    accounts: [],
+    trackingCategories: [],
+    trackingOptions: [],
   };
   const lines: ReferenceLines = {};
   const note = (kind: keyof ReferenceLines, line: number) => (lines[kind] ??= []).push(line);
@@ -82,8 +95,11 @@ export function parseReferenceCsv(text: string): { referenceLines: ReferenceLine
       case 'company': {
         const fy = cell(r, 'fiscal_year_start_month');
         batch.companies.push({
-          id: int('id')!, name, baseCurrency: cell(r, 'base_currency') || 'USD',
-          fiscalYearStartMonth: fy === '' ? 1 : Number(fy), timeZone: cell(r, 'time_zone') || 'UTC',
+          id: int('id')!,
+          name,
+          baseCurrency: cell(r, 'base_currency') || 'USD',
+          fiscalYearStartMonth: fy === '' ? 1 : Number(fy),
+          timeZone: cell(r, 'time_zone') || 'UTC',
         });
         note('companies', line);
         break;
@@ -94,16 +110,27 @@ export function parseReferenceCsv(text: string): { referenceLines: ReferenceLine
         break;
       case 'standard_account':
         batch.standardAccounts.push({
-          id: int('id')!, companyId: int('company_id')!, number: number(), name, type: type(),
-          parentId: int('parent_id', true), sortOrder: cell(r, 'sort_order') === '' ? 0 : Number(cell(r, 'sort_order')),
+          id: int('id')!,
+          companyId: int('company_id')!,
+          number: number(),
+          name,
+          type: type(),
+          parentId: int('parent_id', true),
+          sortOrder: cell(r, 'sort_order') === '' ? 0 : Number(cell(r, 'sort_order')),
         });
         note('standardAccounts', line);
         break;
       case 'account': {
         const active = cell(r, 'is_active').toLowerCase();
         const a: Account = {
-          id: int('id')!, companyId: int('company_id')!, number: number(), name, type: type(), parentId: int('parent_id', true),
-          isActive: !['false', '0', 'no'].includes(active), standardAccountId: int('standard_account_id', true),
+          id: int('id')!,
+          companyId: int('company_id')!,
+          number: number(),
+          name,
+          type: type(),
+          parentId: int('parent_id', true),
+          isActive: !['false', '0', 'no'].includes(active),
+          standardAccountId: int('standard_account_id', true),
         };
         batch.accounts.push(a);
         note('accounts', line);
@@ -118,7 +145,11 @@ export function parseReferenceCsv(text: string): { referenceLines: ReferenceLine
         note('trackingOptions', line);
         break;
       default:
-        throw new CsvImportError(line, `unknown kind "${cell(r, 'kind')}" (expected company, location, account, standard_account, tracking_category or tracking_option)`, 'reference');
+        throw new CsvImportError(
+          line,
+          `unknown kind "${cell(r, 'kind')}" (expected company, location, account, standard_account, tracking_category or tracking_option)`,
+          'reference',
+        );
     }
   }
   return { batch, referenceLines: lines };
@@ -163,7 +194,9 @@ export async function importLedgerCsv(
   store: Pick<LedgerStore, 'loadJournal'>,
   journal: JournalInput,
   options: {
-    reference?: string; companyId?: number; /** Re-imported entry ids replace their earlier entries. */ replace?: boolean;
+    reference?: string;
+    companyId?: number /** Re-imported entry ids replace their earlier entries. */;
+    replace?: boolean;
     /** Told each step of the import as it starts (and the share of the file read, when the engine says). */ progress?: JournalLoad['progress'];
   } = {},
 ): Promise<number> {
@@ -174,7 +207,12 @@ export async function importLedgerCsv(
     const references: LedgerBatch = { ...(ref?.batch ?? {}), replaceEntries: options.replace === true };
     try {
       const file = await describeJournalFile(path, head);
-      return await store.loadJournal({ references, companyId: journalCompany(ref, options.companyId), journal: file, progress: options.progress });
+      return await store.loadJournal({
+        references,
+        companyId: journalCompany(ref, options.companyId),
+        journal: file,
+        progress: options.progress,
+      });
     } catch (err) {
       throw toCsvError(err, ref?.referenceLines ?? {});
     }
@@ -195,11 +233,18 @@ export type ImportFilesReply =
   | { refused: { line: number; reason: string; file: 'journal' | 'reference' } };
 
 /** Imports the files as the CLI would; a refusal is an answer (its CSV line and reason), not an error. */
-export async function importLedgerFiles(store: Pick<LedgerStore, 'loadJournal'>, request: ImportFilesRequest): Promise<ImportFilesReply> {
+export async function importLedgerFiles(
+  store: Pick<LedgerStore, 'loadJournal'>,
+  request: ImportFilesRequest,
+): Promise<ImportFilesReply> {
   const { readFileSync } = await import('node:fs');
   const reference = request.reference === undefined ? undefined : readFileSync(request.reference, 'utf8');
   try {
-    const loaded = await importLedgerCsv(store, { path: request.journal }, { reference, companyId: request.companyId, replace: request.replace });
+    const loaded = await importLedgerCsv(
+      store,
+      { path: request.journal },
+      { reference, companyId: request.companyId, replace: request.replace },
+    );
     return { loaded };
   } catch (err) {
     if (err instanceof CsvImportError) return { refused: { line: err.line, reason: err.reason, file: err.file } };

@@ -2,11 +2,16 @@
 import { addIsoDays, isIsoDate, isoFirstOfMonth, isoLastOfMonth } from '../scalars/dates.ts';
 
 /** A span of days that lies within one calendar month, read from the daily pre-aggregates. */
-export interface DaySpan { from: string; to: string; month: string /* YYYY-MM-01 */ }
+export interface DaySpan {
+  from: string;
+  to: string;
+  month: string /* YYYY-MM-01 */;
+}
 
 /**
  * How to answer an inclusive date range from pre-aggregates: whole months from the monthly table
- * (firstMonth..lastMonth, both `YYYY-MM-01`, or null when none), and at most two clipped edge months from the daily table.
+ * (firstMonth..lastMonth, both `YYYY-MM-01`, or null when none), and at most two clipped edge months from the daily
+ * table.
  */
 export interface RangePlan {
   firstMonth: string | null;
@@ -29,5 +34,7 @@ export function planRange(from: string, to: string): RangePlan {
   const tail = toWhole ? null : { from: isoFirstOfMonth(to), to, month: isoFirstOfMonth(to) };
   const firstMonth = fromWhole ? from : addIsoDays(isoLastOfMonth(from), 1);
   const lastMonth = toWhole ? isoFirstOfMonth(to) : isoFirstOfMonth(addIsoDays(isoFirstOfMonth(to), -1));
-  return firstMonth <= lastMonth ? { firstMonth, lastMonth, head, tail } : { firstMonth: null, lastMonth: null, head, tail };
+  return firstMonth <= lastMonth
+    ? { firstMonth, lastMonth, head, tail }
+    : { firstMonth: null, lastMonth: null, head, tail };
 }

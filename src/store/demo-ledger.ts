@@ -40,28 +40,60 @@ export function seededRandom(seed: number): () => number {
 
 const LOCATION_NAMES = ['Downtown', 'Airport', 'Harborfront', 'University', 'Old Town', 'Riverside'];
 
-const std = (id: number, name: string, type: StandardAccount['type'], sortOrder: number): StandardAccount =>
-  ({ id, companyId: DEMO_COMPANY_ID, number: String(id), name, type, parentId: null, sortOrder });
+const std = (id: number, name: string, type: StandardAccount['type'], sortOrder: number): StandardAccount => ({
+  id,
+  companyId: DEMO_COMPANY_ID,
+  number: String(id),
+  name,
+  type,
+  parentId: null,
+  sortOrder,
+});
 const STANDARD_ACCOUNTS: StandardAccount[] = [
-  std(400, 'Revenue', 'Income', 10), std(500, 'Cost of Sales', 'COGS', 20), std(600, 'Labor', 'Expense', 30),
-  std(610, 'Occupancy', 'Expense', 40), std(620, 'Marketing', 'Expense', 50), std(630, 'Other Operating Expenses', 'Expense', 60),
-  std(700, 'Other Income', 'OtherIncome', 70), std(800, 'Interest', 'OtherExpense', 80),
+  std(400, 'Revenue', 'Income', 10),
+  std(500, 'Cost of Sales', 'COGS', 20),
+  std(600, 'Labor', 'Expense', 30),
+  std(610, 'Occupancy', 'Expense', 40),
+  std(620, 'Marketing', 'Expense', 50),
+  std(630, 'Other Operating Expenses', 'Expense', 60),
+  std(700, 'Other Income', 'OtherIncome', 70),
+  std(800, 'Interest', 'OtherExpense', 80),
 ];
 
-const acct = (id: number, name: string, type: Account['type'], standardAccountId: number | null, parentId: number | null = null): Account =>
-  ({ id, companyId: DEMO_COMPANY_ID, number: String(id), name, type, parentId, isActive: true, standardAccountId });
+const acct = (
+  id: number,
+  name: string,
+  type: Account['type'],
+  standardAccountId: number | null,
+  parentId: number | null = null,
+): Account => ({
+  id,
+  companyId: DEMO_COMPANY_ID,
+  number: String(id),
+  name,
+  type,
+  parentId,
+  isActive: true,
+  standardAccountId,
+});
 const ACCOUNTS: Account[] = [
   acct(1000, 'Cash', 'Bank', null),
-  acct(4000, 'Food Sales', 'Income', 400), acct(4010, 'Beverage Sales', 'Income', 400), acct(4100, 'Catering', 'Income', 400),
+  acct(4000, 'Food Sales', 'Income', 400),
+  acct(4010, 'Beverage Sales', 'Income', 400),
+  acct(4100, 'Catering', 'Income', 400),
   acct(4900, 'Refunds & Comps', 'Income', null), // unmapped on purpose
-  acct(5000, 'Food Cost', 'COGS', 500), acct(5100, 'Beverage Cost', 'COGS', 500),
-  acct(6000, 'Payroll', 'Expense', 600), acct(6010, 'Payroll Taxes', 'Expense', 600),
+  acct(5000, 'Food Cost', 'COGS', 500),
+  acct(5100, 'Beverage Cost', 'COGS', 500),
+  acct(6000, 'Payroll', 'Expense', 600),
+  acct(6010, 'Payroll Taxes', 'Expense', 600),
   acct(6100, 'Occupancy', 'Expense', 610),
-  acct(6110, 'Rent', 'Expense', 610, 6100), acct(6120, 'Utilities', 'Expense', 610, 6100),
+  acct(6110, 'Rent', 'Expense', 610, 6100),
+  acct(6120, 'Utilities', 'Expense', 610, 6100),
   acct(6200, 'Marketing', 'Expense', 620),
   acct(6300, 'Repairs & Maintenance', 'Expense', null), // unmapped on purpose
   acct(6400, 'Credit Card Fees', 'Expense', 630),
-  acct(7000, 'Interest Income', 'OtherIncome', 700), acct(8000, 'Interest Expense', 'OtherExpense', 800),
+  acct(7000, 'Interest Income', 'OtherIncome', 700),
+  acct(8000, 'Interest Expense', 'OtherExpense', 800),
 ];
 
 export function generateDemoLedger(options: DemoOptions = {}): LedgerBatch {
@@ -71,14 +103,21 @@ export function generateDemoLedger(options: DemoOptions = {}): LedgerBatch {
   const rnd = seededRandom(options.seed ?? 20240101);
   const tickets = options.ticketsPerDay ?? 4;
   const locationCount = Math.max(1, Math.min(LOCATION_NAMES.length, options.locations ?? 4));
-  const locations = LOCATION_NAMES.slice(0, locationCount).map((name, i) => ({ id: 101 + i, companyId: DEMO_COMPANY_ID, name }));
+  const locations = LOCATION_NAMES.slice(0, locationCount).map((name, i) => ({
+    id: 101 + i,
+    companyId: DEMO_COMPANY_ID,
+    name,
+  }));
   const channels = [DEMO_OPTIONS.DineIn, DEMO_OPTIONS.DineIn, DEMO_OPTIONS.Delivery, DEMO_OPTIONS.Takeout];
   const between = (lo: number, hi: number) => Math.round(lo + rnd() * (hi - lo)); // cents
   const entries: JournalEntryInput[] = [];
   const post = (date: string, locationId: number, memo: string, lines: [number, number, string?][]) => {
     const total = lines.reduce((s, [, c]) => s + c, 0);
     entries.push({
-      companyId: DEMO_COMPANY_ID, locationId, date, memo,
+      companyId: DEMO_COMPANY_ID,
+      locationId,
+      date,
+      memo,
       lines: [
         ...lines.map(([accountId, cents, option]) => ({ accountId, cents, trackingOptionIds: option ? [option] : [] })),
         { accountId: 1000, cents: -total },
@@ -94,22 +133,36 @@ export function generateDemoLedger(options: DemoOptions = {}): LedgerBatch {
     const season = 1 + 0.15 * Math.sin(((month - 3) / 12) * 2 * Math.PI) + (dow === 5 || dow === 6 ? 0.3 : 0);
     for (const [i, loc] of locations.entries()) {
       const scale = (1 - i * 0.12) * season;
-      let food = 0, bev = 0;
+      let food = 0,
+        bev = 0;
       for (let t = 0; t < tickets; t++) {
         const ch = channels[Math.floor(rnd() * channels.length)]!;
-        const f = between(40_000, 160_000) * scale / Math.max(1, tickets / 4);
-        const b = between(10_000, 50_000) * scale / Math.max(1, tickets / 4);
-        const fc = Math.round(f), bc = Math.round(b);
-        food += fc; bev += bc;
-        post(date, loc.id, 'Daily sales', [[4000, -fc, ch], [4010, -bc, ch]]);
+        const f = (between(40_000, 160_000) * scale) / Math.max(1, tickets / 4);
+        const b = (between(10_000, 50_000) * scale) / Math.max(1, tickets / 4);
+        const fc = Math.round(f),
+          bc = Math.round(b);
+        food += fc;
+        bev += bc;
+        post(date, loc.id, 'Daily sales', [
+          [4000, -fc, ch],
+          [4010, -bc, ch],
+        ]);
       }
-      post(date, loc.id, 'Purveyor invoices', [[5000, Math.round(food * (0.28 + rnd() * 0.06))], [5100, Math.round(bev * (0.22 + rnd() * 0.05))]]);
-      if (rnd() < 0.1) post(date, loc.id, 'Refund', [[4900, between(1_000, 8_000), channels[Math.floor(rnd() * channels.length)]]]);
-      if (rnd() < 0.06) post(date, loc.id, 'Catering order', [[4100, -between(50_000, 400_000), DEMO_OPTIONS.Delivery]]);
+      post(date, loc.id, 'Purveyor invoices', [
+        [5000, Math.round(food * (0.28 + rnd() * 0.06))],
+        [5100, Math.round(bev * (0.22 + rnd() * 0.05))],
+      ]);
+      if (rnd() < 0.1)
+        post(date, loc.id, 'Refund', [[4900, between(1_000, 8_000), channels[Math.floor(rnd() * channels.length)]]]);
+      if (rnd() < 0.06)
+        post(date, loc.id, 'Catering order', [[4100, -between(50_000, 400_000), DEMO_OPTIONS.Delivery]]);
       if (rnd() < 0.04) post(date, loc.id, 'Repairs', [[6300, between(5_000, 120_000)]]);
       if (dow === 5 && Math.floor(day / 7) % 2 === 0) {
         const gross = Math.round(between(900_000, 1_300_000) * (1 - i * 0.1));
-        post(date, loc.id, 'Payroll', [[6000, gross], [6010, Math.round(gross * 0.0765)]]);
+        post(date, loc.id, 'Payroll', [
+          [6000, gross],
+          [6010, Math.round(gross * 0.0765)],
+        ]);
       }
       if (dom === 1) post(date, loc.id, 'Rent', [[6110, 850_000 - i * 90_000]]);
       if (dom === 15) post(date, loc.id, 'Utilities', [[6120, between(90_000, 160_000)]]);
@@ -123,7 +176,15 @@ export function generateDemoLedger(options: DemoOptions = {}): LedgerBatch {
   }
 
   return {
-    companies: [{ id: DEMO_COMPANY_ID, name: 'Harbor Bistro Group', baseCurrency: 'USD', fiscalYearStartMonth: 1, timeZone: 'America/New_York' }],
+    companies: [
+      {
+        id: DEMO_COMPANY_ID,
+        name: 'Harbor Bistro Group',
+        baseCurrency: 'USD',
+        fiscalYearStartMonth: 1,
+        timeZone: 'America/New_York',
+      },
+    ],
     locations,
     standardAccounts: STANDARD_ACCOUNTS,
     accounts: ACCOUNTS,
@@ -142,7 +203,11 @@ export function dateInTimeZone(at: Date, timeZone: string): string {
  * Loads the demo ledger (activity up to `today`: a YYYY-MM-DD date, or an instant read in the demo company's time zone)
  * when the store holds no company. Returns true if it loaded.
  */
-export async function seedDemoIfEmpty(store: LedgerStore, today: string | Date, options: Omit<DemoOptions, 'to'> = {}): Promise<boolean> {
+export async function seedDemoIfEmpty(
+  store: LedgerStore,
+  today: string | Date,
+  options: Omit<DemoOptions, 'to'> = {},
+): Promise<boolean> {
   if (!(await store.isEmpty())) return false; // the usual restart: skip generating the ledger
   const to = typeof today === 'string' ? today : dateInTimeZone(today, 'America/New_York');
   return store.loadIfEmpty(generateDemoLedger({ ...options, to })); // decided again under the load lock

@@ -1,7 +1,19 @@
 /** LedgerStore over DuckDB (embedded; a file path or ':memory:'). */
 import {
-  BIGINT, BOOLEAN, DATE, DuckDBDataChunk, DuckDBInstance, INTEGER, LIST, VARCHAR, dateValue, listValue,
-  type DuckDBConnection, type DuckDBDateValue, type DuckDBType, type DuckDBValue,
+  BIGINT,
+  BOOLEAN,
+  DATE,
+  DuckDBDataChunk,
+  DuckDBInstance,
+  INTEGER,
+  LIST,
+  VARCHAR,
+  dateValue,
+  listValue,
+  type DuckDBConnection,
+  type DuckDBDateValue,
+  type DuckDBType,
+  type DuckDBValue,
 } from '@duckdb/node-api';
 import { CompanyBalances } from './balance-index.ts';
 import { deepFreeze } from './deep-freeze.ts';
@@ -10,8 +22,17 @@ import { readCatalog } from './catalog-sql.ts';
 import { isoEpochDay } from '../scalars/dates.ts';
 import * as keys from './api-key-sql.ts';
 import type {
-  AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, JournalLoad, LedgerBatch, LedgerStore, LedgerView, NewApiKey,
-  PnlQuery, ReadOptions,
+  AccountMonthTotal,
+  ApiKeyRecord,
+  Company,
+  CompanyCatalog,
+  JournalLoad,
+  LedgerBatch,
+  LedgerStore,
+  LedgerView,
+  NewApiKey,
+  PnlQuery,
+  ReadOptions,
 } from './ledger-store.ts';
 import { loadJournal, type JournalReader } from './journal-import-sql.ts';
 import { loadBatch } from './load-sql.ts';
@@ -61,7 +82,11 @@ class ReaderPool {
  * allocator gives freed memory back as it goes (a flush after each task past 8 MB, purged by background threads)
  * instead of keeping up to 128 MB per thread: about 60 MiB less peak RSS at 1M entries.
  */
-const IMPORT_SETTINGS = { memory_limit: '128MB', allocator_flush_threshold: '8MB', allocator_background_threads: 'true' } as const;
+const IMPORT_SETTINGS = {
+  memory_limit: '128MB',
+  allocator_flush_threshold: '8MB',
+  allocator_background_threads: 'true',
+} as const;
 /** Settings an import may change as it goes (journalReader), restored after it with the others. */
 const IMPORT_CHANGES = ['preserve_insertion_order'] as const;
 
@@ -85,9 +110,13 @@ function session(conn: DuckDBConnection): SqlSession {
         if (Array.isArray(p)) {
           values.push(listValue(p as DuckDBValue[]));
           types.push(typeof p[0] === 'string' ? LIST(VARCHAR) : LIST(INTEGER));
+        } else if (typeof p === 'number' && Number.isInteger(p)) {
+          values.push(BigInt(p));
+          types.push(BIGINT);
+        } else {
+          values.push(p as DuckDBValue);
+          types.push(undefined);
         }
-        else if (typeof p === 'number' && Number.isInteger(p)) { values.push(BigInt(p)); types.push(BIGINT); }
-        else { values.push(p as DuckDBValue); types.push(undefined); }
       }
       const reader = await conn.runAndReadAll(sql, values, types as DuckDBType[]);
       return reader.getRowObjectsJS() as SqlRow[];
@@ -97,7 +126,12 @@ function session(conn: DuckDBConnection): SqlSession {
 
 const CHUNK = 2048;
 
-async function appendColumns(conn: DuckDBConnection, table: string, types: DuckDBType[], columns: DuckDBValue[][]): Promise<void> {
+async function appendColumns(
+  conn: DuckDBConnection,
+  table: string,
+  types: DuckDBType[],
+  columns: DuckDBValue[][],
+): Promise<void> {
   const appender = await conn.createAppender(table);
   const rows = columns[0]?.length ?? 0;
   for (let off = 0; off < rows; off += CHUNK) {
@@ -126,11 +160,30 @@ async function writeStaging(conn: DuckDBConnection, st: Staging): Promise<void> 
   for (const ddl of STAGE_DDL) await s.query(ddl);
   const date = dateCache();
   const big = bigints;
-  const E = st.entries, L = st.lines;
-  await appendColumns(conn, 'stage_entries', [BIGINT, INTEGER, INTEGER, DATE, VARCHAR, BOOLEAN, VARCHAR],
-    [big(E.id), E.companyId, E.locationId, E.date.map(date), E.memo, E.posted, E.ref]);
-  await appendColumns(conn, 'stage_lines', [BIGINT, BIGINT, INTEGER, INTEGER, INTEGER, INTEGER, DATE, BOOLEAN, BIGINT],
-    [big(L.id), big(L.entryId), L.companyId, L.locationId, L.accountId, L.tagSetId, L.date.map(date), L.posted, big(L.cents)]);
+  const E = st.entries,
+    L = st.lines;
+  await appendColumns(
+    conn,
+    'stage_entries',
+    [BIGINT, INTEGER, INTEGER, DATE, VARCHAR, BOOLEAN, VARCHAR],
+    [big(E.id), E.companyId, E.locationId, E.date.map(date), E.memo, E.posted, E.ref],
+  );
+  await appendColumns(
+    conn,
+    'stage_lines',
+    [BIGINT, BIGINT, INTEGER, INTEGER, INTEGER, INTEGER, DATE, BOOLEAN, BIGINT],
+    [
+      big(L.id),
+      big(L.entryId),
+      L.companyId,
+      L.locationId,
+      L.accountId,
+      L.tagSetId,
+      L.date.map(date),
+      L.posted,
+      big(L.cents),
+    ],
+  );
 }
 
 /**
@@ -145,13 +198,17 @@ function journalReader(conn: DuckDBConnection): JournalReader {
       const columns = Array.from({ length: journal.width }, (_, i) => `'c${i}': 'VARCHAR'`).join(', ');
       const path = `'${journal.path.replace(/'/g, "''")}'`;
       try {
-        await conn.run(createRows(`read_csv(${path}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"',
-          columns = {${columns}}, strict_mode = true, null_padding = false)`));
+        await conn.run(
+          createRows(`read_csv(${path}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"',
+          columns = {${columns}}, strict_mode = true, null_padding = false)`),
+        );
       } catch (err) {
         throw malformedCsv(err) ?? err;
       }
       // Rows written in this transaction are numbered from a base of DuckDB's (not 0), contiguously in insertion order.
-      const [base] = (await conn.runAndReadAll('SELECT CAST(COALESCE(MIN(rowid), 0) AS VARCHAR) AS b FROM import_rows')).getRowObjectsJS();
+      const [base] = (
+        await conn.runAndReadAll('SELECT CAST(COALESCE(MIN(rowid), 0) AS VARCHAR) AS b FROM import_rows')
+      ).getRowObjectsJS();
       // Every later table is keyed, not read in order: without keeping it, DuckDB's inserts need far less memory.
       await conn.run('SET preserve_insertion_order = false');
       return { ordinal: `(rowid - ${BigInt(String(base?.b ?? 0))})` };
@@ -165,7 +222,10 @@ function malformedCsv(err: unknown): JournalLineError | undefined {
   const line = /CSV Error on Line: (\d+)/.exec(message)?.[1];
   if (line === undefined) return undefined;
   const rest = message.split('\n');
-  const reason = rest.slice(rest.findIndex((l) => l.startsWith('Original Line:')) + 1).find((l) => l.trim() !== '')?.trim();
+  const reason = rest
+    .slice(rest.findIndex((l) => l.startsWith('Original Line:')) + 1)
+    .find((l) => l.trim() !== '')
+    ?.trim();
   return new JournalLineError(Number(line), `malformed CSV: ${reason ?? 'the row cannot be read'}`);
 }
 
@@ -179,7 +239,10 @@ async function readBalances(conn: DuckDBConnection, companyId: number): Promise<
     `SELECT CAST(year(day) * 12 + month(day) - 1 AS INTEGER) AS month_index, CAST(day(day) AS INTEGER) AS day_of_month,
             location_id, account_id, tag_set_id, CAST(cents AS DOUBLE) AS cents
        FROM balance_daily WHERE company_id = $1
-      ORDER BY month_index, location_id, account_id, tag_set_id`, [companyId], [INTEGER]);
+      ORDER BY month_index, location_id, account_id, tag_set_id`,
+    [companyId],
+    [INTEGER],
+  );
   const balances = new CompanyBalances();
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     const columns = [0, 1, 2, 3, 4, 5].map((i) => chunk!.getColumnValues(i) as number[]);
@@ -228,7 +291,14 @@ export class DuckDbLedgerStore implements LedgerStore {
       await this.writer.run(schemaStatements('duckdb').join(';\n'));
       const s = session(this.writer);
       const keyed = (await s.query(DUCKDB_KEYED_BALANCE_TABLES)).map((r) => String(r.t));
-      if (keyed.length > 0) await inTransaction(s, async () => { for (const sql of duckdbBalanceKeyMigration(keyed)) await s.query(sql); }, 'BEGIN TRANSACTION');
+      if (keyed.length > 0)
+        await inTransaction(
+          s,
+          async () => {
+            for (const sql of duckdbBalanceKeyMigration(keyed)) await s.query(sql);
+          },
+          'BEGIN TRANSACTION',
+        );
     });
   }
 
@@ -263,7 +333,9 @@ export class DuckDbLedgerStore implements LedgerStore {
         if (built && this.loads === loadsAtStart) this.builtBalances.set(companyId, built);
         else if (this.balances.get(companyId) === building) this.balances.delete(companyId);
       },
-      () => { if (this.balances.get(companyId) === building) this.balances.delete(companyId); },
+      () => {
+        if (this.balances.get(companyId) === building) this.balances.delete(companyId);
+      },
     );
     return building;
   }
@@ -278,7 +350,10 @@ export class DuckDbLedgerStore implements LedgerStore {
     return cached;
   }
 
-  /** From the in-memory pre-aggregates (the same figures as the SQL over balance_monthly/balance_daily; see the contract test). */
+  /**
+   * From the in-memory pre-aggregates (the same figures as the SQL over balance_monthly/balance_daily; see the contract
+   * test).
+   */
   async sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
     checkRange(query);
     const [catalog, balances, tagSets] = await Promise.all([
@@ -360,7 +435,8 @@ export class DuckDbLedgerStore implements LedgerStore {
   async loadJournal(load: JournalLoad): Promise<number> {
     let loaded = 0;
     try {
-      // DuckDB's memory is capped for the import: its import tables and joins spill to disk instead of growing with the file.
+      // DuckDB's memory is capped for the import: its import tables and joins spill to disk instead of growing with the
+      // file.
       loaded = await this.write((s) => loadJournal(s, load, journalReader(this.writer)), true);
     } finally {
       this.afterLoad(undefined, [load.companyId]);
@@ -384,7 +460,9 @@ export class DuckDbLedgerStore implements LedgerStore {
     const L = staged.lines;
     for (let i = 0; i < L.id.length; i++) {
       if (!L.posted[i]) continue;
-      this.builtBalances.get(L.companyId[i]!)?.add(L.locationId[i]!, L.accountId[i]!, L.tagSetId[i]!, isoEpochDay(L.date[i]!), L.cents[i]!);
+      this.builtBalances
+        .get(L.companyId[i]!)
+        ?.add(L.locationId[i]!, L.accountId[i]!, L.tagSetId[i]!, isoEpochDay(L.date[i]!), L.cents[i]!);
     }
   }
 
@@ -409,8 +487,11 @@ export class DuckDbLedgerStore implements LedgerStore {
       const s = session(this.writer);
       if (!importing) return inTransaction(s, () => fn(s), 'BEGIN TRANSACTION');
       const changed = [...Object.keys(this.importSettings), ...IMPORT_CHANGES];
-      const [saved] = await s.query(`SELECT ${changed.map((n) => `CAST(current_setting('${n}') AS VARCHAR) AS ${n}`).join(', ')}`);
-      for (const [name, value] of Object.entries(this.importSettings)) await this.writer.run(`SET ${name} = ${settingLiteral(value)}`);
+      const [saved] = await s.query(
+        `SELECT ${changed.map((n) => `CAST(current_setting('${n}') AS VARCHAR) AS ${n}`).join(', ')}`,
+      );
+      for (const [name, value] of Object.entries(this.importSettings))
+        await this.writer.run(`SET ${name} = ${settingLiteral(value)}`);
       try {
         return await inTransaction(s, () => fn(s), 'BEGIN TRANSACTION');
       } finally {
@@ -424,7 +505,9 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   createFirstApiKey(key: NewApiKey): Promise<ApiKeyRecord | undefined> {
-    return this.write(async (s) => ((await keys.hasApiKeys(s)) ? undefined : keys.insertApiKey(s, key))).finally(() => this.apiKeys.forget());
+    return this.write(async (s) => ((await keys.hasApiKeys(s)) ? undefined : keys.insertApiKey(s, key))).finally(() =>
+      this.apiKeys.forget(),
+    );
   }
 
   /** Found keys are kept (until a key is created or revoked); unknown hashes are always looked up, never kept. */

@@ -11,7 +11,10 @@ export class StoreUnavailableError extends Error {
 /** Where a validation issue was found in a LedgerBatch (indices are 0-based positions in the batch arrays). */
 export type BatchLocation =
   | { kind: 'entry'; entryIndex: number; lineIndex?: number }
-  | { kind: 'companies' | 'locations' | 'standardAccounts' | 'accounts' | 'trackingCategories' | 'trackingOptions'; index: number };
+  | {
+      kind: 'companies' | 'locations' | 'standardAccounts' | 'accounts' | 'trackingCategories' | 'trackingOptions';
+      index: number;
+    };
 
 export interface BatchIssue {
   at: BatchLocation;
@@ -23,7 +26,10 @@ export class LedgerValidationError extends Error {
   override readonly name = 'LedgerValidationError';
   readonly issues: BatchIssue[];
   constructor(issues: BatchIssue[]) {
-    const first = issues.slice(0, 3).map((i) => i.message).join('; ');
+    const first = issues
+      .slice(0, 3)
+      .map((i) => i.message)
+      .join('; ');
     const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : '';
     super(`ledger batch refused: ${first}${more}`);
     this.issues = issues;
@@ -38,7 +44,10 @@ export class UnsafeAmountError extends Error {
 /** A journal import was refused at one CSV line (set-based checks of journal-import-sql.ts); nothing was written. */
 export class JournalLineError extends Error {
   override readonly name = 'JournalLineError';
-  constructor(readonly line: number, readonly reason: string) {
+  constructor(
+    readonly line: number,
+    readonly reason: string,
+  ) {
     super(`line ${line}: ${reason}`);
   }
 }

@@ -16,8 +16,12 @@ export class FoundApiKeys {
     const changesAtStart = this.changes;
     const finding = lookup().then((record) => record && deepFreeze(record));
     this.found.set(keyHash, finding);
-    const forget = () => { if (this.found.get(keyHash) === finding) this.found.delete(keyHash); };
-    finding.then((record) => { if (!record || this.changes !== changesAtStart) forget(); }, forget);
+    const forget = () => {
+      if (this.found.get(keyHash) === finding) this.found.delete(keyHash);
+    };
+    finding.then((record) => {
+      if (!record || this.changes !== changesAtStart) forget();
+    }, forget);
     return finding;
   }
 

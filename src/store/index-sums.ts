@@ -11,12 +11,18 @@ const PNL_TYPES: ReadonlySet<string> = new Set(PNL_ACCOUNT_TYPES);
 export const isFiltered = (query: PnlQuery): boolean => query.optionGroups.some((g) => g.length > 0);
 
 export function checkRange(query: PnlQuery): void {
-  if (!isIsoDate(query.from) || !isIsoDate(query.to)) throw new RangeError(`invalid date range ${query.from}..${query.to}`);
+  if (!isIsoDate(query.from) || !isIsoDate(query.to))
+    throw new RangeError(`invalid date range ${query.from}..${query.to}`);
 }
 
-/** The same figures as the SQL over balance_monthly/balance_daily (the contract tests compare them after every load). */
+/**
+ * The same figures as the SQL over balance_monthly/balance_daily (the contract tests compare them after every load).
+ */
 export function sumFromIndex(
-  balances: CompanyBalances, catalog: CompanyCatalog, tagSets: TagSetRows | undefined, query: PnlQuery,
+  balances: CompanyBalances,
+  catalog: CompanyCatalog,
+  tagSets: TagSetRows | undefined,
+  query: PnlQuery,
 ): AccountMonthTotal[] {
   const tagSetIds = tagSets && resolveTagSets(tagSets, query.optionGroups);
   if (tagSetIds && tagSetIds.length === 0) return [];

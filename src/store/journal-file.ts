@@ -30,7 +30,9 @@ export interface JournalFile {
   size: number;
 }
 
-const LF = 0x0a, CR = 0x0d, QUOTE = 0x22;
+const LF = 0x0a,
+  CR = 0x0d,
+  QUOTE = 0x22;
 
 /** The first line of the file (at most `max` bytes), as text. */
 export async function readHead(path: string, max = 65_536): Promise<string> {
@@ -73,12 +75,14 @@ function countQuotes(buf: Buffer, from = 0, to = buf.length): number {
  * A line feed is inside a quoted cell when an odd number of quotes precede it.
  */
 async function scan(path: string): Promise<{ quoted: boolean; size: number; blankAt?: number }> {
-  let offset = 0, quotes = 0, lastContent = -1;
+  let offset = 0,
+    quotes = 0,
+    lastContent = -1;
   let tail = Buffer.alloc(0);
   let blankAt: number | undefined;
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
     const window = Buffer.concat([tail, chunk]); // a pair of line breaks may straddle two chunks
-    for (let from = 0; blankAt === undefined;) {
+    for (let from = 0; blankAt === undefined; ) {
       const candidates = [window.indexOf('\n\n', from), window.indexOf('\n\r\n', from)].filter((p) => p >= 0);
       if (candidates.length === 0) break;
       const at = Math.min(...candidates);
@@ -89,19 +93,29 @@ async function scan(path: string): Promise<{ quoted: boolean; size: number; blan
     }
     quotes += countQuotes(chunk);
     for (let i = chunk.length - 1; i >= 0; i--) {
-      if (chunk[i] !== LF && chunk[i] !== CR) { lastContent = offset + i; break; }
+      if (chunk[i] !== LF && chunk[i] !== CR) {
+        lastContent = offset + i;
+        break;
+      }
     }
     tail = window.subarray(Math.max(0, window.length - 2));
     offset += chunk.length;
   }
-  return { quoted: quotes > 0, size: lastContent + 1, blankAt: blankAt !== undefined && blankAt < lastContent ? blankAt : undefined };
+  return {
+    quoted: quotes > 0,
+    size: lastContent + 1,
+    blankAt: blankAt !== undefined && blankAt < lastContent ? blankAt : undefined,
+  };
 }
 
 /** The CSV line of a byte offset: 1 + the line feeds before it. */
 async function lineAt(path: string, offset: number): Promise<number> {
   let line = 1;
   if (offset === 0) return line;
-  for await (const chunk of createReadStream(path, { end: offset - 1, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of createReadStream(path, {
+    end: offset - 1,
+    highWaterMark: 1 << 20,
+  }) as AsyncIterable<Buffer>) {
     for (let i = chunk.indexOf(LF); i >= 0; i = chunk.indexOf(LF, i + 1)) line++;
   }
   return line;
@@ -112,7 +126,10 @@ export async function describeJournalFile(path: string, head: string): Promise<J
   const { header, columns } = readHeader(head);
   const { quoted, size, blankAt } = await scan(path);
   if (blankAt !== undefined) {
-    throw new JournalLineError(await lineAt(path, blankAt), 'malformed CSV: an empty line between rows (every line after the header must be a journal row)');
+    throw new JournalLineError(
+      await lineAt(path, blankAt),
+      'malformed CSV: an empty line between rows (every line after the header must be a journal row)',
+    );
   }
   return { path, width: header.length, header, columns, quoted, size };
 }

@@ -22,9 +22,18 @@ interface ForeignShape {
 
 const FOREIGN_SHAPES: readonly ForeignShape[] = [
   { matches: (head) => head.trim() === '', looksLike: () => 'is empty' },
-  { matches: (head) => head.startsWith('PK\u0003\u0004'), looksLike: () => 'is a ZIP archive (an XLSX workbook?): save the sheet as CSV' },
-  { matches: (head) => /^\s*[[{]/.test(head), looksLike: (head) => `looks like JSON (it starts with '${head.trimStart()[0]}'): export the ledger as CSV` },
-  { matches: (head) => /^\s*</.test(head), looksLike: () => 'looks like XML or HTML (it starts with \'<\'): export the ledger as CSV' },
+  {
+    matches: (head) => head.startsWith('PK\u0003\u0004'),
+    looksLike: () => 'is a ZIP archive (an XLSX workbook?): save the sheet as CSV',
+  },
+  {
+    matches: (head) => /^\s*[[{]/.test(head),
+    looksLike: (head) => `looks like JSON (it starts with '${head.trimStart()[0]}'): export the ledger as CSV`,
+  },
+  {
+    matches: (head) => /^\s*</.test(head),
+    looksLike: () => "looks like XML or HTML (it starts with '<'): export the ledger as CSV",
+  },
   {
     matches: (_head, line) => !line.includes(',') && /[;\t|]/.test(line),
     looksLike: (_head, line) => {
@@ -39,7 +48,10 @@ export function foreignShapeOf(head: string, file: LedgerFile): string | undefin
   const text = head.replace(/^\uFEFF/, '');
   const firstLine = text.split(/\r?\n/, 1)[0]!.trim();
   const shape = FOREIGN_SHAPES.find((s) => s.matches(text, firstLine));
-  return shape && `the ${file} file ${shape.looksLike(text, firstLine)}; expected a comma-separated CSV file whose first line is the header ${EXPECTED_HEADER[file]}`;
+  return (
+    shape &&
+    `the ${file} file ${shape.looksLike(text, firstLine)}; expected a comma-separated CSV file whose first line is the header ${EXPECTED_HEADER[file]}`
+  );
 }
 
 /**
@@ -47,9 +59,12 @@ export function foreignShapeOf(head: string, file: LedgerFile): string | undefin
  * the error thrown (the import's own, naming the file).
  */
 export function checkLedgerFileShapes(
-  journalHead: string, reference: string | undefined, refuse: (file: LedgerFile, reason: string) => Error,
+  journalHead: string,
+  reference: string | undefined,
+  refuse: (file: LedgerFile, reason: string) => Error,
 ): void {
-  const referenceShape = reference === undefined ? undefined : foreignShapeOf(reference.slice(0, HEAD_BYTES), 'reference');
+  const referenceShape =
+    reference === undefined ? undefined : foreignShapeOf(reference.slice(0, HEAD_BYTES), 'reference');
   if (referenceShape) throw refuse('reference', referenceShape);
   const journalShape = foreignShapeOf(journalHead.slice(0, HEAD_BYTES), 'journal');
   if (journalShape) throw refuse('journal', journalShape);

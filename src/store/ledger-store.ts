@@ -7,8 +7,16 @@ import type { JournalFile } from './journal-file.ts';
 
 export const PNL_ACCOUNT_TYPES = ['Income', 'COGS', 'Expense', 'OtherIncome', 'OtherExpense'] as const;
 export const BALANCE_SHEET_ACCOUNT_TYPES = [
-  'Bank', 'AccountsReceivable', 'OtherCurrentAsset', 'FixedAsset', 'OtherAsset',
-  'AccountsPayable', 'CreditCard', 'OtherCurrentLiability', 'LongTermLiability', 'Equity',
+  'Bank',
+  'AccountsReceivable',
+  'OtherCurrentAsset',
+  'FixedAsset',
+  'OtherAsset',
+  'AccountsPayable',
+  'CreditCard',
+  'OtherCurrentLiability',
+  'LongTermLiability',
+  'Equity',
 ] as const;
 export type PnlAccountType = (typeof PNL_ACCOUNT_TYPES)[number];
 export type AccountType = PnlAccountType | (typeof BALANCE_SHEET_ACCOUNT_TYPES)[number];
@@ -140,15 +148,28 @@ export interface JournalLoad {
   /** The company every entry of the journal belongs to. */
   companyId: number;
   journal: JournalFile;
-  /** Told each step of the import as it starts, and how far the engine has read the file when it can say (a progress bar). */
+  /**
+   * Told each step of the import as it starts, and how far the engine has read the file when it can say (a progress
+   * bar).
+   */
   progress?: (at: ImportProgress) => void;
 }
 
 /** The steps of an import, in order (journal-import-sql.ts). */
-export const IMPORT_STEPS = ['reading the file', 'checking rows', 'checking entries', 'staging', 'writing the ledger'] as const;
+export const IMPORT_STEPS = [
+  'reading the file',
+  'checking rows',
+  'checking entries',
+  'staging',
+  'writing the ledger',
+] as const;
 
 /** Where an import is: step `step` (0-based) of IMPORT_STEPS, `fraction` (0-1) of it done. */
-export interface ImportProgress { step: number; name: (typeof IMPORT_STEPS)[number]; fraction: number }
+export interface ImportProgress {
+  step: number;
+  name: (typeof IMPORT_STEPS)[number];
+  fraction: number;
+}
 
 /** An API key as stored: never the key itself, only its SHA-256 hash. */
 export interface ApiKeyRecord {
@@ -193,7 +214,10 @@ export interface LedgerStore {
    * at all (PostgreSQL: a REPEATABLE READ READ ONLY transaction). Stops with the signal's reason once it aborts.
    */
   readSnapshot<T>(read: (view: LedgerView) => Promise<T>, options?: ReadOptions): Promise<T>;
-  /** Validates (balanced entries, known references) and writes the batch in one transaction, or throws and writes nothing. */
+  /**
+   * Validates (balanced entries, known references) and writes the batch in one transaction, or throws and writes
+   * nothing.
+   */
   load(batch: LedgerBatch): Promise<void>;
   /**
    * Loads the batch only into a store that holds no company, deciding under the load lock in the same transaction,
@@ -201,7 +225,8 @@ export interface LedgerStore {
    */
   loadIfEmpty(batch: LedgerBatch): Promise<boolean>;
   /**
-   * Loads a journal CSV file read by the engine, in one transaction, in memory that does not grow with the file; returns the number of
+   * Loads a journal CSV file read by the engine, in one transaction, in memory that does not grow with the file;
+   * returns the number of
    * entries. A row the checks refuse throws JournalLineError naming its CSV line; reference rows as load() does.
    */
   loadJournal(load: JournalLoad): Promise<number>;

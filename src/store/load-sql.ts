@@ -14,13 +14,25 @@ import { optionIdsOfKey } from './tag-sets.ts';
 
 const upsert = (table: string, cols: string[]) =>
   `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})
-   ON CONFLICT (id) DO UPDATE SET ${cols.slice(1).map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`;
+   ON CONFLICT (id) DO UPDATE SET ${cols
+     .slice(1)
+     .map((c) => `${c} = EXCLUDED.${c}`)
+     .join(', ')}`;
 
 const UPSERT = {
   company: upsert('companies', ['id', 'name', 'base_currency', 'fiscal_year_start_month', 'time_zone']),
   location: upsert('locations', ['id', 'company_id', 'name']),
   standard: upsert('standard_accounts', ['id', 'company_id', 'number', 'name', 'type', 'parent_id', 'sort_order']),
-  account: upsert('accounts', ['id', 'company_id', 'number', 'name', 'type', 'parent_id', 'is_active', 'standard_account_id']),
+  account: upsert('accounts', [
+    'id',
+    'company_id',
+    'number',
+    'name',
+    'type',
+    'parent_id',
+    'is_active',
+    'standard_account_id',
+  ]),
   category: upsert('tracking_categories', ['id', 'company_id', 'name']),
   option: upsert('tracking_options', ['id', 'category_id', 'name']),
 };
@@ -32,18 +44,29 @@ const UPSERT = {
  */
 const deltaSql = (replaced: boolean) => `CREATE TEMP TABLE load_delta AS
    SELECT company_id, day, location_id, account_id, tag_set_id, CAST(SUM(cents) AS BIGINT) AS cents
-     FROM (SELECT company_id, entry_date AS day, location_id, account_id, tag_set_id, amount_cents AS cents FROM stage_lines WHERE is_posted${replaced ? `
+     FROM (SELECT company_id, entry_date AS day, location_id, account_id, tag_set_id, amount_cents AS cents FROM stage_lines WHERE is_posted${
+       replaced
+         ? `
            UNION ALL
            SELECT e.company_id, e.entry_date, l.location_id, l.account_id, l.tag_set_id, -l.amount_cents
-             FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id WHERE e.is_posted AND e.id IN (SELECT id FROM replaced_entries)` : ''}) d
+             FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id WHERE e.is_posted AND e.id IN (SELECT id FROM replaced_entries)`
+         : ''
+     }) d
     GROUP BY 1, 2, 3, 4, 5`;
 
-const sameKey = (table: BalanceTable, a: string, b: string) => balanceKey(table).split(', ').map((c) => `${a}.${c} = ${b}.${c}`).join(' AND ');
-/** load_delta per key of the table (one row per key): its rows are the daily ones, summed per month for balance_monthly. */
-const deltaOf = (table: BalanceTable, order = '') => (table === 'balance_daily'
-  ? `SELECT company_id, day, location_id, account_id, tag_set_id, cents FROM load_delta${order}`
-  : `SELECT company_id, CAST(date_trunc('month', day) AS DATE) AS month, location_id, account_id, tag_set_id, SUM(cents) AS cents
-       FROM load_delta GROUP BY 1, 2, 3, 4, 5${order}`);
+const sameKey = (table: BalanceTable, a: string, b: string) =>
+  balanceKey(table)
+    .split(', ')
+    .map((c) => `${a}.${c} = ${b}.${c}`)
+    .join(' AND ');
+/**
+ * load_delta per key of the table (one row per key): its rows are the daily ones, summed per month for balance_monthly.
+ */
+const deltaOf = (table: BalanceTable, order = '') =>
+  table === 'balance_daily'
+    ? `SELECT company_id, day, location_id, account_id, tag_set_id, cents FROM load_delta${order}`
+    : `SELECT company_id, CAST(date_trunc('month', day) AS DATE) AS month, location_id, account_id, tag_set_id, SUM(cents) AS cents
+       FROM load_delta GROUP BY 1, 2, 3, 4, 5${order}`;
 
 /**
  * Ways of adding the load's net change to a pre-aggregate table that holds some of the load's companies: a new key is
@@ -66,7 +89,13 @@ export const LOAD_IS_LARGE = (table: string, rows = '(SELECT COUNT(*) FROM load_
 
 /** True when the table holds no row of the load's companies yet: the load's sums go in as they are (moveRows). */
 async function holdsNoneOfTheLoad(s: SqlSession, table: BalanceTable): Promise<boolean> {
-  return (await s.query(`SELECT 1 AS x FROM ${table} WHERE company_id IN (SELECT DISTINCT company_id FROM load_delta) LIMIT 1`)).length === 0;
+  return (
+    (
+      await s.query(
+        `SELECT 1 AS x FROM ${table} WHERE company_id IN (SELECT DISTINCT company_id FROM load_delta) LIMIT 1`,
+      )
+    ).length === 0
+  );
 }
 
 /**
@@ -75,18 +104,24 @@ async function holdsNoneOfTheLoad(s: SqlSession, table: BalanceTable): Promise<b
  * the load lock, so no other writer adds a key meanwhile); the new keys go in key order. Otherwise the upsert.
  */
 const pgFold: Fold = async (s, table) => {
-  const [r] = await s.query(`SELECT CAST(current_setting('server_version_num') AS INTEGER) >= 150000 AND ${LOAD_IS_LARGE(table)} AS large`);
+  const [r] = await s.query(
+    `SELECT CAST(current_setting('server_version_num') AS INTEGER) >= 150000 AND ${LOAD_IS_LARGE(table)} AS large`,
+  );
   if (r?.large !== true) return upsertFold(s, table);
   await s.query(`MERGE INTO ${table} b USING (${deltaOf(table, ' ORDER BY 1, 2, 3, 4, 5')}) d ON ${sameKey(table, 'b', 'd')}
    WHEN MATCHED THEN UPDATE SET cents = b.cents + d.cents
-   WHEN NOT MATCHED THEN INSERT (${balanceKey(table)}, cents) VALUES (${balanceKey(table).split(', ').map((c) => `d.${c}`).join(', ')}, d.cents)`);
+   WHEN NOT MATCHED THEN INSERT (${balanceKey(table)}, cents) VALUES (${balanceKey(table)
+     .split(', ')
+     .map((c) => `d.${c}`)
+     .join(', ')}, d.cents)`);
 };
 
 /** A DuckDB fold of at most this many keys, and under a quarter of the table, updates the stored rows by a join. */
 const FEW_KEYS = 10_000;
 
 /**
- * DuckDB, into a table holding some of the load's companies (the tables have no key: schema.ts). A few keys against a much larger table (a batch from the API) update the stored rows by a join and insert the
+ * DuckDB, into a table holding some of the load's companies (the tables have no key: schema.ts). A few keys against a
+ * much larger table (a batch from the API) update the stored rows by a join and insert the
  * others: rewriting the load's span would rewrite every stored row between its first and last day (a two-entry batch
  * two years apart: about 400 ms instead of 70 ms on a 1M-entry ledger). Otherwise the table's rows of the load's
  * companies within the load's span of periods are summed with the load's by key (an aggregation, which spills, rather
@@ -97,15 +132,21 @@ const keylessFold: Fold = async (s, table) => {
   const insert = `INSERT INTO ${table} (${balanceKey(table)}, cents)`;
   const period = BALANCE_PERIOD[table];
   await s.query(`CREATE TEMP TABLE load_fold AS ${deltaOf(table)}`);
-  const [size] = await s.query(`SELECT CAST((SELECT COUNT(*) FROM load_fold) AS VARCHAR) AS load, CAST((SELECT COUNT(*) FROM ${table}) AS VARCHAR) AS stored`);
+  const [size] = await s.query(
+    `SELECT CAST((SELECT COUNT(*) FROM load_fold) AS VARCHAR) AS load, CAST((SELECT COUNT(*) FROM ${table}) AS VARCHAR) AS stored`,
+  );
   const keys = int(size?.load ?? '0');
   if (keys <= FEW_KEYS && keys * 4 < int(size?.stored ?? '0')) {
     await s.query(`UPDATE ${table} b SET cents = b.cents + d.cents FROM load_fold d WHERE ${sameKey(table, 'b', 'd')}`);
-    await s.query(`${insert} SELECT * FROM load_fold d WHERE NOT EXISTS (SELECT 1 FROM ${table} b WHERE ${sameKey(table, 'b', 'd')})`);
+    await s.query(
+      `${insert} SELECT * FROM load_fold d WHERE NOT EXISTS (SELECT 1 FROM ${table} b WHERE ${sameKey(table, 'b', 'd')})`,
+    );
     await s.query('DROP TABLE load_fold');
     return;
   }
-  await s.query(`CREATE TEMP TABLE load_span AS SELECT company_id, MIN(${period}) AS lo, MAX(${period}) AS hi FROM load_fold GROUP BY company_id`);
+  await s.query(
+    `CREATE TEMP TABLE load_span AS SELECT company_id, MIN(${period}) AS lo, MAX(${period}) AS hi FROM load_fold GROUP BY company_id`,
+  );
   const within = `EXISTS (SELECT 1 FROM load_span p WHERE p.company_id = b.company_id AND b.${period} BETWEEN p.lo AND p.hi)`;
   await s.query(`CREATE TEMP TABLE load_folded AS SELECT ${balanceKey(table)}, CAST(SUM(cents) AS BIGINT) AS cents
     FROM (SELECT ${balanceKey(table)}, cents FROM ${table} b WHERE ${within} UNION ALL SELECT ${balanceKey(table)}, cents FROM load_fold) u
@@ -124,7 +165,10 @@ const keylessFold: Fold = async (s, table) => {
 export interface MoveForm {
   inKeyOrder: boolean;
   fold: Fold;
-  /** Staged tables a load wrote in the key order of their target already (no sort before they move; a speed matter only). */
+  /**
+   * Staged tables a load wrote in the key order of their target already (no sort before they move; a speed matter
+   * only).
+   */
   staged?: { inKeyOrder: readonly StagedTable[] };
 }
 export type StagedTable = 'stage_entries' | 'stage_lines';
@@ -135,7 +179,8 @@ export const MOVE_FORM: Record<Dialect, MoveForm> = {
 
 async function moveRows(s: SqlSession, { inKeyOrder, fold, staged }: MoveForm): Promise<void> {
   /** ORDER BY the target's key, unless the staged table is already in that order (`table`). */
-  const by = (key: string, table?: StagedTable) => (inKeyOrder && !(table && staged?.inKeyOrder.includes(table)) ? ` ORDER BY ${key}` : '');
+  const by = (key: string, table?: StagedTable) =>
+    inKeyOrder && !(table && staged?.inKeyOrder.includes(table)) ? ` ORDER BY ${key}` : '';
   await s.query(`INSERT INTO journal_entries (id, company_id, location_id, entry_date, memo, is_posted)
      SELECT id, company_id, location_id, entry_date, memo, is_posted FROM stage_entries${by('id', 'stage_entries')}`);
   await s.query(`INSERT INTO journal_lines (id, entry_id, account_id, location_id, amount_cents, tag_set_id)
@@ -143,7 +188,8 @@ async function moveRows(s: SqlSession, { inKeyOrder, fold, staged }: MoveForm): 
   // A table holding none of the load's companies takes its sums as they are (1M keys into PostgreSQL: 2.0 s by a
   // plain insert in key order, against 2.9 s for MERGE); the others are folded.
   for (const table of ['balance_monthly', 'balance_daily'] as const) {
-    if (await holdsNoneOfTheLoad(s, table)) await s.query(`INSERT INTO ${table} (${balanceKey(table)}, cents) ${deltaOf(table, by('1, 2, 3, 4, 5'))}`);
+    if (await holdsNoneOfTheLoad(s, table))
+      await s.query(`INSERT INTO ${table} (${balanceKey(table)}, cents) ${deltaOf(table, by('1, 2, 3, 4, 5'))}`);
     else await fold(s, table);
   }
   await s.query(`INSERT INTO journal_entry_refs (company_id, ref, entry_id)
@@ -157,13 +203,23 @@ export async function nextId(s: SqlSession, table: string): Promise<number> {
 }
 
 async function writeReferences(s: SqlSession, b: NormalizedBatch): Promise<void> {
-  for (const r of b.companies) await s.query(UPSERT.company, [r.id, r.name, r.baseCurrency, r.fiscalYearStartMonth, r.timeZone]);
+  for (const r of b.companies)
+    await s.query(UPSERT.company, [r.id, r.name, r.baseCurrency, r.fiscalYearStartMonth, r.timeZone]);
   for (const r of b.locations) await s.query(UPSERT.location, [r.id, r.companyId, r.name]);
   for (const r of b.standardAccounts) {
     await s.query(UPSERT.standard, [r.id, r.companyId, r.number, r.name, r.type, r.parentId, r.sortOrder]);
   }
   for (const r of b.accounts) {
-    await s.query(UPSERT.account, [r.id, r.companyId, r.number, r.name, r.type, r.parentId, r.isActive, r.standardAccountId]);
+    await s.query(UPSERT.account, [
+      r.id,
+      r.companyId,
+      r.number,
+      r.name,
+      r.type,
+      r.parentId,
+      r.isActive,
+      r.standardAccountId,
+    ]);
   }
   for (const r of b.trackingCategories) await s.query(UPSERT.category, [r.id, r.companyId, r.name]);
   for (const r of b.trackingOptions) await s.query(UPSERT.option, [r.id, r.categoryId, r.name]);
@@ -187,7 +243,8 @@ async function registerTagSets(s: SqlSession, b: NormalizedBatch): Promise<(comp
       if (ids.has(`${companyId}|${key}`)) continue;
       const id = next++;
       await s.query('INSERT INTO tag_sets (id, company_id, tag_key) VALUES ($1, $2, $3)', [id, companyId, key]);
-      for (const o of optionIdsOfKey(key)) await s.query('INSERT INTO tag_set_options (tag_set_id, option_id) VALUES ($1, $2)', [id, o]);
+      for (const o of optionIdsOfKey(key))
+        await s.query('INSERT INTO tag_set_options (tag_set_id, option_id) VALUES ($1, $2)', [id, o]);
       ids.set(`${companyId}|${key}`, id);
     }
   }
@@ -211,7 +268,8 @@ const MAX_REF_ISSUES = 50;
 
 /**
  * Under `replaceEntries`: the stored entries whose ids the staged entries name leave the ledger (replaced_entries:
- * their posted lines join load_delta negated), then their rows and ids are deleted, so the staged ones take their place.
+ * their posted lines join load_delta negated), then their rows and ids are deleted, so the staged ones take their
+ * place.
  */
 const REPLACED_SQL = `CREATE TEMP TABLE replaced_entries AS
    SELECT r.entry_id AS id FROM stage_entries s JOIN journal_entry_refs r ON r.company_id = s.company_id AND r.ref = s.ref`;
@@ -234,12 +292,15 @@ async function checkEntryRefs(s: SqlSession, batch: NormalizedBatch, replace: bo
     if (e.ref === null) return;
     const key = `${e.companyId}|${e.ref}`;
     if (!indexOf.has(key)) indexOf.set(key, entryIndex);
-    else if (issues.length < MAX_REF_ISSUES) issues.push({ at: { kind: 'entry', entryIndex }, message: `entry ${e.ref} appears twice in the batch` });
+    else if (issues.length < MAX_REF_ISSUES)
+      issues.push({ at: { kind: 'entry', entryIndex }, message: `entry ${e.ref} appears twice in the batch` });
   });
-  const repeated = replace ? [] : await s.query(
-    `SELECT CAST(r.company_id AS VARCHAR) AS company, r.ref AS ref FROM stage_entries s
+  const repeated = replace
+    ? []
+    : await s.query(
+        `SELECT CAST(r.company_id AS VARCHAR) AS company, r.ref AS ref FROM stage_entries s
        JOIN journal_entry_refs r ON r.company_id = s.company_id AND r.ref = s.ref LIMIT ${MAX_REF_ISSUES}`,
-  );
+      );
   for (const r of repeated) {
     issues.push({
       at: { kind: 'entry', entryIndex: indexOf.get(`${str(r.company)}|${str(r.ref)}`) ?? 0 },
@@ -255,7 +316,10 @@ async function checkEntryRefs(s: SqlSession, batch: NormalizedBatch, replace: bo
  * past it is refused at the first line on that account and month (it used to turn every report of the company
  * into a 500).
  */
-export async function overfullAccountMonth(s: SqlSession, companies: readonly number[]): Promise<{ accountId: number; month: string } | undefined> {
+export async function overfullAccountMonth(
+  s: SqlSession,
+  companies: readonly number[],
+): Promise<{ accountId: number; month: string } | undefined> {
   const [over] = await s.query(
     `SELECT CAST(account_id AS VARCHAR) AS account, CAST(month AS VARCHAR) AS month FROM balance_monthly
       WHERE company_id = ANY($1) GROUP BY company_id, account_id, month
@@ -273,13 +337,20 @@ async function checkAccountMonths(s: SqlSession, batch: NormalizedBatch): Promis
     const e = batch.entries[entryIndex]!;
     const lineIndex = e.date.startsWith(month) && e.isPosted ? e.lines.findIndex((l) => l.accountId === accountId) : -1;
     if (lineIndex >= 0) {
-      throw new LedgerValidationError([{
-        at: { kind: 'entry', entryIndex, lineIndex },
-        message: `account ${accountId} would total more than 2^53 - 1 cents in ${month} (the largest amount a report can show exactly)`,
-      }]);
+      throw new LedgerValidationError([
+        {
+          at: { kind: 'entry', entryIndex, lineIndex },
+          message: `account ${accountId} would total more than 2^53 - 1 cents in ${month} (the largest amount a report can show exactly)`,
+        },
+      ]);
     }
   }
-  throw new LedgerValidationError([{ at: { kind: 'entry', entryIndex: 0 }, message: `account ${accountId} would total more than 2^53 - 1 cents in ${month}` }]);
+  throw new LedgerValidationError([
+    {
+      at: { kind: 'entry', entryIndex: 0 },
+      message: `account ${accountId} would total more than 2^53 - 1 cents in ${month}`,
+    },
+  ]);
 }
 
 /** What a load changed, for an adapter that tells other processes (PostgreSQL: ledger_changes + NOTIFY). */
@@ -297,16 +368,26 @@ export type ChangeRecorder = (s: SqlSession, change: LoadChange) => Promise<void
 async function optionCompanyIds(s: SqlSession, b: NormalizedBatch): Promise<number[]> {
   const categories = [...new Set(b.trackingOptions.map((o) => o.categoryId))];
   if (categories.length === 0) return [];
-  const rows = await s.query('SELECT DISTINCT CAST(company_id AS VARCHAR) AS c FROM tracking_categories WHERE id = ANY($1)', [categories]);
+  const rows = await s.query(
+    'SELECT DISTINCT CAST(company_id AS VARCHAR) AS c FROM tracking_categories WHERE id = ANY($1)',
+    [categories],
+  );
   return rows.map((r) => int(r.c));
 }
 
 /** Validates the batch's reference rows against the stored catalogs and writes them (upserts), first in a load. */
 export async function writeBatchReferences(
-  s: SqlSession, batch: LedgerBatch, recordChange?: ChangeRecorder, moreCompanyIds: readonly number[] = [],
+  s: SqlSession,
+  batch: LedgerBatch,
+  recordChange?: ChangeRecorder,
+  moreCompanyIds: readonly number[] = [],
 ): Promise<{ normalized: NormalizedBatch; changed: (hasDelta: boolean) => Promise<void> }> {
   const stored: CompanyCatalog[] = [];
-  const companies = new Set([...referencedCompanyIds(batch), ...moreCompanyIds, ...(await ownerCompanyIds(s, batchIds(batch)))]);
+  const companies = new Set([
+    ...referencedCompanyIds(batch),
+    ...moreCompanyIds,
+    ...(await ownerCompanyIds(s, batchIds(batch))),
+  ]);
   for (const id of companies) {
     const c = await readCatalog(s, id);
     if (c) stored.push(c);
@@ -314,7 +395,8 @@ export async function writeBatchReferences(
   const normalized = validateBatch(batch, stored);
   await writeReferences(s, normalized);
   for (const id of await optionCompanyIds(s, normalized)) companies.add(id);
-  const changed = async (hasDelta: boolean) => recordChange?.(s, { companyIds: [...companies].sort((a, b) => a - b), hasDelta });
+  const changed = async (hasDelta: boolean) =>
+    recordChange?.(s, { companyIds: [...companies].sort((a, b) => a - b), hasDelta });
   return { normalized, changed };
 }
 
@@ -324,7 +406,11 @@ export async function writeBatchReferences(
  * change is recorded before COMMIT.
  */
 export async function moveStaged(
-  s: SqlSession, form: MoveForm, replace: boolean, checkMonths: () => Promise<void>, changed: (hasDelta: boolean) => Promise<void>,
+  s: SqlSession,
+  form: MoveForm,
+  replace: boolean,
+  checkMonths: () => Promise<void>,
+  changed: (hasDelta: boolean) => Promise<void>,
 ): Promise<void> {
   if (replace) await s.query(REPLACED_SQL);
   await s.query(deltaSql(replace));
@@ -335,16 +421,33 @@ export async function moveStaged(
   await s.query('DROP TABLE load_delta');
 }
 
-export async function loadBatch(s: SqlSession, dialect: Dialect, batch: LedgerBatch, writeStaging: StagingWriter, recordChange?: ChangeRecorder): Promise<number> {
+export async function loadBatch(
+  s: SqlSession,
+  dialect: Dialect,
+  batch: LedgerBatch,
+  writeStaging: StagingWriter,
+  recordChange?: ChangeRecorder,
+): Promise<number> {
   const { normalized, changed } = await writeBatchReferences(s, batch, recordChange);
   if (normalized.entries.length === 0) {
     await changed(false);
     return 0;
   }
   const tagSetId = await registerTagSets(s, normalized);
-  const staging = buildStaging(normalized, await nextId(s, 'journal_entries'), await nextId(s, 'journal_lines'), tagSetId);
+  const staging = buildStaging(
+    normalized,
+    await nextId(s, 'journal_entries'),
+    await nextId(s, 'journal_lines'),
+    tagSetId,
+  );
   await writeStaging(s, staging);
   await checkEntryRefs(s, normalized, batch.replaceEntries === true);
-  await moveStaged(s, MOVE_FORM[dialect], batch.replaceEntries === true, () => checkAccountMonths(s, normalized), changed);
+  await moveStaged(
+    s,
+    MOVE_FORM[dialect],
+    batch.replaceEntries === true,
+    () => checkAccountMonths(s, normalized),
+    changed,
+  );
   return normalized.entries.length;
 }

@@ -1,4 +1,6 @@
-/** Chooses and opens the ledger store from configuration: DATABASE_URL → PostgreSQL, else a DuckDB file. Runs migrate(). */
+/**
+ * Chooses and opens the ledger store from configuration: DATABASE_URL → PostgreSQL, else a DuckDB file. Runs migrate().
+ */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LedgerStore } from './ledger-store.ts';
@@ -23,7 +25,10 @@ export async function openStore(config: StoreConfig): Promise<LedgerStore> {
     store = await DuckDbLedgerStore.open(path).catch((error: unknown) => {
       // DuckDB lets one process at a time open a file for writing: say so plainly.
       if (error instanceof Error && /Could not set lock/i.test(error.message)) {
-        throw new Error(`The ledger file ${path} is in use by another process (a running server?). Stop it first, or use PostgreSQL (DATABASE_URL) to share one ledger between processes.`, { cause: error });
+        throw new Error(
+          `The ledger file ${path} is in use by another process (a running server?). Stop it first, or use PostgreSQL (DATABASE_URL) to share one ledger between processes.`,
+          { cause: error },
+        );
       }
       throw error;
     });

@@ -1,10 +1,22 @@
 /** Classifies node-postgres errors: which ones mean "the database is unreachable" (→ StoreUnavailableError). */
 import { StoreUnavailableError } from './errors.ts';
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOENT']);
-// SQLSTATE class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now), 53300 (too many connections).
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOENT',
+]);
+// SQLSTATE class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now), 53300 (too many
+// connections).
 const SQLSTATE = /^(08...|57P0[123]|53300)$/;
-const MESSAGES = /connection terminated|terminating connection|connection timeout|timeout exceeded when trying to connect|server closed the connection|Client has encountered a connection error|Connection refused|the database system is (starting up|shutting down)/i;
+const MESSAGES =
+  /connection terminated|terminating connection|connection timeout|timeout exceeded when trying to connect|server closed the connection|Client has encountered a connection error|Connection refused|the database system is (starting up|shutting down)/i;
 
 export function isUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;

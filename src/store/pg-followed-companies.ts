@@ -17,7 +17,10 @@ import { readTagSets } from './pnl-sql.ts';
 import { session } from './pg-session.ts';
 import type { TagSetRows } from './index-sums.ts';
 
-/** One company's report inputs as of change `seq`; a later change makes a new state (`version` + 1), only `seq` moves on. */
+/**
+ * One company's report inputs as of change `seq`; a later change makes a new state (`version` + 1), only `seq` moves
+ * on.
+ */
 export interface CompanyState {
   seq: number;
   version: number;
@@ -34,7 +37,10 @@ async function readState(client: pg.PoolClient, companyId: number, seq: number):
   const catalog = await readCatalog(s, companyId);
   if (!catalog) return undefined;
   return {
-    seq, version: 0, catalog: deepFreeze(catalog), tagSets: deepFreeze(await readTagSets(s, companyId)),
+    seq,
+    version: 0,
+    catalog: deepFreeze(catalog),
+    tagSets: deepFreeze(await readTagSets(s, companyId)),
     balances: await readCompanyBalances(client, companyId),
   };
 }
@@ -72,14 +78,18 @@ export class FollowedCompanies {
     if (!building) {
       building = this.build(companyId);
       this.building.set(companyId, building);
-      const done = () => { if (this.building.get(companyId) === building) this.building.delete(companyId); };
+      const done = () => {
+        if (this.building.get(companyId) === building) this.building.delete(companyId);
+      };
       building.then(done, done);
     }
     return building;
   }
 
   private async build(companyId: number): Promise<CompanyState | undefined> {
-    const state = await this.snapshot(async (client) => readState(client, companyId, await lastChange(session(client))));
+    const state = await this.snapshot(async (client) =>
+      readState(client, companyId, await lastChange(session(client))),
+    );
     if (!state || this.closed) return state;
     const current = this.states.get(companyId);
     if (current && current.seq >= state.seq) return current;
@@ -100,15 +110,19 @@ export class FollowedCompanies {
    */
   catchUp(): Promise<void> {
     if (!this.running) {
-      const running = this.readChanges().finally(() => { if (this.running === running) this.running = undefined; });
+      const running = this.readChanges().finally(() => {
+        if (this.running === running) this.running = undefined;
+      });
       this.running = running;
       running.catch(() => this.retryLater());
       return running;
     }
-    this.queued ??= this.running.catch(() => undefined).then(() => {
-      this.queued = undefined;
-      return this.catchUp();
-    });
+    this.queued ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.catchUp();
+      });
     return this.queued;
   }
 
@@ -133,16 +147,28 @@ export class FollowedCompanies {
       const missed = (state: CompanyState): LoggedChange[] =>
         changes.filter((c) => c.seq > state.seq && c.companyIds.includes(state.catalog.company.id));
       const touched = followed.filter((state) => missed(state).length > 0);
-      const incremental = touched.filter((state) => !missed(state).some((c) => c.pruned)).map((state) => state.catalog.company.id);
-      const deltas = incremental.length === 0 ? undefined : (await client.query<PackedDeltas[number]>(
-        `SELECT CAST(seq AS DOUBLE PRECISION) AS seq, company_id, ${MONTH_INDEX_OF_DAY} AS month, ${PACKED_DAYS} AS packed
+      const incremental = touched
+        .filter((state) => !missed(state).some((c) => c.pruned))
+        .map((state) => state.catalog.company.id);
+      const deltas =
+        incremental.length === 0
+          ? undefined
+          : (
+              await client.query<PackedDeltas[number]>(
+                `SELECT CAST(seq AS DOUBLE PRECISION) AS seq, company_id, ${MONTH_INDEX_OF_DAY} AS month, ${PACKED_DAYS} AS packed
            FROM ledger_deltas WHERE seq > $1 AND company_id = ANY($2) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-        [from, incremental])).rows;
+                [from, incremental],
+              )
+            ).rows;
       const updates: Update[] = [];
       for (const state of touched) {
         const companyId = state.catalog.company.id;
         const catalog = await readCatalog(s, companyId);
-        const update: Update = { state, catalog: catalog && deepFreeze(catalog), tagSets: deepFreeze(await readTagSets(s, companyId)) };
+        const update: Update = {
+          state,
+          catalog: catalog && deepFreeze(catalog),
+          tagSets: deepFreeze(await readTagSets(s, companyId)),
+        };
         if (!incremental.includes(companyId)) update.rebuilt = await readCompanyBalances(client, companyId);
         else update.deltas = deltas;
         updates.push(update);
@@ -190,7 +216,12 @@ export class FollowedCompanies {
 }
 
 /** The deltas of one company newer than `after` added to its index (undefined stays undefined: answered by SQL). */
-function addDeltas(balances: CompanyBalances | undefined, deltas: PackedDeltas, companyId: number, after: number): CompanyBalances | undefined {
+function addDeltas(
+  balances: CompanyBalances | undefined,
+  deltas: PackedDeltas,
+  companyId: number,
+  after: number,
+): CompanyBalances | undefined {
   if (!balances) return undefined;
   for (const { seq, company_id: company, month, packed } of deltas) {
     if (company !== companyId || seq <= after) continue;

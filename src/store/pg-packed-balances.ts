@@ -33,7 +33,14 @@ export function addPackedMonth(balances: CompanyBalances, monthIndex: number, pa
   for (let at = 0; at < packed.byteLength; at += ROW_BYTES) {
     const cents = view.getFloat64(at + 16);
     if (!(Math.abs(cents) < Number.MAX_SAFE_INTEGER)) return false;
-    balances.addOn(monthIndex, view.getInt32(at), view.getInt32(at + 4), view.getInt32(at + 8), view.getInt32(at + 12), cents);
+    balances.addOn(
+      monthIndex,
+      view.getInt32(at),
+      view.getInt32(at + 4),
+      view.getInt32(at + 8),
+      view.getInt32(at + 12),
+      cents,
+    );
   }
   return true;
 }
@@ -42,15 +49,22 @@ export function addPackedMonth(balances: CompanyBalances, monthIndex: number, pa
  * The company's balance_daily as an index, read in the client's transaction (the caller's snapshot); undefined when
  * some daily sum is beyond 2^53 cents.
  */
-export async function readCompanyBalances(client: pg.PoolClient, companyId: number): Promise<CompanyBalances | undefined> {
+export async function readCompanyBalances(
+  client: pg.PoolClient,
+  companyId: number,
+): Promise<CompanyBalances | undefined> {
   const balances = new CompanyBalances();
   await client.query(
     `DECLARE company_balances NO SCROLL CURSOR FOR SELECT ${MONTH_INDEX_OF_DAY} AS month, ${PACKED_DAYS} AS packed
-       FROM balance_daily WHERE company_id = $1 GROUP BY 1`, [companyId]);
+       FROM balance_daily WHERE company_id = $1 GROUP BY 1`,
+    [companyId],
+  );
   const fetch = () => client.query<{ month: number; packed: Buffer }>('FETCH 1 FROM company_balances');
   let exact = true;
-  for (let next = fetch(); ;) {
-    const { rows: [row] } = await next;
+  for (let next = fetch(); ; ) {
+    const {
+      rows: [row],
+    } = await next;
     if (!row || !exact) break;
     next = fetch();
     exact = addPackedMonth(balances, row.month, row.packed);

@@ -33,7 +33,9 @@ ORDER BY x.account_id, month`;
 export async function readTagSets(s: SqlSession, companyId: number): Promise<{ id: number; optionIds: string[] }[]> {
   const rows = await s.query(
     `SELECT t.id, o.option_id FROM tag_sets t LEFT JOIN tag_set_options o ON o.tag_set_id = t.id
-      WHERE t.company_id = $1 ORDER BY t.id`, [companyId]);
+      WHERE t.company_id = $1 ORDER BY t.id`,
+    [companyId],
+  );
   const byId = new Map<number, string[]>();
   for (const r of rows) {
     const id = int(r.id);
@@ -51,13 +53,25 @@ export async function sumPnl(s: SqlSession, q: PnlQuery): Promise<AccountMonthTo
     : undefined;
   if (tagSetIds && tagSetIds.length === 0) return [];
   const rows = await s.query(PNL_SQL, [
-    q.companyId, plan.firstMonth, plan.lastMonth,
-    q.locationIds.length === 0, q.locationIds,
-    tagSetIds === undefined, tagSetIds ?? [],
-    plan.head?.from ?? null, plan.head?.to ?? null, plan.head?.month ?? null,
-    plan.tail?.from ?? null, plan.tail?.to ?? null, plan.tail?.month ?? null,
+    q.companyId,
+    plan.firstMonth,
+    plan.lastMonth,
+    q.locationIds.length === 0,
+    q.locationIds,
+    tagSetIds === undefined,
+    tagSetIds ?? [],
+    plan.head?.from ?? null,
+    plan.head?.to ?? null,
+    plan.head?.month ?? null,
+    plan.tail?.from ?? null,
+    plan.tail?.to ?? null,
+    plan.tail?.month ?? null,
   ]);
-  return rows.map((r) => ({ accountId: int(r.account_id), month: str(r.month).slice(0, 7), cents: toSafeCents(str(r.cents)) }));
+  return rows.map((r) => ({
+    accountId: int(r.account_id),
+    month: str(r.month).slice(0, 7),
+    cents: toSafeCents(str(r.cents)),
+  }));
 }
 
 /**
@@ -68,7 +82,10 @@ export async function sumPnl(s: SqlSession, q: PnlQuery): Promise<AccountMonthTo
 export async function scanPnl(s: SqlSession, q: PnlQuery): Promise<AccountMonthTotal[]> {
   const groups = q.optionGroups.filter((g) => g.length > 0);
   const exists = groups
-    .map((_, i) => ` AND EXISTS (SELECT 1 FROM tag_set_options lo WHERE lo.tag_set_id = l.tag_set_id AND lo.option_id = ANY($${6 + i}))`)
+    .map(
+      (_, i) =>
+        ` AND EXISTS (SELECT 1 FROM tag_set_options lo WHERE lo.tag_set_id = l.tag_set_id AND lo.option_id = ANY($${6 + i}))`,
+    )
     .join('');
   const sql = `
     SELECT l.account_id, CAST(CAST(date_trunc('month', e.entry_date) AS DATE) AS VARCHAR) AS month, CAST(SUM(l.amount_cents) AS VARCHAR) AS cents
@@ -78,16 +95,29 @@ export async function scanPnl(s: SqlSession, q: PnlQuery): Promise<AccountMonthT
      WHERE e.company_id = $1 AND e.is_posted AND e.entry_date BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE)
        AND ($4 OR l.location_id = ANY($5))${exists}
      GROUP BY 1, 2 HAVING SUM(l.amount_cents) <> 0 ORDER BY 1, 2`;
-  const rows = await s.query(sql, [q.companyId, q.from, q.to, q.locationIds.length === 0, q.locationIds,
-    ...groups.map((g) => g.map((o) => parseGuid(o) ?? o))]);
-  return rows.map((r) => ({ accountId: int(r.account_id), month: str(r.month).slice(0, 7), cents: toSafeCents(str(r.cents)) }));
+  const rows = await s.query(sql, [
+    q.companyId,
+    q.from,
+    q.to,
+    q.locationIds.length === 0,
+    q.locationIds,
+    ...groups.map((g) => g.map((o) => parseGuid(o) ?? o)),
+  ]);
+  return rows.map((r) => ({
+    accountId: int(r.account_id),
+    month: str(r.month).slice(0, 7),
+    cents: toSafeCents(str(r.cents)),
+  }));
 }
 
 /**
  * The first and last month (YYYY-MM) in which some P&L account of the company totals other than zero, from
  * balance_monthly alone (what a tool that exits right after needs, without building the in-memory index).
  */
-export async function pnlMonthSpan(s: SqlSession, companyId: number): Promise<{ first: string; last: string } | undefined> {
+export async function pnlMonthSpan(
+  s: SqlSession,
+  companyId: number,
+): Promise<{ first: string; last: string } | undefined> {
   const [row] = await s.query(
     `SELECT CAST(MIN(month) AS VARCHAR) AS first, CAST(MAX(month) AS VARCHAR) AS last FROM (
        SELECT b.month FROM balance_monthly b JOIN accounts a ON a.id = b.account_id AND a.company_id = b.company_id

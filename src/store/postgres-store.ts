@@ -10,8 +10,17 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { readCatalog } from './catalog-sql.ts';
 import * as keys from './api-key-sql.ts';
 import type {
-  AccountMonthTotal, ApiKeyRecord, Company, CompanyCatalog, JournalLoad, LedgerBatch, LedgerStore, LedgerView, NewApiKey,
-  PnlQuery, ReadOptions,
+  AccountMonthTotal,
+  ApiKeyRecord,
+  Company,
+  CompanyCatalog,
+  JournalLoad,
+  LedgerBatch,
+  LedgerStore,
+  LedgerView,
+  NewApiKey,
+  PnlQuery,
+  ReadOptions,
 } from './ledger-store.ts';
 import { loadJournal, type JournalReader, type RowsReading } from './journal-import-sql.ts';
 import { API_KEYS_CHANNEL, recordChange } from './change-log-sql.ts';
@@ -32,21 +41,38 @@ import type { JournalFile } from './journal-file.ts';
 const STAGE_BATCH = 20_000;
 const MIGRATE_LOCK = 7_310_411; // advisory lock id serializing concurrent migrations
 
-async function insertColumns(client: pg.PoolClient, table: string, casts: string[], columns: unknown[][]): Promise<void> {
+async function insertColumns(
+  client: pg.PoolClient,
+  table: string,
+  casts: string[],
+  columns: unknown[][],
+): Promise<void> {
   const rows = columns[0]?.length ?? 0;
   const sql = `INSERT INTO ${table} SELECT * FROM unnest(${casts.map((c, i) => `$${i + 1}::${c}[]`).join(', ')})`;
   for (let off = 0; off < rows; off += STAGE_BATCH) {
-    await client.query(sql, columns.map((col) => col.slice(off, off + STAGE_BATCH)));
+    await client.query(
+      sql,
+      columns.map((col) => col.slice(off, off + STAGE_BATCH)),
+    );
   }
 }
 
 async function writeStaging(client: pg.PoolClient, st: Staging): Promise<void> {
   for (const ddl of STAGE_DDL) await client.query(ddl);
-  const E = st.entries, L = st.lines;
-  await insertColumns(client, 'stage_entries', ['bigint', 'int', 'int', 'date', 'text', 'boolean', 'text'],
-    [E.id, E.companyId, E.locationId, E.date, E.memo, E.posted, E.ref]);
-  await insertColumns(client, 'stage_lines', ['bigint', 'bigint', 'int', 'int', 'int', 'int', 'date', 'boolean', 'bigint'],
-    [L.id, L.entryId, L.companyId, L.locationId, L.accountId, L.tagSetId, L.date, L.posted, L.cents]);
+  const E = st.entries,
+    L = st.lines;
+  await insertColumns(
+    client,
+    'stage_entries',
+    ['bigint', 'int', 'int', 'date', 'text', 'boolean', 'text'],
+    [E.id, E.companyId, E.locationId, E.date, E.memo, E.posted, E.ref],
+  );
+  await insertColumns(
+    client,
+    'stage_lines',
+    ['bigint', 'bigint', 'int', 'int', 'int', 'int', 'date', 'boolean', 'bigint'],
+    [L.id, L.entryId, L.companyId, L.locationId, L.accountId, L.tagSetId, L.date, L.posted, L.cents],
+  );
 }
 
 /**
@@ -61,11 +87,18 @@ function journalReader(client: pg.PoolClient): JournalReader {
     dialect: 'postgres',
     async read(journal, createRows, progress) {
       const columns = Array.from({ length: journal.width }, (_, i) => `c${i}`);
-      await client.query(`CREATE TEMP TABLE import_csv (ord BIGINT GENERATED ALWAYS AS IDENTITY (MINVALUE 0 START WITH 0), ${columns.map((c) => `${c} text`).join(', ')})`);
+      await client.query(
+        `CREATE TEMP TABLE import_csv (ord BIGINT GENERATED ALWAYS AS IDENTITY (MINVALUE 0 START WITH 0), ${columns.map((c) => `${c} text`).join(', ')})`,
+      );
       const file = createReadStream(journal.path, { end: journal.size - 1, highWaterMark: 1 << 20 });
       if (progress) file.on('data', () => progress(file.bytesRead / journal.size));
       try {
-        await pipeline(file, client.query(copyFrom(`COPY import_csv (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv, HEADER true, FREEZE true)`)));
+        await pipeline(
+          file,
+          client.query(
+            copyFrom(`COPY import_csv (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv, HEADER true, FREEZE true)`),
+          ),
+        );
       } catch (err) {
         throw malformedCopy(err, journal) ?? err;
       }
@@ -98,7 +131,10 @@ function malformedCopy(err: unknown, journal: JournalFile): JournalLineError | u
   const { message, where } = err as { message?: string; where?: string };
   const line = /^COPY import_csv, line (\d+)/.exec(where ?? '')?.[1];
   if (line === undefined || message === undefined) return undefined;
-  return new JournalLineError(Number(line), `malformed CSV: ${message.replace(/"c(\d+)"/g, (_m, i: string) => `"${journal.header[Number(i)] ?? ''}"`)}`);
+  return new JournalLineError(
+    Number(line),
+    `malformed CSV: ${message.replace(/"c(\d+)"/g, (_m, i: string) => `"${journal.header[Number(i)] ?? ''}"`)}`,
+  );
 }
 
 const IMPORT_WORK_MEM = '256MB';
@@ -124,8 +160,14 @@ export class PostgresLedgerStore implements LedgerStore {
     });
     // Idle clients die when the server goes away; the pool drops them and reconnects on the next checkout.
     this.pool.on('error', () => undefined);
-    this.followed = new FollowedCompanies((read) => this.transaction(read, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
-    this.feed = new ChangeFeed(connectionString, (seq) => this.followed.changed(seq), () => this.apiKeys.forget());
+    this.followed = new FollowedCompanies((read) =>
+      this.transaction(read, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'),
+    );
+    this.feed = new ChangeFeed(
+      connectionString,
+      (seq) => this.followed.changed(seq),
+      () => this.apiKeys.forget(),
+    );
   }
 
   /** The first report or key lookup starts listening for changes (a CLI that only loads or manages keys never does). */
@@ -185,7 +227,10 @@ export class PostgresLedgerStore implements LedgerStore {
     return (await this.stateOf(companyId))?.catalog;
   }
 
-  /** From the in-memory pre-aggregates (the same figures as the SQL over balance_monthly/balance_daily; see the contract test). */
+  /**
+   * From the in-memory pre-aggregates (the same figures as the SQL over balance_monthly/balance_daily; see the contract
+   * test).
+   */
   async sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
     checkRange(query);
     const state = await this.stateOf(query.companyId);
@@ -225,7 +270,9 @@ export class PostgresLedgerStore implements LedgerStore {
           // other requests in, as a database round trip did.
           await new Promise((resolve) => setImmediate(resolve));
           const state = await stateOf(query.companyId);
-          return state ? sumFromIndex(state.balances!, state.catalog, isFiltered(query) ? state.tagSets : undefined, query) : [];
+          return state
+            ? sumFromIndex(state.balances!, state.catalog, isFiltered(query) ? state.tagSets : undefined, query)
+            : [];
         },
       });
     } catch (err) {
@@ -343,7 +390,7 @@ export class PostgresLedgerStore implements LedgerStore {
     return this.transaction(async (client) => {
       // Serializes id allocation, and the check of createFirstApiKey with the insert.
       await client.query('LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE');
-      if (onlyIfNone && await keys.hasApiKeys(session(client))) return undefined;
+      if (onlyIfNone && (await keys.hasApiKeys(session(client)))) return undefined;
       const record = await keys.insertApiKey(session(client), key);
       await client.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANNEL, String(record.id)]);
       return record;

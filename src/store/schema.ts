@@ -15,7 +15,8 @@ export const BALANCE_PERIOD = { balance_monthly: 'month', balance_daily: 'day' }
 export type BalanceTable = keyof typeof BALANCE_PERIOD;
 const BALANCE_TABLES = Object.keys(BALANCE_PERIOD) as BalanceTable[];
 /** A pre-aggregate table's key columns. */
-export const balanceKey = (table: BalanceTable) => `company_id, ${BALANCE_PERIOD[table]}, location_id, account_id, tag_set_id`;
+export const balanceKey = (table: BalanceTable) =>
+  `company_id, ${BALANCE_PERIOD[table]}, location_id, account_id, tag_set_id`;
 
 function balanceTableDdl(dialect: Dialect, table: BalanceTable, name: string = table): string {
   const key = dialect === 'postgres' ? `, PRIMARY KEY (${balanceKey(table)})` : '';

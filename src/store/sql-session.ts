@@ -6,7 +6,9 @@ export interface SqlSession {
   query(sql: string, params?: readonly SqlParam[]): Promise<SqlRow[]>;
 }
 
-/** Runs `fn` in one transaction (`begin` opens it): COMMIT after it, ROLLBACK (its own failure ignored) on any error. */
+/**
+ * Runs `fn` in one transaction (`begin` opens it): COMMIT after it, ROLLBACK (its own failure ignored) on any error.
+ */
 export async function inTransaction<T>(s: SqlSession, fn: () => Promise<T>, begin = 'BEGIN'): Promise<T> {
   await s.query(begin);
   try {
@@ -21,10 +23,25 @@ export async function inTransaction<T>(s: SqlSession, fn: () => Promise<T>, begi
 
 /** Columnar rows to stage for one load; filled by batch-staging.ts, written in bulk by the adapter. */
 export interface Staging {
-  entries: { id: number[]; companyId: number[]; locationId: number[]; date: string[]; memo: (string | null)[]; posted: boolean[]; ref: (string | null)[] };
+  entries: {
+    id: number[];
+    companyId: number[];
+    locationId: number[];
+    date: string[];
+    memo: (string | null)[];
+    posted: boolean[];
+    ref: (string | null)[];
+  };
   lines: {
-    id: number[]; entryId: number[]; companyId: number[]; locationId: number[]; accountId: number[]; tagSetId: number[];
-    date: string[]; posted: boolean[]; cents: number[];
+    id: number[];
+    entryId: number[];
+    companyId: number[];
+    locationId: number[];
+    accountId: number[];
+    tagSetId: number[];
+    date: string[];
+    posted: boolean[];
+    cents: number[];
   };
 }
 

@@ -24,7 +24,5 @@ export function resolveTagSets(
     .map((g) => new Set(g.map((o) => parseGuid(o) ?? o.toLowerCase())))
     .filter((g) => g.size > 0);
   if (groups.length === 0) return undefined;
-  return tagSets
-    .filter((ts) => groups.every((g) => ts.optionIds.some((o) => g.has(o))))
-    .map((ts) => ts.id);
+  return tagSets.filter((ts) => groups.every((g) => ts.optionIds.some((o) => g.has(o)))).map((ts) => ts.id);
 }

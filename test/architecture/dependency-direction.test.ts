@@ -13,32 +13,51 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'|import\(\s*
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(path.join(dir, entry.name)) : entry.name.endsWith('.ts') ? [path.join(dir, entry.name)] : []);
+    entry.isDirectory()
+      ? sourceFiles(path.join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [path.join(dir, entry.name)]
+        : [],
+  );
 }
 
 /** src-relative file → its imports (src-relative files for relative imports, package names otherwise). */
-const graph = new Map(sourceFiles(SRC).map((file) => {
-  const imports = [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((m) => m[1] ?? m[2]!).map((spec) =>
-    spec.startsWith('.') ? path.relative(SRC, path.resolve(path.dirname(file), spec)) : `package:${spec}`);
-  return [path.relative(SRC, file), imports] as const;
-}));
+const graph = new Map(
+  sourceFiles(SRC).map((file) => {
+    const imports = [...readFileSync(file, 'utf8').matchAll(IMPORT)]
+      .map((m) => m[1] ?? m[2]!)
+      .map((spec) =>
+        spec.startsWith('.') ? path.relative(SRC, path.resolve(path.dirname(file), spec)) : `package:${spec}`,
+      );
+    return [path.relative(SRC, file), imports] as const;
+  }),
+);
 
 const folderOf = (file: string) => (file.includes('/') ? file.split('/')[0]! : file);
 
 function importsFrom(folder: string, forbidden: string[]): string[] {
   return [...graph].flatMap(([file, imports]) =>
-    folderOf(file) === folder ? imports.filter((i) => forbidden.includes(folderOf(i))).map((i) => `${file} → ${i}`) : []);
+    folderOf(file) === folder
+      ? imports.filter((i) => forbidden.includes(folderOf(i))).map((i) => `${file} → ${i}`)
+      : [],
+  );
 }
 
 describe('dependency direction in src/', () => {
   it('When the sources are read, then every import resolves to a file of src/ or a package', () => {
-    const missing = [...graph].flatMap(([file, imports]) => imports.filter((i) => !i.startsWith('package:') && !i.startsWith('../') && !graph.has(i)).map((i) => `${file} → ${i}`));
+    const missing = [...graph].flatMap(([file, imports]) =>
+      imports
+        .filter((i) => !i.startsWith('package:') && !i.startsWith('../') && !graph.has(i))
+        .map((i) => `${file} → ${i}`),
+    );
     expect(graph.size).to.be.greaterThan(50);
     expect(missing).to.deep.equal([]);
   });
 
   it('When scalars/ is read, then it imports nothing at all', () => {
-    expect([...graph].filter(([file, imports]) => folderOf(file) === 'scalars' && imports.length > 0).map(([file]) => file)).to.deep.equal([]);
+    expect(
+      [...graph].filter(([file, imports]) => folderOf(file) === 'scalars' && imports.length > 0).map(([file]) => file),
+    ).to.deep.equal([]);
   });
 
   it('When reports/ (the pure engine) and formats/ are read, then they import nothing from http/, services/, soap/ or app.ts', () => {

@@ -13,7 +13,12 @@ import { REPO_ROOT } from '../support/server-process.ts';
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? tsFiles(path.join(dir, entry.name)) : entry.name.endsWith('.ts') ? [path.join(dir, entry.name)] : []);
+    entry.isDirectory()
+      ? tsFiles(path.join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [path.join(dir, entry.name)]
+        : [],
+  );
 }
 
 const PRODUCTION_FILES = [
@@ -23,10 +28,14 @@ const PRODUCTION_FILES = [
 
 /** Whether `subpath` (`./sync`) is a key of the package's `exports` map (patterns with `*` included). */
 function exportsDeclare(packageName: string, subpath: string): boolean {
-  const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', packageName, 'package.json'), 'utf8')) as { exports?: unknown };
+  const manifest = JSON.parse(
+    readFileSync(path.join(REPO_ROOT, 'node_modules', packageName, 'package.json'), 'utf8'),
+  ) as { exports?: unknown };
   const exports = manifest.exports;
   if (!exports || typeof exports !== 'object' || Array.isArray(exports)) return false;
-  return Object.keys(exports).some((key) => key === subpath || (key.includes('*') && subpath.startsWith(key.slice(0, key.indexOf('*')))));
+  return Object.keys(exports).some(
+    (key) => key === subpath || (key.includes('*') && subpath.startsWith(key.slice(0, key.indexOf('*')))),
+  );
 }
 
 /** Express internals the previous request path used, and code run outside Node's module loader. */
@@ -48,7 +57,8 @@ describe('public APIs only', () => {
         packages++;
         const name = packageOf(specifier);
         const subpath = `.${specifier.slice(name.length)}`;
-        if (subpath !== '.' && !exportsDeclare(name, subpath)) internal.push(`${path.relative(REPO_ROOT, file)}: ${specifier}`);
+        if (subpath !== '.' && !exportsDeclare(name, subpath))
+          internal.push(`${path.relative(REPO_ROOT, file)}: ${specifier}`);
       }
     }
     expect(packages, 'the scan finds package imports').to.be.greaterThan(30);
@@ -58,7 +68,9 @@ describe('public APIs only', () => {
   it('When src/ is read, then no file calls an undocumented Express internal or runs code through node:vm', () => {
     const found = PRODUCTION_FILES.flatMap((file) => {
       const text = readFileSync(file, 'utf8');
-      return UNDOCUMENTED.filter((pattern) => pattern.test(text)).map((pattern) => `${path.relative(REPO_ROOT, file)}: ${pattern}`);
+      return UNDOCUMENTED.filter((pattern) => pattern.test(text)).map(
+        (pattern) => `${path.relative(REPO_ROOT, file)}: ${pattern}`,
+      );
     });
     expect(found).to.deep.equal([]);
   });

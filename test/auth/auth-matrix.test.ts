@@ -11,25 +11,58 @@ import { createTestApp, TEST_COMPANY_NAME, type TestApp } from '../support/test-
 
 type Case = 'none' | 'wrong' | 'revoked' | 'other' | 'right';
 type Query = Record<string, string>;
-interface Route { name: string; echo: boolean; send: (app: Express, headers: Record<string, string>, query: Query) => request.Test }
+interface Route {
+  name: string;
+  echo: boolean;
+  send: (app: Express, headers: Record<string, string>, query: Query) => request.Test;
+}
 
 /** The path of a report link (GetFlatResponse.Url), filled in before the matrix runs. */
 let reportLinkPath = '';
 
 const ROUTES: Route[] = [
-  { name: 'GET /v1/Reporting/ProfitAndLoss/Flat', echo: false, send: (a, h, q) => request(a).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').query(q).set(h) },
-  { name: 'GET /json/reply/GetFlatRequest', echo: false, send: (a, h, q) => request(a).get('/json/reply/GetFlatRequest?CompanyId=1').query(q).set(h) },
-  { name: 'POST /json/reply/GetFlatRequest', echo: false, send: (a, h, q) => request(a).post('/json/reply/GetFlatRequest').query(q).set(h).send({ CompanyId: 1 }) },
-  { name: 'GET report link (Url)', echo: false, send: (a, h, q) => request(a).get(reportLinkPath).query({ format: 'json', ...q }).set(h) },
+  {
+    name: 'GET /v1/Reporting/ProfitAndLoss/Flat',
+    echo: false,
+    send: (a, h, q) => request(a).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').query(q).set(h),
+  },
+  {
+    name: 'GET /json/reply/GetFlatRequest',
+    echo: false,
+    send: (a, h, q) => request(a).get('/json/reply/GetFlatRequest?CompanyId=1').query(q).set(h),
+  },
+  {
+    name: 'POST /json/reply/GetFlatRequest',
+    echo: false,
+    send: (a, h, q) => request(a).post('/json/reply/GetFlatRequest').query(q).set(h).send({ CompanyId: 1 }),
+  },
+  {
+    name: 'GET report link (Url)',
+    echo: false,
+    send: (a, h, q) =>
+      request(a)
+        .get(reportLinkPath)
+        .query({ format: 'json', ...q })
+        .set(h),
+  },
   { name: 'GET /v1/echo/{Message}', echo: true, send: (a, h, q) => request(a).get('/v1/echo/hi').query(q).set(h) },
-  { name: 'GET /json/reply/EchoRequest', echo: true, send: (a, h, q) => request(a).get('/json/reply/EchoRequest?Message=hi').query(q).set(h) },
-  { name: 'POST /json/reply/EchoRequest', echo: true, send: (a, h, q) => request(a).post('/json/reply/EchoRequest').query(q).set(h).send({ Message: 'hi' }) },
+  {
+    name: 'GET /json/reply/EchoRequest',
+    echo: true,
+    send: (a, h, q) => request(a).get('/json/reply/EchoRequest?Message=hi').query(q).set(h),
+  },
+  {
+    name: 'POST /json/reply/EchoRequest',
+    echo: true,
+    send: (a, h, q) => request(a).post('/json/reply/EchoRequest').query(q).set(h).send({ Message: 'hi' }),
+  },
 ];
 
 function credentials(via: string, key: string | undefined): { headers: Record<string, string>; query: Query } {
   if (key === undefined) return { headers: {}, query: {} };
   if (via === 'Bearer') return { headers: { Authorization: `Bearer ${key}` }, query: {} };
-  if (via === 'Basic') return { headers: { Authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` }, query: {} };
+  if (via === 'Basic')
+    return { headers: { Authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` }, query: {} };
   if (via === 'apikey') return { headers: {}, query: { apikey: key } };
   return { headers: { 'X-ApiKey': key }, query: {} };
 }
@@ -39,7 +72,9 @@ describe('auth matrix: route × key', () => {
   const keys = {} as Record<Case, string | undefined>;
   before(async () => {
     t = await createTestApp();
-    await t.store.load({ companies: [{ id: 2, name: 'Second Co', baseCurrency: 'USD', fiscalYearStartMonth: 1, timeZone: 'UTC' }] });
+    await t.store.load({
+      companies: [{ id: 2, name: 'Second Co', baseCurrency: 'USD', fiscalYearStartMonth: 1, timeZone: 'UTC' }],
+    });
     keys.none = undefined;
     keys.wrong = generateApiKey();
     keys.revoked = await t.keyFor(1);
@@ -47,7 +82,10 @@ describe('auth matrix: route × key', () => {
     expect(await t.store.revokeApiKey(revokedId)).to.equal(true);
     keys.other = await t.keyFor(2);
     keys.right = await t.keyFor(1);
-    const built = await request(t.rawApp).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').set('X-ApiKey', keys.right).expect(200);
+    const built = await request(t.rawApp)
+      .get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1')
+      .set('X-ApiKey', keys.right)
+      .expect(200);
     reportLinkPath = new URL(built.body.Url).pathname;
   });
   after(() => t.close());
@@ -95,7 +133,10 @@ describe('auth matrix: route × key', () => {
   });
 
   it('an unknown company is 403 for a key that does not cover it (existence is not revealed)', async () => {
-    const res = await request(t.rawApp).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=99').set('X-ApiKey', keys.right!).expect(403);
+    const res = await request(t.rawApp)
+      .get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=99')
+      .set('X-ApiKey', keys.right!)
+      .expect(403);
     expect(res.body.ResponseStatus.ErrorCode).to.equal('Forbidden');
   });
 
@@ -114,8 +155,14 @@ describe('auth matrix: route × key', () => {
     await request(t.rawApp).get('/v1/echo/hi').set('X-ApiKey', 'x'.repeat(5000)).expect(401);
     // HTTP Basic: the user name is the key ('u' is not one); an empty user name is an unusable key.
     await request(t.rawApp).get('/v1/echo/hi').set('Authorization', 'Basic dTpw').expect(401);
-    await request(t.rawApp).get('/v1/echo/hi').set('Authorization', `Basic ${Buffer.from(':p').toString('base64')}`).expect(401);
-    await request(t.rawApp).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').set('Authorization', 'Basic dTpw').expect(401);
+    await request(t.rawApp)
+      .get('/v1/echo/hi')
+      .set('Authorization', `Basic ${Buffer.from(':p').toString('base64')}`)
+      .expect(401);
+    await request(t.rawApp)
+      .get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1')
+      .set('Authorization', 'Basic dTpw')
+      .expect(401);
     const digest = await request(t.rawApp).get('/v1/echo/hi').set('Authorization', 'Digest username="x"').expect(200);
     expect(digest.body.CompanyName).to.equal(TEST_COMPANY_NAME);
   });

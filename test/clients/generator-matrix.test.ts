@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { createReportingClient, ResponseStatusError, type ReportingClient } from '../../src/client/index.ts';
+import { createReportingClient, type ResponseStatusError, type ReportingClient } from '../../src/client/index.ts';
 import { OPENAPI_PATH } from '../../src/contract/openapi-document.ts';
 import { AIRPORT, DINE_IN, DOWNTOWN } from '../fixtures/worked-example.ts';
 import { listenTestApp, type ListeningTestApp } from '../support/listening.ts';
@@ -44,15 +44,27 @@ const cli = (bin: string, ...args: string[]) => run(testToolBin(bin), args, { cw
 // node_modules/.bin/openapi is claimed by both @redocly/cli and openapi-typescript-codegen (whichever npm links
 // last wins), so this generator's bin is read from its own package.json.
 const packageBin = (pkg: string, bin: string, ...args: string[]) => {
-  const manifest = JSON.parse(readFileSync(path.join(testToolPackage(pkg), 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(path.join(testToolPackage(pkg), 'package.json'), 'utf8')) as {
+    bin: Record<string, string>;
+  };
   const script = manifest.bin[bin];
   if (!script) throw new Error(`${pkg} has no bin named ${bin}`);
   return run(process.execPath, [path.join(testToolPackage(pkg), script), ...args], { cwd: ROOT, maxBuffer: 16 << 20 });
 };
 
 const GENERATORS: Generator[] = [
-  { name: '@hey-api/openapi-ts', id: 'hey-api', encodesPathParameters: true, generate: (dir) => cli('openapi-ts', '-i', OPENAPI_PATH, '-o', `${dir}/api`) },
-  { name: 'oazapfts', id: 'oazapfts', encodesPathParameters: true, generate: (dir) => cli('oazapfts', OPENAPI_PATH, `${dir}/api/api.ts`) },
+  {
+    name: '@hey-api/openapi-ts',
+    id: 'hey-api',
+    encodesPathParameters: true,
+    generate: (dir) => cli('openapi-ts', '-i', OPENAPI_PATH, '-o', `${dir}/api`),
+  },
+  {
+    name: 'oazapfts',
+    id: 'oazapfts',
+    encodesPathParameters: true,
+    generate: (dir) => cli('oazapfts', OPENAPI_PATH, `${dir}/api/api.ts`),
+  },
   {
     name: 'orval',
     id: 'orval',
@@ -60,15 +72,56 @@ const GENERATORS: Generator[] = [
     generate: async (dir) => {
       // orval's fetch client builds relative URLs: a custom fetch mutator (its documented hook) adds the base URL.
       cpSync(path.join(DRIVERS, 'orval-fetcher.ts'), `${dir}/api/fetcher.ts`);
-      const config = { reporting: { input: OPENAPI_PATH, output: { target: `${dir}/api/api.ts`, client: 'fetch', override: { mutator: { path: `${dir}/api/fetcher.ts`, name: 'customFetch' } } } } };
+      const config = {
+        reporting: {
+          input: OPENAPI_PATH,
+          output: {
+            target: `${dir}/api/api.ts`,
+            client: 'fetch',
+            override: { mutator: { path: `${dir}/api/fetcher.ts`, name: 'customFetch' } },
+          },
+        },
+      };
       writeFileSync(`${dir}/orval.config.cjs`, `module.exports = ${JSON.stringify(config)};\n`);
       return cli('orval', '--config', `${dir}/orval.config.cjs`);
     },
   },
-  { name: 'swagger-typescript-api', id: 'swagger-typescript-api', encodesPathParameters: false, generate: (dir) => cli('swagger-typescript-api', 'generate', '-p', OPENAPI_PATH, '-o', `${dir}/api`, '-n', 'api.ts') },
-  { name: 'typed-openapi', id: 'typed-openapi', encodesPathParameters: false, generate: (dir) => cli('typed-openapi', OPENAPI_PATH, '-o', path.relative(ROOT, `${dir}/api/api.ts`)) }, // -o is joined to the working directory
-  { name: 'openapi-typescript-codegen', id: 'openapi-typescript-codegen', encodesPathParameters: false, generate: (dir) => packageBin('openapi-typescript-codegen', 'openapi', '--input', OPENAPI_PATH, '--output', `${dir}/api`, '--client', 'fetch') },
-  { name: 'openapi-zod-client', id: 'openapi-zod-client', encodesPathParameters: false, arrayForm: /[?&]Locations(\[\]|%5B%5D)=10&/, generate: (dir) => cli('openapi-zod-client', OPENAPI_PATH, '-o', `${dir}/api/api.ts`) },
+  {
+    name: 'swagger-typescript-api',
+    id: 'swagger-typescript-api',
+    encodesPathParameters: false,
+    generate: (dir) =>
+      cli('swagger-typescript-api', 'generate', '-p', OPENAPI_PATH, '-o', `${dir}/api`, '-n', 'api.ts'),
+  },
+  {
+    name: 'typed-openapi',
+    id: 'typed-openapi',
+    encodesPathParameters: false,
+    generate: (dir) => cli('typed-openapi', OPENAPI_PATH, '-o', path.relative(ROOT, `${dir}/api/api.ts`)),
+  }, // -o is joined to the working directory
+  {
+    name: 'openapi-typescript-codegen',
+    id: 'openapi-typescript-codegen',
+    encodesPathParameters: false,
+    generate: (dir) =>
+      packageBin(
+        'openapi-typescript-codegen',
+        'openapi',
+        '--input',
+        OPENAPI_PATH,
+        '--output',
+        `${dir}/api`,
+        '--client',
+        'fetch',
+      ),
+  },
+  {
+    name: 'openapi-zod-client',
+    id: 'openapi-zod-client',
+    encodesPathParameters: false,
+    arrayForm: /[?&]Locations(\[\]|%5B%5D)=10&/,
+    generate: (dir) => cli('openapi-zod-client', OPENAPI_PATH, '-o', `${dir}/api/api.ts`),
+  },
 ];
 
 const dirOf = (g: Generator) => path.join(WORK, g.id);
@@ -77,12 +130,14 @@ const dirOf = (g: Generator) => path.join(WORK, g.id);
 async function pool<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]> {
   const results: T[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < tasks.length) {
-      const i = next++;
-      results[i] = await tasks[i]!();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < tasks.length) {
+        const i = next++;
+        results[i] = await tasks[i]!();
+      }
+    }),
+  );
   return results;
 }
 
@@ -106,13 +161,16 @@ const TSCONFIG = {
 /** Generates every client, then compiles all of them in one `tsc --strict` run; answers each one's diagnostics. */
 async function generateAndCompile(): Promise<Map<string, string[]>> {
   rmSync(WORK, { recursive: true, force: true });
-  await pool(GENERATORS.map((g) => async () => {
-    const dir = dirOf(g);
-    mkdirSync(`${dir}/api`, { recursive: true });
-    await g.generate(dir);
-    cpSync(path.join(DRIVERS, 'common.ts'), `${dir}/common.ts`);
-    cpSync(path.join(DRIVERS, `${g.id}.ts`), `${dir}/driver.ts`);
-  }), 2);
+  await pool(
+    GENERATORS.map((g) => async () => {
+      const dir = dirOf(g);
+      mkdirSync(`${dir}/api`, { recursive: true });
+      await g.generate(dir);
+      cpSync(path.join(DRIVERS, 'common.ts'), `${dir}/common.ts`);
+      cpSync(path.join(DRIVERS, `${g.id}.ts`), `${dir}/driver.ts`);
+    }),
+    2,
+  );
   writeFileSync(path.join(WORK, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   writeFileSync(path.join(WORK, 'package.json'), '{ "type": "commonjs" }\n');
   const diagnostics = new Map<string, string[]>(GENERATORS.map((g) => [g.id, []]));
@@ -129,16 +187,32 @@ async function generateAndCompile(): Promise<Map<string, string[]>> {
   return diagnostics;
 }
 
-type FlatBody = { Url: string; SelectedOptions: { Locations: number[]; Filters: string[] }; ReportModel: { BuildTime?: number } };
+type FlatBody = {
+  Url: string;
+  SelectedOptions: { Locations: number[]; Filters: string[] };
+  ReportModel: { BuildTime?: number };
+};
 /** The report without its timing: what two clients asking the same question must agree on. */
 const figures = (body: unknown) => {
   const { BuildTime: _ignored, ...model } = (body as FlatBody).ReportModel;
   return model;
 };
 
-const JAN_FEB_2024 = { CompanyId: 1, UseCustomDateRange: true, StartDate: '2024-01-01', EndDate: '2024-02-29', IncludeComputedColumns: true } as const;
+const JAN_FEB_2024 = {
+  CompanyId: 1,
+  UseCustomDateRange: true,
+  StartDate: '2024-01-01',
+  EndDate: '2024-02-29',
+  IncludeComputedColumns: true,
+} as const;
 /** EndDate carries a `+`: a client that sent it raw (allowReserved) would have it read as a space, a 400. */
-const FILTERED: FlatInput = { ...JAN_FEB_2024, EndDate: '/Date(1709164800000+0100)/', Locations: [DOWNTOWN], Filters: [DINE_IN], OrderBy: 'AmountDescending' };
+const FILTERED: FlatInput = {
+  ...JAN_FEB_2024,
+  EndDate: '/Date(1709164800000+0100)/',
+  Locations: [DOWNTOWN],
+  Filters: [DINE_IN],
+  OrderBy: 'AmountDescending',
+};
 /** Both locations of the fixture: the same figures as none, but the array must arrive whole (SelectedOptions). */
 const TWO_LOCATIONS: FlatInput = { ...JAN_FEB_2024, Locations: [DOWNTOWN, AIRPORT] };
 const UNFILTERED: FlatInput = { ...JAN_FEB_2024 };
@@ -158,7 +232,10 @@ describe('generator matrix: clients generated from openapi/ by seven npm generat
     [diagnostics, t] = await Promise.all([generateAndCompile(), listenTestApp()]);
     own = createReportingClient({ baseUrl: t.url, apiKey: t.apiKey });
     // The project's own client answers first: the figures every generated client must reproduce.
-    for (const [name, input] of Object.entries({ FILTERED, TWO_LOCATIONS, UNFILTERED })) expected[name] = figures(await own.raw.GET('/v1/Reporting/ProfitAndLoss/Flat', { params: { query: input } }).then((r) => r.data));
+    for (const [name, input] of Object.entries({ FILTERED, TWO_LOCATIONS, UNFILTERED }))
+      expected[name] = figures(
+        await own.raw.GET('/v1/Reporting/ProfitAndLoss/Flat', { params: { query: input } }).then((r) => r.data),
+      );
     expected.BAD_LOCATION = await own.getFlat(BAD_LOCATION).then(
       () => undefined,
       (e: unknown) => (e as ResponseStatusError).ResponseStatus,
@@ -181,7 +258,9 @@ describe('generator matrix: clients generated from openapi/ by seven npm generat
       before(function () {
         if (diagnostics.get(generator.id)!.length) this.skip();
         const require = createRequire(path.join(WORK, 'package.json'));
-        const { createDriver } = require(path.join(WORK, 'out', generator.id, 'driver.js')) as { createDriver: CreateDriver };
+        const { createDriver } = require(path.join(WORK, 'out', generator.id, 'driver.js')) as {
+          createDriver: CreateDriver;
+        };
         driver = createDriver(t.url, t.apiKey);
       });
 
@@ -195,7 +274,9 @@ describe('generator matrix: clients generated from openapi/ by seven npm generat
             const outcome = await driver[route](input);
             expect(outcome.status, `${route} ${name}: ${JSON.stringify(outcome.body)}`).to.equal(200);
             expect(figures(outcome.body), `${route} ${name}`).to.deep.equal(expected[name]);
-            expect((outcome.body as FlatBody).SelectedOptions.Locations, `${route} ${name}`).to.deep.equal(input.Locations ?? []);
+            expect((outcome.body as FlatBody).SelectedOptions.Locations, `${route} ${name}`).to.deep.equal(
+              input.Locations ?? [],
+            );
           }
         }
       });
@@ -217,7 +298,11 @@ describe('generator matrix: clients generated from openapi/ by seven npm generat
       });
 
       it('echoes on every route', async () => {
-        for (const outcome of [await driver.echo('hello', false), await driver.echoReplyGet('hello'), await driver.echoReplyPost('hello')]) {
+        for (const outcome of [
+          await driver.echo('hello', false),
+          await driver.echoReplyGet('hello'),
+          await driver.echoReplyPost('hello'),
+        ]) {
           expect(outcome.status).to.equal(200);
           expect(outcome.body).to.deep.equal(expected.echo);
         }
@@ -225,7 +310,10 @@ describe('generator matrix: clients generated from openapi/ by seven npm generat
 
       if (generator.arrayForm) {
         it(`sends arrays as ${generator.arrayForm.source} (read as the same field)`, () => {
-          expect(driver.urls.some((url) => generator.arrayForm!.test(url)), driver.urls.join('\n')).to.equal(true);
+          expect(
+            driver.urls.some((url) => generator.arrayForm!.test(url)),
+            driver.urls.join('\n'),
+          ).to.equal(true);
         });
       }
 
@@ -241,7 +329,9 @@ describe('generator matrix: clients generated from openapi/ by seven npm generat
         });
       } else {
         it('does NOT percent-encode path parameters (a generator bug); encoding the value yourself works around it', async () => {
-          const raw = await driver.echo(AWKWARD_MESSAGE, false).catch((error: unknown) => ({ status: 0, body: { error: String(error) } }));
+          const raw = await driver
+            .echo(AWKWARD_MESSAGE, false)
+            .catch((error: unknown) => ({ status: 0, body: { error: String(error) } }));
           expect(raw.status === 200 && body(raw).Message === AWKWARD_MESSAGE, JSON.stringify(raw)).to.equal(false);
           const workaround = await driver.echo(AWKWARD_MESSAGE, true);
           expect(workaround.status).to.equal(200);

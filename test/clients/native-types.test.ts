@@ -79,13 +79,20 @@ describe('native types: /types/typescript with typescript-ref, tsc --strict and 
     expect(res.text).to.include('export interface IReturn<T>\n{\n    createResponse(): T;\n}');
     expect(res.text).to.include('// @Route("/v1/echo/{Message}", "GET")\n');
     expect(res.text).to.include('export class EchoRequest implements IReturn<EchoResponse>\n{');
-    expect(res.text).to.include('public constructor(init?: Partial<GetFlatRequest>) { (Object as any).assign(this, init); }');
-    expect(res.text).to.include("public getTypeName() { return 'GetFlatRequest'; }\n    public getMethod() { return 'GET'; }\n    public createResponse() { return new GetFlatResponse(); }");
+    expect(res.text).to.include(
+      'public constructor(init?: Partial<GetFlatRequest>) { (Object as any).assign(this, init); }',
+    );
+    expect(res.text).to.include(
+      "public getTypeName() { return 'GetFlatRequest'; }\n    public getMethod() { return 'GET'; }\n    public createResponse() { return new GetFlatResponse(); }",
+    );
     expect(res.text, 'no @ts-nocheck: tsc --strict really checks it').not.to.include('@ts-nocheck');
   });
 
   it('typescript-ref writes dtos.ts; it compiles with tsc --strict and works with JsonServiceClient', async () => {
-    const { stdout } = await run(testToolBin('typescript-ref'), [t.url], { cwd: dir, env: { ...process.env, SERVICESTACK_TELEMETRY_OPTOUT: '1' } });
+    const { stdout } = await run(testToolBin('typescript-ref'), [t.url], {
+      cwd: dir,
+      env: { ...process.env, SERVICESTACK_TELEMETRY_OPTOUT: '1' },
+    });
     expect(stdout).to.match(/Saved to: dtos\.ts/);
     const dtos = await readFile(path.join(dir, 'dtos.ts'), 'utf8');
     expect(dtos).to.include(`BaseUrl: ${t.url}`);

@@ -33,7 +33,14 @@ describe('@servicestack/client JsonServiceClient (basePath /json/reply/)', () =>
   it('When it GETs a GetFlatRequest with arrays and dates, then the report comes back', async () => {
     const response = await client.get(
       new GetFlatRequest(
-        { CompanyId: 1, UseCustomDateRange: true, StartDate: '2024-01-01', EndDate: '2024-02-29', Filters: [DINE_IN], IncludeComputedColumns: true },
+        {
+          CompanyId: 1,
+          UseCustomDateRange: true,
+          StartDate: '2024-01-01',
+          EndDate: '2024-02-29',
+          Filters: [DINE_IN],
+          IncludeComputedColumns: true,
+        },
         'GET',
       ),
     );
@@ -43,7 +50,15 @@ describe('@servicestack/client JsonServiceClient (basePath /json/reply/)', () =>
 
   it('When it POSTs a GetFlatRequest with /Date()/ strings, then the report comes back', async () => {
     const response = await client.post(
-      new GetFlatRequest({ CompanyId: 1, UseCustomDateRange: true, StartDate: '/Date(1704067200000)/', EndDate: '/Date(1709164800000)/' }, 'POST'),
+      new GetFlatRequest(
+        {
+          CompanyId: 1,
+          UseCustomDateRange: true,
+          StartDate: '/Date(1704067200000)/',
+          EndDate: '/Date(1709164800000)/',
+        },
+        'POST',
+      ),
     );
     expect(response.ReportModel.ColumnNames).to.deep.equal(['Jan 2024', 'Feb 2024']);
   });
@@ -90,7 +105,17 @@ describe('@servicestack/client JsonServiceClient with its default base path (/ap
   it('When it GETs a GetFlatRequest with its key, then the report comes back', async () => {
     client.headers.set('X-ApiKey', t.apiKey);
     const response = await client.get(
-      new GetFlatRequest({ CompanyId: 1, UseCustomDateRange: true, StartDate: '2024-01-01', EndDate: '2024-02-29', Filters: [DINE_IN], IncludeComputedColumns: true }, 'GET'),
+      new GetFlatRequest(
+        {
+          CompanyId: 1,
+          UseCustomDateRange: true,
+          StartDate: '2024-01-01',
+          EndDate: '2024-02-29',
+          Filters: [DINE_IN],
+          IncludeComputedColumns: true,
+        },
+        'GET',
+      ),
     );
     expect(response.ReportModel.Rows.find((r) => r.RowName === 'Net Income')?.Values).to.deep.equal([1000, 1200, 2200]);
   });

@@ -4,7 +4,14 @@
  */
 import { expect } from 'chai';
 import { operationRoutes } from '../../generated/client-contract.ts';
-import { clientMethodOf, createReportingClient, parseLegacyDate, ResponseStatusError, toLegacyDate, type ReportingClient } from '../../src/client/index.ts';
+import {
+  clientMethodOf,
+  createReportingClient,
+  parseLegacyDate,
+  ResponseStatusError,
+  toLegacyDate,
+  type ReportingClient,
+} from '../../src/client/index.ts';
 import { loadOpenApiDocument } from '../../src/contract/openapi-document.ts';
 import { DINE_IN } from '../fixtures/worked-example.ts';
 import { listenTestApp, type ListeningTestApp } from '../support/listening.ts';
@@ -42,7 +49,9 @@ describe('typed client (openapi-fetch over generated/openapi.ts)', () => {
   it('call() answers like the named methods', async () => {
     const viaCall = await client.call('Echo', { path: { Message: 'called' } });
     expect(viaCall.Message).to.equal('called');
-    const report = await client.call('GetFlatReplyPost', { body: { CompanyId: 1, UseCustomDateRange: true, StartDate: JAN_1, EndDate: FEB_29 } });
+    const report = await client.call('GetFlatReplyPost', {
+      body: { CompanyId: 1, UseCustomDateRange: true, StartDate: JAN_1, EndDate: FEB_29 },
+    });
     expect(report.SelectedOptions.StartDate).to.be.instanceOf(Date);
   });
 
@@ -55,8 +64,19 @@ describe('typed client (openapi-fetch over generated/openapi.ts)', () => {
   });
 
   it('getFlat, getFlatReplyGet and getFlatReplyPost send Dates as /Date(ms)/ and return SelectedOptions dates as Date', async () => {
-    const request = { CompanyId: 1, UseCustomDateRange: true, StartDate: JAN_1, EndDate: FEB_29, Filters: [DINE_IN], IncludeComputedColumns: true };
-    const results = await Promise.all([client.getFlat(request), client.getFlatReplyGet(request), client.getFlatReplyPost(request)]);
+    const request = {
+      CompanyId: 1,
+      UseCustomDateRange: true,
+      StartDate: JAN_1,
+      EndDate: FEB_29,
+      Filters: [DINE_IN],
+      IncludeComputedColumns: true,
+    };
+    const results = await Promise.all([
+      client.getFlat(request),
+      client.getFlatReplyGet(request),
+      client.getFlatReplyPost(request),
+    ]);
     for (const report of results) {
       const start: Date | undefined = report.SelectedOptions.StartDate;
       expect(start).to.be.instanceOf(Date);
@@ -68,7 +88,12 @@ describe('typed client (openapi-fetch over generated/openapi.ts)', () => {
   });
 
   it('accepts the legacy string forms for date inputs as well', async () => {
-    const report = await client.getFlatReplyPost({ CompanyId: 1, UseCustomDateRange: true, StartDate: '/Date(1704067200000)/', EndDate: '2024-01-31' });
+    const report = await client.getFlatReplyPost({
+      CompanyId: 1,
+      UseCustomDateRange: true,
+      StartDate: '/Date(1704067200000)/',
+      EndDate: '2024-01-31',
+    });
     expect(report.ReportModel.ColumnNames).to.deep.equal(['Jan 2024']);
   });
 
@@ -82,7 +107,9 @@ describe('typed client (openapi-fetch over generated/openapi.ts)', () => {
     expect(e.status).to.equal(400);
     expect(e.ErrorCode).to.equal('ArgumentException');
     expect(e.Message).to.equal('Location 99 does not belong to company 1.');
-    expect(e.Errors).to.deep.equal([{ ErrorCode: 'NotFound', FieldName: 'Locations', Message: 'Location 99 does not belong to company 1.' }]);
+    expect(e.Errors).to.deep.equal([
+      { ErrorCode: 'NotFound', FieldName: 'Locations', Message: 'Location 99 does not belong to company 1.' },
+    ]);
   });
 
   it('a binding failure on the pre-defined route is a ResponseStatusError too', async () => {

@@ -63,7 +63,10 @@ describe('npm run compare: two real instances of this service', function () {
     [a, a2, b] = await Promise.all([
       startService(mkdtempSync(join(dir, 'a-')), { REPORT_LINK_SECRET: 'compare-test-secret-a' }),
       startService(mkdtempSync(join(dir, 'a2-')), { REPORT_LINK_SECRET: 'compare-test-secret-a2' }),
-      startService(mkdtempSync(join(dir, 'b-')), { REPORT_LINK_SECRET: 'compare-test-secret-b', COMPANY_NAME: 'Another Company' }),
+      startService(mkdtempSync(join(dir, 'b-')), {
+        REPORT_LINK_SECRET: 'compare-test-secret-b',
+        COMPANY_NAME: 'Another Company',
+      }),
     ]);
   });
   after(async () => {
@@ -73,13 +76,32 @@ describe('npm run compare: two real instances of this service', function () {
 
   let counter = 0;
   /** A host given as a URL is called without a key. */
-  async function compare(old: ServiceProcess | string, neu: ServiceProcess | string, ...args: string[]): Promise<CliResult> {
+  async function compare(
+    old: ServiceProcess | string,
+    neu: ServiceProcess | string,
+    ...args: string[]
+  ): Promise<CliResult> {
     const json = join(dir, `report-${++counter}.json`);
-    const hostArgs = (side: string, host: ServiceProcess | string) => (typeof host === 'string' ? [`--${side}`, host] : [`--${side}`, host.url, `--${side}-header`, `X-ApiKey: ${host.apiKey}`]);
-    const argv = ['tsx', 'scripts/compare.ts', ...hostArgs('old', old), ...hostArgs('new', neu), '--json', json, ...args];
+    const hostArgs = (side: string, host: ServiceProcess | string) =>
+      typeof host === 'string'
+        ? [`--${side}`, host]
+        : [`--${side}`, host.url, `--${side}-header`, `X-ApiKey: ${host.apiKey}`];
+    const argv = [
+      'tsx',
+      'scripts/compare.ts',
+      ...hostArgs('old', old),
+      ...hostArgs('new', neu),
+      '--json',
+      json,
+      ...args,
+    ];
     const { code, stdout, stderr } = await run('npx', argv, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: e.code ?? -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' }),
+      (e: { code?: number; stdout?: string; stderr?: string }) => ({
+        code: e.code ?? -1,
+        stdout: e.stdout ?? '',
+        stderr: e.stderr ?? '',
+      }),
     );
     let report: CompareReport;
     try {
@@ -91,7 +113,14 @@ describe('npm run compare: two real instances of this service', function () {
   }
 
   const differences = (report: CompareReport) =>
-    report.exchanges.flatMap((e) => e.differences.map((d) => `${e.request.origin.rule ?? e.request.url} ${d.path}: ${JSON.stringify(d.old)} → ${JSON.stringify(d.new)}`)).sort();
+    report.exchanges
+      .flatMap((e) =>
+        e.differences.map(
+          (d) =>
+            `${e.request.origin.rule ?? e.request.url} ${d.path}: ${JSON.stringify(d.old)} → ${JSON.stringify(d.new)}`,
+        ),
+      )
+      .sort();
   const builtIn = (d: FieldDiff) => d.why?.startsWith('built-in: ') === true;
 
   it('the battery between two instances with different link secrets: no differences, exit 0; the signature, BuildTime and request ids are built-in noise', async () => {
@@ -104,27 +133,48 @@ describe('npm run compare: two real instances of this service', function () {
     expect(t.errors).to.equal(0);
     expect(t.identical + t.noiseOnly + t.allowedOnly + t.different).to.equal(t.requests);
     expect(report.exchanges.flatMap((e) => e.allowed)).to.deep.equal([]);
-    const noise = report.exchanges.flatMap((e) => e.noise.map((d) => ({ ...d, comparer: e.comparer, rule: e.request.origin.rule })));
+    const noise = report.exchanges.flatMap((e) =>
+      e.noise.map((d) => ({ ...d, comparer: e.comparer, rule: e.request.origin.rule })),
+    );
     // Every noise field is one of the service's own: none had to be learnt from a second old answer.
     expect(noise.filter((d) => !builtIn(d)).map((d) => `${d.rule} ${d.path} ${d.why}`)).to.deep.equal([]);
-    const why = (path: string, comparer: string) => new Set(noise.filter((d) => d.path === path && d.comparer === comparer).map((d) => d.why));
+    const why = (path: string, comparer: string) =>
+      new Set(noise.filter((d) => d.path === path && d.comparer === comparer).map((d) => d.why));
     expect(why('$.Url', 'json')).to.deep.equal(new Set(['built-in: report link signature']));
     expect(why('$.Url', 'xml')).to.deep.equal(new Set(['built-in: report link signature']));
     // JSV answers are trees now: the same path as JSON's, not a byte comparison.
     expect(why('$.Url', 'jsv')).to.deep.equal(new Set(['built-in: report link signature']));
     // The HTML snapshot's text holds the link too (a line of the page), and the CSV answer's cell.
-    expect(noise.some((d) => d.comparer === 'text' && /^\$\[\d+\]$/.test(d.path) && d.why!.includes('report link signature') && String(d.old).includes('/Reports/')), 'HTML snapshot line').to.equal(true);
-    expect(noise.some((d) => d.comparer === 'csv' && d.path === '$.rows[0].Url'), 'CSV cell').to.equal(true);
+    expect(
+      noise.some(
+        (d) =>
+          d.comparer === 'text' &&
+          /^\$\[\d+\]$/.test(d.path) &&
+          d.why!.includes('report link signature') &&
+          String(d.old).includes('/Reports/'),
+      ),
+      'HTML snapshot line',
+    ).to.equal(true);
+    expect(
+      noise.some((d) => d.comparer === 'csv' && d.path === '$.rows[0].Url'),
+      'CSV cell',
+    ).to.equal(true);
     expect(noise.filter((d) => d.path === 'header X-Request-Id').length).to.equal(t.requests);
-    const csvLineBreaks = report.exchanges.filter((e) => /^line-break:.*:format=csv$/.test(e.request.origin.rule ?? ''));
-    expect(csvLineBreaks.map((e) => [e.differences.length, ...e.noise.map((d) => d.path)])).to.deep.equal(Array(4).fill([0, 'header X-Request-Id']));
+    const csvLineBreaks = report.exchanges.filter((e) =>
+      /^line-break:.*:format=csv$/.test(e.request.origin.rule ?? ''),
+    );
+    expect(csvLineBreaks.map((e) => [e.differences.length, ...e.noise.map((d) => d.path)])).to.deep.equal(
+      Array(4).fill([0, 'header X-Request-Id']),
+    );
     expect(stdout).to.match(/^ {2}noise {4}\$\.Url {2}×\d+ in \d+ endpoints {2}built-in: report link signature$/m);
     expect(stdout).to.match(/^\d+ requests: \d+ identical, 0 different/m);
   });
 
-  it('the strict CSV reader reads the service\'s CSV answers with a line break in a cell as one row, the cell whole', async () => {
+  it("the strict CSV reader reads the service's CSV answers with a line break in a cell as one row, the cell whole", async () => {
     for (const [name, value] of LINE_BREAKS) {
-      const res = await fetch(`${a.url}/json/reply/EchoRequest?Message=${encodeURIComponent(value)}&format=csv`, { headers: { 'X-ApiKey': a.apiKey } });
+      const res = await fetch(`${a.url}/json/reply/EchoRequest?Message=${encodeURIComponent(value)}&format=csv`, {
+        headers: { 'X-ApiKey': a.apiKey },
+      });
       const rows = readCsvStrictly(await res.text());
       expect(rows, name).to.have.length(2);
       expect(rows[1]![rows[0]!.indexOf('Message')], name).to.equal(value.startsWith('=') ? `'${value}` : value);
@@ -162,32 +212,58 @@ describe('npm run compare: two real instances of this service', function () {
     ]);
     const echo = report.summary.byEndpoint.find((g) => g.name === 'GET /v1/echo/{Message}')!;
     expect(echo.different).to.equal(1);
-    expect(echo.fields).to.deep.equal([{ path: '$.CompanyName', count: 1, example: '"Reporting Service" → "Another Company"' }]);
+    expect(echo.fields).to.deep.equal([
+      { path: '$.CompanyName', count: 1, example: '"Reporting Service" → "Another Company"' },
+    ]);
     expect(report.summary.byRule.find((g) => g.name === 'op:Echo:anonymous')!.different).to.equal(1);
     expect(stdout).to.include('differs  $.CompanyName  ×1  e.g. "Reporting Service" → "Another Company"');
-    expect(stdout).to.include('differs  $.CompanyName  ×3 in 3 endpoints  e.g. "Reporting Service" → "Another Company"');
-    expect(report.exchanges.filter((e) => e.noise.some((d) => d.path === '$.Url' && builtIn(d))).length, 'the signatures differ too, as noise').to.be.greaterThan(10);
+    expect(stdout).to.include(
+      'differs  $.CompanyName  ×3 in 3 endpoints  e.g. "Reporting Service" → "Another Company"',
+    );
+    expect(
+      report.exchanges.filter((e) => e.noise.some((d) => d.path === '$.Url' && builtIn(d))).length,
+      'the signatures differ too, as noise',
+    ).to.be.greaterThan(10);
   });
 
   it('a rule names a field in any case convention: $..CompanyName also allows ?jsconfig= camelCase and lower_underscore answers, JSON and JSV', async () => {
     const list = join(dir, 'jsconfig.txt');
-    writeFileSync(list, ['EmitCamelCaseNames:true', 'EmitLowercaseUnderscoreNames:true'].flatMap((c) => ['json', 'jsv'].map((f) => `/json/reply/EchoRequest?Message=hi&format=${f}&jsconfig=${c}`)).join('\n'));
+    writeFileSync(
+      list,
+      ['EmitCamelCaseNames:true', 'EmitLowercaseUnderscoreNames:true']
+        .flatMap((c) => ['json', 'jsv'].map((f) => `/json/reply/EchoRequest?Message=hi&format=${f}&jsconfig=${c}`))
+        .join('\n'),
+    );
     const before = await compare(a.url, b.url, list);
     expect(before.code).to.equal(1);
-    expect(before.report.exchanges.map((e) => `${e.comparer} ${e.differences.map((d) => d.path).join()}`)).to.deep.equal([
-      'json $.companyName', 'jsv $.companyName', 'json $.company_name', 'jsv $.company_name',
-    ]);
+    expect(
+      before.report.exchanges.map((e) => `${e.comparer} ${e.differences.map((d) => d.path).join()}`),
+    ).to.deep.equal(['json $.companyName', 'jsv $.companyName', 'json $.company_name', 'jsv $.company_name']);
     const after = await compare(a.url, b.url, list, '--ignore', '$..CompanyName');
     expect(after.code, after.stdout).to.equal(0);
     expect(after.report.summary.allowedBy).to.deep.equal([{ rule: 'ignore $..CompanyName', count: 4 }]);
   });
 
   it('a header that changes on every call (X-Request-Id) is noise: reported apart, not a difference', async () => {
-    const { code, stdout, report } = await compare(a, a2, '--header', 'X-Request-Id', '--no-builtin-noise', '--ignore', '$..Url', '--ignore', '$..BuildTime', 'urls:' + join(FIXTURES, 'urls.txt'));
+    const { code, stdout, report } = await compare(
+      a,
+      a2,
+      '--header',
+      'X-Request-Id',
+      '--no-builtin-noise',
+      '--ignore',
+      '$..Url',
+      '--ignore',
+      '$..BuildTime',
+      `urls:${join(FIXTURES, 'urls.txt')}`,
+    );
     const replayed = report.exchanges.filter((e) => !e.skipped);
     expect(replayed.length).to.be.greaterThan(3);
     for (const e of replayed) {
-      expect(e.noise.filter((d) => d.path === 'header X-Request-Id').map((d) => d.why), e.request.url).to.deep.equal(['differs between the two old answers']);
+      expect(
+        e.noise.filter((d) => d.path === 'header X-Request-Id').map((d) => d.why),
+        e.request.url,
+      ).to.deep.equal(['differs between the two old answers']);
     }
     expect(stdout).to.match(/noise {4}header X-Request-Id {2}×\d+/);
     expect(code, stdout).to.equal(report.summary.totals.different ? 1 : 0);
@@ -199,8 +275,14 @@ describe('npm run compare: two real instances of this service', function () {
     expect(code, stdout).to.equal(0);
     expect(report.hosts.old2).to.equal(b.url);
     const noisy = report.exchanges.filter((e) => e.noise.some((d) => !builtIn(d)));
-    expect(noisy.map((e) => e.request.origin.rule).sort()).to.deep.equal(['op:Echo:anonymous', 'op:EchoReplyGet:anonymous']);
-    for (const e of noisy) expect(e.noise.filter((d) => !builtIn(d)).map((d) => `${d.path} ${d.why}`)).to.deep.equal(['$.CompanyName differs between the two old answers']);
+    expect(noisy.map((e) => e.request.origin.rule).sort()).to.deep.equal([
+      'op:Echo:anonymous',
+      'op:EchoReplyGet:anonymous',
+    ]);
+    for (const e of noisy)
+      expect(e.noise.filter((d) => !builtIn(d)).map((d) => `${d.path} ${d.why}`)).to.deep.equal([
+        '$.CompanyName differs between the two old answers',
+      ]);
   });
 
   it('--ignore and a rules file allow differences, counted under their rule; exit 0', async () => {
@@ -213,7 +295,10 @@ describe('npm run compare: two real instances of this service', function () {
       { rule: 'ignore $.CompanyName', count: 1 },
     ]);
     const companyName = report.exchanges.filter((e) => e.allowed.some((d) => d.path === '$.CompanyName'));
-    expect(companyName.map((e) => e.request.origin.rule).sort()).to.deep.equal(['op:Echo:anonymous', 'op:EchoReplyGet:anonymous']);
+    expect(companyName.map((e) => e.request.origin.rule).sort()).to.deep.equal([
+      'op:Echo:anonymous',
+      'op:EchoReplyGet:anonymous',
+    ]);
   });
 
   it('POST is not replayed without --allow-post: those requests are reported as skipped', async () => {
@@ -228,21 +313,33 @@ describe('npm run compare: two real instances of this service', function () {
   });
 
   it('replays log, HAR and URL-list sources, reporting each bad line with its number', async () => {
-    const sources = ['w3c:' + join(FIXTURES, 'iis-w3c.log'), join(FIXTURES, 'access-combined.log'), join(FIXTURES, 'capture.har'), join(FIXTURES, 'urls.txt')];
+    const sources = [
+      `w3c:${join(FIXTURES, 'iis-w3c.log')}`,
+      join(FIXTURES, 'access-combined.log'),
+      join(FIXTURES, 'capture.har'),
+      join(FIXTURES, 'urls.txt'),
+    ];
     const { code, stdout, stderr, report } = await compare(a, b, ...sources);
     expect(stderr).to.include('iis-w3c.log:7: skipped: 5 values for 15 #Fields');
     expect(stderr, 'no progress bar when stderr is not a terminal').not.to.include('compare [');
     expect(stderr).to.include('access-combined.log:3: skipped: not a common/combined log line');
     expect(stderr).to.include('capture.har:27: skipped: entries[1]: bad request.url "not a url"');
     expect(stderr).to.include('urls.txt:6: skipped: expected URL or METHOD URL');
-    expect(report.sources.map((s) => [s.source, s.requests, s.issues])).to.deep.equal([['w3c', 4, 2], ['access-log', 4, 2], ['har', 2, 2], ['urls', 4, 2]]);
+    expect(report.sources.map((s) => [s.source, s.requests, s.issues])).to.deep.equal([
+      ['w3c', 4, 2],
+      ['access-log', 4, 2],
+      ['har', 2, 2],
+      ['urls', 4, 2],
+    ]);
     // Every request carries each host's key, so echo answers the key's company on both: no difference.
     expect(code, stdout).to.equal(0);
     expect(report.summary.totals.skipped).to.equal(2); // the POSTs of the W3C log and the HAR
   });
 
   it('every request has a time-out: a host that never answers is reported, not waited for', async () => {
-    const hung: Server = createServer(() => { /* accept, never answer */ });
+    const hung: Server = createServer(() => {
+      /* accept, never answer */
+    });
     await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
     const port = (hung.address() as { port: number }).port;
     const list = join(dir, 'one.txt');

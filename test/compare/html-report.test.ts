@@ -31,18 +31,55 @@ describe('compare: the HTML report in headless chromium', function () {
   let file: string;
 
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium, set CHROMIUM_PATH, or SKIP_BROWSER=1.`);
-    [old, neu] = await Promise.all([listenTestApp({ companyName: 'Old <Company> & Co' }), listenTestApp({ companyName: 'New Company' })]);
-    const request = (url: string, rule: string): ReplayRequest => ({ method: 'GET', url, headers: {}, origin: { source: 'battery', rule } });
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `Chromium not found at ${CHROMIUM}: apt-get install chromium, set CHROMIUM_PATH, or SKIP_BROWSER=1.`,
+      );
+    [old, neu] = await Promise.all([
+      listenTestApp({ companyName: 'Old <Company> & Co' }),
+      listenTestApp({ companyName: 'New Company' }),
+    ]);
+    const request = (url: string, rule: string): ReplayRequest => ({
+      method: 'GET',
+      url,
+      headers: {},
+      origin: { source: 'battery', rule },
+    });
     report = await runComparison(
-      [request('/v1/echo/hello', 'echo-json'), request('/v1/echo/hello.xml', 'echo-xml'), request('/v1/echo/hello?callback=cb', 'echo-jsonp'), request('/no/such/route', 'not-found')],
-      { old: { base: old.url, headers: {} }, new: { base: neu.url, headers: {} }, rules: { headers: DEFAULT_HEADERS, ignore: [], tolerances: [] }, concurrency: 2, timeoutMs: 10_000, allowPost: false },
-      { sources: [{ spec: 'test', source: 'battery', requests: 4, issues: 0 }], issues: [{ file: 'access.log', line: 7, reason: 'bad request line' }] },
+      [
+        request('/v1/echo/hello', 'echo-json'),
+        request('/v1/echo/hello.xml', 'echo-xml'),
+        request('/v1/echo/hello?callback=cb', 'echo-jsonp'),
+        request('/no/such/route', 'not-found'),
+      ],
+      {
+        old: { base: old.url, headers: {} },
+        new: { base: neu.url, headers: {} },
+        rules: { headers: DEFAULT_HEADERS, ignore: [], tolerances: [] },
+        concurrency: 2,
+        timeoutMs: 10_000,
+        allowPost: false,
+      },
+      {
+        sources: [{ spec: 'test', source: 'battery', requests: 4, issues: 0 }],
+        issues: [{ file: 'access.log', line: 7, reason: 'bad request line' }],
+      },
     );
     mkdirSync(OUTPUT, { recursive: true });
     file = path.join(OUTPUT, 'compare-report.html');
     writeFileSync(file, renderHtmlReport(report));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
   });
   after(async () => {
     await browser?.close();
@@ -51,7 +88,11 @@ describe('compare: the HTML report in headless chromium', function () {
 
   it('found the company name in the JSON, XML and JSONP answers and nothing else', () => {
     expect(report.summary.totals).to.include({ requests: 4, different: 3, identical: 1 });
-    expect(report.exchanges.flatMap((e) => e.differences.map((d) => d.path))).to.deep.equal(['$.CompanyName', '$.CompanyName', '$.CompanyName']);
+    expect(report.exchanges.flatMap((e) => e.differences.map((d) => d.path))).to.deep.equal([
+      '$.CompanyName',
+      '$.CompanyName',
+      '$.CompanyName',
+    ]);
   });
 
   it('opens from disk with no other request and shows verdict, summaries and side-by-side diffs', async () => {
@@ -59,7 +100,9 @@ describe('compare: the HTML report in headless chromium', function () {
     const requests: string[] = [];
     const problems: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
     page.on('pageerror', (e) => problems.push(e.message));
     await page.goto(pathToFileURL(file).href);
     expect(requests).to.deep.equal([pathToFileURL(file).href]);
@@ -71,8 +114,12 @@ describe('compare: the HTML report in headless chromium', function () {
     expect(sections).to.have.length(3);
     // Side by side: two panes per differing body, the old name deleted on the left, the new one inserted on the right.
     expect(await page.$$eval('section.exchange .d2h-files-diff', (els) => els.length)).to.equal(3);
-    const deleted = await page.$$eval('section.exchange .d2h-del', (els) => els.map((e) => e.textContent ?? '').join(' '));
-    const inserted = await page.$$eval('section.exchange .d2h-ins', (els) => els.map((e) => e.textContent ?? '').join(' '));
+    const deleted = await page.$$eval('section.exchange .d2h-del', (els) =>
+      els.map((e) => e.textContent ?? '').join(' '),
+    );
+    const inserted = await page.$$eval('section.exchange .d2h-ins', (els) =>
+      els.map((e) => e.textContent ?? '').join(' '),
+    );
     expect(deleted).to.include('Old <Company> & Co');
     expect(inserted).to.include('New Company');
     expect(await page.textContent('body')).to.include('access.log:7');

@@ -14,10 +14,16 @@ const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..
 function readmeTable(): Map<string, string> {
   const text = readFileSync(README, 'utf8');
   const section = text.slice(text.indexOf('## Configuration'));
-  const rows = section.slice(0, section.indexOf('\n## ')).split('\n').filter((line) => line.startsWith('| `'));
+  const rows = section
+    .slice(0, section.indexOf('\n## '))
+    .split('\n')
+    .filter((line) => line.startsWith('| `'));
   const table = new Map<string, string>();
   for (const row of rows) {
-    const [names = '', defaults = ''] = row.split('|').slice(1).map((cell) => cell.trim());
+    const [names = '', defaults = ''] = row
+      .split('|')
+      .slice(1)
+      .map((cell) => cell.trim());
     const variables = [...names.matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]!);
     const shown = defaults.split(' / ').map((d) => d.trim().replace(/^`|`$/g, ''));
     variables.forEach((variable, i) => table.set(variable, shown[i] ?? shown[0]!));
@@ -47,8 +53,20 @@ describe('config schema', () => {
   });
 
   it('When variables are set, then each is parsed by its schema entry, and a bad value names the variable', () => {
-    const config = loadConfig({ PORT: '9090', DEBUG: 'on', DEMO_DATA: 'false', DATABASE_URL: 'postgres://x', MAX_ARRAY_ITEMS: '5' });
-    expect(config).to.include({ port: 9090, debug: true, demoData: false, databaseUrl: 'postgres://x', maxArrayItems: 5 });
+    const config = loadConfig({
+      PORT: '9090',
+      DEBUG: 'on',
+      DEMO_DATA: 'false',
+      DATABASE_URL: 'postgres://x',
+      MAX_ARRAY_ITEMS: '5',
+    });
+    expect(config).to.include({
+      port: 9090,
+      debug: true,
+      demoData: false,
+      databaseUrl: 'postgres://x',
+      maxArrayItems: 5,
+    });
     expect(() => loadConfig({ PORT: 'eighty' })).to.throw(/PORT must be a non-negative integer/);
     expect(() => loadConfig({ DEBUG: 'maybe' })).to.throw(/DEBUG must be a boolean/);
   });

@@ -19,7 +19,10 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string }> {
-  return run('npx', ['tsx', 'scripts/conformance.ts', ...args], { cwd: ROOT, env: { ...process.env, API_KEY: '' } }).then(
+  return run('npx', ['tsx', 'scripts/conformance.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, API_KEY: '' },
+  }).then(
     ({ stdout }) => ({ code: 0, stdout }),
     (e: { code?: number; stdout?: string }) => ({ code: e.code ?? -1, stdout: e.stdout ?? '' }),
   );
@@ -52,8 +55,19 @@ describe('conformance kit', function () {
 
     it('covers every operation of openapi/ and the wsdl/ and wire rules', () => {
       const names = results.map((r) => r.rule);
-      for (const id of ['Echo', 'EchoReplyGet', 'EchoReplyPost', 'GetFlat', 'GetFlatReplyGet', 'GetFlatReplyPost']) expect(names).to.include(`op:${id}:200`);
-      expect(names).to.include.members(['op:GetFlat:400', 'op:GetFlatReplyPost:400', 'wsdl:served', 'soap:fault', 'wire:404-text-plain', 'wire:405-unknown-op', 'wire:jsonp-sanitise', 'wire:date-form', 'wire:xml']);
+      for (const id of ['Echo', 'EchoReplyGet', 'EchoReplyPost', 'GetFlat', 'GetFlatReplyGet', 'GetFlatReplyPost'])
+        expect(names).to.include(`op:${id}:200`);
+      expect(names).to.include.members([
+        'op:GetFlat:400',
+        'op:GetFlatReplyPost:400',
+        'wsdl:served',
+        'soap:fault',
+        'wire:404-text-plain',
+        'wire:405-unknown-op',
+        'wire:jsonp-sanitise',
+        'wire:date-form',
+        'wire:xml',
+      ]);
       for (const id of ['Echo', 'GetFlat', 'GetFlatReplyPost', 'GetFlatReplyGet']) {
         expect(results.find((r) => r.rule === `op:${id}:200`)?.status, id).to.equal('pass');
       }
@@ -94,7 +108,9 @@ describe('conformance kit', function () {
       const { code, stdout } = await cli(url);
       expect(code).to.equal(1);
       expect(stdout).to.match(/^wire:404-text-plain\s+fail\s/m);
-      expect(stdout).to.include('FAIL wire:404-text-plain: Content-Type \'application/json; charset=utf-8\', expected text/plain');
+      expect(stdout).to.include(
+        "FAIL wire:404-text-plain: Content-Type 'application/json; charset=utf-8', expected text/plain",
+      );
       expect(stdout).to.include('GET /conformance/no/such/route');
       expect(stdout).to.include('{"ResponseStatus":{"ErrorCode":"NotFound","Message":"no route"}}');
     });

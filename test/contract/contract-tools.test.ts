@@ -1,6 +1,7 @@
 /**
  * The contract in the tools users open first, each run for real once (the slow tool runs live in this one file):
- * - Swagger UI (served at /docs) in headless Chromium: "Try it out" → Execute with what the page pre-fills answers JSON;
+ * - Swagger UI (served at /docs) in headless Chromium: "Try it out" → Execute with what the page pre-fills answers
+ * JSON;
  * - Prism (`prism mock openapi/reporting-service.yaml`, started as a user starts it) serves the contract's examples
  *   for every documented 200 and error, a believable report rather than placeholders;
  * - json-schema-faker (the generator Prism's dynamic mocks use; Schemathesis itself, a Python tool, cannot be
@@ -37,38 +38,67 @@ const OUTPUT = path.resolve('test-output');
 const FLAT = '/v1/Reporting/ProfitAndLoss/Flat';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-interface ParameterObject { name: string; in: 'path' | 'query' | 'header' | 'cookie'; required?: boolean; schema: Schema; example?: Json }
-interface MediaObject { schema?: Schema; example?: Json; examples?: Record<string, { $ref?: string; value?: Json }> }
-interface OperationObject { operationId: string; parameters?: ({ $ref: string } | ParameterObject)[]; requestBody?: { content: Record<string, MediaObject> } }
+interface ParameterObject {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  schema: Schema;
+  example?: Json;
+}
+interface MediaObject {
+  schema?: Schema;
+  example?: Json;
+  examples?: Record<string, { $ref?: string; value?: Json }>;
+}
+interface OperationObject {
+  operationId: string;
+  parameters?: ({ $ref: string } | ParameterObject)[];
+  requestBody?: { content: Record<string, MediaObject> };
+}
 
 const doc = loadOpenApiDocument() as unknown as {
   paths: Record<string, Record<string, OperationObject>>;
-  components: { parameters: Record<string, ParameterObject>; examples: Record<string, { value: Json }>; responses: Record<string, { content: Record<string, MediaObject> }> } & Record<string, unknown>;
+  components: {
+    parameters: Record<string, ParameterObject>;
+    examples: Record<string, { value: Json }>;
+    responses: Record<string, { content: Record<string, MediaObject> }>;
+  } & Record<string, unknown>;
 };
 const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 const parametersOf = (op: OperationObject): ParameterObject[] =>
   (op.parameters ?? []).map((p) => ('$ref' in p ? doc.components.parameters[refName(p.$ref)]! : p));
 /** The JSON examples a response declares (its `examples` by $ref, or `example`). */
 function declaredExamples(operationId: string, status: string): Json[] {
-  const op = Object.values(doc.paths).flatMap((item) => Object.values(item)).find((o) => o.operationId === operationId)!;
-  let response = (op as unknown as { responses: Record<string, { $ref?: string; content?: Record<string, MediaObject> }> }).responses[status]!;
+  const op = Object.values(doc.paths)
+    .flatMap((item) => Object.values(item))
+    .find((o) => o.operationId === operationId)!;
+  let response = (
+    op as unknown as { responses: Record<string, { $ref?: string; content?: Record<string, MediaObject> }> }
+  ).responses[status]!;
   if (response.$ref) response = doc.components.responses[refName(response.$ref)]!;
   const media = response.content!['application/json']!;
-  return media.examples ? Object.values(media.examples).map((e) => (e.$ref ? doc.components.examples[refName(e.$ref)]!.value : e.value!)) : [media.example!];
+  return media.examples
+    ? Object.values(media.examples).map((e) => (e.$ref ? doc.components.examples[refName(e.$ref)]!.value : e.value!))
+    : [media.example!];
 }
 
 /** Prism's own placeholders for a schema without an example. */
 function placeholders(value: Json, at = '$'): string[] {
   if (value === 'string' || value === -2147483648 || value === 2147483647) return [at];
   if (Array.isArray(value)) return value.flatMap((v, i) => placeholders(v, `${at}[${i}]`));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => placeholders(v, `${at}.${k}`));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => placeholders(v, `${at}.${k}`));
   return [];
 }
 
 function startPrismMock(port: number): Promise<{ child: ChildProcess; log: string[] }> {
   const log: string[] = [];
   // As a user starts it: `npx prism mock openapi/reporting-service.yaml`, from the repository.
-  const child = spawn(testToolBin('prism'), ['mock', path.relative(ROOT, OPENAPI_PATH), '--port', String(port), '--host', '127.0.0.1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    testToolBin('prism'),
+    ['mock', path.relative(ROOT, OPENAPI_PATH), '--port', String(port), '--host', '127.0.0.1'],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Prism did not start:\n${log.join('')}`)), 90_000);
     const read = (chunk: Buffer) => {
@@ -84,15 +114,32 @@ function startPrismMock(port: number): Promise<{ child: ChildProcess; log: strin
   });
 }
 
-interface LockEntry { version?: string; dependencies?: Record<string, string>; dev?: boolean; link?: boolean; [key: string]: unknown }
+interface LockEntry {
+  version?: string;
+  dependencies?: Record<string, string>;
+  dev?: boolean;
+  link?: boolean;
+  [key: string]: unknown;
+}
 
 /** The consumer's lockfile: the tarball, and the closure of its dependencies as the repository's lockfile pins them. */
-function consumerLock(tarball: string, manifest: { name: string; version: string; dependencies: Record<string, string> }, integrity: string): unknown {
-  const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+function consumerLock(
+  tarball: string,
+  manifest: { name: string; version: string; dependencies: Record<string, string> },
+  integrity: string,
+): unknown {
+  const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry>;
+  };
   const spec = `file:${tarball}`;
   const packages: Record<string, unknown> = {
     '': { name: 'consumer', dependencies: { [manifest.name]: spec } },
-    [`node_modules/${manifest.name}`]: { version: manifest.version, resolved: spec, integrity, dependencies: manifest.dependencies },
+    [`node_modules/${manifest.name}`]: {
+      version: manifest.version,
+      resolved: spec,
+      integrity,
+      dependencies: manifest.dependencies,
+    },
   };
   const pending = Object.keys(manifest.dependencies);
   while (pending.length) {
@@ -128,8 +175,22 @@ describe('the contract in the tools users open first', function () {
     let browser: Browser;
     before(async function () {
       if (process.env.SKIP_BROWSER === '1') return this.skip();
-      if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium, set CHROMIUM_PATH, or SKIP_BROWSER=1`);
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+      if (!existsSync(CHROMIUM))
+        throw new Error(
+          `Chromium not found at ${CHROMIUM}: apt-get install chromium, set CHROMIUM_PATH, or SKIP_BROWSER=1`,
+        );
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
     });
     after(() => browser?.close());
 
@@ -145,7 +206,12 @@ describe('the contract in the tools users open first', function () {
           op.locator('button.execute').click(),
         ]);
         await op.locator('.live-responses-table .response-col_status').first().waitFor();
-        return { url: response.url(), status: response.status(), contentType: response.headers()['content-type'] ?? '', body: await response.text() };
+        return {
+          url: response.url(),
+          status: response.status(),
+          contentType: response.headers()['content-type'] ?? '',
+          body: await response.text(),
+        };
       };
 
       const echo = await execute('#operations-Echo-Echo', '/v1/echo/');
@@ -165,7 +231,15 @@ describe('the contract in the tools users open first', function () {
       expect(query.getAll('Locations')).to.deep.equal(['101', '102']);
       expect([flat.status, flat.contentType]).to.deep.equal([200, 'application/json; charset=utf-8']);
       const report = JSON.parse(flat.body) as { ReportModel: { ColumnNames: string[]; Rows: { RowName: string }[] } };
-      expect(report.ReportModel.ColumnNames).to.deep.equal(['Jan 2025', 'Feb 2025', 'Mar 2025', 'Apr 2025', 'May 2025', 'Jun 2025', 'Total']);
+      expect(report.ReportModel.ColumnNames).to.deep.equal([
+        'Jan 2025',
+        'Feb 2025',
+        'Mar 2025',
+        'Apr 2025',
+        'May 2025',
+        'Jun 2025',
+        'Total',
+      ]);
       expect(report.ReportModel.Rows.map((r) => r.RowName)).to.include('Net Income');
       await page.screenshot({ path: path.join(OUTPUT, 'swagger-ui-execute.png') });
       await page.close();
@@ -187,7 +261,7 @@ describe('the contract in the tools users open first', function () {
       return { status: res.status, body: (await res.json()) as Json };
     };
 
-    it('serves the contract\'s report example for GetFlat: believable figures, no placeholder', async () => {
+    it("serves the contract's report example for GetFlat: believable figures, no placeholder", async () => {
       const res = await mockGet(`${FLAT}?CompanyId=1`, { 'X-ApiKey': 'any' });
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal(doc.components.examples.GetFlatResponse!.value);
@@ -195,17 +269,28 @@ describe('the contract in the tools users open first', function () {
       const rows = (res.body as { ReportModel: { Rows: { RowName: string; Values: number[] }[] } }).ReportModel.Rows;
       const row = (name: string) => rows.find((r) => r.RowName === name)!.Values;
       // The example's figures add up as a report's do: Net Income = Gross Profit - Expenses + Net Other Income.
-      row('Net Income').forEach((v, i) => expect(v).to.be.closeTo(row('Gross Profit')[i]! - row('Total Expenses')[i]! + row('Net Other Income')[i]!, 0.005));
+      row('Net Income').forEach((v, i) =>
+        expect(v).to.be.closeTo(
+          row('Gross Profit')[i]! - row('Total Expenses')[i]! + row('Net Other Income')[i]!,
+          0.005,
+        ),
+      );
     });
 
-    it('answers every operation\'s 200 and every documented JSON error with one of the contract\'s examples (Prefer: code=N)', async () => {
+    it("answers every operation's 200 and every documented JSON error with one of the contract's examples (Prefer: code=N)", async () => {
       const calls: { operationId: string; url: string; method?: string; body?: Json; secured?: boolean }[] = [
         { operationId: 'Echo', url: '/v1/echo/hello' },
         { operationId: 'EchoReplyGet', url: '/json/reply/EchoRequest?Message=hello' },
         { operationId: 'EchoReplyPost', url: '/json/reply/EchoRequest', method: 'POST', body: { Message: 'hello' } },
         { operationId: 'GetFlat', url: `${FLAT}?CompanyId=1`, secured: true },
         { operationId: 'GetFlatReplyGet', url: '/json/reply/GetFlatRequest?CompanyId=1', secured: true },
-        { operationId: 'GetFlatReplyPost', url: '/json/reply/GetFlatRequest', method: 'POST', body: { CompanyId: 1 }, secured: true },
+        {
+          operationId: 'GetFlatReplyPost',
+          url: '/json/reply/GetFlatRequest',
+          method: 'POST',
+          body: { CompanyId: 1 },
+          secured: true,
+        },
         { operationId: 'GetFlatReport', url: `${FLAT}/Reports/eyJ2IjoxfQ.${'a'.repeat(43)}`, secured: true },
       ];
       let checked = 0;
@@ -215,12 +300,20 @@ describe('the contract in the tools users open first', function () {
           if (!response.mediaTypes.includes('application/json')) continue;
           const res = await fetch(base + call.url, {
             method: call.method ?? 'GET',
-            headers: { Accept: 'application/json', Prefer: `code=${status}`, ...(call.secured ? { 'X-ApiKey': 'any' } : {}), ...(call.body ? { 'Content-Type': 'application/json' } : {}) },
+            headers: {
+              Accept: 'application/json',
+              Prefer: `code=${status}`,
+              ...(call.secured ? { 'X-ApiKey': 'any' } : {}),
+              ...(call.body ? { 'Content-Type': 'application/json' } : {}),
+            },
             body: call.body === undefined ? undefined : JSON.stringify(call.body),
           });
           const body = (await res.json()) as Json;
           expect(res.status, `${call.operationId} ${status}`).to.equal(Number(status));
-          expect(declaredExamples(call.operationId, status), `${call.operationId} ${status}: ${JSON.stringify(body).slice(0, 200)}`).to.deep.include(body);
+          expect(
+            declaredExamples(call.operationId, status),
+            `${call.operationId} ${status}: ${JSON.stringify(body).slice(0, 200)}`,
+          ).to.deep.include(body);
           expect(placeholders(body), `${call.operationId} ${status}`).to.deep.equal([]);
           checked++;
         }
@@ -243,13 +336,21 @@ describe('the contract in the tools users open first', function () {
         const body = op.requestBody?.content['application/json'];
         const schema = {
           type: 'object',
-          properties: { ...Object.fromEntries(parameters.map((p) => [p.name, p.schema])), ...(body ? { body: body.schema } : {}) },
-          required: [...parameters.filter((p) => p.required).map((p) => p.name), ...(op.requestBody && (op.requestBody as { required?: boolean }).required ? ['body'] : [])],
+          properties: {
+            ...Object.fromEntries(parameters.map((p) => [p.name, p.schema])),
+            ...(body ? { body: body.schema } : {}),
+          },
+          required: [
+            ...parameters.filter((p) => p.required).map((p) => p.name),
+            ...(op.requestBody && (op.requestBody as { required?: boolean }).required ? ['body'] : []),
+          ],
           components: doc.components,
         } as Schema;
         // The documented call (every parameter's example, the body's example): Schemathesis' coverage phase varies one
         // value of it at a time, so that a generated value meets otherwise valid input.
-        const documented: Record<string, Json> = Object.fromEntries(parameters.filter((p) => p.example !== undefined).map((p) => [p.name, p.example!]));
+        const documented: Record<string, Json> = Object.fromEntries(
+          parameters.filter((p) => p.example !== undefined).map((p) => [p.name, p.example!]),
+        );
         if (body?.example !== undefined) documented.body = body.example;
         const names = Object.keys((schema as { properties: object }).properties);
         const send = async (values: Record<string, Json>) => {
@@ -266,7 +367,11 @@ describe('the contract in the tools users open first', function () {
           longestUrl = Math.max(longestUrl, url.length);
           const res = await fetch(t.url + url, {
             method: method.toUpperCase(),
-            headers: { Accept: 'application/json', ...(record.secured ? { 'X-ApiKey': t.apiKey } : {}), ...(values.body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+            headers: {
+              Accept: 'application/json',
+              ...(record.secured ? { 'X-ApiKey': t.apiKey } : {}),
+              ...(values.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+            },
             body: values.body === undefined ? undefined : JSON.stringify(values.body),
           });
           const text = await res.text();
@@ -285,7 +390,9 @@ describe('the contract in the tools users open first', function () {
         }
       }
     }
-    console.log(`      json-schema-faker: 50 requests per operation, statuses ${JSON.stringify(statuses)}; longest array ${longestArray}, longest URL ${longestUrl}`);
+    console.log(
+      `      json-schema-faker: 50 requests per operation, statuses ${JSON.stringify(statuses)}; longest array ${longestArray}, longest URL ${longestUrl}`,
+    );
     expect(Object.keys(statuses)).to.have.length(contractOperations().all.length);
     expect(longestArray).to.be.within(1, 10);
     for (const op of contractOperations().all.filter((o) => o.operationId !== 'GetFlatReport')) {
@@ -293,7 +400,7 @@ describe('the contract in the tools users open first', function () {
     }
   });
 
-  it('openapi-client-axios typegen: a small .d.ts with Locations as number[], a caller\'s number[] compiles with tsc --strict and reaches the server', async () => {
+  it("openapi-client-axios typegen: a small .d.ts with Locations as number[], a caller's number[] compiles with tsc --strict and reaches the server", async () => {
     const dir = path.join(work, 'axios');
     mkdirSync(dir);
     symlinkSync(TEST_TOOLS, path.join(dir, 'node_modules')); // openapi-client-axios and axios, from the test tools
@@ -302,7 +409,9 @@ describe('the contract in the tools users open first', function () {
     expect(dts.length, 'the .d.ts size').to.be.below(200_000);
     expect(dts).to.match(/Locations\?: number \/\* int32 \*\/\[\];/);
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
-    writeFileSync(path.join(dir, 'caller.ts'), `import { OpenAPIClientAxios } from 'openapi-client-axios';
+    writeFileSync(
+      path.join(dir, 'caller.ts'),
+      `import { OpenAPIClientAxios } from 'openapi-client-axios';
 import type { Client, Paths } from './client.js';
 
 const locations: number[] = [101, 102];
@@ -311,8 +420,11 @@ const api = new OpenAPIClientAxios({ definition: ${JSON.stringify(`${t.url}/open
 const client = await api.init<Client>();
 const res = await client.GetFlat(params);
 console.log(JSON.stringify({ columns: res.data.ReportModel.ColumnNames, locations: res.data.SelectedOptions.Locations }));
-`);
-    await run(process.execPath, [TSC, '--strict', '--module', 'nodenext', '--target', 'es2022', 'caller.ts'], { cwd: dir }).catch((e: { stdout?: string }) => {
+`,
+    );
+    await run(process.execPath, [TSC, '--strict', '--module', 'nodenext', '--target', 'es2022', 'caller.ts'], {
+      cwd: dir,
+    }).catch((e: { stdout?: string }) => {
       throw new Error(`tsc --strict failed:\n${e.stdout ?? String(e)}`);
     });
     const { stdout } = await run(process.execPath, ['caller.js'], { cwd: dir });
@@ -321,31 +433,71 @@ console.log(JSON.stringify({ columns: res.data.ReportModel.ColumnNames, location
 
   it('the client-only package: packed, installed offline into a fresh project with at most 3 runtime dependencies, compiled with tsc --strict alone, calling the server', async () => {
     const pkgDir = path.join(ROOT, 'packages/client');
-    const manifest = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+      dependencies: Record<string, string>;
+    };
     expect(Object.keys(manifest.dependencies).length).to.be.at.most(3);
-    const rootManifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    for (const [name, range] of Object.entries(manifest.dependencies)) expect(range, name).to.equal(rootManifest.dependencies[name]);
+    const rootManifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    for (const [name, range] of Object.entries(manifest.dependencies))
+      expect(range, name).to.equal(rootManifest.dependencies[name]);
 
     const dir = path.join(work, 'consumer');
     mkdirSync(dir);
-    const { stdout: packJson } = await run(NPM, ['pack', '--json', '--pack-destination', dir], { cwd: pkgDir, maxBuffer: 16 << 20 });
+    const { stdout: packJson } = await run(NPM, ['pack', '--json', '--pack-destination', dir], {
+      cwd: pkgDir,
+      maxBuffer: 16 << 20,
+    });
     const packed = (JSON.parse(packJson) as { filename: string; integrity: string; files: { path: string }[] }[])[0]!;
     const files = packed.files.map((f) => f.path);
-    for (const file of ['dist/src/client/index.js', 'dist/src/client/index.d.ts', 'dist/src/contract/dtos.d.ts', 'dist/generated/openapi.d.ts', 'openapi/reporting-service.yaml', 'wsdl/SyncReply.wsdl', 'wsdl/types.xsd', 'package.json']) {
+    for (const file of [
+      'dist/src/client/index.js',
+      'dist/src/client/index.d.ts',
+      'dist/src/contract/dtos.d.ts',
+      'dist/generated/openapi.d.ts',
+      'openapi/reporting-service.yaml',
+      'wsdl/SyncReply.wsdl',
+      'wsdl/types.xsd',
+      'package.json',
+    ]) {
       expect(files).to.include(file);
     }
-    expect(files.filter((f) => /^dist\/src\/(?!client\/|contract\/dtos|scalars\/)/.test(f) || (/\.ts$/.test(f) && !f.endsWith('.d.ts')))).to.deep.equal([]);
+    expect(
+      files.filter(
+        (f) => /^dist\/src\/(?!client\/|contract\/dtos|scalars\/)/.test(f) || (/\.ts$/.test(f) && !f.endsWith('.d.ts')),
+      ),
+    ).to.deep.equal([]);
 
-    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, dependencies: { [manifest.name]: `file:${packed.filename}` } }, null, 2));
-    writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify(consumerLock(packed.filename, manifest, packed.integrity), null, 2));
-    await run(NPM, ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, maxBuffer: 16 << 20 });
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify(
+        { name: 'consumer', private: true, dependencies: { [manifest.name]: `file:${packed.filename}` } },
+        null,
+        2,
+      ),
+    );
+    writeFileSync(
+      path.join(dir, 'package-lock.json'),
+      JSON.stringify(consumerLock(packed.filename, manifest, packed.integrity), null, 2),
+    );
+    await run(NPM, ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      maxBuffer: 16 << 20,
+    });
     const { stdout: installed } = await run(NPM, ['ls', '--all', '--parseable', '--omit=dev'], { cwd: dir });
     const installedPackages = installed.trim().split('\n').slice(1); // the consumer itself first
     expect(installedPackages.length, installed).to.be.at.most(4);
 
     const require = createRequire(path.join(dir, 'package.json'));
-    expect(readFileSync(require.resolve(`${manifest.name}/openapi.yaml`), 'utf8')).to.equal(readFileSync(OPENAPI_PATH, 'utf8'));
-    writeFileSync(path.join(dir, 'index.ts'), `import { createReportingClient, ResponseStatusError } from '${manifest.name}';
+    expect(readFileSync(require.resolve(`${manifest.name}/openapi.yaml`), 'utf8')).to.equal(
+      readFileSync(OPENAPI_PATH, 'utf8'),
+    );
+    writeFileSync(
+      path.join(dir, 'index.ts'),
+      `import { createReportingClient, ResponseStatusError } from '${manifest.name}';
 import type { GetFlatResponse, OrderBy, ResponseStatus } from '${manifest.name}/dtos';
 
 const client = createReportingClient({ baseUrl: ${JSON.stringify(t.url)}, apiKey: ${JSON.stringify(t.apiKey)} });
@@ -368,7 +520,8 @@ client
     else throw error;
   })
   .then(() => console.log(JSON.stringify(out)));
-`);
+`,
+    );
     await run(process.execPath, [TSC, '--strict', 'index.ts'], { cwd: dir }).catch((e: { stdout?: string }) => {
       throw new Error(`tsc --strict failed:\n${e.stdout ?? String(e)}`);
     });
@@ -381,7 +534,9 @@ client
       error: {
         ErrorCode: 'ArgumentException',
         Message: 'Location 99 does not belong to company 1.',
-        Errors: [{ ErrorCode: 'NotFound', FieldName: 'Locations', Message: 'Location 99 does not belong to company 1.' }],
+        Errors: [
+          { ErrorCode: 'NotFound', FieldName: 'Locations', Message: 'Location 99 does not belong to company 1.' },
+        ],
       },
     });
   });

@@ -22,16 +22,68 @@ describe('error answers the contract declares', () => {
   });
   after(() => t.close());
 
-  const declared = (operationId: string, status: number) => responseFor(contractOperations().byId(operationId), status)?.mediaTypes ?? [];
+  const declared = (operationId: string, status: number) =>
+    responseFor(contractOperations().byId(operationId), status)?.mediaTypes ?? [];
   const mediaType = (res: request.Response) => String(res.headers['content-type']).split(';')[0]!;
 
-  const cases: { name: string; operationId: string; status: number; url: () => string; key?: () => Promise<string>; type: string; body: RegExp }[] = [
-    { name: 'JSONP 400 raised by the service', operationId: 'GetFlat', status: 400, url: () => `${FLAT}?CompanyId=1&Locations=99&callback=cb`, type: 'text/javascript', body: /^cb\(\{"ResponseStatus":\{"ErrorCode":"ArgumentException"/ },
-    { name: 'JSONP 403 (a key of another company)', operationId: 'GetFlat', status: 403, url: () => `${FLAT}?CompanyId=2&callback=cb`, key: () => t.keyFor(1), type: 'text/javascript', body: /^cb\(\{"ResponseStatus":\{"ErrorCode":"Forbidden"/ },
-    { name: 'JSONP 404 of a report link that does not verify', operationId: 'GetFlatReport', status: 404, url: () => `${FLAT}/Reports/${forged}?callback=cb`, type: 'text/javascript', body: /^cb\(\{"ResponseStatus":\{"ErrorCode":"NotFound"/ },
-    { name: 'the report link\'s 404 as CSV', operationId: 'GetFlatReport', status: 404, url: () => `${FLAT}/Reports/${forged}.csv`, type: 'text/csv', body: /^ResponseStatus\r\n"\{ErrorCode:NotFound,/ },
-    { name: 'the report link\'s 404 as HTML', operationId: 'GetFlatReport', status: 404, url: () => `${FLAT}/Reports/${forged}.html`, type: 'text/html', body: /NotFound/ },
-    { name: 'the report link\'s 404 as JSON', operationId: 'GetFlatReport', status: 404, url: () => `${FLAT}/Reports/${forged}`, type: 'application/json', body: /^\{"ResponseStatus":\{"ErrorCode":"NotFound"/ },
+  const cases: {
+    name: string;
+    operationId: string;
+    status: number;
+    url: () => string;
+    key?: () => Promise<string>;
+    type: string;
+    body: RegExp;
+  }[] = [
+    {
+      name: 'JSONP 400 raised by the service',
+      operationId: 'GetFlat',
+      status: 400,
+      url: () => `${FLAT}?CompanyId=1&Locations=99&callback=cb`,
+      type: 'text/javascript',
+      body: /^cb\(\{"ResponseStatus":\{"ErrorCode":"ArgumentException"/,
+    },
+    {
+      name: 'JSONP 403 (a key of another company)',
+      operationId: 'GetFlat',
+      status: 403,
+      url: () => `${FLAT}?CompanyId=2&callback=cb`,
+      key: () => t.keyFor(1),
+      type: 'text/javascript',
+      body: /^cb\(\{"ResponseStatus":\{"ErrorCode":"Forbidden"/,
+    },
+    {
+      name: 'JSONP 404 of a report link that does not verify',
+      operationId: 'GetFlatReport',
+      status: 404,
+      url: () => `${FLAT}/Reports/${forged}?callback=cb`,
+      type: 'text/javascript',
+      body: /^cb\(\{"ResponseStatus":\{"ErrorCode":"NotFound"/,
+    },
+    {
+      name: "the report link's 404 as CSV",
+      operationId: 'GetFlatReport',
+      status: 404,
+      url: () => `${FLAT}/Reports/${forged}.csv`,
+      type: 'text/csv',
+      body: /^ResponseStatus\r\n"\{ErrorCode:NotFound,/,
+    },
+    {
+      name: "the report link's 404 as HTML",
+      operationId: 'GetFlatReport',
+      status: 404,
+      url: () => `${FLAT}/Reports/${forged}.html`,
+      type: 'text/html',
+      body: /NotFound/,
+    },
+    {
+      name: "the report link's 404 as JSON",
+      operationId: 'GetFlatReport',
+      status: 404,
+      url: () => `${FLAT}/Reports/${forged}`,
+      type: 'application/json',
+      body: /^\{"ResponseStatus":\{"ErrorCode":"NotFound"/,
+    },
   ];
   for (const c of cases) {
     it(`${c.name}: ${c.status} ${c.type}, declared for ${c.operationId}`, async () => {

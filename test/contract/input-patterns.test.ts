@@ -11,7 +11,16 @@ import { parseLegacyCalendarDate } from '../../src/scalars/dates.ts';
 import { parseGuid } from '../../src/scalars/guids.ts';
 import { configDefaults, loadConfig } from '../../src/config.ts';
 
-type Schema = { pattern?: string; maxItems?: number; 'x-max-items'?: number; type?: string; format?: string; minimum?: number; maximum?: number; items?: unknown };
+type Schema = {
+  pattern?: string;
+  maxItems?: number;
+  'x-max-items'?: number;
+  type?: string;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  items?: unknown;
+};
 const doc = loadOpenApiDocument();
 const schemas = doc.components!.schemas as Record<string, Schema>;
 const pattern = (name: string) => new RegExp(schemas[name]!.pattern!);
@@ -20,7 +29,13 @@ const pad = (n: number, width: number) => String(n).padStart(width, '0');
 describe('contract input patterns', () => {
   it('LegacyDateInput admits exactly the dates the binder reads (every day 0098-0101, 1899-1901, 1999-2101, 2399-2401, 9999 with day 0-32, month 0-13)', () => {
     const date = pattern('LegacyDateInput');
-    const years = [[98, 101], [1899, 1901], [1999, 2101], [2399, 2401], [9999, 9999]].flatMap(([a, b]) => Array.from({ length: b! - a! + 1 }, (_, i) => a! + i));
+    const years = [
+      [98, 101],
+      [1899, 1901],
+      [1999, 2101],
+      [2399, 2401],
+      [9999, 9999],
+    ].flatMap(([a, b]) => Array.from({ length: b! - a! + 1 }, (_, i) => a! + i));
     let checked = 0;
     for (const y of years) {
       for (let m = 0; m <= 13; m++) {
@@ -39,16 +54,45 @@ describe('contract input patterns', () => {
   it('LegacyDateInput agrees with the binder on times, offsets and /Date()/ forms', () => {
     const date = pattern('LegacyDateInput');
     const samples = [
-      '2024-02-29T00:00:00Z', '2024-02-29 23:59:59.123', '2024-01-31T10:00', '2024-01-31T10:00+01:00', '2024-01-31T10:00-0500',
-      '2024-01-31T24:00', '2024-01-31T10:60', '2024-01-31T10:00:60', '2024-01-31T', '2024-01-31Z', '24-01-31',
-      '/Date(1704067200000)/', '/Date(-1)/', '/Date(1704067200000+0100)/', '/Date(1704067200000-0000)/', '\\/Date(1704067200000)\\/',
-      '/Date(1704067200000+01)/', '/Date()/', '/Date(abc)/', 'Date(1)', '/Date(1.5)/', '', 'yesterday', '2024013', '202401311',
+      '2024-02-29T00:00:00Z',
+      '2024-02-29 23:59:59.123',
+      '2024-01-31T10:00',
+      '2024-01-31T10:00+01:00',
+      '2024-01-31T10:00-0500',
+      '2024-01-31T24:00',
+      '2024-01-31T10:60',
+      '2024-01-31T10:00:60',
+      '2024-01-31T',
+      '2024-01-31Z',
+      '24-01-31',
+      '/Date(1704067200000)/',
+      '/Date(-1)/',
+      '/Date(1704067200000+0100)/',
+      '/Date(1704067200000-0000)/',
+      '\\/Date(1704067200000)\\/',
+      '/Date(1704067200000+01)/',
+      '/Date()/',
+      '/Date(abc)/',
+      'Date(1)',
+      '/Date(1.5)/',
+      '',
+      'yesterday',
+      '2024013',
+      '202401311',
     ];
     for (const text of samples) expect(date.test(text), text).to.equal(parseLegacyCalendarDate(text) !== undefined);
   });
 
   it('the binder also reads the other forms ServiceStack 4.5 read (the description lists them; the pattern keeps the canonical ones)', () => {
-    for (const text of ['2024-1-31', '2025/01/02', '01/02/2025', '1/2/2025', 'Jan 1 2025', '2 Feb 2025', '2025-01-01+02:00']) {
+    for (const text of [
+      '2024-1-31',
+      '2025/01/02',
+      '01/02/2025',
+      '1/2/2025',
+      'Jan 1 2025',
+      '2 Feb 2025',
+      '2025-01-01+02:00',
+    ]) {
       expect(parseLegacyCalendarDate(text), text).to.not.equal(undefined);
     }
   });
@@ -57,8 +101,24 @@ describe('contract input patterns', () => {
     const guid = pattern('GuidInput');
     const n = '0a1b2c3d4e5f60718293a4b5c6d7e8f9';
     const h = '0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9';
-    const samples = [n, n.toUpperCase(), h, h.toLowerCase(), `{${n}}`, `{${h}}`, `(${h})`, `(${n})`, `{${h})`, `${n}0`, n.slice(1),
-      h.replace(/-/g, '').slice(0, 31) + 'g', '0A1B2C3D4E5F-6071-8293-A4B5C6D7E8F9', `{{${n}}}`, '', `[${n}]`];
+    const samples = [
+      n,
+      n.toUpperCase(),
+      h,
+      h.toLowerCase(),
+      `{${n}}`,
+      `{${h}}`,
+      `(${h})`,
+      `(${n})`,
+      `{${h})`,
+      `${n}0`,
+      n.slice(1),
+      `${h.replace(/-/g, '').slice(0, 31)}g`,
+      '0A1B2C3D4E5F-6071-8293-A4B5C6D7E8F9',
+      `{{${n}}}`,
+      '',
+      `[${n}]`,
+    ];
     for (const text of samples) expect(guid.test(text), text).to.equal(parseGuid(text) !== undefined);
   });
 
@@ -69,13 +129,23 @@ describe('contract input patterns', () => {
     if (saved !== undefined) process.env.MAX_ARRAY_ITEMS = saved;
     const params = doc.components!.parameters as Record<string, { schema: Schema; description?: string }>;
     const body = schemas.GetFlatRequest as { properties: Record<string, Schema & { description?: string }> };
-    const arrays = [params.LocationsParam!.schema, params.FiltersParam!.schema, body.properties.Locations!, body.properties.Filters!];
+    const arrays = [
+      params.LocationsParam!.schema,
+      params.FiltersParam!.schema,
+      body.properties.Locations!,
+      body.properties.Filters!,
+    ];
     for (const schema of arrays) {
       expect(schema['x-max-items']).to.equal(configured);
       expect(schema['x-max-items']).to.equal(configDefaults.maxArrayItems);
       expect(schema).to.not.have.property('maxItems');
     }
-    for (const description of [params.LocationsParam!.description, params.FiltersParam!.description, body.properties.Locations!.description, body.properties.Filters!.description]) {
+    for (const description of [
+      params.LocationsParam!.description,
+      params.FiltersParam!.description,
+      body.properties.Locations!.description,
+      body.properties.Filters!.description,
+    ]) {
       expect(description).to.match(/MAX_ARRAY_ITEMS/);
     }
   });

@@ -56,7 +56,8 @@ export function expectedXsdType(schema: OpenApiSchema, schemas: Schemas): string
       if (!schema.items) throw new Error('array without items');
       const item = expectedXsdType(schema.items, schemas);
       const [prefix, local] = item.split(':');
-      // DataContract: lists of primitives are ArrayOf<xs name> in the Arrays namespace; lists of DTOs ArrayOf<Dto> in tns.
+      // DataContract: lists of primitives are ArrayOf<xs name> in the Arrays namespace; lists of DTOs ArrayOf<Dto> in
+      // tns.
       return prefix === 'tns' ? `tns:ArrayOf${local}` : `arr:ArrayOf${local}`;
     }
     default:
@@ -68,10 +69,15 @@ export function expectedXsdType(schema: OpenApiSchema, schemas: Schemas): string
 export function compareContracts(schemas: Schemas, xsd: XsdTypes): string[] {
   const problems: string[] = [];
   const openapiDtos = Object.keys(schemas).filter((n) => isObjectSchema(schemas[n]));
-  const xsdDtos = Object.keys(xsd).filter((n) => !n.startsWith('ArrayOf') && (xsdTypeNamespaces as Record<string, string>)[n] === TYPES_NS);
+  const xsdDtos = Object.keys(xsd).filter(
+    (n) => !n.startsWith('ArrayOf') && (xsdTypeNamespaces as Record<string, string>)[n] === TYPES_NS,
+  );
 
-  for (const name of openapiDtos) if (!xsd[name]) problems.push(`${name}: in the OpenAPI document, no complexType in types.xsd`);
-  for (const name of xsdDtos) if (!openapiDtos.includes(name)) problems.push(`${name}: complexType in types.xsd, no object schema in the OpenAPI document`);
+  for (const name of openapiDtos)
+    if (!xsd[name]) problems.push(`${name}: in the OpenAPI document, no complexType in types.xsd`);
+  for (const name of xsdDtos)
+    if (!openapiDtos.includes(name))
+      problems.push(`${name}: complexType in types.xsd, no object schema in the OpenAPI document`);
 
   for (const name of openapiDtos) {
     const members = xsd[name];
@@ -89,7 +95,8 @@ export function compareContracts(schemas: Schemas, xsd: XsdTypes): string[] {
         problems.push(`${name}.${field}: ${(error as Error).message}`);
         continue;
       }
-      if (members[field] !== expected) problems.push(`${name}.${field}: OpenAPI needs ${expected}, types.xsd has ${members[field]}`);
+      if (members[field] !== expected)
+        problems.push(`${name}.${field}: OpenAPI needs ${expected}, types.xsd has ${members[field]}`);
       if (expected.includes(':ArrayOf')) {
         const arrayType = xsd[expected.slice(expected.indexOf(':') + 1)];
         if (!arrayType) problems.push(`${name}.${field}: ${expected} is not defined`);
@@ -113,7 +120,9 @@ describe('contract: OpenAPI DTO schemas ↔ SOAP XSD complex types', () => {
   let schemas: Schemas;
 
   before(async () => {
-    const document = parse(await readFile(new URL('../../openapi/reporting-service.yaml', import.meta.url), 'utf8')) as {
+    const document = parse(
+      await readFile(new URL('../../openapi/reporting-service.yaml', import.meta.url), 'utf8'),
+    ) as {
       components: { schemas: Schemas };
     };
     schemas = document.components.schemas;
@@ -124,7 +133,18 @@ describe('contract: OpenAPI DTO schemas ↔ SOAP XSD complex types', () => {
   });
 
   it('cover every DTO the brief names', () => {
-    for (const dto of ['EchoRequest', 'EchoResponse', 'GetFlatRequest', 'GetFlatResponse', 'SelectedOptions', 'ReportModel', 'ReportRow', 'ResponseStatus', 'ResponseError', 'ErrorResponse']) {
+    for (const dto of [
+      'EchoRequest',
+      'EchoResponse',
+      'GetFlatRequest',
+      'GetFlatResponse',
+      'SelectedOptions',
+      'ReportModel',
+      'ReportRow',
+      'ResponseStatus',
+      'ResponseError',
+      'ErrorResponse',
+    ]) {
       expect(xsdComplexTypes, dto).to.have.property(dto);
       expect(schemas, dto).to.have.property(dto);
     }

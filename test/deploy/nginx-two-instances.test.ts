@@ -22,7 +22,8 @@ import { REPO_ROOT, ensureProductionBuild, type ServerProcess } from '../support
 import { startUnitInstance, verifyUnit } from '../support/systemd-unit.ts';
 
 const run = promisify(execFile);
-const REPORT = '/reporting/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-06-30&IncludeComputedColumns=true';
+const REPORT =
+  '/reporting/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-06-30&IncludeComputedColumns=true';
 
 const REFERENCE = `kind,id,company_id,name,type,number,base_currency,time_zone
 company,1,,Two Instance Co,,,USD,UTC
@@ -45,7 +46,11 @@ function figures(responseText: string): string {
   return JSON.stringify(rest);
 }
 
-function journal(prefix: string, days: number, rows: (day: string, i: number) => [account: number, cents: number][]): string {
+function journal(
+  prefix: string,
+  days: number,
+  rows: (day: string, i: number) => [account: number, cents: number][],
+): string {
   const lines = ['entry,date,location,account,amount'];
   for (let i = 0; i < days; i++) {
     const day = new Date(Date.UTC(2024, 0, 1 + (i % 182))).toISOString().slice(0, 10);
@@ -55,7 +60,7 @@ function journal(prefix: string, days: number, rows: (day: string, i: number) =>
       lines.push(`${prefix}${i},${day},${10 + (i % 2)},${account},${(cents / 100).toFixed(2)}`);
     }
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 describe('deployment: nginx (deploy/) in front of two instances (systemd unit) over one PostgreSQL', function () {
@@ -67,7 +72,8 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
   let instances: ServerProcess[] = [];
   let key: string;
   let envFile: Record<string, string>;
-  const cli = (...args: string[]) => run(process.execPath, args, { cwd: REPO_ROOT, env: { PATH: process.env.PATH, ...envFile } });
+  const cli = (...args: string[]) =>
+    run(process.execPath, args, { cwd: REPO_ROOT, env: { PATH: process.env.PATH, ...envFile } });
   const viaNginx = (pathAndQuery: string, headers: Record<string, string> = {}, localAddress?: string) =>
     httpsRequest(nginx.httpsUrl + pathAndQuery, { ca: nginx.certificate, headers, localAddress });
   /** Which instance logged the request with this X-Request-Id (index into `instances`), waiting for its access line. */
@@ -87,11 +93,27 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
     dir = mkdtempSync(path.join(tmpdir(), 'rs-two-'));
     envFile = { DATABASE_URL: pg.url, LOG_LEVEL: 'info' };
     writeFileSync(path.join(dir, 'reference.csv'), REFERENCE);
-    writeFileSync(path.join(dir, 'journal.csv'), journal('A', 182, (_d, i) => [[4000, -(50_000 + i * 100)], [5000, 12_000], ...(i % 30 === 0 ? [[6000, 250_000] as [number, number]] : [])]));
+    writeFileSync(
+      path.join(dir, 'journal.csv'),
+      journal('A', 182, (_d, i) => [
+        [4000, -(50_000 + i * 100)],
+        [5000, 12_000],
+        ...(i % 30 === 0 ? [[6000, 250_000] as [number, number]] : []),
+      ]),
+    );
     writeFileSync(path.join(dir, 'reference-2.csv'), REFERENCE_2);
-    writeFileSync(path.join(dir, 'journal-2.csv'), journal('B', 4000, (_d, i) => [[4000, -(1_000 + i)], [4100, -7_500], [5000, 3_000]]));
+    writeFileSync(
+      path.join(dir, 'journal-2.csv'),
+      journal('B', 4000, (_d, i) => [
+        [4000, -(1_000 + i)],
+        [4100, -7_500],
+        [5000, 3_000],
+      ]),
+    );
     await cli('dist/scripts/import.js', path.join(dir, 'journal.csv'), '--reference', path.join(dir, 'reference.csv'));
-    key = /key \(shown once, stored hashed\): (\S+)/.exec((await cli('dist/scripts/keys.js', 'create', '--company', '1', '--name', 'nginx-test')).stdout)![1]!;
+    key = /key \(shown once, stored hashed\): (\S+)/.exec(
+      (await cli('dist/scripts/keys.js', 'create', '--company', '1', '--name', 'nginx-test')).stdout,
+    )![1]!;
     ports = [await freePort(), await freePort()];
     instances = await Promise.all(ports.map((port) => startUnitInstance(port, envFile)));
     nginx = await startNginx({ http: await freePort(), https: await freePort(), upstreams: ports });
@@ -104,13 +126,13 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the systemd unit verifies (systemd-analyze verify), and its instances are up from the production build', async function () {
+  it('the systemd unit verifies (systemd-analyze verify), and its instances are up from the production build', async () => {
     const verdict = await verifyUnit(String(ports[0]));
     if (verdict !== undefined) expect(verdict, 'systemd-analyze verify output').to.equal('');
     for (const [i, p] of instances.entries()) expect(p.url).to.equal(`http://127.0.0.1:${ports[i]}/reporting`);
   });
 
-  it('HTTP redirects to HTTPS; requests alternate between the instances; each logs the client\'s address', async () => {
+  it("HTTP redirects to HTTPS; requests alternate between the instances; each logs the client's address", async () => {
     const redirect = await fetch(`${nginx.httpUrl}/reporting/v1/echo/hi`, { redirect: 'manual' });
     expect(redirect.status).to.equal(301);
     expect(redirect.headers.get('location')).to.equal('https://127.0.0.1/reporting/v1/echo/hi'); // the standard port, 443
@@ -118,16 +140,27 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
     for (let i = 0; i < 8; i++) {
       const id = `alternate-${i}-${Date.now()}`;
       // From 127.0.0.2, claiming another address: nginx sets X-Forwarded-For to the real one.
-      const res = await viaNginx('/reporting/v1/echo/hi', { 'X-Request-Id': id, 'X-Forwarded-For': '198.51.100.1' }, '127.0.0.2');
+      const res = await viaNginx(
+        '/reporting/v1/echo/hi',
+        { 'X-Request-Id': id, 'X-Forwarded-For': '198.51.100.1' },
+        '127.0.0.2',
+      );
       expect(res.status).to.equal(200);
-      expect(JSON.parse(res.text)).to.deep.equal({ Message: 'hi', CompanyName: 'Reporting Service', ResponseStatus: {} });
+      expect(JSON.parse(res.text)).to.deep.equal({
+        Message: 'hi',
+        CompanyName: 'Reporting Service',
+        ResponseStatus: {},
+      });
       owners.push(await servedBy(id));
       expect(owners.at(-1), `an instance logged ${id}`).to.not.equal(-1);
-      const line = instances[owners.at(-1)!]!.output().split('\n').find((l) => l.includes(`"reqId":"${id}"`))!;
+      const line = instances[owners.at(-1)!]!.output()
+        .split('\n')
+        .find((l) => l.includes(`"reqId":"${id}"`))!;
       expect(JSON.parse(line).req.remoteAddress, line).to.equal('127.0.0.2');
     }
     expect(owners).to.not.include(-1);
-    for (let i = 1; i < owners.length; i++) expect(owners[i], `request ${i} went to the other instance`).to.not.equal(owners[i - 1]);
+    for (let i = 1; i < owners.length; i++)
+      expect(owners[i], `request ${i} went to the other instance`).to.not.equal(owners[i - 1]);
   });
 
   it('a report link minted by one instance opens on the other; links and the WSDL name the public https address', async () => {
@@ -135,11 +168,17 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
     const minted = await viaNginx(REPORT, { 'X-ApiKey': key, 'X-Request-Id': id });
     expect(minted.status, minted.text).to.equal(200);
     const report = JSON.parse(minted.text) as { Url: string };
-    expect(report.Url).to.match(new RegExp(`^${nginx.httpsUrl.replace(/\./g, '\\.')}/reporting/v1/Reporting/ProfitAndLoss/Flat/Reports/[\\w-]+\\.[\\w-]+$`));
+    expect(report.Url).to.match(
+      new RegExp(
+        `^${nginx.httpsUrl.replace(/\./g, '\\.')}/reporting/v1/Reporting/ProfitAndLoss/Flat/Reports/[\\w-]+\\.[\\w-]+$`,
+      ),
+    );
     const minter = await servedBy(id);
     expect(minter).to.be.oneOf([0, 1]);
     const other = instances[1 - minter]!;
-    const direct = await fetch(`http://127.0.0.1:${ports[1 - minter]}${new URL(report.Url).pathname}.json`, { headers: { 'X-ApiKey': key, 'X-Request-Id': `${id}-opened` } });
+    const direct = await fetch(`http://127.0.0.1:${ports[1 - minter]}${new URL(report.Url).pathname}.json`, {
+      headers: { 'X-ApiKey': key, 'X-Request-Id': `${id}-opened` },
+    });
     expect(direct.status).to.equal(200);
     expect(figures(await direct.text())).to.equal(figures(minted.text));
     expect(await servedBy(`${id}-opened`)).to.equal(1 - minter);
@@ -157,7 +196,8 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
     const made = await cli('dist/scripts/keys.js', 'create', '--company', '1', '--name', 'while-serving');
     const fresh = /key \(shown once, stored hashed\): (\S+)/.exec(made.stdout)![1]!;
     const id = /created key (\d+)/.exec(made.stdout)![1]!;
-    const status = (port: number, k: string) => fetch(`http://127.0.0.1:${port}${REPORT}`, { headers: { 'X-ApiKey': k } }).then((r) => r.status);
+    const status = (port: number, k: string) =>
+      fetch(`http://127.0.0.1:${port}${REPORT}`, { headers: { 'X-ApiKey': k } }).then((r) => r.status);
     for (const port of ports) {
       expect(await status(port, key), `first CLI key on ${port}`).to.equal(200);
       expect(await status(port, fresh), `new CLI key on ${port}`).to.equal(200);
@@ -179,7 +219,12 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
       while (importing) seen.push(await read());
     });
     const started = Date.now();
-    await cli('dist/scripts/import.js', path.join(dir, 'journal-2.csv'), '--reference', path.join(dir, 'reference-2.csv'));
+    await cli(
+      'dist/scripts/import.js',
+      path.join(dir, 'journal-2.csv'),
+      '--reference',
+      path.join(dir, 'reference-2.csv'),
+    );
     await new Promise((r) => setTimeout(r, Math.max(300, (Date.now() - started) / 4)));
     importing = false;
     await Promise.all(readers);
@@ -187,16 +232,23 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
     expect(after).to.not.equal(before);
     expect(after).to.contain('Catering');
     const mixed = seen.filter((s) => s !== before && s !== after);
-    expect(mixed.length, `${mixed.length} of ${seen.length} reads were neither the old nor the new report, e.g. ${mixed[0]?.slice(0, 400)}`).to.equal(0);
+    expect(
+      mixed.length,
+      `${mixed.length} of ${seen.length} reads were neither the old nor the new report, e.g. ${mixed[0]?.slice(0, 400)}`,
+    ).to.equal(0);
     expect(seen).to.include(after);
   });
 
   it('the conformance kit (compiled CLI) passes against the deployment, over TLS, under /reporting, across both instances', async () => {
-    const result = await run(process.execPath, ['dist/scripts/conformance.js', `${nginx.httpsUrl}/reporting`, '--api-key', key, '--company', '1'], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: path.join(nginx.dir, 'cert.pem') },
-      maxBuffer: 16 << 20,
-    }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    const result = await run(
+      process.execPath,
+      ['dist/scripts/conformance.js', `${nginx.httpsUrl}/reporting`, '--api-key', key, '--company', '1'],
+      {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: path.join(nginx.dir, 'cert.pem') },
+        maxBuffer: 16 << 20,
+      },
+    ).catch((e: { code: number; stdout: string; stderr: string }) => e);
     expect('code' in result ? result.code : 0, `${result.stdout}\n${result.stderr}`).to.equal(0);
     const summary = /(\d+) pass, (\d+) fail, (\d+) n\/a/.exec(result.stdout);
     expect(summary, result.stdout).to.not.equal(null);
@@ -208,14 +260,21 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
     const victim = instances[1]!;
     const statuses: Record<string, number> = {};
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
-      const load = autocannon({ url: nginx.httpsUrl + REPORT, headers: { 'X-ApiKey': key }, connections: 16, duration: 6 },
-        (error, done) => (error ? reject(error) : resolve(done)));
-      load.on('response', (_c: unknown, statusCode: number) => { statuses[statusCode] = (statuses[statusCode] ?? 0) + 1; });
+      const load = autocannon(
+        { url: nginx.httpsUrl + REPORT, headers: { 'X-ApiKey': key }, connections: 16, duration: 6 },
+        (error, done) => (error ? reject(error) : resolve(done)),
+      );
+      load.on('response', (_c: unknown, statusCode: number) => {
+        statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+      });
       setTimeout(() => void victim.kill(), 2000);
     });
     expect(await victim.exited).to.equal(null); // SIGKILL: no exit code
     expect(statuses, JSON.stringify(statuses)).to.have.keys('200');
-    expect(result.errors + result.timeouts + result.non2xx, JSON.stringify({ errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx })).to.equal(0);
+    expect(
+      result.errors + result.timeouts + result.non2xx,
+      JSON.stringify({ errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx }),
+    ).to.equal(0);
     expect(result.requests.total).to.be.greaterThan(0);
     const alive = await fetch(`http://127.0.0.1:${ports[0]}${REPORT}`, { headers: { 'X-ApiKey': key } });
     expect(alive.status).to.equal(200);

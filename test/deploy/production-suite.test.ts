@@ -17,14 +17,23 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import readXlsxFile from 'read-excel-file/node';
 import { operationRequests, type ContractRequest } from '../../src/conformance/requests.ts';
-import { REPO_ROOT, ensureProductionBuild, productionEnv, startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import {
+  REPO_ROOT,
+  ensureProductionBuild,
+  productionEnv,
+  startServerProcess,
+  type ServerProcess,
+} from '../support/server-process.ts';
 
 const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** `npm start` in the repository, as the README tells a new user: the port is chosen by the system. */
 function npmStart(dataDir: string): Promise<ServerProcess> {
-  return startServerProcess(npm, ['start', '--silent'], { env: productionEnv({ DATA_DIR: dataDir, DEMO_DATA: '1', VALIDATE_RESPONSES: '1' }), timeoutMs: 180_000 });
+  return startServerProcess(npm, ['start', '--silent'], {
+    env: productionEnv({ DATA_DIR: dataDir, DEMO_DATA: '1', VALIDATE_RESPONSES: '1' }),
+    timeoutMs: 180_000,
+  });
 }
 
 interface FormatCheck {
@@ -33,7 +42,10 @@ interface FormatCheck {
   contentType: RegExp;
   /** Batches (`/json/reply/{Op}[]`) are answered in this format too. */
   batches: boolean;
-  /** Checks the body of an answer whose response DTO is `dto` (a list of them for a batch); `field` is a member that DTO always has. */
+  /**
+   * Checks the body of an answer whose response DTO is `dto` (a list of them for a batch); `field` is a member that DTO
+   * always has.
+   */
   check(body: string, dto: string, field: string, batch: boolean): void;
 }
 
@@ -41,22 +53,47 @@ const xml = new XMLParser({ ignoreAttributes: true, removeNSPrefix: true });
 const firstOf = (value: unknown, batch: boolean) => (batch ? (value as unknown[])[0] : value);
 
 const FORMATS: Record<string, FormatCheck> = {
-  json: { query: 'format=json', contentType: /^application\/json/, batches: true, check: (body, _dto, field, batch) => expect(firstOf(JSON.parse(body), batch)).to.have.property(field) },
+  json: {
+    query: 'format=json',
+    contentType: /^application\/json/,
+    batches: true,
+    check: (body, _dto, field, batch) => expect(firstOf(JSON.parse(body), batch)).to.have.property(field),
+  },
   xml: {
     query: 'format=xml',
     contentType: /^application\/xml/,
     batches: true,
-    check: (body, dto, field, batch) => expect(batch ? xml.parse(body)[`ArrayOf${dto}`][dto] : xml.parse(body)[dto]).to.have.property(field),
+    check: (body, dto, field, batch) =>
+      expect(batch ? xml.parse(body)[`ArrayOf${dto}`][dto] : xml.parse(body)[dto]).to.have.property(field),
   },
-  jsv: { query: 'format=jsv', contentType: /^application\/jsv/, batches: true, check: (body, _dto, field, batch) => expect(body).to.match(new RegExp(`^${batch ? '\\[' : ''}\\{.*\\b${field}:`, 's')) },
+  jsv: {
+    query: 'format=jsv',
+    contentType: /^application\/jsv/,
+    batches: true,
+    check: (body, _dto, field, batch) =>
+      expect(body).to.match(new RegExp(`^${batch ? '\\[' : ''}\\{.*\\b${field}:`, 's')),
+  },
   csv: {
     query: 'format=csv',
     contentType: /^text\/csv/,
     batches: true,
     check: (body, _dto, field) => expect((parseCsv(body, { bom: true }) as string[][])[0]).to.include(field),
   },
-  html: { query: 'format=html', contentType: /^text\/html/, batches: false, check: (body, _dto, field) => expect(body).to.match(/^<!doctype html>/i).and.contain(field) },
-  jsonp: { query: 'callback=showReport', contentType: /^text\/javascript/, batches: false, check: (body, _dto, field) => expect(body).to.match(new RegExp(`^showReport\\(\\{.*"${field}":`, 's')) },
+  html: {
+    query: 'format=html',
+    contentType: /^text\/html/,
+    batches: false,
+    check: (body, _dto, field) =>
+      expect(body)
+        .to.match(/^<!doctype html>/i)
+        .and.contain(field),
+  },
+  jsonp: {
+    query: 'callback=showReport',
+    contentType: /^text\/javascript/,
+    batches: false,
+    check: (body, _dto, field) => expect(body).to.match(new RegExp(`^showReport\\(\\{.*"${field}":`, 's')),
+  },
 };
 
 const RESPONSE_OF: Record<string, { dto: string; field: string }> = {
@@ -73,8 +110,18 @@ async function send(base: string, request: ContractRequest, query: string, key: 
 async function checkEveryAnswer(server: ServerProcess, key: string): Promise<void> {
   const base = server.url;
   const operations = operationRequests(1).filter((op) => op.sample);
-  expect(operations.map((op) => op.operationId)).to.include.members(['Echo', 'EchoReplyGet', 'EchoReplyPost', 'GetFlat', 'GetFlatReplyGet', 'GetFlatReplyPost']);
-  expect(operations.filter((op) => op.record.batch), 'the batch operations').to.have.length(2);
+  expect(operations.map((op) => op.operationId)).to.include.members([
+    'Echo',
+    'EchoReplyGet',
+    'EchoReplyPost',
+    'GetFlat',
+    'GetFlatReplyGet',
+    'GetFlatReplyPost',
+  ]);
+  expect(
+    operations.filter((op) => op.record.batch),
+    'the batch operations',
+  ).to.have.length(2);
   for (const op of operations) {
     const expected = RESPONSE_OF[op.record.requestDto]!;
     for (const [name, format] of Object.entries(FORMATS).filter(([, f]) => f.batches || !op.record.batch)) {
@@ -87,7 +134,9 @@ async function checkEveryAnswer(server: ServerProcess, key: string): Promise<voi
     }
   }
 
-  const report = await fetch(`${base}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true`, { headers: { 'X-ApiKey': key } });
+  const report = await fetch(`${base}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true`, {
+    headers: { 'X-ApiKey': key },
+  });
   const { Url } = (await report.json()) as { Url: string };
   const link = (suffix: string) => fetch(`${Url}${suffix}`, { headers: { 'X-ApiKey': key } });
   const asJson = await link('.json');
@@ -102,13 +151,20 @@ async function checkEveryAnswer(server: ServerProcess, key: string): Promise<voi
   expect(await htmlAnswer.text()).to.contain('/assets/report-page.js');
   const xlsxAnswer = await link('.xlsx');
   expect(xlsxAnswer.status, 'the XLSX download').to.equal(200);
-  expect(xlsxAnswer.headers.get('content-type')).to.equal('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  expect(xlsxAnswer.headers.get('content-type')).to.equal(
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  );
   const [sheet] = await readXlsxFile(Buffer.from(await xlsxAnswer.arrayBuffer()));
   expect(sheet!.data[0], 'the XLSX header row is the CSV one').to.deep.equal(csv[0]);
   const firstAccount = sheet!.data.find((row) => row[0] === 'Account')!;
   const sameInCsv = csv.find((row) => row[0] === 'Account' && row[3] === firstAccount[3])!;
-  expect(firstAccount.slice(6).map(Number), 'the XLSX figures are the CSV ones').to.deep.equal(sameInCsv.slice(6).map(Number));
-  expect(firstAccount.slice(6).some((v) => Number(v) !== 0), 'the demo ledger has figures').to.equal(true);
+  expect(firstAccount.slice(6).map(Number), 'the XLSX figures are the CSV ones').to.deep.equal(
+    sameInCsv.slice(6).map(Number),
+  );
+  expect(
+    firstAccount.slice(6).some((v) => Number(v) !== 0),
+    'the demo ledger has figures',
+  ).to.equal(true);
 
   const wsdl = await fetch(`${base}/soap12?wsdl`);
   expect(await wsdl.text()).to.contain(`<soap12:address location="${base}/soap12"`);
@@ -119,15 +175,25 @@ async function checkEveryAnswer(server: ServerProcess, key: string): Promise<voi
   });
   expect(fault.headers.get('content-type')).to.match(/^application\/soap\+xml/);
   expect(await fault.text()).to.contain('Fault');
-  for (const [page, type] of [['/metadata', /^text\/html/], ['/json/metadata?op=EchoRequest', /^text\/html/], ['/types/metadata', /^application\/json/],
-    ['/types/typescript', /^text\/plain/], ['/docs', /^text\/html/], ['/openapi.yaml', /^application\/yaml/]] as const) {
+  for (const [page, type] of [
+    ['/metadata', /^text\/html/],
+    ['/json/metadata?op=EchoRequest', /^text\/html/],
+    ['/types/metadata', /^application\/json/],
+    ['/types/typescript', /^text\/plain/],
+    ['/docs', /^text\/html/],
+    ['/openapi.yaml', /^application\/yaml/],
+  ] as const) {
     const answer = await fetch(`${base}${page}`);
     expect(answer.status, page).to.equal(200);
     expect(answer.headers.get('content-type'), page).to.match(type);
   }
 
-  const conformance = await run(process.execPath, ['dist/scripts/conformance.js', base, '--api-key', key], { cwd: REPO_ROOT, env: productionEnv({}) })
-    .catch((error: { stdout: string }) => expect.fail(`conformance failed against the production process:\n${error.stdout}`));
+  const conformance = await run(process.execPath, ['dist/scripts/conformance.js', base, '--api-key', key], {
+    cwd: REPO_ROOT,
+    env: productionEnv({}),
+  }).catch((error: { stdout: string }) =>
+    expect.fail(`conformance failed against the production process:\n${error.stdout}`),
+  );
   expect(conformance.stdout).to.match(/pass/);
 }
 

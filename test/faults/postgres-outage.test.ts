@@ -10,7 +10,8 @@ import { workedExampleBatch } from '../fixtures/worked-example.ts';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../support/postgres-server.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
-const REPORT = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-02-29';
+const REPORT =
+  '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-02-29';
 
 (skipPostgres ? describe.skip : describe)('PostgreSQL stopped and started during requests', function () {
   this.timeout(120_000);
@@ -41,7 +42,9 @@ const REPORT = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=
       const res = await request(t.app).get(path).expect(503);
       // The key lookup is the first store call, so the outage is raised at authentication, before the service:
       // no Errors key, as 4.5 wrote errors raised in its request filters.
-      expect(res.body).to.deep.equal({ ResponseStatus: { ErrorCode: 'StoreUnavailable', Message: 'The ledger store is unavailable; retry later.' } });
+      expect(res.body).to.deep.equal({
+        ResponseStatus: { ErrorCode: 'StoreUnavailable', Message: 'The ledger store is unavailable; retry later.' },
+      });
     }
     const post = await request(t.app).post('/json/reply/GetFlatRequest').send({ CompanyId: 1 }).expect(503);
     expect(post.body.ResponseStatus.ErrorCode).to.equal('StoreUnavailable');

@@ -10,7 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 
-function startServer(dataDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+function startServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DEMO_DATA: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -44,7 +47,11 @@ describe('process: SIGTERM drains and exits 0', function () {
 
     // Bad requests first: the process must survive them.
     for (const body of ['{', '[1,2]', '"x"', '{"Message":"unterminated}']) {
-      const r = await fetch(`${url}/json/reply/EchoRequest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const r = await fetch(`${url}/json/reply/EchoRequest`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       expect(r.status).to.equal(400);
     }
     expect((await fetch(`${url}/v1/echo/x%ZZ`)).status).to.be.below(500);
@@ -56,12 +63,17 @@ describe('process: SIGTERM drains and exits 0', function () {
     let response = '';
     socket.on('data', (d) => (response += d));
     const ended = new Promise((r) => socket.once('close', r));
-    socket.write(`POST /json/reply/EchoRequest HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    socket.write(
+      `POST /json/reply/EchoRequest HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    );
     await new Promise((r) => setTimeout(r, 200));
 
     child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
-    const refused = await fetch(`${url}/health`).then(() => false, () => true);
+    const refused = await fetch(`${url}/health`).then(
+      () => false,
+      () => true,
+    );
     expect(refused, 'new connections are refused while draining').to.equal(true);
 
     socket.write(body.slice(5));
@@ -83,17 +95,27 @@ describe('process: SIGTERM drains and exits 0', function () {
           key = /Demo API key[^\n]*: (rsk_[A-Za-z0-9_-]+)/.exec(output())?.[1] ?? '';
           if (!key) await new Promise((r) => setTimeout(r, 100));
         }
-        const exited = new Promise<[number | null, string | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
+        const exited = new Promise<[number | null, string | null]>((resolve) =>
+          child.once('exit', (code, signal) => resolve([code, signal])),
+        );
         const load = await autocannon({
-          url, connections: 50, duration: 3,
+          url,
+          connections: 50,
+          duration: 3,
           requests: [
-            { method: 'GET', path: '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true', headers: { 'x-apikey': key } },
+            {
+              method: 'GET',
+              path: '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true',
+              headers: { 'x-apikey': key },
+            },
             { method: 'GET', path: '/v1/echo/load' },
           ],
         });
         expect(load.non2xx + load.errors + load.timeouts, `round ${round}: failed requests`).to.equal(0);
         child.kill('SIGTERM');
-        const hung = new Promise<[string, null]>((resolve) => setTimeout(() => resolve(['still running 15 s after SIGTERM', null]), 15_000).unref());
+        const hung = new Promise<[string, null]>((resolve) =>
+          setTimeout(() => resolve(['still running 15 s after SIGTERM', null]), 15_000).unref(),
+        );
         const outcome = await Promise.race([exited, hung]);
         if (outcome[0] !== 0) child.kill('SIGKILL');
         expect(outcome, `round ${round}`).to.deep.equal([0, null]);

@@ -22,10 +22,24 @@ describe('/api/{Op} (ServiceStack 6+ pre-defined route) and Allow on 405', () =>
   });
 
   it('POST /api/GetFlatRequest reads a JSON body (whatever its Content-Type, as /json/reply/) and needs a key like the others', async () => {
-    const body = JSON.stringify({ CompanyId: 1, UseCustomDateRange: true, StartDate: '/Date(1704067200000)/', EndDate: '2024-02-29', Filters: [DINE_IN] });
-    const res = await request(t.app).post('/api/GetFlatRequest').set('Content-Type', 'text/plain').send(body).expect(200);
+    const body = JSON.stringify({
+      CompanyId: 1,
+      UseCustomDateRange: true,
+      StartDate: '/Date(1704067200000)/',
+      EndDate: '2024-02-29',
+      Filters: [DINE_IN],
+    });
+    const res = await request(t.app)
+      .post('/api/GetFlatRequest')
+      .set('Content-Type', 'text/plain')
+      .send(body)
+      .expect(200);
     expect(res.body.ReportModel.ColumnNames).to.deep.equal(['Jan 2024', 'Feb 2024']);
-    const anonymous = await request(t.rawApp).post('/api/GetFlatRequest').set('Content-Type', 'application/json').send(body).expect(401);
+    const anonymous = await request(t.rawApp)
+      .post('/api/GetFlatRequest')
+      .set('Content-Type', 'application/json')
+      .send(body)
+      .expect(401);
     expect(anonymous.body.ResponseStatus.ErrorCode).to.equal('Unauthorized');
   });
 
@@ -47,10 +61,15 @@ describe('/api/{Op} (ServiceStack 6+ pre-defined route) and Allow on 405', () =>
 
   it('an unknown operation is 405 NotImplementedException with an empty Allow; a verb the operation lacks is 405 listing its verbs', async () => {
     const unknown = await request(t.app).get('/api/NoSuchRequest').expect(405);
-    expect(unknown.body.ResponseStatus).to.deep.equal({ ErrorCode: 'NotImplementedException', Message: "The operation 'NoSuchRequest' does not exist for this service" });
+    expect(unknown.body.ResponseStatus).to.deep.equal({
+      ErrorCode: 'NotImplementedException',
+      Message: "The operation 'NoSuchRequest' does not exist for this service",
+    });
     expect(unknown.headers.allow).to.equal('');
     const put = await request(t.app).put('/api/EchoRequest').send({}).expect(405);
-    expect(put.body.ResponseStatus.Message).to.equal('Could not find method named Put(EchoRequest) or Any(EchoRequest) on Service EchoService');
+    expect(put.body.ResponseStatus.Message).to.equal(
+      'Could not find method named Put(EchoRequest) or Any(EchoRequest) on Service EchoService',
+    );
     expect(put.headers.allow).to.equal('GET, HEAD, POST');
   });
 

@@ -19,39 +19,55 @@ const XSI = 'xmlns:i="http://www.w3.org/2001/XMLSchema-instance"';
 const TYPES = 'xmlns="http://schemas.servicestack.net/types"';
 // The host also wrote a nil `<Meta xmlns:d4p1="…/Arrays" i:nil="true" />`, which this service's XML writer leaves out
 // of every ResponseStatus (batch or not; ResponseStatus.Meta is no member of wsdl/types.xsd's ResponseStatus).
-const NIL_STATUS = '<ResponseStatus><ErrorCode i:nil="true" /><Message i:nil="true" /><StackTrace i:nil="true" /><Errors i:nil="true" /></ResponseStatus>';
-const echoXml = (m: string) => `<EchoResponse><CompanyName>${CO}</CompanyName><Message>${m}</Message>${NIL_STATUS}</EchoResponse>`;
+const NIL_STATUS =
+  '<ResponseStatus><ErrorCode i:nil="true" /><Message i:nil="true" /><StackTrace i:nil="true" /><Errors i:nil="true" /></ResponseStatus>';
+const echoXml = (m: string) =>
+  `<EchoResponse><CompanyName>${CO}</CompanyName><Message>${m}</Message>${NIL_STATUS}</EchoResponse>`;
 
 /** SendAll's two-item batch in each format, as the C# clients wrote it, and the host's answer. */
 const BATCHES = [
   {
-    format: 'json', type: 'application/json', contentType: 'application/json; charset=utf-8',
+    format: 'json',
+    type: 'application/json',
+    contentType: 'application/json; charset=utf-8',
     body: '[{"Message":"a"},{"Message":"b"}]',
     answer: `[{"Message":"a","CompanyName":"${CO}","ResponseStatus":{}},{"Message":"b","CompanyName":"${CO}","ResponseStatus":{}}]`,
-    empty: '[]', emptyAnswer: '[]',
+    empty: '[]',
+    emptyAnswer: '[]',
   },
   {
-    format: 'xml', type: 'application/xml', contentType: 'application/xml',
+    format: 'xml',
+    type: 'application/xml',
+    contentType: 'application/xml',
     body: `\ufeff<ArrayOfEchoRequest ${XSI} ${TYPES}><EchoRequest><Message>a</Message></EchoRequest><EchoRequest><Message>b</Message></EchoRequest></ArrayOfEchoRequest>`,
     answer: `<?xml version="1.0" encoding="utf-8"?><ArrayOfEchoResponse ${XSI} ${TYPES}>${echoXml('a')}${echoXml('b')}</ArrayOfEchoResponse>`,
     empty: `\ufeff<ArrayOfEchoRequest ${XSI} ${TYPES} />`,
     emptyAnswer: `<?xml version="1.0" encoding="utf-8"?><ArrayOfanyType ${XSI} xmlns="http://schemas.microsoft.com/2003/10/Serialization/Arrays" />`,
   },
   {
-    format: 'jsv', type: 'application/jsv', contentType: 'application/jsv',
+    format: 'jsv',
+    type: 'application/jsv',
+    contentType: 'application/jsv',
     body: '[{Message:a},{Message:b}]',
     answer: `[{Message:a,CompanyName:${CO},ResponseStatus:{}},{Message:b,CompanyName:${CO},ResponseStatus:{}}]`,
-    empty: '[]', emptyAnswer: '[]',
+    empty: '[]',
+    emptyAnswer: '[]',
   },
   {
-    format: 'csv', type: 'text/csv', contentType: 'text/csv',
+    format: 'csv',
+    type: 'text/csv',
+    contentType: 'text/csv',
     body: 'Message\r\na\r\nb\r\n',
     answer: `Message,CompanyName,ResponseStatus\r\na,${CO},"{}"\r\nb,${CO},"{}"\r\n`,
-    empty: 'Message\r\n', emptyAnswer: '',
+    empty: 'Message\r\n',
+    emptyAnswer: '',
   },
 ] as const;
 
-/** The host's body, compared as its format's reader reads it: XML namespace-aware (DataContractSerializer numbers prefixes by depth), the rest byte for byte. */
+/**
+ * The host's body, compared as its format's reader reads it: XML namespace-aware (DataContractSerializer numbers
+ * prefixes by depth), the rest byte for byte.
+ */
 function expectBody(format: string, actual: string, expected: string): void {
   if (format !== 'xml') return void expect(actual).to.equal(expected);
   const comparison = compareBodies(xmlComparer, expected, actual);
@@ -76,7 +92,8 @@ describe('Batched requests /{format}/reply|oneway/{Op}[] (as a real 4.5.14 host 
         expect(res.headers['content-type']).to.equal(batch.contentType);
         expect(res.headers['x-autobatch-completed']).to.equal('2');
         expectBody(batch.format, res.text, batch.answer);
-        if (batch.format === 'csv') expect(res.headers['content-disposition']).to.equal('attachment;filename=EchoRequest[].csv');
+        if (batch.format === 'csv')
+          expect(res.headers['content-disposition']).to.equal('attachment;filename=EchoRequest[].csv');
       });
     }
     it(`When an empty batch is posted to /${batch.format}/reply/EchoRequest[], then it answers 200 with the host's empty list and no X-AutoBatch-Completed`, async () => {
@@ -96,10 +113,26 @@ describe('Batched requests /{format}/reply|oneway/{Op}[] (as a real 4.5.14 host 
   it('When GetFlatRequests are posted in every client format, then each item is bound as one request is (dates, lists, CSV cells)', async () => {
     // The recorded SendAll bodies of one GetFlatRequest (the host answered 200 with X-AutoBatch-Completed: 1).
     const bodies = [
-      ['json', 'application/json', '[{"UseAccountMapping":false,"IncludeComputedColumns":false,"UseCustomDateRange":true,"StartDate":"\\/Date(1704067200000)\\/","EndDate":"\\/Date(1709164800000)\\/","CompanyId":1}]'],
-      ['xml', 'application/xml', `\ufeff<ArrayOfGetFlatRequest ${XSI} ${TYPES}><GetFlatRequest><CompanyId>1</CompanyId><EndDate>2024-02-29T00:00:00Z</EndDate><Filters xmlns:d3p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays" i:nil="true" /><IncludeComputedColumns>false</IncludeComputedColumns><Locations xmlns:d3p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays"><d3p1:int>10</d3p1:int><d3p1:int>20</d3p1:int></Locations><OrderBy i:nil="true" /><StartDate>2024-01-01T00:00:00Z</StartDate><UseAccountMapping>false</UseAccountMapping><UseCustomDateRange>true</UseCustomDateRange></GetFlatRequest></ArrayOfGetFlatRequest>`],
-      ['jsv', 'application/jsv', '[{UseAccountMapping:False,IncludeComputedColumns:False,UseCustomDateRange:True,StartDate:2024-01-01,EndDate:2024-02-29,CompanyId:1,Locations:[10,20]}]'],
-      ['csv', 'text/csv', 'UseAccountMapping,IncludeComputedColumns,OrderBy,UseCustomDateRange,StartDate,EndDate,CompanyId,Filters,Locations\r\nFalse,False,,True,2024-01-01,2024-02-29,1,,"[10,20]"\r\n'],
+      [
+        'json',
+        'application/json',
+        '[{"UseAccountMapping":false,"IncludeComputedColumns":false,"UseCustomDateRange":true,"StartDate":"\\/Date(1704067200000)\\/","EndDate":"\\/Date(1709164800000)\\/","CompanyId":1}]',
+      ],
+      [
+        'xml',
+        'application/xml',
+        `\ufeff<ArrayOfGetFlatRequest ${XSI} ${TYPES}><GetFlatRequest><CompanyId>1</CompanyId><EndDate>2024-02-29T00:00:00Z</EndDate><Filters xmlns:d3p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays" i:nil="true" /><IncludeComputedColumns>false</IncludeComputedColumns><Locations xmlns:d3p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays"><d3p1:int>10</d3p1:int><d3p1:int>20</d3p1:int></Locations><OrderBy i:nil="true" /><StartDate>2024-01-01T00:00:00Z</StartDate><UseAccountMapping>false</UseAccountMapping><UseCustomDateRange>true</UseCustomDateRange></GetFlatRequest></ArrayOfGetFlatRequest>`,
+      ],
+      [
+        'jsv',
+        'application/jsv',
+        '[{UseAccountMapping:False,IncludeComputedColumns:False,UseCustomDateRange:True,StartDate:2024-01-01,EndDate:2024-02-29,CompanyId:1,Locations:[10,20]}]',
+      ],
+      [
+        'csv',
+        'text/csv',
+        'UseAccountMapping,IncludeComputedColumns,OrderBy,UseCustomDateRange,StartDate,EndDate,CompanyId,Filters,Locations\r\nFalse,False,,True,2024-01-01,2024-02-29,1,,"[10,20]"\r\n',
+      ],
     ] as const;
     for (const [format, type, body] of bodies) {
       const res = await post(`/${format}/reply/GetFlatRequest[]?format=json`, type, body).expect(200);
@@ -112,22 +145,33 @@ describe('Batched requests /{format}/reply|oneway/{Op}[] (as a real 4.5.14 host 
   });
 
   describe('the first error stops the batch', () => {
-    // The host, to [{CompanyId:1},{CompanyId:0},{CompanyId:2}] in each format: 400 ArgumentException, its service's error
+    // The host, to [{CompanyId:1},{CompanyId:0},{CompanyId:2}] in each format: 400 ArgumentException, its service's
+    // error
     // for item 1 in the error's form of the format, X-AutoBatch-Completed: 1, CSV as the download GetFlatRequest[].csv;
-    // the third item never ran. Here item 1 names a location company 1 does not have: this service's 400 ArgumentException.
+    // the third item never ran. Here item 1 names a location company 1 does not have: this service's 400
+    // ArgumentException.
     const failing = [
       ['json', 'application/json', '[{"CompanyId":1},{"CompanyId":1,"Locations":[9999]},{"CompanyId":2}]'],
-      ['xml', 'application/xml', `<ArrayOfGetFlatRequest ${XSI} ${TYPES}><GetFlatRequest><CompanyId>1</CompanyId></GetFlatRequest><GetFlatRequest><CompanyId>1</CompanyId><Locations xmlns:d3p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays"><d3p1:int>9999</d3p1:int></Locations></GetFlatRequest><GetFlatRequest><CompanyId>2</CompanyId></GetFlatRequest></ArrayOfGetFlatRequest>`],
+      [
+        'xml',
+        'application/xml',
+        `<ArrayOfGetFlatRequest ${XSI} ${TYPES}><GetFlatRequest><CompanyId>1</CompanyId></GetFlatRequest><GetFlatRequest><CompanyId>1</CompanyId><Locations xmlns:d3p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays"><d3p1:int>9999</d3p1:int></Locations></GetFlatRequest><GetFlatRequest><CompanyId>2</CompanyId></GetFlatRequest></ArrayOfGetFlatRequest>`,
+      ],
       ['jsv', 'application/jsv', '[{CompanyId:1},{CompanyId:1,Locations:[9999]},{CompanyId:2}]'],
       ['csv', 'text/csv', 'CompanyId,Locations\r\n1,\r\n1,"[9999]"\r\n2,\r\n'],
     ] as const;
     const M = 'Location 9999 does not belong to company 1.';
     const answers: Record<string, string> = {
-      // host: {"ResponseStatus":{"ErrorCode":"ArgumentException","Message":"'Company Id' must be greater than '0'.\nParameter name: CompanyId","Errors":[{"ErrorCode":"ArgumentException","FieldName":"CompanyId","Message":"…"}]}}
+      // host: {"ResponseStatus":{"ErrorCode":"ArgumentException","Message":"'Company Id' must be greater than
+      // '0'.\nParameter name:
+      // CompanyId","Errors":[{"ErrorCode":"ArgumentException","FieldName":"CompanyId","Message":"…"}]}}
       json: `{"ResponseStatus":{"ErrorCode":"ArgumentException","Message":"${M}","Errors":[{"ErrorCode":"NotFound","FieldName":"Locations","Message":"${M}"}]}}`,
-      // host: <?xml …?><ErrorResponse …><ResponseStatus><ErrorCode>ArgumentException</ErrorCode><Message>…</Message><StackTrace i:nil="true" /><Errors><ResponseError>…</ResponseError></Errors><Meta … i:nil="true" /></ResponseStatus></ErrorResponse>
+      // host: <?xml …?><ErrorResponse
+      // …><ResponseStatus><ErrorCode>ArgumentException</ErrorCode><Message>…</Message><StackTrace i:nil="true"
+      // /><Errors><ResponseError>…</ResponseError></Errors><Meta … i:nil="true" /></ResponseStatus></ErrorResponse>
       xml: `<?xml version="1.0" encoding="utf-8"?><ErrorResponse ${XSI} ${TYPES}><ResponseStatus><ErrorCode>ArgumentException</ErrorCode><Message>${M}</Message><StackTrace i:nil="true" /><Errors><ResponseError><ErrorCode>NotFound</ErrorCode><FieldName>Locations</FieldName><Message>${M}</Message></ResponseError></Errors></ResponseStatus></ErrorResponse>`,
-      // host: {ResponseStatus:{ErrorCode:ArgumentException,Message:"…",Errors:[{ErrorCode:ArgumentException,FieldName:CompanyId,Message:"…"}]}}
+      // host:
+      // {ResponseStatus:{ErrorCode:ArgumentException,Message:"…",Errors:[{ErrorCode:ArgumentException,FieldName:CompanyId,Message:"…"}]}}
       jsv: `{ResponseStatus:{ErrorCode:ArgumentException,Message:${M},Errors:[{ErrorCode:NotFound,FieldName:Locations,Message:${M}}]}}`,
       // host: ResponseStatus\r\n"{ErrorCode:ArgumentException,Message:""…"",Errors:[…]}"\r\n
       csv: `ResponseStatus\r\n"{ErrorCode:ArgumentException,Message:${M},Errors:[{ErrorCode:NotFound,FieldName:Locations,Message:${M}}]}"\r\n`,
@@ -138,12 +182,17 @@ describe('Batched requests /{format}/reply|oneway/{Op}[] (as a real 4.5.14 host 
           const res = await post(`/${format}/${route}/GetFlatRequest[]`, type, body).expect(400);
           expect(res.headers['x-autobatch-completed']).to.equal('1');
           expectBody(format, res.text, answers[format]!);
-          if (format === 'csv') expect(res.headers['content-disposition']).to.equal('attachment;filename=GetFlatRequest[].csv');
+          if (format === 'csv')
+            expect(res.headers['content-disposition']).to.equal('attachment;filename=GetFlatRequest[].csv');
         });
       }
     }
     it('When the first item fails, then X-AutoBatch-Completed is 0 (the host)', async () => {
-      const res = await post('/json/reply/GetFlatRequest[]', 'application/json', '[{"CompanyId":1,"Locations":[9999]},{"CompanyId":1}]').expect(400);
+      const res = await post(
+        '/json/reply/GetFlatRequest[]',
+        'application/json',
+        '[{"CompanyId":1,"Locations":[9999]},{"CompanyId":1}]',
+      ).expect(400);
       expect(res.headers['x-autobatch-completed']).to.equal('0');
     });
   });
@@ -153,30 +202,57 @@ describe('Batched requests /{format}/reply|oneway/{Op}[] (as a real 4.5.14 host 
       const res = await post('/json/reply/EchoRequest[]', 'application/json', '[{"Message":"a"},5]').expect(400);
       expect(res.headers).not.to.have.property('x-autobatch-completed');
       expect(res.body.ResponseStatus).to.include({ ErrorCode: 'SerializationException' });
-      expect(res.body.ResponseStatus.Message).to.equal("Could not deserialize 'application/json' request using EchoRequest[]: request 1 of the batch is not an object");
+      expect(res.body.ResponseStatus.Message).to.equal(
+        "Could not deserialize 'application/json' request using EchoRequest[]: request 1 of the batch is not an object",
+      );
     });
     it('When an item has a value the binder cannot read, then 400 naming the field as [index].Field (deviation: the host dropped the value and ran the batch)', async () => {
-      const res = await post('/json/reply/GetFlatRequest[]', 'application/json', '[{"CompanyId":1},{"CompanyId":"abc"}]').expect(400);
+      const res = await post(
+        '/json/reply/GetFlatRequest[]',
+        'application/json',
+        '[{"CompanyId":1},{"CompanyId":"abc"}]',
+      ).expect(400);
       expect(res.headers).not.to.have.property('x-autobatch-completed');
-      expect(res.body.ResponseStatus.Errors).to.deep.equal([{ ErrorCode: 'SerializationException', FieldName: '[1].CompanyId', Message: "'abc' is an Invalid value for 'CompanyId'" }]);
+      expect(res.body.ResponseStatus.Errors).to.deep.equal([
+        {
+          ErrorCode: 'SerializationException',
+          FieldName: '[1].CompanyId',
+          Message: "'abc' is an Invalid value for 'CompanyId'",
+        },
+      ]);
     });
-    it('When an item breaks the contract, then express-openapi-validator\'s 400 names the field as [index].Field', async () => {
-      const res = await post('/json/reply/GetFlatRequest[]', 'application/json', '[{"CompanyId":1},{"CompanyId":1,"OrderBy":"Nope"}]').expect(400);
+    it("When an item breaks the contract, then express-openapi-validator's 400 names the field as [index].Field", async () => {
+      const res = await post(
+        '/json/reply/GetFlatRequest[]',
+        'application/json',
+        '[{"CompanyId":1},{"CompanyId":1,"OrderBy":"Nope"}]',
+      ).expect(400);
       expect(res.headers).not.to.have.property('x-autobatch-completed');
-      expect(res.body.ResponseStatus.Errors.map((e: { FieldName: string }) => e.FieldName)).to.deep.equal(['[1].OrderBy']);
+      expect(res.body.ResponseStatus.Errors.map((e: { FieldName: string }) => e.FieldName)).to.deep.equal([
+        '[1].OrderBy',
+      ]);
     });
     it('When the body is one object, not a list, then 400 (deviation: the host ran it as a batch of one)', async () => {
       const res = await post('/json/reply/EchoRequest[]', 'application/json', '{"Message":"a"}').expect(400);
       expect(res.body.ResponseStatus.Message).to.match(/must be a JSON array of requests$/);
     });
     it('When the XML root is not ArrayOf{Op}, then 400 naming what was expected', async () => {
-      const res = await post('/xml/reply/EchoRequest[]?format=json', 'application/xml', `<EchoRequest ${TYPES}><Message>a</Message></EchoRequest>`).expect(400);
-      expect(res.body.ResponseStatus.Message).to.match(/expected the root element ArrayOfEchoRequest, got EchoRequest$/);
+      const res = await post(
+        '/xml/reply/EchoRequest[]?format=json',
+        'application/xml',
+        `<EchoRequest ${TYPES}><Message>a</Message></EchoRequest>`,
+      ).expect(400);
+      expect(res.body.ResponseStatus.Message).to.match(
+        /expected the root element ArrayOfEchoRequest, got EchoRequest$/,
+      );
     });
   });
 
   describe('@servicestack/client JsonServiceClient (a real client that batches)', () => {
-    /** The client as a legacy caller sets it up; reports need its API key (echo is public: a key would change its CompanyName). */
+    /**
+     * The client as a legacy caller sets it up; reports need its API key (echo is public: a key would change its
+     * CompanyName).
+     */
     const client = (apiKey?: string) => {
       const c = new JsonServiceClient(t.url);
       c.basePath = '/json/reply/';
@@ -186,22 +262,48 @@ describe('Batched requests /{format}/reply|oneway/{Op}[] (as a real 4.5.14 host 
     };
 
     it('When it sendAll()s three EchoRequests, then it gets the three typed EchoResponses in order', async () => {
-      const responses = await client().sendAll([new EchoRequest({ Message: 'a' }), new EchoRequest({ Message: 'b' }), new EchoRequest({ Message: 'c' })]);
-      expect(responses).to.deep.equal(['a', 'b', 'c'].map((Message) => ({ Message, CompanyName: CO, ResponseStatus: {} })));
+      const responses = await client().sendAll([
+        new EchoRequest({ Message: 'a' }),
+        new EchoRequest({ Message: 'b' }),
+        new EchoRequest({ Message: 'c' }),
+      ]);
+      expect(responses).to.deep.equal(
+        ['a', 'b', 'c'].map((Message) => ({ Message, CompanyName: CO, ResponseStatus: {} })),
+      );
     });
     it('When it sendAllOneWay()s two EchoRequests, then the call succeeds (the host answers 200 with the list)', async () => {
-      expect(await client().sendAllOneWay([new EchoRequest({ Message: 'a' }), new EchoRequest({ Message: 'b' })])).to.equal(undefined);
+      expect(
+        await client().sendAllOneWay([new EchoRequest({ Message: 'a' }), new EchoRequest({ Message: 'b' })]),
+      ).to.equal(undefined);
     });
     it('When it sendAll()s GetFlatRequests, then each report comes back for its own request', async () => {
       const responses = await client(t.apiKey).sendAll([
-        new GetFlatRequest({ CompanyId: 1, UseCustomDateRange: true, StartDate: '/Date(1704067200000)/', EndDate: '/Date(1706659200000)/' }),
-        new GetFlatRequest({ CompanyId: 1, UseCustomDateRange: true, StartDate: '/Date(1704067200000)/', EndDate: '/Date(1709164800000)/' }),
+        new GetFlatRequest({
+          CompanyId: 1,
+          UseCustomDateRange: true,
+          StartDate: '/Date(1704067200000)/',
+          EndDate: '/Date(1706659200000)/',
+        }),
+        new GetFlatRequest({
+          CompanyId: 1,
+          UseCustomDateRange: true,
+          StartDate: '/Date(1704067200000)/',
+          EndDate: '/Date(1709164800000)/',
+        }),
       ]);
       expect(responses.map((r) => r.ReportModel.ColumnNames)).to.deep.equal([['Jan 2024'], ['Jan 2024', 'Feb 2024']]);
     });
-    it('When an item of its sendAll() fails, then it throws the item\'s ResponseStatus', async () => {
-      const error = await client(t.apiKey).sendAll([new GetFlatRequest({ CompanyId: 1 }), new GetFlatRequest({ CompanyId: 1, Locations: [9999] })]).then(() => undefined, (e: unknown) => e);
-      expect((error as { responseStatus?: { errorCode?: string; message?: string } }).responseStatus).to.include({ errorCode: 'ArgumentException', message: 'Location 9999 does not belong to company 1.' });
+    it("When an item of its sendAll() fails, then it throws the item's ResponseStatus", async () => {
+      const error = await client(t.apiKey)
+        .sendAll([new GetFlatRequest({ CompanyId: 1 }), new GetFlatRequest({ CompanyId: 1, Locations: [9999] })])
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect((error as { responseStatus?: { errorCode?: string; message?: string } }).responseStatus).to.include({
+        errorCode: 'ArgumentException',
+        message: 'Location 9999 does not belong to company 1.',
+      });
     });
   });
 });

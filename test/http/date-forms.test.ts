@@ -20,12 +20,23 @@ describe('accepted date forms: documented, and read as documented', function () 
     t = await createTestApp();
     const doc = (await request(t.app).get('/openapi.json')).body as { info: { description: string } };
     const section = doc.info.description.split('**Accepted date forms**')[1]!;
-    table = section.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('| ') && !l.startsWith('| form ')).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+    table = section
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith('| ') && !l.startsWith('| form '))
+      .map((l) =>
+        l
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
   });
   after(() => t?.close());
 
   const startDateOf = async (value: string) => {
-    const res = await request(t.app).get(FLAT).query({ CompanyId: 1, UseCustomDateRange: 'true', StartDate: value, EndDate: '2099-12-31' });
+    const res = await request(t.app)
+      .get(FLAT)
+      .query({ CompanyId: 1, UseCustomDateRange: 'true', StartDate: value, EndDate: '2099-12-31' });
     expect(res.status, `${value}: ${JSON.stringify(res.body.ResponseStatus)}`).to.equal(200);
     return Number(/\/Date\((-?\d+)/.exec(res.body.SelectedOptions.StartDate)![1]);
   };
@@ -45,10 +56,21 @@ describe('accepted date forms: documented, and read as documented', function () 
   });
 
   it('When a form is refused, then the 400 keeps the legacy message, and the README error table lists the forms', async () => {
-    const res = await request(t.app).get(FLAT).query({ CompanyId: 1, UseCustomDateRange: 'true', StartDate: '31.01.2025', EndDate: '2025-12-31' });
+    const res = await request(t.app)
+      .get(FLAT)
+      .query({ CompanyId: 1, UseCustomDateRange: 'true', StartDate: '31.01.2025', EndDate: '2025-12-31' });
     expect(res.status).to.equal(400);
-    expect(res.body.ResponseStatus.Errors).to.deep.equal([{ ErrorCode: 'SerializationException', FieldName: 'StartDate', Message: "'31.01.2025' is an Invalid value for 'StartDate'" }]);
-    const row = readFileSync(`${REPO_ROOT}/README.md`, 'utf8').split('\n').find((l) => l.includes("is an Invalid value for 'StartDate'"))!;
-    for (const form of ['`yyyy-MM-dd', '`yyyyMMdd`', '**day first**', '**month first**', '`01/31/2025`']) expect(row).to.include(form);
+    expect(res.body.ResponseStatus.Errors).to.deep.equal([
+      {
+        ErrorCode: 'SerializationException',
+        FieldName: 'StartDate',
+        Message: "'31.01.2025' is an Invalid value for 'StartDate'",
+      },
+    ]);
+    const row = readFileSync(`${REPO_ROOT}/README.md`, 'utf8')
+      .split('\n')
+      .find((l) => l.includes("is an Invalid value for 'StartDate'"))!;
+    for (const form of ['`yyyy-MM-dd', '`yyyyMMdd`', '**day first**', '**month first**', '`01/31/2025`'])
+      expect(row).to.include(form);
   });
 });

@@ -6,7 +6,9 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 describe('API docs and the contract itself', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp(); });
+  before(async () => {
+    t = await createTestApp();
+  });
   after(() => t?.close());
 
   it('/docs is an HTML page loading Swagger UI from the service, pointing at /openapi.json, linking the WSDL', async () => {
@@ -29,8 +31,21 @@ describe('API docs and the contract itself', () => {
     expect(json.status).to.equal(200);
     expect(json.headers['content-type']).to.equal('application/json; charset=utf-8');
     const doc = JSON.parse(json.text) as { paths: Record<string, Record<string, { operationId: string }>> };
-    const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId)).filter(Boolean).sort();
-    expect(ids).to.deep.equal(['Echo', 'EchoReplyBatch', 'EchoReplyGet', 'EchoReplyPost', 'GetFlat', 'GetFlatReplyBatch', 'GetFlatReplyGet', 'GetFlatReplyPost', 'GetFlatReport']);
+    const ids = Object.values(doc.paths)
+      .flatMap((item) => Object.values(item).map((op) => op.operationId))
+      .filter(Boolean)
+      .sort();
+    expect(ids).to.deep.equal([
+      'Echo',
+      'EchoReplyBatch',
+      'EchoReplyGet',
+      'EchoReplyPost',
+      'GetFlat',
+      'GetFlatReplyBatch',
+      'GetFlatReplyGet',
+      'GetFlatReplyPost',
+      'GetFlatReport',
+    ]);
     const yaml = await request(t.app).get('/openapi.yaml');
     expect(yaml.status).to.equal(200);
     expect(yaml.headers['content-type']).to.equal('application/yaml; charset=utf-8');

@@ -18,7 +18,9 @@ describe('unhandled faults', () => {
     const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').expect(500);
     expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
     // The key lookup fails before the service runs: no Errors key, as 4.5 wrote errors raised before the service.
-    expect(res.body).to.deep.equal({ ResponseStatus: { ErrorCode: 'Exception', Message: 'An unexpected error occurred.' } });
+    expect(res.body).to.deep.equal({
+      ResponseStatus: { ErrorCode: 'Exception', Message: 'An unexpected error occurred.' },
+    });
   });
 
   it('When debug mode is on, then the 500 carries the real message and a StackTrace', async () => {
@@ -26,7 +28,9 @@ describe('unhandled faults', () => {
     const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').expect(500);
     expect(res.body.ResponseStatus.ErrorCode).to.equal('Exception');
     expect(res.body.ResponseStatus.Message).to.not.equal('An unexpected error occurred.');
-    expect(res.body.ResponseStatus.StackTrace).to.be.a('string').and.match(/^\[GetFlatRequest: \d{4}-\d\d-\d\dT[^\]]+\]:\n/);
+    expect(res.body.ResponseStatus.StackTrace)
+      .to.be.a('string')
+      .and.match(/^\[GetFlatRequest: \d{4}-\d\d-\d\dT[^\]]+\]:\n/);
     expect(res.body.ResponseStatus.StackTrace).to.contain(res.body.ResponseStatus.Message);
   });
 
@@ -41,7 +45,11 @@ describe('unhandled faults', () => {
 
   it('When a request fails, then the process keeps serving the next one', async () => {
     const t = await createTestApp();
-    await request(t.app).post('/json/reply/GetFlatRequest').set('Content-Type', 'application/json').send('{').expect(400);
+    await request(t.app)
+      .post('/json/reply/GetFlatRequest')
+      .set('Content-Type', 'application/json')
+      .send('{')
+      .expect(400);
     await request(t.app).get('/v1/echo/still-here').expect(200);
     await t.close();
   });

@@ -25,9 +25,29 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
 
   describe('booleans', () => {
     const reads: [string, boolean][] = [
-      ['true', true], ['TRUE', true], ['True', true], ['1', true], ['on', true], ['true,false', true], ['1,0', true], ['on,', true],
-      ['t', false], ['y', false], ['n', false], ['f', false], ['no', false], ['0', false], ['2', false], ['False', false],
-      ['T', false], ['Y', false], ['ON', false], ['On', false], ['1 ', false], [' 1', false], ['', false],
+      ['true', true],
+      ['TRUE', true],
+      ['True', true],
+      ['1', true],
+      ['on', true],
+      ['true,false', true],
+      ['1,0', true],
+      ['on,', true],
+      ['t', false],
+      ['y', false],
+      ['n', false],
+      ['f', false],
+      ['no', false],
+      ['0', false],
+      ['2', false],
+      ['False', false],
+      ['T', false],
+      ['Y', false],
+      ['ON', false],
+      ['On', false],
+      ['1 ', false],
+      [' 1', false],
+      ['', false],
     ];
     for (const [sent, bound] of reads) {
       it(`UseAccountMapping=${JSON.stringify(sent)} binds ${bound}`, async () => {
@@ -35,12 +55,24 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
         expect(res.body.SelectedOptions.UseAccountMapping).to.equal(bound);
       });
     }
-    const refused: [string, string][] = [['off', 'off'], ['yes', 'yes'], [' true', ' true'], ['true ', 'true '], ['Off', 'Off'], ['yes,no', 'yes'], [',1', '']];
+    const refused: [string, string][] = [
+      ['off', 'off'],
+      ['yes', 'yes'],
+      [' true', ' true'],
+      ['true ', 'true '],
+      ['Off', 'Off'],
+      ['yes,no', 'yes'],
+      [',1', ''],
+    ];
     for (const [sent, named] of refused) {
       it(`UseAccountMapping=${JSON.stringify(sent)} is a 400 naming '${named}'`, async () => {
         const res = await flat(`UseAccountMapping=${encodeURIComponent(sent)}`).expect(400);
         expect(res.body.ResponseStatus.Errors).to.deep.equal([
-          { ErrorCode: 'SerializationException', FieldName: 'UseAccountMapping', Message: `'${named}' is an Invalid value for 'UseAccountMapping'` },
+          {
+            ErrorCode: 'SerializationException',
+            FieldName: 'UseAccountMapping',
+            Message: `'${named}' is an Invalid value for 'UseAccountMapping'`,
+          },
         ]);
       });
     }
@@ -53,7 +85,13 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
         expect(res.body.ResponseStatus).to.deep.equal({
           ErrorCode: 'SerializationException',
           Message: "Unable to bind to request 'GetFlatRequest'",
-          Errors: [{ ErrorCode: 'SerializationException', FieldName: 'CompanyId', Message: `'${decodeURIComponent(sent)}' is an Invalid value for 'CompanyId'` }],
+          Errors: [
+            {
+              ErrorCode: 'SerializationException',
+              FieldName: 'CompanyId',
+              Message: `'${decodeURIComponent(sent)}' is an Invalid value for 'CompanyId'`,
+            },
+          ],
         });
       });
     }
@@ -69,7 +107,11 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
     });
     it('a List<int> item with decimals is a 400 naming the list', async () => {
       const res = await flat('Locations=1.0').expect(400);
-      expect(res.body.ResponseStatus.Errors[0]).to.deep.equal({ ErrorCode: 'SerializationException', FieldName: 'Locations', Message: "'1.0' is an Invalid value for 'Locations'" });
+      expect(res.body.ResponseStatus.Errors[0]).to.deep.equal({
+        ErrorCode: 'SerializationException',
+        FieldName: 'Locations',
+        Message: "'1.0' is an Invalid value for 'Locations'",
+      });
     });
     it('an empty List<int> item is a 400 (Locations=1,,2)', async () => {
       await flat('Locations=10,,20').expect(400);
@@ -105,28 +147,48 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
     ];
     for (const [sent, date, offset] of dates) {
       it(`StartDate=${sent} is ${date}`, async () => {
-        const res = await flat(`UseCustomDateRange=true&StartDate=${encodeURIComponent(sent)}&EndDate=2025-12-31`).expect(200);
+        const res = await flat(
+          `UseCustomDateRange=true&StartDate=${encodeURIComponent(sent)}&EndDate=2025-12-31`,
+        ).expect(200);
         expect(res.body.SelectedOptions.StartDate).to.equal(utcMidnight(date, offset));
       });
     }
-    for (const sent of ['2025-13-01', 'abc', '2025-02-30', '10000-01-01', 'Date(1735689600000)', '/Date(1735689600000 0100)/']) {
+    for (const sent of [
+      '2025-13-01',
+      'abc',
+      '2025-02-30',
+      '10000-01-01',
+      'Date(1735689600000)',
+      '/Date(1735689600000 0100)/',
+    ]) {
       it(`StartDate=${sent} is a 400`, async () => {
-        const res = await flat(`UseCustomDateRange=true&StartDate=${encodeURIComponent(sent)}&EndDate=2025-12-31`).expect(400);
+        const res = await flat(
+          `UseCustomDateRange=true&StartDate=${encodeURIComponent(sent)}&EndDate=2025-12-31`,
+        ).expect(400);
         expect(res.body.ResponseStatus.Errors).to.deep.equal([
-          { ErrorCode: 'SerializationException', FieldName: 'StartDate', Message: `'${sent}' is an Invalid value for 'StartDate'` },
+          {
+            ErrorCode: 'SerializationException',
+            FieldName: 'StartDate',
+            Message: `'${sent}' is an Invalid value for 'StartDate'`,
+          },
         ]);
       });
     }
   });
 
   describe('GUIDs', () => {
-    for (const sent of [`"${DINE_IN}"`, `["${DINE_IN}"]`, `{0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9}`, DINE_IN.toUpperCase()]) {
+    for (const sent of [
+      `"${DINE_IN}"`,
+      `["${DINE_IN}"]`,
+      `{0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9}`,
+      DINE_IN.toUpperCase(),
+    ]) {
       it(`Filters=${sent} binds`, async () => {
         const res = await flat(`Filters=${encodeURIComponent(sent)}`).expect(200);
         expect(res.body.SelectedOptions.Filters).to.deep.equal([DINE_IN]);
       });
     }
-    it("a GUID in single quotes is a 400", async () => {
+    it('a GUID in single quotes is a 400', async () => {
       const res = await flat(`Filters='${DINE_IN}'`).expect(400);
       expect(res.body.ResponseStatus.Errors[0].Message).to.equal(`''${DINE_IN}'' is an Invalid value for 'Filters'`);
     });
@@ -147,17 +209,25 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
       expect(res.body.selected_options).to.have.property('use_account_mapping', false);
     });
     it('DateHandler:ISO8601 writes dates as ISO 8601 with 7 fraction digits', async () => {
-      const res = await flat('UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=DateHandler:ISO8601').expect(200);
+      const res = await flat(
+        'UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=DateHandler:ISO8601',
+      ).expect(200);
       expect(res.body.SelectedOptions.StartDate).to.equal('2025-01-01T00:00:00.0000000+00:00'); // a query date is Local: the host wrote +00:00 (issue 24)
     });
     it('DateHandler:ISO8601DateOnly and DateHandler:UnixTime', async () => {
-      const only = await flat('UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=DateHandler:ISO8601DateOnly').expect(200);
+      const only = await flat(
+        'UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=DateHandler:ISO8601DateOnly',
+      ).expect(200);
       expect(only.body.SelectedOptions.StartDate).to.equal('2025-01-01');
-      const unix = await flat('UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=DateHandler:UnixTime').expect(200);
+      const unix = await flat(
+        'UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=DateHandler:UnixTime',
+      ).expect(200);
       expect(unix.body.SelectedOptions.StartDate).to.equal(1735689600);
     });
     it('two settings at once, and an unknown one ignored', async () => {
-      const res = await flat('UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=DateHandler:ISO8601,EmitCamelCaseNames:true,bogus:1').expect(200);
+      const res = await flat(
+        'UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=DateHandler:ISO8601,EmitCamelCaseNames:true,bogus:1',
+      ).expect(200);
       expect(res.body.selectedOptions.startDate).to.equal('2025-01-01T00:00:00.0000000+00:00');
     });
     it('it does not change a JSONP answer, nor an error raised before the service', async () => {
@@ -191,12 +261,17 @@ describe('ServiceStack 4.5 errors (as a real 4.5.14 host answered)', () => {
   it('an error raised before the service with no field errors has no Errors key (unknown /json/reply operation: 405)', async () => {
     const res = await request(t.app).get('/json/reply/Nope').expect(405);
     expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
-    expect(res.text).to.equal('{"ResponseStatus":{"ErrorCode":"NotImplementedException","Message":"The operation \'Nope\' does not exist for this service"}}');
+    expect(res.text).to.equal(
+      '{"ResponseStatus":{"ErrorCode":"NotImplementedException","Message":"The operation \'Nope\' does not exist for this service"}}',
+    );
   });
 
   it('/json/reply/ with no operation is 405, naming the rest of the path', async () => {
     const slash = await request(t.app).get('/json/reply/').expect(405);
-    expect(slash.body.ResponseStatus).to.deep.equal({ ErrorCode: 'NotImplementedException', Message: "The operation 'reply/' does not exist for this service" });
+    expect(slash.body.ResponseStatus).to.deep.equal({
+      ErrorCode: 'NotImplementedException',
+      Message: "The operation 'reply/' does not exist for this service",
+    });
     const bare = await request(t.app).get('/json/reply').expect(405);
     expect(bare.body.ResponseStatus.Message).to.equal("The operation 'reply' does not exist for this service");
   });

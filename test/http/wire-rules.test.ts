@@ -90,7 +90,12 @@ describe('wire rules (ServiceStack compatibility)', () => {
 
     it('When a pre-defined route has a trailing slash or an empty segment, then it is not the operation (as the 4.5.14 host answered)', async () => {
       const slash = await request(t.app).get('/json/reply/EchoRequest/?Message=x').expect(405);
-      expect(slash.body).to.deep.equal({ ResponseStatus: { ErrorCode: 'NotImplementedException', Message: "The operation 'EchoRequest/' does not exist for this service" } });
+      expect(slash.body).to.deep.equal({
+        ResponseStatus: {
+          ErrorCode: 'NotImplementedException',
+          Message: "The operation 'EchoRequest/' does not exist for this service",
+        },
+      });
       const empty = await request(t.app).get('/json//reply/EchoRequest?Message=x').expect(404);
       expect(empty.text).to.equal('404');
       const leading = await request(t.app).get('//json/reply//EchoRequest?Message=x').expect(200);
@@ -147,7 +152,10 @@ describe('wire rules (ServiceStack compatibility)', () => {
     });
 
     it('When a POST carries a body, then the query string is ignored (as a real 4.5.14 host bound it)', async () => {
-      const res = await request(t.app).post('/json/reply/EchoRequest?Message=fromQuery').send({ Message: 'fromBody' }).expect(200);
+      const res = await request(t.app)
+        .post('/json/reply/EchoRequest?Message=fromQuery')
+        .send({ Message: 'fromBody' })
+        .expect(200);
       expect(res.body.Message).to.equal('fromBody');
       const fill = await request(t.app).post('/json/reply/EchoRequest?Message=fromQuery').send({}).expect(200);
       expect(fill.body).to.not.have.property('Message');
@@ -157,7 +165,9 @@ describe('wire rules (ServiceStack compatibility)', () => {
   describe('query binding', () => {
     it('When legacy forms are sent unencoded (/Date(...)/, [1,2], {guid}), then they bind as the original binder read them', async () => {
       const res = await request(t.app)
-        .get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=on&StartDate=/Date(1704067200000)/&EndDate=/Date(1709164800000-0000)/&Locations=[10,20]&Filters={0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9}')
+        .get(
+          '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=on&StartDate=/Date(1704067200000)/&EndDate=/Date(1709164800000-0000)/&Locations=[10,20]&Filters={0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9}',
+        )
         .expect(200);
       expect(res.body.SelectedOptions.StartDate).to.equal('/Date(1704067200000)/');
       expect(res.body.SelectedOptions.EndDate).to.equal('/Date(1709164800000+0000)/'); // -0000 is read as a local time: the 4.5.14 host answered +0000 (issue 24)
@@ -166,13 +176,18 @@ describe('wire rules (ServiceStack compatibility)', () => {
     });
 
     it('When an array is sent as repeated keys, then the keys join like a comma list', async () => {
-      const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations=10&locations=20').expect(200);
+      const res = await request(t.app)
+        .get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations=10&locations=20')
+        .expect(200);
       expect(res.body.SelectedOptions.Locations).to.deep.equal([10, 20]);
     });
 
     it('When arrays come in the bracket forms generated clients send (Locations[]=, Locations[0]=, Filters[]=), then they bind as the same field', async () => {
-      const flat = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-02-29';
-      const plain = await request(t.app).get(`${flat}&Locations=10&Filters=0a1b2c3d4e5f60718293a4b5c6d7e8f9`).expect(200);
+      const flat =
+        '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-02-29';
+      const plain = await request(t.app)
+        .get(`${flat}&Locations=10&Filters=0a1b2c3d4e5f60718293a4b5c6d7e8f9`)
+        .expect(200);
       const unfiltered = await request(t.app).get(flat).expect(200);
       expect(plain.body.ReportModel.Rows).to.not.deep.equal(unfiltered.body.ReportModel.Rows);
       for (const query of [
@@ -185,20 +200,31 @@ describe('wire rules (ServiceStack compatibility)', () => {
         expect(res.body.SelectedOptions.Filters, query).to.deep.equal(['0a1b2c3d4e5f60718293a4b5c6d7e8f9']);
         expect(res.body.ReportModel.Rows, query).to.deep.equal(plain.body.ReportModel.Rows);
       }
-      const both = await request(t.app).get('/json/reply/GetFlatRequest?CompanyId=1&Locations[]=10&Locations[]=20&Locations=10').expect(200);
+      const both = await request(t.app)
+        .get('/json/reply/GetFlatRequest?CompanyId=1&Locations[]=10&Locations[]=20&Locations=10')
+        .expect(200);
       expect(both.body.SelectedOptions.Locations).to.deep.equal([10, 20]);
       // A POST with a body binds the body alone (the query is ignored, as 4.5 did).
-      const posted = await request(t.app).post('/json/reply/GetFlatRequest?Locations[0]=20').send({ CompanyId: 1 }).expect(200);
+      const posted = await request(t.app)
+        .post('/json/reply/GetFlatRequest?Locations[0]=20')
+        .send({ CompanyId: 1 })
+        .expect(200);
       expect(posted.body.SelectedOptions.Locations).to.deep.equal([]);
     });
 
     it('When a bracketed array key carries a bad value, then the error names the key as sent; a bracketed scalar is an unknown key', async () => {
       const bad = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations[]=x').expect(400);
       expect(bad.body.ResponseStatus.Errors).to.deep.equal([
-        { ErrorCode: 'SerializationException', FieldName: 'Locations[]', Message: "'x' is an Invalid value for 'Locations[]'" },
+        {
+          ErrorCode: 'SerializationException',
+          FieldName: 'Locations[]',
+          Message: "'x' is an Invalid value for 'Locations[]'",
+        },
       ]);
       const scalar = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId[]=1').expect(400);
-      expect(scalar.body.ResponseStatus.Errors).to.deep.equal([{ ErrorCode: 'NotEmpty', FieldName: 'CompanyId', Message: "'Company Id' must not be empty." }]);
+      expect(scalar.body.ResponseStatus.Errors).to.deep.equal([
+        { ErrorCode: 'NotEmpty', FieldName: 'CompanyId', Message: "'Company Id' must not be empty." },
+      ]);
     });
 
     it('When CompanyId (required in the contract) is missing, then 400 names it as FluentValidation NotEmpty did, on every route', async () => {
@@ -217,7 +243,9 @@ describe('wire rules (ServiceStack compatibility)', () => {
     });
 
     it('When a value is empty, then the field keeps its default', async () => {
-      const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseAccountMapping=&Locations=').expect(200);
+      const res = await request(t.app)
+        .get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseAccountMapping=&Locations=')
+        .expect(200);
       expect(res.body.SelectedOptions.UseAccountMapping).to.equal(false);
       expect(res.body.SelectedOptions.Locations).to.deep.equal([]);
     });
@@ -225,7 +253,9 @@ describe('wire rules (ServiceStack compatibility)', () => {
     it('When a date carries an offset, then the calendar date in that offset is used', async () => {
       // 2024-01-01T02:00Z is still Dec 31 at -0500
       const res = await request(t.app)
-        .get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=/Date(1704074400000-0500)/&EndDate=20240229')
+        .get(
+          '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=/Date(1704074400000-0500)/&EndDate=20240229',
+        )
         .expect(200);
       expect(res.body.ReportModel.ColumnNames).to.deep.equal(['Dec 2023', 'Jan 2024', 'Feb 2024']);
     });
@@ -233,9 +263,15 @@ describe('wire rules (ServiceStack compatibility)', () => {
 
   describe('absolute links', () => {
     it('When the Host header is not a plain host[:port], then it is not reflected in the report Url', async () => {
-      const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').set('Host', 'evil.example/"><script>').expect(200);
+      const res = await request(t.app)
+        .get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1')
+        .set('Host', 'evil.example/"><script>')
+        .expect(200);
       expect(res.body.Url).to.match(/^http:\/\/localhost\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\//);
-      const fine = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').set('Host', 'reports.example.com:8443').expect(200);
+      const fine = await request(t.app)
+        .get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1')
+        .set('Host', 'reports.example.com:8443')
+        .expect(200);
       expect(fine.body.Url).to.match(/^http:\/\/reports\.example\.com:8443\/v1\//);
     });
   });
@@ -243,15 +279,33 @@ describe('wire rules (ServiceStack compatibility)', () => {
   describe('errors', () => {
     it('When a query value cannot be bound, then 400 lists one SerializationException per bad field, named as sent', async () => {
       const res = await request(t.app)
-        .get('/v1/Reporting/ProfitAndLoss/Flat?companyid=abc&LOCATIONS=[1,x]&UseCustomDateRange=maybe&StartDate=yesterday')
+        .get(
+          '/v1/Reporting/ProfitAndLoss/Flat?companyid=abc&LOCATIONS=[1,x]&UseCustomDateRange=maybe&StartDate=yesterday',
+        )
         .expect(400);
       expect(res.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
       expect(res.body.ResponseStatus.Message).to.equal("Unable to bind to request 'GetFlatRequest'");
       expect(res.body.ResponseStatus.Errors).to.deep.equal([
-        { ErrorCode: 'SerializationException', FieldName: 'companyid', Message: "'abc' is an Invalid value for 'companyid'" },
-        { ErrorCode: 'SerializationException', FieldName: 'LOCATIONS', Message: "'[1,x]' is an Invalid value for 'LOCATIONS'" },
-        { ErrorCode: 'SerializationException', FieldName: 'UseCustomDateRange', Message: "'maybe' is an Invalid value for 'UseCustomDateRange'" },
-        { ErrorCode: 'SerializationException', FieldName: 'StartDate', Message: "'yesterday' is an Invalid value for 'StartDate'" },
+        {
+          ErrorCode: 'SerializationException',
+          FieldName: 'companyid',
+          Message: "'abc' is an Invalid value for 'companyid'",
+        },
+        {
+          ErrorCode: 'SerializationException',
+          FieldName: 'LOCATIONS',
+          Message: "'[1,x]' is an Invalid value for 'LOCATIONS'",
+        },
+        {
+          ErrorCode: 'SerializationException',
+          FieldName: 'UseCustomDateRange',
+          Message: "'maybe' is an Invalid value for 'UseCustomDateRange'",
+        },
+        {
+          ErrorCode: 'SerializationException',
+          FieldName: 'StartDate',
+          Message: "'yesterday' is an Invalid value for 'StartDate'",
+        },
       ]);
       expect(res.body.ResponseStatus).to.not.have.property('StackTrace');
     });
@@ -265,28 +319,51 @@ describe('wire rules (ServiceStack compatibility)', () => {
     });
 
     it('When the JSON body cannot be parsed, then 400 SerializationException', async () => {
-      const res = await request(t.app).post('/json/reply/GetFlatRequest').set('Content-Type', 'application/json').send('{"CompanyId": 1,').expect(400);
+      const res = await request(t.app)
+        .post('/json/reply/GetFlatRequest')
+        .set('Content-Type', 'application/json')
+        .send('{"CompanyId": 1,')
+        .expect(400);
       expect(res.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
-      expect(res.body.ResponseStatus.Message).to.match(/^Could not deserialize 'application\/json' request using GetFlatRequest/);
+      expect(res.body.ResponseStatus.Message).to.match(
+        /^Could not deserialize 'application\/json' request using GetFlatRequest/,
+      );
     });
 
     it('When the JSON body is not an object, then 400 SerializationException', async () => {
-      const res = await request(t.app).post('/json/reply/EchoRequest').set('Content-Type', 'application/json').send('[1,2]').expect(400);
+      const res = await request(t.app)
+        .post('/json/reply/EchoRequest')
+        .set('Content-Type', 'application/json')
+        .send('[1,2]')
+        .expect(400);
       expect(res.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
     });
 
     it('When a JSON body value has the wrong type, then 400 names it (the original silently dropped it)', async () => {
-      const res = await request(t.app).post('/json/reply/GetFlatRequest').send({ companyId: 'one', Locations: [1, 'b'] }).expect(400);
-      expect(res.body.ResponseStatus.Errors.map((e: { FieldName: string }) => e.FieldName)).to.deep.equal(['companyId', 'Locations']);
+      const res = await request(t.app)
+        .post('/json/reply/GetFlatRequest')
+        .send({ companyId: 'one', Locations: [1, 'b'] })
+        .expect(400);
+      expect(res.body.ResponseStatus.Errors.map((e: { FieldName: string }) => e.FieldName)).to.deep.equal([
+        'companyId',
+        'Locations',
+      ]);
     });
 
     it('When a text/plain body on /json/reply is not JSON, then 400 (4.5 read it as JSON whatever its Content-Type)', async () => {
-      const res = await request(t.app).post('/json/reply/EchoRequest').set('Content-Type', 'text/plain').send('hello').expect(400);
+      const res = await request(t.app)
+        .post('/json/reply/EchoRequest')
+        .set('Content-Type', 'text/plain')
+        .send('hello')
+        .expect(400);
       expect(res.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
     });
 
     it('When the body is larger than the limit, then 413 with a ResponseStatus', async () => {
-      const res = await request(t.app).post('/json/reply/EchoRequest').send({ Message: 'x'.repeat(70_000) }).expect(413);
+      const res = await request(t.app)
+        .post('/json/reply/EchoRequest')
+        .send({ Message: 'x'.repeat(70_000) })
+        .expect(413);
       expect(res.body.ResponseStatus.ErrorCode).to.equal('RequestEntityTooLarge');
     });
   });

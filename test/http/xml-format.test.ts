@@ -26,15 +26,64 @@ interface Case {
 
 const CASES: Case[] = [
   { name: 'echo .xml', status: 200, root: 'EchoResponse', send: (t) => request(t.app).get('/v1/echo/hello.xml') },
-  { name: 'echo ?format=xml (hostile text)', status: 200, root: 'EchoResponse', send: (t) => request(t.app).get(`/v1/echo/${encodeURIComponent('<a href="x">&amp;</a>\u0001]]>')}?format=xml`) },
-  { name: 'echo Accept: application/xml', status: 200, root: 'EchoResponse', send: (t) => request(t.app).get('/v1/echo/hi').set('Accept', 'application/xml') },
-  { name: 'echo /json/reply ?format=xml', status: 200, root: 'EchoResponse', send: (t) => request(t.app).get('/json/reply/EchoRequest?Message=hi&format=xml') },
-  { name: 'report .xml', status: 200, root: 'GetFlatResponse', send: (t) => request(t.app).get(REPORT.replace('/Flat?', '/Flat.xml?')) },
-  { name: 'report Accept: application/xml', status: 200, root: 'GetFlatResponse', send: (t) => request(t.app).get(REPORT).set('Accept', 'application/xml') },
-  { name: 'report POST ?format=xml', status: 200, root: 'GetFlatResponse', send: (t) => request(t.app).post('/json/reply/GetFlatRequest?format=xml').send({ CompanyId: 1, Locations: [10] }) },
-  { name: 'binding error .xml', status: 400, root: 'ErrorResponse', send: (t) => request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat.xml?CompanyId=x&Locations=a') },
-  { name: 'validation error Accept xml', status: 400, root: 'ErrorResponse', send: (t) => request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations=99').set('Accept', 'application/xml') },
-  { name: 'unknown op ?format=xml', status: 405, root: 'ErrorResponse', send: (t) => request(t.app).get('/json/reply/Nope?format=xml') },
+  {
+    name: 'echo ?format=xml (hostile text)',
+    status: 200,
+    root: 'EchoResponse',
+    send: (t) => request(t.app).get(`/v1/echo/${encodeURIComponent('<a href="x">&amp;</a>\u0001]]>')}?format=xml`),
+  },
+  {
+    name: 'echo Accept: application/xml',
+    status: 200,
+    root: 'EchoResponse',
+    send: (t) => request(t.app).get('/v1/echo/hi').set('Accept', 'application/xml'),
+  },
+  {
+    name: 'echo /json/reply ?format=xml',
+    status: 200,
+    root: 'EchoResponse',
+    send: (t) => request(t.app).get('/json/reply/EchoRequest?Message=hi&format=xml'),
+  },
+  {
+    name: 'report .xml',
+    status: 200,
+    root: 'GetFlatResponse',
+    send: (t) => request(t.app).get(REPORT.replace('/Flat?', '/Flat.xml?')),
+  },
+  {
+    name: 'report Accept: application/xml',
+    status: 200,
+    root: 'GetFlatResponse',
+    send: (t) => request(t.app).get(REPORT).set('Accept', 'application/xml'),
+  },
+  {
+    name: 'report POST ?format=xml',
+    status: 200,
+    root: 'GetFlatResponse',
+    send: (t) =>
+      request(t.app)
+        .post('/json/reply/GetFlatRequest?format=xml')
+        .send({ CompanyId: 1, Locations: [10] }),
+  },
+  {
+    name: 'binding error .xml',
+    status: 400,
+    root: 'ErrorResponse',
+    send: (t) => request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat.xml?CompanyId=x&Locations=a'),
+  },
+  {
+    name: 'validation error Accept xml',
+    status: 400,
+    root: 'ErrorResponse',
+    send: (t) =>
+      request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations=99').set('Accept', 'application/xml'),
+  },
+  {
+    name: 'unknown op ?format=xml',
+    status: 405,
+    root: 'ErrorResponse',
+    send: (t) => request(t.app).get('/json/reply/Nope?format=xml'),
+  },
 ];
 
 describe('XML format (DataContract XML validated against wsdl/types.xsd)', function () {
@@ -72,7 +121,11 @@ describe('XML format (DataContract XML validated against wsdl/types.xsd)', funct
       const res = responses.get(c.name)!;
       expect(res.status).to.equal(c.status);
       expect(res.headers['content-type']).to.equal('application/xml');
-      expect(res.text).to.match(new RegExp(`^<\\?xml version="1.0" encoding="utf-8"\\?><${c.root} xmlns:i="http://www.w3.org/2001/XMLSchema-instance" xmlns="http://schemas.servicestack.net/types">`));
+      expect(res.text).to.match(
+        new RegExp(
+          `^<\\?xml version="1.0" encoding="utf-8"\\?><${c.root} xmlns:i="http://www.w3.org/2001/XMLSchema-instance" xmlns="http://schemas.servicestack.net/types">`,
+        ),
+      );
       expect(validations.get(c.name)).to.deep.equal({ valid: true, messages: [] });
     });
   }
@@ -82,7 +135,9 @@ describe('XML format (DataContract XML validated against wsdl/types.xsd)', funct
     expect(text).to.include('<StartDate>2024-01-01T00:00:00+00:00</StartDate>'); // a query date is a Local DateTime: +00:00, as the 4.5.14 host wrote it (issue 24)
     // Filters are the original's List<Guid>: <guid> items, hyphenated, as a real 4.5.14 host wrote them (issue 10).
     const hyphenated = DINE_IN.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
-    expect(text).to.include(`<Filters xmlns:d2p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays"><d2p1:guid>${hyphenated}</d2p1:guid></Filters>`);
+    expect(text).to.include(
+      `<Filters xmlns:d2p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays"><d2p1:guid>${hyphenated}</d2p1:guid></Filters>`,
+    );
     expect(text.indexOf('<ReportModel>')).to.be.lessThan(text.indexOf('<SelectedOptions>'));
     expect(text.indexOf('<SelectedOptions>')).to.be.lessThan(text.indexOf('<Url>'));
   });
@@ -94,7 +149,9 @@ describe('XML format (DataContract XML validated against wsdl/types.xsd)', funct
 
   it('an XML error keeps the ResponseStatus with its field errors', () => {
     const text = responses.get('binding error .xml')!.text;
-    expect(text).to.include('<ResponseStatus><ErrorCode>SerializationException</ErrorCode><Message>Unable to bind to request &apos;GetFlatRequest&apos;</Message>');
+    expect(text).to.include(
+      '<ResponseStatus><ErrorCode>SerializationException</ErrorCode><Message>Unable to bind to request &apos;GetFlatRequest&apos;</Message>',
+    );
     expect(text).to.include('<FieldName>CompanyId</FieldName>');
     expect(text).to.include('<FieldName>Locations</FieldName>');
   });
@@ -104,13 +161,18 @@ describe('XML format (DataContract XML validated against wsdl/types.xsd)', funct
     expect(res.status).to.be.within(400, 499);
     expect(res.headers['content-type']).to.equal('text/javascript');
     expect(res.text).to.match(/^show\(.*\)$/s);
-    const body = JSON.parse(res.text.slice('show('.length, -1)) as { ResponseStatus: { ErrorCode: string; Errors: { FieldName: string }[] } };
+    const body = JSON.parse(res.text.slice('show('.length, -1)) as {
+      ResponseStatus: { ErrorCode: string; Errors: { FieldName: string }[] };
+    };
     expect(body.ResponseStatus.Errors.map((e) => e.FieldName)).to.deep.equal(['Locations']);
   });
 
   it('.json and ?format=json still beat Accept: application/xml', async () => {
     const a = await request(t.app).get('/v1/echo/hello.json').set('Accept', 'application/xml');
     const b = await request(t.app).get('/v1/echo/hello?format=json').set('Accept', 'application/xml');
-    expect([a.headers['content-type'], b.headers['content-type']]).to.deep.equal(['application/json; charset=utf-8', 'application/json; charset=utf-8']);
+    expect([a.headers['content-type'], b.headers['content-type']]).to.deep.equal([
+      'application/json; charset=utf-8',
+      'application/json; charset=utf-8',
+    ]);
   });
 });

@@ -12,23 +12,38 @@ describe('limits', () => {
   after(() => t.close());
 
   it('a URL over MAX_URL_LENGTH answers 414 with a ResponseStatus', async () => {
-    const res = await request(t.app).get(`/v1/echo/${'a'.repeat(2100)}`).expect(414);
+    const res = await request(t.app)
+      .get(`/v1/echo/${'a'.repeat(2100)}`)
+      .expect(414);
     expect(res.body.ResponseStatus).to.include({ ErrorCode: 'UriTooLong' });
-    await request(t.app).get(`/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&x=${'b'.repeat(2100)}`).expect(414);
-    await request(t.app).get(`/nowhere?x=${'b'.repeat(2100)}`).expect(414);
+    await request(t.app)
+      .get(`/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&x=${'b'.repeat(2100)}`)
+      .expect(414);
+    await request(t.app)
+      .get(`/nowhere?x=${'b'.repeat(2100)}`)
+      .expect(414);
   });
 
   it('an array over MAX_ARRAY_ITEMS answers 400 naming the field, in the query and in a JSON body', async () => {
-    const q = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&locations=[1,2,3,4,5,6]').expect(400);
+    const q = await request(t.app)
+      .get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&locations=[1,2,3,4,5,6]')
+      .expect(400);
     expect(q.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
-    expect(q.body.ResponseStatus.Errors).to.deep.equal([{ ErrorCode: 'SerializationException', FieldName: 'locations', Message: "'locations' has more than 5 items" }]);
-    const b = await request(t.app).post('/json/reply/GetFlatRequest').send({ CompanyId: 1, Filters: Array(6).fill('0a1b2c3d4e5f60718293a4b5c6d7e8f9') }).expect(400);
+    expect(q.body.ResponseStatus.Errors).to.deep.equal([
+      { ErrorCode: 'SerializationException', FieldName: 'locations', Message: "'locations' has more than 5 items" },
+    ]);
+    const b = await request(t.app)
+      .post('/json/reply/GetFlatRequest')
+      .send({ CompanyId: 1, Filters: Array(6).fill('0a1b2c3d4e5f60718293a4b5c6d7e8f9') })
+      .expect(400);
     expect(b.body.ResponseStatus.Errors[0].FieldName).to.equal('Filters');
     await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations=10&Locations=20').expect(200);
   });
 
   it('a JSONP callback name over 128 characters answers 400; a shorter one is sanitized', async () => {
-    const res = await request(t.app).get(`/v1/echo/hi?callback=${'c'.repeat(129)}`).expect(400);
+    const res = await request(t.app)
+      .get(`/v1/echo/hi?callback=${'c'.repeat(129)}`)
+      .expect(400);
     expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
     expect(res.body.ResponseStatus.Errors[0].FieldName).to.equal('callback');
     const ok = await request(t.app).get('/v1/echo/hi?callback=a<b>').expect(200);
@@ -69,7 +84,7 @@ describe('time-out per request', () => {
     }
   });
 
-  it('requests in flight each time out at their own deadline, not an earlier one\'s, and answered ones never time out', async () => {
+  it("requests in flight each time out at their own deadline, not an earlier one's, and answered ones never time out", async () => {
     const store = await openStore({ dataDir: '.', duckdbPath: ':memory:' });
     await store.load(workedExampleBatch);
     const slow = Object.create(store) as LedgerStore;
@@ -124,10 +139,16 @@ describe('operations endpoints', () => {
     const res = await request(t.app).get('/metrics').expect(200);
     expect(res.headers['content-type']).to.match(/^text\/plain; version=0\.0\.4/);
     expect(res.text).to.contain('http_requests_total{method="GET",route="/v1/echo/{Message}",status="200"} 2');
-    expect(res.text).to.contain('http_requests_total{method="GET",route="/v1/Reporting/ProfitAndLoss/Flat",status="200"} 1');
-    expect(res.text).to.contain('http_requests_total{method="GET",route="/v1/Reporting/ProfitAndLoss/Flat",status="401"} 1');
+    expect(res.text).to.contain(
+      'http_requests_total{method="GET",route="/v1/Reporting/ProfitAndLoss/Flat",status="200"} 1',
+    );
+    expect(res.text).to.contain(
+      'http_requests_total{method="GET",route="/v1/Reporting/ProfitAndLoss/Flat",status="401"} 1',
+    );
     expect(res.text).to.contain('http_requests_total{method="GET",route="unmatched",status="404"} 1');
-    expect(res.text).to.match(/http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/v1\/echo\/\{Message\}",status="200"\} \d+/);
+    expect(res.text).to.match(
+      /http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/v1\/echo\/\{Message\}",status="200"\} \d+/,
+    );
     expect(res.text).to.contain('process_resident_memory_bytes');
     expect(res.text).to.not.contain('/v1/echo/one');
     await t.close();

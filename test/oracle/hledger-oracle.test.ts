@@ -22,7 +22,13 @@ import request from 'supertest';
 import type { LedgerBatch, LedgerStore } from '../../src/store/ledger-store.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import {
-  HLEDGER_BIN, hledgerAccountNames, hledgerQuery, hledgerVersion, parseIncomeStatementCsv, runHledger, toHledgerJournal,
+  HLEDGER_BIN,
+  hledgerAccountNames,
+  hledgerQuery,
+  hledgerVersion,
+  parseIncomeStatementCsv,
+  runHledger,
+  toHledgerJournal,
 } from '../support/hledger-journal.ts';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../support/postgres-server.ts';
 import { randomLedgerBatch, randomLedgerReference, type RandomLedgerOptions } from '../support/random-ledger.ts';
@@ -30,7 +36,13 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const skipHledger = process.env.SKIP_HLEDGER === '1';
 
-const LEDGER: RandomLedgerOptions = { seed: 20240917, entries: 12_000, startDate: '2023-01-01', endDate: '2024-03-31', locations: 4 };
+const LEDGER: RandomLedgerOptions = {
+  seed: 20240917,
+  entries: 12_000,
+  startDate: '2023-01-01',
+  endDate: '2024-03-31',
+  locations: 4,
+};
 const FROM = '2023-02-14';
 const TO = '2023-10-09';
 
@@ -62,7 +74,8 @@ const fromDay = (n: number) => new Date(n * DAY).toISOString().slice(0, 10);
 const addDays = (d: string, n: number) => fromDay(toDay(d) + n);
 const firstOfMonth = (d: string) => `${d.slice(0, 7)}-01`;
 const nextMonth = (d: string) => {
-  const y = Number(d.slice(0, 4)), m = Number(d.slice(5, 7));
+  const y = Number(d.slice(0, 4)),
+    m = Number(d.slice(5, 7));
   return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
 };
 const MONTH_LABELS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -72,7 +85,11 @@ const monthLabel = (d: string) => `${MONTH_LABELS[Number(d.slice(5, 7)) - 1]} ${
 type Figures = Record<string, number[]>;
 
 function withoutZeroRows(f: Figures): Figures {
-  return Object.fromEntries(Object.entries(f).filter(([, cells]) => cells.some((c) => c !== 0)).sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(
+    Object.entries(f)
+      .filter(([, cells]) => cells.some((c) => c !== 0))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 /** Runs at most two hledger processes at a time (each parses the whole journal: ~1.5 s of CPU). */
@@ -98,8 +115,12 @@ const hledgerSlots = (() => {
  */
 async function computeHledgerFigures(journal: string, c: OracleCase): Promise<{ columns: string[]; figures: Figures }> {
   const terms = hledgerQuery(ref, { locations: c.locations, filters: c.filters });
-  const is = (args: string[]) => hledgerSlots(async () =>
-    parseIncomeStatementCsv(await runHledger(['incomestatement', '-f', journal, '--flat', '-O', 'csv', ...args, ...terms])));
+  const is = (args: string[]) =>
+    hledgerSlots(async () =>
+      parseIncomeStatementCsv(
+        await runHledger(['incomestatement', '-f', journal, '--flat', '-O', 'csv', ...args, ...terms]),
+      ),
+    );
   const headEnd = nextMonth(FROM); // exclusive
   const tailStart = firstOfMonth(TO);
   const end = addDays(TO, 1); // hledger -e is exclusive
@@ -145,14 +166,26 @@ function hledgerFigures(journal: string, c: OracleCase) {
   return p;
 }
 
-interface ReportRowJson { RowType: string; AccountNumber?: string; RowName: string; Values: number[] }
+interface ReportRowJson {
+  RowType: string;
+  AccountNumber?: string;
+  RowName: string;
+  Values: number[];
+}
 
 /** The report's figures, keyed by the hledger account name of each Account row. */
-async function reportFigures(app: TestApp, c: OracleCase): Promise<{ columns: string[]; figures: Figures; accountRows: number }> {
+async function reportFigures(
+  app: TestApp,
+  c: OracleCase,
+): Promise<{ columns: string[]; figures: Figures; accountRows: number }> {
   const names = hledgerAccountNames(ref.accounts);
   const byNumber = new Map(ref.accounts.map((a) => [a.number, a.id]));
   const query = new URLSearchParams({
-    CompanyId: String(ref.companyId), UseCustomDateRange: 'true', StartDate: FROM, EndDate: TO, IncludeComputedColumns: 'true',
+    CompanyId: String(ref.companyId),
+    UseCustomDateRange: 'true',
+    StartDate: FROM,
+    EndDate: TO,
+    IncludeComputedColumns: 'true',
   });
   if (c.locations.length > 0) query.set('Locations', c.locations.join(','));
   if (c.filters.length > 0) query.set('Filters', c.filters.join(','));
@@ -200,8 +233,10 @@ function oracleCases(label: string, getApp: () => TestApp, getJournal: () => str
   before(async () => {
     const version = await hledgerVersion();
     if (!version) {
-      throw new Error(`hledger is required for the oracle test but "${HLEDGER_BIN}" could not be run. Install it `
-        + '(apt-get install hledger; 1.25 or later), point HLEDGER at the binary, or set SKIP_HLEDGER=1 to skip.');
+      throw new Error(
+        `hledger is required for the oracle test but "${HLEDGER_BIN}" could not be run. Install it ` +
+          '(apt-get install hledger; 1.25 or later), point HLEDGER at the binary, or set SKIP_HLEDGER=1 to skip.',
+      );
     }
     batch = randomLedgerBatch(LEDGER);
     dir = mkdtempSync(join(tmpdir(), 'hledger-oracle-'));
@@ -230,7 +265,12 @@ function oracleCases(label: string, getApp: () => TestApp, getJournal: () => str
       app = await createTestApp({ batch });
     });
     after(async () => app?.close());
-    oracleCases('duckdb', () => app, () => journal, CASES);
+    oracleCases(
+      'duckdb',
+      () => app,
+      () => journal,
+      CASES,
+    );
   });
 
   (skipPostgres ? describe.skip : describe)('PostgreSQL store', () => {
@@ -248,6 +288,11 @@ function oracleCases(label: string, getApp: () => TestApp, getJournal: () => str
       await store?.close();
       await server?.destroy();
     });
-    oracleCases('postgres', () => app, () => journal, CASES);
+    oracleCases(
+      'postgres',
+      () => app,
+      () => journal,
+      CASES,
+    );
   });
 });

@@ -13,10 +13,27 @@ const d = (iso: string) => {
   const [year, month, day] = iso.split('-').map(Number);
   return { year: year!, month: month!, day: day! };
 };
-const range = (r: { from: ReturnType<typeof d>; to: ReturnType<typeof d> }) => [formatIsoDate(r.from), formatIsoDate(r.to)];
+const range = (r: { from: ReturnType<typeof d>; to: ReturnType<typeof d> }) => [
+  formatIsoDate(r.from),
+  formatIsoDate(r.to),
+];
 
-const account = (id: number, number: string | null, name: string, type: Account['type'], parentId: number | null = null, standardAccountId: number | null = null): Account => ({
-  id, companyId: 7, number, name, type, parentId, isActive: true, standardAccountId,
+const account = (
+  id: number,
+  number: string | null,
+  name: string,
+  type: Account['type'],
+  parentId: number | null = null,
+  standardAccountId: number | null = null,
+): Account => ({
+  id,
+  companyId: 7,
+  number,
+  name,
+  type,
+  parentId,
+  isActive: true,
+  standardAccountId,
 });
 
 const catalog: CompanyCatalog = {
@@ -40,7 +57,13 @@ const catalog: CompanyCatalog = {
   trackingOptions: [],
 };
 
-const request: GetFlatRequest = { CompanyId: 7, UseCustomDateRange: true, StartDate: '2024-01-10', EndDate: '2024-03-05', IncludeComputedColumns: true };
+const request: GetFlatRequest = {
+  CompanyId: 7,
+  UseCustomDateRange: true,
+  StartDate: '2024-01-10',
+  EndDate: '2024-03-05',
+  IncludeComputedColumns: true,
+};
 const totals: AccountMonthTotal[] = [
   { accountId: 2, month: '2024-01', cents: -100_000 },
   { accountId: 4, month: '2024-01', cents: 30_000 },
@@ -55,7 +78,8 @@ function build(overrides: GetFlatRequest = {}) {
   const options = resolveFlatOptions({ ...request, ...overrides }, catalog, d('2024-06-15'));
   return buildFlatPnl(catalog, options, totals);
 }
-const expenseNames = (report: ReturnType<typeof build>) => report.rows.filter((r) => r.section === 'Expenses' && r.rowType === 'Account').map((r) => r.rowName);
+const expenseNames = (report: ReturnType<typeof build>) =>
+  report.rows.filter((r) => r.section === 'Expenses' && r.rowType === 'Account').map((r) => r.rowName);
 
 describe('P&L engine', () => {
   describe('periods', () => {
@@ -69,7 +93,10 @@ describe('P&L engine', () => {
     });
 
     it('When the range crosses a year end, then months continue into the next year', () => {
-      expect(monthlyPeriods({ from: d('2023-12-31'), to: d('2024-01-01') }).map((p) => p.key)).to.deep.equal(['2023-12', '2024-01']);
+      expect(monthlyPeriods({ from: d('2023-12-31'), to: d('2024-01-01') }).map((p) => p.key)).to.deep.equal([
+        '2023-12',
+        '2024-01',
+      ]);
     });
   });
 
@@ -102,11 +129,17 @@ describe('P&L engine', () => {
     }
 
     it('When today is in January, then a fiscal year starting in April began the previous April', () => {
-      expect(range(resolveRelativeRange('ThisFiscalYear', d('2024-01-15'), 4))).to.deep.equal(['2023-04-01', '2024-03-31']);
+      expect(range(resolveRelativeRange('ThisFiscalYear', d('2024-01-15'), 4))).to.deep.equal([
+        '2023-04-01',
+        '2024-03-31',
+      ]);
     });
 
     it('When today is Feb 29, then LastCalendarYearToDate ends Feb 28 of the previous year', () => {
-      expect(range(resolveRelativeRange('LastCalendarYearToDate', d('2024-02-29'), 1))).to.deep.equal(['2023-01-01', '2023-02-28']);
+      expect(range(resolveRelativeRange('LastCalendarYearToDate', d('2024-02-29'), 1))).to.deep.equal([
+        '2023-01-01',
+        '2023-02-28',
+      ]);
     });
 
     it('When no custom range is asked, then the range is ThisCalendarYearToDate in the company time zone', () => {
@@ -135,17 +168,38 @@ describe('P&L engine', () => {
     });
 
     it('When OrderBy is AccountName, AmountDescending or AmountAscending, then rows sort within the section only', () => {
-      expect(expenseNames(build({ OrderBy: 'AccountName' }))).to.deep.equal(['6100 Advertising', '6000 Occupancy', '6010 Rent', 'Sundry']);
-      expect(expenseNames(build({ OrderBy: 'AmountDescending' }))).to.deep.equal(['6100 Advertising', '6010 Rent', '6000 Occupancy', 'Sundry']);
-      expect(expenseNames(build({ OrderBy: 'AmountAscending' }))).to.deep.equal(['Sundry', '6000 Occupancy', '6010 Rent', '6100 Advertising']);
-      expect(build({ OrderBy: 'AmountAscending' }).rows.map((r) => r.rowType).slice(-1)).to.deep.equal(['Computed']);
+      expect(expenseNames(build({ OrderBy: 'AccountName' }))).to.deep.equal([
+        '6100 Advertising',
+        '6000 Occupancy',
+        '6010 Rent',
+        'Sundry',
+      ]);
+      expect(expenseNames(build({ OrderBy: 'AmountDescending' }))).to.deep.equal([
+        '6100 Advertising',
+        '6010 Rent',
+        '6000 Occupancy',
+        'Sundry',
+      ]);
+      expect(expenseNames(build({ OrderBy: 'AmountAscending' }))).to.deep.equal([
+        'Sundry',
+        '6000 Occupancy',
+        '6010 Rent',
+        '6100 Advertising',
+      ]);
+      expect(
+        build({ OrderBy: 'AmountAscending' })
+          .rows.map((r) => r.rowType)
+          .slice(-1),
+      ).to.deep.equal(['Computed']);
     });
 
     it('When accounts are mapped, then rows follow the standard chart, its SortOrder, and unmapped accounts land in Unmapped <Type> last', () => {
       const report = build({ UseAccountMapping: true });
       expect(expenseNames(report)).to.deep.equal(['60 Marketing', '61 Facilities', 'Unmapped Expense']);
       expect(report.rows.find((r) => r.rowName === 'Unmapped Expense')!.cents).to.deep.equal([0, 6_234, 0, 6_234]);
-      expect(report.rows.find((r) => r.rowName === 'Net Income')!.cents).to.deep.equal(build().rows.find((r) => r.rowName === 'Net Income')!.cents);
+      expect(report.rows.find((r) => r.rowName === 'Net Income')!.cents).to.deep.equal(
+        build().rows.find((r) => r.rowName === 'Net Income')!.cents,
+      );
     });
 
     it('When there is a single period, then no Total column is added even with IncludeComputedColumns', () => {
@@ -156,7 +210,9 @@ describe('P&L engine', () => {
     it('When income is credited, then it shows positive; a loss shows as a negative Net Income', () => {
       const report = build();
       expect(report.rows.find((r) => r.rowName === '4000 Sales')!.cents).to.deep.equal([100_000, 0, 0, 100_000]);
-      expect(report.rows.find((r) => r.rowName === 'Net Income')!.cents).to.deep.equal([70_000, -6_234, -70_000, -6_234]);
+      expect(report.rows.find((r) => r.rowName === 'Net Income')!.cents).to.deep.equal([
+        70_000, -6_234, -70_000, -6_234,
+      ]);
     });
   });
 
@@ -171,7 +227,10 @@ describe('P&L engine', () => {
     };
 
     it('When a custom range lacks its dates, then both are named', () => {
-      expect(failure({ StartDate: undefined, EndDate: undefined })).to.deep.equal([['StartDate', 'NotEmpty'], ['EndDate', 'NotEmpty']]);
+      expect(failure({ StartDate: undefined, EndDate: undefined })).to.deep.equal([
+        ['StartDate', 'NotEmpty'],
+        ['EndDate', 'NotEmpty'],
+      ]);
     });
 
     it('When a filter names an option of no category of the company, then Filters is named', () => {

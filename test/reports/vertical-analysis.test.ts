@@ -18,11 +18,23 @@ describe('vertical analysis (pnl-semantics §5 G)', () => {
   async function reportA() {
     const catalog = (await store.getCatalog(1))!;
     const options = resolveFlatOptions(
-      { CompanyId: 1, UseCustomDateRange: true, StartDate: '2024-01-01', EndDate: '2024-02-29', IncludeComputedColumns: true },
+      {
+        CompanyId: 1,
+        UseCustomDateRange: true,
+        StartDate: '2024-01-01',
+        EndDate: '2024-02-29',
+        IncludeComputedColumns: true,
+      },
       catalog,
       { year: 2024, month: 3, day: 15 },
     );
-    const totals = await store.sumPnlByAccountMonth({ companyId: 1, from: '2024-01-01', to: '2024-02-29', locationIds: [], optionGroups: [] });
+    const totals = await store.sumPnlByAccountMonth({
+      companyId: 1,
+      from: '2024-01-01',
+      to: '2024-02-29',
+      locationIds: [],
+      optionGroups: [],
+    });
     return buildFlatPnl(catalog, options, totals);
   }
 
@@ -44,7 +56,10 @@ describe('vertical analysis (pnl-semantics §5 G)', () => {
     const percents = verticalAnalysis(report, 'PercentOfRow');
     const interestIncome = report.rows.findIndex((r) => r.rowName === 'Total Other Income');
     expect(percents[interestIncome]).to.deep.equal([0, 100, 100]);
-    const empty = verticalAnalysis({ ...report, rows: report.rows.map((r) => ({ ...r, cents: r.cents.map(() => 0) })) }, 'PercentOfExpense');
+    const empty = verticalAnalysis(
+      { ...report, rows: report.rows.map((r) => ({ ...r, cents: r.cents.map(() => 0) })) },
+      'PercentOfExpense',
+    );
     expect(empty.every((row) => row.every((cell) => cell === null))).to.equal(true);
   });
 });

@@ -15,10 +15,16 @@ const JAN_1 = '/Date(1704067200000)/';
 const FEB_29 = '/Date(1709164800000)/';
 
 const A: GetFlatRequest = {
-  CompanyId: 1, Locations: [], Filters: [], UseCustomDateRange: true, StartDate: JAN_1, EndDate: FEB_29,
-  UseAccountMapping: false, IncludeComputedColumns: true, OrderBy: '',
+  CompanyId: 1,
+  Locations: [],
+  Filters: [],
+  UseCustomDateRange: true,
+  StartDate: JAN_1,
+  EndDate: FEB_29,
+  UseAccountMapping: false,
+  IncludeComputedColumns: true,
+  OrderBy: '',
 };
-
 
 const stores: { name: string; open: () => Promise<{ store: LedgerStore; done: () => Promise<void> }> }[] = [
   {
@@ -36,7 +42,13 @@ if (!skipPostgres) {
     open: async () => {
       server = await startPostgresServer('worked_example');
       const store = await openStore({ dataDir: '.', databaseUrl: server.url });
-      return { store, done: async () => { await store.close(); await server?.destroy(); } };
+      return {
+        store,
+        done: async () => {
+          await store.close();
+          await server?.destroy();
+        },
+      };
     },
   });
 }
@@ -64,21 +76,47 @@ for (const { name, open } of stores) {
           expect(body.ReportModel.ColumnNames).to.deep.equal(['Jan 2024', 'Feb 2024', 'Total']);
           expect(body.ReportModel.Rows.map((r) => [r.RowName, r.Values])).to.deep.equal(EXPECTED_A);
           expect(body.ReportModel.Rows.map((r) => r.RowType)).to.deep.equal([
-            'Account', 'Account', 'SectionTotal', 'Account', 'SectionTotal', 'Computed', 'Account', 'Account', 'SectionTotal',
-            'Computed', 'Account', 'SectionTotal', 'Account', 'SectionTotal', 'Computed', 'Computed',
+            'Account',
+            'Account',
+            'SectionTotal',
+            'Account',
+            'SectionTotal',
+            'Computed',
+            'Account',
+            'Account',
+            'SectionTotal',
+            'Computed',
+            'Account',
+            'SectionTotal',
+            'Account',
+            'SectionTotal',
+            'Computed',
+            'Computed',
           ]);
           expect(body.SelectedOptions).to.deep.equal({
-            ReportType: 'ProfitAndLoss', DateFrequency: 'Monthly', UseAccountMapping: false, VerticalAnalysisType: 'None',
-            IncludeComputedColumns: true, OrderBy: '', UseCustomDateRange: true, StartDate: JAN_1, EndDate: FEB_29,
-            Filters: [], Locations: [],
+            ReportType: 'ProfitAndLoss',
+            DateFrequency: 'Monthly',
+            UseAccountMapping: false,
+            VerticalAnalysisType: 'None',
+            IncludeComputedColumns: true,
+            OrderBy: '',
+            UseCustomDateRange: true,
+            StartDate: JAN_1,
+            EndDate: FEB_29,
+            Filters: [],
+            Locations: [],
           });
-          expect(body.Url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+          expect(body.Url).to.match(
+            /^http:\/\/127\.0\.0\.1:\d+\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/,
+          );
         });
 
         it('B: without IncludeComputedColumns there is no Total column', async () => {
           const { body } = await callFlat(t.app, route, { ...A, IncludeComputedColumns: false });
           expect(body.ReportModel.ColumnNames).to.deep.equal(['Jan 2024', 'Feb 2024']);
-          expect(body.ReportModel.Rows.map((r) => [r.RowName, r.Values])).to.deep.equal(EXPECTED_A.map(([n, v]) => [n, v.slice(0, 2)]));
+          expect(body.ReportModel.Rows.map((r) => [r.RowName, r.Values])).to.deep.equal(
+            EXPECTED_A.map(([n, v]) => [n, v.slice(0, 2)]),
+          );
         });
 
         it('C: Locations=[20] keeps only the Airport lines; empty sections still total 0', async () => {
@@ -87,7 +125,8 @@ for (const { name, open } of stores) {
           expect(f['4000 Sales']).to.deep.equal([450, 0]);
           expect(f['8000 Interest Expense']).to.deep.equal([0, 25]);
           expect(f['Net Income']).to.deep.equal([450, -25]);
-          for (const gone of ['4100 Catering', '5000 Food Cost', '6000 Payroll', '6100 Rent', '7000 Interest Income']) expect(f).to.not.have.property(gone);
+          for (const gone of ['4100 Catering', '5000 Food Cost', '6000 Payroll', '6100 Rent', '7000 Interest Income'])
+            expect(f).to.not.have.property(gone);
           expect(f['Total COGS']).to.deep.equal([0, 0]);
           expect(f['Total Expenses']).to.deep.equal([0, 0]);
           expect(body.SelectedOptions.Locations).to.deep.equal([AIRPORT]);

@@ -31,17 +31,21 @@ describe('CSV formula injection through line breaks (issue 25, finding 3)', () =
   before(async () => {
     const store = await DuckDbLedgerStore.open(':memory:');
     await store.migrate();
-    await importLedgerCsv(store, `entry,date,location,account,amount
+    await importLedgerCsv(
+      store,
+      `entry,date,location,account,amount
 S1,2024-01-05,10,4000,-1000.00
 S1,2024-01-05,10,1000,1000.00
-`, {
-      reference: `kind,id,company_id,name,type,number,time_zone
+`,
+      {
+        reference: `kind,id,company_id,name,type,number,time_zone
 company,1,,Company One,,,UTC
 location,10,1,Downtown,,,
 account,1000,1,Cash,Bank,1000,
 account,4000,1,"Sales\n${PAYLOAD.replace(/"/g, '""')}",Income,4000,
 `,
-    });
+      },
+    );
     t = await listenTestApp({ store });
   });
   after(() => t.close());
@@ -60,13 +64,18 @@ account,4000,1,"Sales\n${PAYLOAD.replace(/"/g, '""')}",Income,4000,
 
   it('a stored account name with a line break is one quoted cell in the report CSV and in the DTO CSV', async () => {
     const query = 'CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-12-31';
-    const json = await fetch(`${t.url}/v1/Reporting/ProfitAndLoss/Flat?${query}`, { headers: { 'X-ApiKey': t.apiKey } });
+    const json = await fetch(`${t.url}/v1/Reporting/ProfitAndLoss/Flat?${query}`, {
+      headers: { 'X-ApiKey': t.apiKey },
+    });
     expect(json.status).to.equal(200);
     const { Url } = (await json.json()) as { Url: string };
     const report = await fetch(`${Url}.csv`, { headers: { 'X-ApiKey': t.apiKey } });
     expect(report.status).to.equal(200);
     const rows = expectNoFormula(await report.text());
-    expect(rows.flat().filter((cell) => cell.includes('calc'))).to.deep.equal([`4000 Sales\n${PAYLOAD}`, `Income:Sales\n${PAYLOAD}`]);
+    expect(rows.flat().filter((cell) => cell.includes('calc'))).to.deep.equal([
+      `4000 Sales\n${PAYLOAD}`,
+      `Income:Sales\n${PAYLOAD}`,
+    ]);
 
     const dto = await fetch(`${t.url}/csv/reply/GetFlatRequest?${query}`, { headers: { 'X-ApiKey': t.apiKey } });
     expect(dto.status).to.equal(200);

@@ -20,16 +20,33 @@ describe('/Date(ms)/ beyond any Date (issue 25, finding 5)', () => {
   const encoded = encodeURIComponent(OUT_OF_RANGE);
   for (const [what, path, init] of [
     ['the query, as JSV', `/jsv/reply/EchoRequest?Message=${encoded}`, {}],
-    ['the query, with jsconfig=DateHandler:ISO8601', `/json/reply/EchoRequest?Message=${encoded}&jsconfig=DateHandler:ISO8601`, {}],
+    [
+      'the query, with jsconfig=DateHandler:ISO8601',
+      `/json/reply/EchoRequest?Message=${encoded}&jsconfig=DateHandler:ISO8601`,
+      {},
+    ],
     ['the query, as HTML', `/v1/echo/x?Message=${encoded}&format=html`, {}],
     ['the path, as JSV', `/v1/echo/${encoded}.jsv`, {}],
-    ['a JSON body, with jsconfig=DateHandler:UnixTime', '/json/reply/EchoRequest?jsconfig=DateHandler:UnixTime',
-      { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ Message: OUT_OF_RANGE }) }],
-    ['a form body, as JSV', '/jsv/reply/EchoRequest',
-      { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `Message=${encoded}` }],
+    [
+      'a JSON body, with jsconfig=DateHandler:UnixTime',
+      '/json/reply/EchoRequest?jsconfig=DateHandler:UnixTime',
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ Message: OUT_OF_RANGE }),
+      },
+    ],
+    [
+      'a form body, as JSV',
+      '/jsv/reply/EchoRequest',
+      { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `Message=${encoded}` },
+    ],
   ] as const) {
     it(`in ${what}: 400 naming Message`, async () => {
-      const res = await fetch(`${t.url}${path}`, { ...init, headers: { Accept: 'application/json', ...('headers' in init ? init.headers : {}) } });
+      const res = await fetch(`${t.url}${path}`, {
+        ...init,
+        headers: { Accept: 'application/json', ...('headers' in init ? init.headers : {}) },
+      });
       expect(res.status).to.equal(400);
       const text = (await res.text()).replace(/&#39;|&#x27;/g, "'");
       expect(text).to.contain("'/Date(99999999999999999)/' is an Invalid value for 'Message'");
@@ -37,7 +54,9 @@ describe('/Date(ms)/ beyond any Date (issue 25, finding 5)', () => {
   }
 
   it('the largest instant a Date holds binds; the last of year 9999 is echoed as a date', async () => {
-    const largest = await fetch(`${t.url}/json/reply/EchoRequest?Message=${encodeURIComponent(`/Date(${MAX_INSTANT_MS})/`)}`);
+    const largest = await fetch(
+      `${t.url}/json/reply/EchoRequest?Message=${encodeURIComponent(`/Date(${MAX_INSTANT_MS})/`)}`,
+    );
     expect(largest.status).to.equal(200);
     const res = await fetch(`${t.url}/jsv/reply/EchoRequest?Message=${encodeURIComponent('/Date(253402300799999)/')}`);
     expect(res.status).to.equal(200);

@@ -13,12 +13,25 @@ describe('exposure (issue 15, finding 9)', () => {
     const page = await request(t.app).get('/docs').expect(200);
     expect(page.headers['content-security-policy']).to.contain("script-src 'self'");
     const loaded = [...page.text.matchAll(/(?:src|href)="(\/docs\/[^"]+)"/g)].map((m) => m[1]!);
-    expect(loaded).to.include.members(['/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css', '/docs/docs.js']);
+    expect(loaded).to.include.members([
+      '/docs/assets/swagger-ui-bundle.js',
+      '/docs/assets/swagger-ui.css',
+      '/docs/docs.js',
+    ]);
     for (const path of loaded) {
       const res = await request(t.app).get(path).expect(200);
       expect(res.headers['content-security-policy'], path).to.equal("default-src 'none'; frame-ancestors 'none'");
     }
-    for (const stock of ['index.html', 'swagger-initializer.js', 'oauth2-redirect.html', 'swagger-ui.js', 'package.json', 'index.js', 'absolute-path.js', '']) {
+    for (const stock of [
+      'index.html',
+      'swagger-initializer.js',
+      'oauth2-redirect.html',
+      'swagger-ui.js',
+      'package.json',
+      'index.js',
+      'absolute-path.js',
+      '',
+    ]) {
       const res = await request(t.app).get(`/docs/assets/${stock}`);
       expect(res.status, stock).to.equal(404);
       expect(res.text, stock).to.not.contain('petstore');

@@ -7,15 +7,38 @@ import { expect } from 'chai';
 import { readHar } from '../../src/compare/sources/har.ts';
 
 function harOf(count: number, padding: number): string {
-  const entry = (i: number) => JSON.stringify({
-    startedDateTime: '2024-01-01T00:00:00.000Z',
-    request: {
-      method: 'GET', url: `http://old-host/v1/echo/m${i}?pad=${'p'.repeat(padding)}`, httpVersion: 'HTTP/1.1',
-      headers: [{ name: 'Accept', value: 'application/json' }], queryString: [], cookies: [], headersSize: -1, bodySize: 0,
-    },
-    response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [], cookies: [], content: { size: 0, mimeType: 'application/json' }, redirectURL: '', headersSize: -1, bodySize: 0 },
-    cache: {}, timings: { send: 0, wait: 0, receive: 0 }, time: 0,
-  }, null, 2);
+  const entry = (i: number) =>
+    JSON.stringify(
+      {
+        startedDateTime: '2024-01-01T00:00:00.000Z',
+        request: {
+          method: 'GET',
+          url: `http://old-host/v1/echo/m${i}?pad=${'p'.repeat(padding)}`,
+          httpVersion: 'HTTP/1.1',
+          headers: [{ name: 'Accept', value: 'application/json' }],
+          queryString: [],
+          cookies: [],
+          headersSize: -1,
+          bodySize: 0,
+        },
+        response: {
+          status: 200,
+          statusText: 'OK',
+          httpVersion: 'HTTP/1.1',
+          headers: [],
+          cookies: [],
+          content: { size: 0, mimeType: 'application/json' },
+          redirectURL: '',
+          headersSize: -1,
+          bodySize: 0,
+        },
+        cache: {},
+        timings: { send: 0, wait: 0, receive: 0 },
+        time: 0,
+      },
+      null,
+      2,
+    );
   const entries = Array.from({ length: count }, (_, i) => entry(i));
   entries.push('{ "request": { "method": "GET", "url": "not a url" } }');
   return `{\n  "log": {\n    "version": "1.2",\n    "creator": { "name": "test", "version": "1" },\n    "entries": [\n${entries.join(',\n')}\n    ]\n  }\n}\n`;

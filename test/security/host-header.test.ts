@@ -25,13 +25,22 @@ describe('the shipped nginx + systemd pair ignores a forged Host (issue 25, find
   let key: string;
   /** A request through nginx's TLS port (certificate checked for localhost) carrying the forged headers. */
   const viaNginx = (pathAndQuery: string, headers: Record<string, string> = {}) =>
-    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
-      const req = request(nginx.httpsUrl + pathAndQuery, { headers: { ...FORGED, ...headers }, ca: nginx.certificate, servername: 'localhost', agent: false }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-      });
-      req.on('error', reject).end();
-    });
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>(
+      (resolve, reject) => {
+        const req = request(
+          nginx.httpsUrl + pathAndQuery,
+          { headers: { ...FORGED, ...headers }, ca: nginx.certificate, servername: 'localhost', agent: false },
+          (res) => {
+            let text = '';
+            res
+              .setEncoding('utf8')
+              .on('data', (d: string) => (text += d))
+              .on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+          },
+        );
+        req.on('error', reject).end();
+      },
+    );
 
   before(async () => {
     await ensureProductionBuild();
@@ -51,7 +60,11 @@ describe('the shipped nginx + systemd pair ignores a forged Host (issue 25, find
   it('the report Url', async () => {
     const res = await viaNginx('/reporting/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1', { 'X-ApiKey': key });
     expect(res.status).to.equal(200);
-    expect((JSON.parse(res.text) as { Url: string }).Url.startsWith(`${nginx.httpsUrl}/reporting/v1/Reporting/ProfitAndLoss/Flat/Reports/`)).to.equal(true);
+    expect(
+      (JSON.parse(res.text) as { Url: string }).Url.startsWith(
+        `${nginx.httpsUrl}/reporting/v1/Reporting/ProfitAndLoss/Flat/Reports/`,
+      ),
+    ).to.equal(true);
   });
 
   it("the WSDL's soap12:address", async () => {
@@ -71,7 +84,10 @@ describe('the shipped nginx + systemd pair ignores a forged Host (issue 25, find
   });
 
   it('the HTTP → HTTPS redirect names the configured server, not the client Host', async () => {
-    const res = await fetch(`${nginx.httpUrl}/reporting/v1/echo/hi`, { redirect: 'manual', headers: { Host: 'evil.example' } }).catch(() => undefined);
+    const res = await fetch(`${nginx.httpUrl}/reporting/v1/echo/hi`, {
+      redirect: 'manual',
+      headers: { Host: 'evil.example' },
+    }).catch(() => undefined);
     // fetch may refuse to send a Host header of its own choosing; the redirect is then checked without it.
     const answer = res ?? (await fetch(`${nginx.httpUrl}/reporting/v1/echo/hi`, { redirect: 'manual' }));
     expect(answer.headers.get('location')).to.equal('https://127.0.0.1/reporting/v1/echo/hi');

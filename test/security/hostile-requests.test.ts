@@ -35,13 +35,16 @@ describe('hostile requests (issue 15)', () => {
 
     it('nesting up to the cap is read (the operation is named in the fault)', async () => {
       const levels = MAX_XML_DEPTH - 3; // Envelope, Body, then the operation element
-      const body = soap12Envelope('<Op>' + '<a>'.repeat(levels) + '</a>'.repeat(levels) + '</Op>');
+      const body = soap12Envelope(`<Op>${'<a>'.repeat(levels)}${'</a>'.repeat(levels)}</Op>`);
       const res = await request(t.app).post('/soap12').set('Content-Type', SOAP12_CT).send(body);
       expect(parseFault(res.text).reason).to.contain("The operation 'Op' does not exist");
     });
 
     it('a flat body of 250,000 elements is refused at the element cap', async () => {
-      const res = await request(t.app).post('/soap12').set('Content-Type', SOAP12_CT).send(soap12Envelope('<a/>'.repeat(250_000)));
+      const res = await request(t.app)
+        .post('/soap12')
+        .set('Content-Type', SOAP12_CT)
+        .send(soap12Envelope('<a/>'.repeat(250_000)));
       expect(res.status).to.equal(400);
       expect(parseFault(res.text).reason).to.contain(`more than ${MAX_XML_ELEMENTS} elements`);
     });
@@ -79,14 +82,21 @@ describe('hostile requests (issue 15)', () => {
 
     it('years 0001-0099 are refused as /Date()/ as they are as ISO (the contract starts at 0100); 0100 is read both ways', async () => {
       const ms = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
-      for (const query of ['StartDate=0050-01-01&EndDate=0050-02-28', `StartDate=/Date(${ms('0050-01-01')})/&EndDate=/Date(${ms('0050-02-28')})/`]) {
+      for (const query of [
+        'StartDate=0050-01-01&EndDate=0050-02-28',
+        `StartDate=/Date(${ms('0050-01-01')})/&EndDate=/Date(${ms('0050-02-28')})/`,
+      ]) {
         const res = await flat(query);
         expect(res.status, query).to.equal(400);
-        expect(res.body.ResponseStatus.Errors.map((e: { FieldName: string }) => e.FieldName), query).to.deep.equal(['StartDate', 'EndDate']);
+        expect(
+          res.body.ResponseStatus.Errors.map((e: { FieldName: string }) => e.FieldName),
+          query,
+        ).to.deep.equal(['StartDate', 'EndDate']);
       }
       const iso = await flat('StartDate=0100-01-01&EndDate=0100-02-28').expect(200);
       const wcf = await flat(`StartDate=/Date(${ms('0100-01-01')})/&EndDate=/Date(${ms('0100-02-28')})/`).expect(200);
-      // The same dates, each in the offset form 4.5.14 wrote for its kind (issue 24): a query ISO date Local, /Date(ms)/ UTC.
+      // The same dates, each in the offset form 4.5.14 wrote for its kind (issue 24): a query ISO date Local,
+      // /Date(ms)/ UTC.
       expect(iso.body.SelectedOptions.StartDate).to.equal(`/Date(${ms('0100-01-01')}+0000)/`);
       expect(wcf.body.SelectedOptions.StartDate).to.equal(`/Date(${ms('0100-01-01')})/`);
       const undated = (options: Record<string, unknown>) => ({ ...options, StartDate: undefined, EndDate: undefined });
@@ -108,9 +118,17 @@ describe('hostile requests (issue 15)', () => {
 
     it('a valid compressed body is still read', async () => {
       const json = JSON.stringify({ Message: 'packed' });
-      for (const [encoding, bytes] of [['gzip', gzipSync(json)], ['deflate', deflateSync(json)], ['br', brotliCompressSync(json)]] as const) {
-        const res = await request(t.app).post('/json/reply/EchoRequest').set('Content-Type', 'application/json').set('Content-Encoding', encoding)
-          .serialize(asBytes).send(bytes);
+      for (const [encoding, bytes] of [
+        ['gzip', gzipSync(json)],
+        ['deflate', deflateSync(json)],
+        ['br', brotliCompressSync(json)],
+      ] as const) {
+        const res = await request(t.app)
+          .post('/json/reply/EchoRequest')
+          .set('Content-Type', 'application/json')
+          .set('Content-Encoding', encoding)
+          .serialize(asBytes)
+          .send(bytes);
         expect(res.status, encoding).to.equal(200);
         expect(res.body.Message).to.equal('packed');
       }

@@ -40,10 +40,24 @@ T1,2024-01-07,30,4000,-50
 T1,2024-01-07,30,3000,50
 `;
 
-const q = (companyId: number): PnlQuery => ({ companyId, from: '2024-01-01', to: '2024-12-31', locationIds: [], optionGroups: [] });
+const q = (companyId: number): PnlQuery => ({
+  companyId,
+  from: '2024-01-01',
+  to: '2024-12-31',
+  locationIds: [],
+  optionGroups: [],
+});
 
-async function importError(store: LedgerStore, journal: string, reference?: string, companyId?: number): Promise<CsvImportError> {
-  const err = await importLedgerCsv(store, journal, { reference, companyId }).then(() => undefined, (e: unknown) => e);
+async function importError(
+  store: LedgerStore,
+  journal: string,
+  reference?: string,
+  companyId?: number,
+): Promise<CsvImportError> {
+  const err = await importLedgerCsv(store, journal, { reference, companyId }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err, 'the import should have been refused').to.be.instanceOf(CsvImportError);
   return err as CsvImportError;
 }
@@ -67,19 +81,33 @@ function attacks(name: string, open: () => Promise<LedgerStore>): void {
       expect(await store.sumPnlByAccountMonth(q(1))).to.deep.equal(before.sums);
       expect(await store.getCatalog(3)).to.equal(undefined);
       // The same file with fresh ids is accepted.
-      const clean = REFERENCE_3_HIJACK.replace('location,10,3,Taken Over', 'location,31,3,Own').replace('account,4000,3,Sales Three,Income,4000', 'account,4300,3,Sales Three,Income,4300');
+      const clean = REFERENCE_3_HIJACK.replace('location,10,3,Taken Over', 'location,31,3,Own').replace(
+        'account,4000,3,Sales Three,Income,4000',
+        'account,4300,3,Sales Three,Income,4300',
+      );
       expect(await importLedgerCsv(store, JOURNAL_3.replace(/,4000,/g, ',4300,'), { reference: clean })).to.equal(1);
       expect(await store.getCatalog(1)).to.deep.equal(before.catalog);
     });
 
     it('finding 3: an id of another company is refused for each kind (account, tracking category, tracking option)', async () => {
       const hijack = 'kind,id,company_id,name,type\ncompany,3,,C3,\naccount,5000,3,X,COGS\n';
-      expect((await importError(store, 'entry,date,location,account,amount\n', hijack)).message).to.match(/^reference line 3: account 5000 belongs to company 1/);
-      await importLedgerCsv(store, 'entry,date,location,account,amount\n', { reference: 'kind,id,company_id,name,category_id\ntracking_category,6f1c2a0e9b7d4c3e8a5f1b2c3d4e5f60,1,Channel,\ntracking_option,0a1b2c3d4e5f60718293a4b5c6d7e8f9,,DineIn,6f1c2a0e9b7d4c3e8a5f1b2c3d4e5f60\n' });
-      const options = 'kind,id,company_id,name,category_id\ncompany,3,,C3,\ntracking_category,6f1c2a0e9b7d4c3e8a5f1b2c3d4e5f60,3,Taken,\n';
-      expect((await importError(store, 'entry,date,location,account,amount\n', options)).message).to.match(/^reference line 3: tracking category 6f1c2a0e9b7d4c3e8a5f1b2c3d4e5f60 belongs to company 1/);
-      const option = 'kind,id,company_id,name,category_id\ncompany,3,,C3,\ntracking_category,11111111111111111111111111111111,3,Mine,\ntracking_option,0a1b2c3d4e5f60718293a4b5c6d7e8f9,,Taken,11111111111111111111111111111111\n';
-      expect((await importError(store, 'entry,date,location,account,amount\n', option)).message).to.match(/^reference line 4: tracking option 0a1b2c3d4e5f60718293a4b5c6d7e8f9 belongs to company 1/);
+      expect((await importError(store, 'entry,date,location,account,amount\n', hijack)).message).to.match(
+        /^reference line 3: account 5000 belongs to company 1/,
+      );
+      await importLedgerCsv(store, 'entry,date,location,account,amount\n', {
+        reference:
+          'kind,id,company_id,name,category_id\ntracking_category,6f1c2a0e9b7d4c3e8a5f1b2c3d4e5f60,1,Channel,\ntracking_option,0a1b2c3d4e5f60718293a4b5c6d7e8f9,,DineIn,6f1c2a0e9b7d4c3e8a5f1b2c3d4e5f60\n',
+      });
+      const options =
+        'kind,id,company_id,name,category_id\ncompany,3,,C3,\ntracking_category,6f1c2a0e9b7d4c3e8a5f1b2c3d4e5f60,3,Taken,\n';
+      expect((await importError(store, 'entry,date,location,account,amount\n', options)).message).to.match(
+        /^reference line 3: tracking category 6f1c2a0e9b7d4c3e8a5f1b2c3d4e5f60 belongs to company 1/,
+      );
+      const option =
+        'kind,id,company_id,name,category_id\ncompany,3,,C3,\ntracking_category,11111111111111111111111111111111,3,Mine,\ntracking_option,0a1b2c3d4e5f60718293a4b5c6d7e8f9,,Taken,11111111111111111111111111111111\n';
+      expect((await importError(store, 'entry,date,location,account,amount\n', option)).message).to.match(
+        /^reference line 4: tracking option 0a1b2c3d4e5f60718293a4b5c6d7e8f9 belongs to company 1/,
+      );
     });
 
     it('finding 6: re-importing the same journal is refused at the first repeated entry; figures are not doubled', async () => {
@@ -89,33 +117,54 @@ function attacks(name: string, open: () => Promise<LedgerStore>): void {
       expect(await store.sumPnlByAccountMonth(q(1))).to.deep.equal(before);
       // A journal that repeats one old entry among new ones is refused whole.
       const mixed = `${JOURNAL_1.split('\n')[0]}\nN1,2024-02-01,10,4000,-5\nN1,2024-02-01,10,1000,5\nP1,2024-01-20,10,5000,300\nP1,2024-01-20,10,1000,-300\n`;
-      expect((await importError(store, mixed, undefined, 1)).message).to.match(/^line 4: entry P1 was already imported/);
+      expect((await importError(store, mixed, undefined, 1)).message).to.match(
+        /^line 4: entry P1 was already imported/,
+      );
       expect(await store.sumPnlByAccountMonth(q(1))).to.deep.equal(before);
       // Entry ids are per company: company 3 may use S1 too.
-      await importLedgerCsv(store, 'entry,date,location,account,amount\n', { reference: 'kind,id,company_id,name,type\ncompany,3,,C3,\nlocation,30,3,L,\naccount,3000,3,Cash,Bank\naccount,3400,3,Sales,Income\n' });
-      expect(await importLedgerCsv(store, 'entry,date,location,account,amount\nS1,2024-01-05,30,3400,-1\nS1,2024-01-05,30,3000,1\n', { companyId: 3 })).to.equal(1);
+      await importLedgerCsv(store, 'entry,date,location,account,amount\n', {
+        reference:
+          'kind,id,company_id,name,type\ncompany,3,,C3,\nlocation,30,3,L,\naccount,3000,3,Cash,Bank\naccount,3400,3,Sales,Income\n',
+      });
+      expect(
+        await importLedgerCsv(
+          store,
+          'entry,date,location,account,amount\nS1,2024-01-05,30,3400,-1\nS1,2024-01-05,30,3000,1\n',
+          { companyId: 3 },
+        ),
+      ).to.equal(1);
     });
 
     it('finding 6: with --replace, a re-imported entry replaces the earlier one (figures as the new journal, never doubled)', async () => {
       const fresh = await open();
       await fresh.migrate();
       // The whole journal anew under other amounts, plus one new entry: equal to loading the new journal alone.
-      const revised = JOURNAL_1.replace('-1000.00', '-1200.00').replace('1000.00\n', '1200.00\n') + 'N1,2024-03-03,10,5000,7\nN1,2024-03-03,10,1000,-7\n';
+      const revised =
+        JOURNAL_1.replace('-1000.00', '-1200.00').replace('1000.00\n', '1200.00\n') +
+        'N1,2024-03-03,10,5000,7\nN1,2024-03-03,10,1000,-7\n';
       await importLedgerCsv(fresh, revised, { reference: REFERENCE_1 });
       const before = await store.sumPnlByAccountMonth(q(1)); // (DuckDB: its in-memory index is built now, then kept in step)
       expect(await importLedgerCsv(store, revised, { companyId: 1, replace: true })).to.equal(3);
       expect(await store.sumPnlByAccountMonth(q(1))).to.not.deep.equal(before);
       expect(await store.sumPnlByAccountMonth(q(1))).to.deep.equal(await fresh.sumPnlByAccountMonth(q(1)));
-      expect(await store.sumPnlByAccountMonth({ ...q(1), from: '2024-01-05', to: '2024-01-19' })).to.deep.equal(await fresh.sumPnlByAccountMonth({ ...q(1), from: '2024-01-05', to: '2024-01-19' }));
+      expect(await store.sumPnlByAccountMonth({ ...q(1), from: '2024-01-05', to: '2024-01-19' })).to.deep.equal(
+        await fresh.sumPnlByAccountMonth({ ...q(1), from: '2024-01-05', to: '2024-01-19' }),
+      );
       // Replacing again is idempotent; without the flag it is still refused.
       await importLedgerCsv(store, revised, { companyId: 1, replace: true });
       expect(await store.sumPnlByAccountMonth(q(1))).to.deep.equal(await fresh.sumPnlByAccountMonth(q(1)));
-      expect((await importError(store, revised, undefined, 1)).message).to.match(/^line 2: entry S1 was already imported/);
+      expect((await importError(store, revised, undefined, 1)).message).to.match(
+        /^line 2: entry S1 was already imported/,
+      );
       await fresh.close();
     });
 
     it('finding 7: a time zone that is not IANA is refused at its line (every report of the company was a 500)', async () => {
-      const err = await importError(store, 'entry,date,location,account,amount\n', 'kind,id,company_id,name,time_zone\ncompany,4,,Bad Zone,Not/AZone\n');
+      const err = await importError(
+        store,
+        'entry,date,location,account,amount\n',
+        'kind,id,company_id,name,time_zone\ncompany,4,,Bad Zone,Not/AZone\n',
+      );
       expect(err.message).to.match(/^reference line 2: company 4: time zone "Not\/AZone" is not an IANA time zone/);
       expect(await store.getCatalog(4)).to.equal(undefined);
     });
@@ -137,7 +186,9 @@ attacks('DuckDB', () => DuckDbLedgerStore.open(':memory:'));
   this.timeout(120_000);
   let server: PostgresServer | undefined;
   let n = 0;
-  before(async () => { server = await startPostgresServer('imports'); });
+  before(async () => {
+    server = await startPostgresServer('imports');
+  });
   after(() => server?.destroy());
   attacks('PostgreSQL', async () => new PostgresLedgerStore(await server!.createDatabase(`imports_${++n}`)));
 });
@@ -147,7 +198,9 @@ describe('import attacks: the reports stay answerable', () => {
     const store = await DuckDbLedgerStore.open(':memory:');
     await store.migrate();
     await importLedgerCsv(store, JOURNAL_1, { reference: REFERENCE_1 });
-    await importLedgerCsv(store, JOURNAL_1, { reference: REFERENCE_1.replace('America/New_York', 'Not/AZone') }).catch(() => undefined);
+    await importLedgerCsv(store, JOURNAL_1, { reference: REFERENCE_1.replace('America/New_York', 'Not/AZone') }).catch(
+      () => undefined,
+    );
     const t = await createTestApp({ store });
     await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').expect(200);
     await store.close();
@@ -155,7 +208,12 @@ describe('import attacks: the reports stay answerable', () => {
 });
 
 describe('streamed import (finding 8: the journal is read as a stream)', () => {
-  const chunked = (text: string, size: number) => Readable.from(Array.from({ length: Math.ceil(text.length / size) }, (_, i) => Buffer.from(text.slice(i * size, (i + 1) * size))));
+  const chunked = (text: string, size: number) =>
+    Readable.from(
+      Array.from({ length: Math.ceil(text.length / size) }, (_, i) =>
+        Buffer.from(text.slice(i * size, (i + 1) * size)),
+      ),
+    );
 
   it('a journal arriving in small chunks (rows split anywhere) loads the same figures as the whole text', async () => {
     const [whole, streamed] = [await DuckDbLedgerStore.open(':memory:'), await DuckDbLedgerStore.open(':memory:')];
@@ -177,7 +235,10 @@ describe('streamed import (finding 8: the journal is read as a stream)', () => {
       ['entry,date,location,amount\n', /^line 1: missing column\(s\): account/],
     ];
     for (const [csv, pattern] of cases) {
-      const err = await importLedgerCsv(store, chunked(csv, 5), { companyId: 1 }).then(() => undefined, (e: unknown) => e);
+      const err = await importLedgerCsv(store, chunked(csv, 5), { companyId: 1 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err, csv).to.be.instanceOf(CsvImportError);
       expect((err as Error).message, csv).to.match(pattern);
     }

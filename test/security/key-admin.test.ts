@@ -13,7 +13,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { keyAdminSocketPath } from '../../src/ops/key-admin-socket.ts';
-import { ensureProductionBuild, productionEnv, startProductionServer, REPO_ROOT, type ServerProcess } from '../support/server-process.ts';
+import {
+  ensureProductionBuild,
+  productionEnv,
+  startProductionServer,
+  REPO_ROOT,
+  type ServerProcess,
+} from '../support/server-process.ts';
 
 const run = promisify(execFile);
 
@@ -21,7 +27,11 @@ function ask(socketPath: string, message: unknown): Promise<{ ok?: unknown; erro
   return new Promise((resolve, reject) => {
     const socket = createConnection(socketPath);
     let reply = '';
-    socket.setEncoding('utf8').on('data', (d: string) => (reply += d)).on('error', reject).on('end', () => resolve(JSON.parse(reply) as { ok?: unknown; error?: string }));
+    socket
+      .setEncoding('utf8')
+      .on('data', (d: string) => (reply += d))
+      .on('error', reject)
+      .on('end', () => resolve(JSON.parse(reply) as { ok?: unknown; error?: string }));
     socket.write(`${JSON.stringify(message)}\n`);
   });
 }
@@ -31,8 +41,14 @@ describe('keys.sock and the keys CLI (issue 25, finding 8)', function () {
   let dir: string;
   let server: ServerProcess | undefined;
   let dataDir: string;
-  const keys = (...args: string[]) => run(process.execPath, ['dist/scripts/keys.js', ...args], { cwd: REPO_ROOT, env: productionEnv({ DATA_DIR: dataDir }) })
-    .then((r) => ({ code: 0, out: r.stdout + r.stderr }), (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }));
+  const keys = (...args: string[]) =>
+    run(process.execPath, ['dist/scripts/keys.js', ...args], {
+      cwd: REPO_ROOT,
+      env: productionEnv({ DATA_DIR: dataDir }),
+    }).then(
+      (r) => ({ code: 0, out: r.stdout + r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
+    );
 
   before(async () => {
     await ensureProductionBuild();
@@ -62,20 +78,35 @@ describe('keys.sock and the keys CLI (issue 25, finding 8)', function () {
   it('the socket refuses a caller-chosen key hash (no such operation) and makes keys itself', async () => {
     const socketPath = keyAdminSocketPath(dataDir);
     const chosen = createHash('sha256').update('rsk_chosen-by-the-caller').digest('hex');
-    const refused = await ask(socketPath, { op: 'createApiKey', args: [{ name: 'x', companyIds: [1], keyHash: chosen }] });
+    const refused = await ask(socketPath, {
+      op: 'createApiKey',
+      args: [{ name: 'x', companyIds: [1], keyHash: chosen }],
+    });
     expect(refused.error).to.equal('unknown operation createApiKey');
-    const issued = await ask(socketPath, { op: 'issueApiKey', args: [{ name: 'x', companyIds: [1], keyHash: chosen }] });
+    const issued = await ask(socketPath, {
+      op: 'issueApiKey',
+      args: [{ name: 'x', companyIds: [1], keyHash: chosen }],
+    });
     const { key } = issued.ok as { key: string };
     expect(key).to.match(/^rsk_[A-Za-z0-9_-]{43}$/);
     expect(createHash('sha256').update(key).digest('hex')).to.not.equal(chosen);
-    expect((await fetch(`${server!.url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1`, { headers: { 'X-ApiKey': key } })).status).to.equal(200);
+    expect(
+      (await fetch(`${server!.url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1`, { headers: { 'X-ApiKey': key } }))
+        .status,
+    ).to.equal(200);
   });
 
   it('the socket refuses companies that do not exist and ids that are not positive integers', async () => {
     const socketPath = keyAdminSocketPath(dataDir);
-    expect((await ask(socketPath, { op: 'issueApiKey', args: [{ name: 'x', companyIds: [1, 999] }] })).error).to.equal('no such company: 999');
-    expect((await ask(socketPath, { op: 'issueApiKey', args: [{ name: 'x', companyIds: ['1'] }] })).error).to.contain('positive integers');
-    expect((await ask(socketPath, { op: 'revokeApiKey', args: ['1'] })).error).to.contain('a key id is a positive integer');
+    expect((await ask(socketPath, { op: 'issueApiKey', args: [{ name: 'x', companyIds: [1, 999] }] })).error).to.equal(
+      'no such company: 999',
+    );
+    expect((await ask(socketPath, { op: 'issueApiKey', args: [{ name: 'x', companyIds: ['1'] }] })).error).to.contain(
+      'positive integers',
+    );
+    expect((await ask(socketPath, { op: 'revokeApiKey', args: ['1'] })).error).to.contain(
+      'a key id is a positive integer',
+    );
   });
 
   it('`keys revoke 0x1` (or 1e0, +1) is refused and key 1 stays active; `keys create --company 0x1` too', async () => {

@@ -20,7 +20,12 @@ const run = promisify(execFile);
 describe('API keys in logs and revocation (issue 15, finding 8)', () => {
   it('a key sent as ?api%6Bey= (it authenticates) or under near-miss names never reaches the access log', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _e, done) { lines.push(String(chunk)); done(); } });
+    const sink = new Writable({
+      write(chunk, _e, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const t = await createTestApp({ logger: pino({ level: 'info' }, sink) });
     const key = t.apiKey;
     const encoded = encodeURIComponent(key);
@@ -29,7 +34,9 @@ describe('API keys in logs and revocation (issue 15, finding 8)', () => {
     await request(t.rawApp).get(`/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&x=${encoded}`).expect(401);
     await request(t.rawApp).get(`/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&token=${encoded}`).expect(401);
     await request(t.rawApp).get(`/v1/echo/${encoded}`).expect(200);
-    await request(t.rawApp).get(`/v1/echo/${key.replace('_', '%5F')}`).expect(200);
+    await request(t.rawApp)
+      .get(`/v1/echo/${key.replace('_', '%5F')}`)
+      .expect(200);
     const text = lines.join('');
     expect(text).to.contain('api%6Bey=[redacted]');
     expect(text).to.not.contain(key);
@@ -39,8 +46,9 @@ describe('API keys in logs and revocation (issue 15, finding 8)', () => {
   });
 
   it('redaction keeps everything else of the URL as sent', () => {
-    expect(redactApiKey('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations=[1,2]&apikey=abc&format=json'))
-      .to.equal('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations=[1,2]&apikey=[redacted]&format=json');
+    expect(
+      redactApiKey('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations=[1,2]&apikey=abc&format=json'),
+    ).to.equal('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations=[1,2]&apikey=[redacted]&format=json');
     expect(redactApiKey('/v1/echo/hello?callback=fn')).to.equal('/v1/echo/hello?callback=fn');
     expect(redactApiKey('/x?api+key=1&%ZZ=2&Api-Key=3')).to.equal('/x?api+key=[redacted]&%ZZ=2&Api-Key=[redacted]');
   });
@@ -76,7 +84,8 @@ describe('API keys in logs and revocation (issue 15, finding 8)', () => {
       const report = `${url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1`;
       expect((await fetch(report, { headers: { 'X-ApiKey': key } })).status).to.equal(200);
 
-      const keys = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'scripts/keys.ts', ...args], { env });
+      const keys = (...args: string[]) =>
+        run(process.execPath, ['--import', 'tsx', 'scripts/keys.ts', ...args], { env });
       const listed = await keys('list');
       expect(listed.stdout).to.match(/^1\tdemo\tcompanies 1\t.*\tactive$/m);
       const created = await keys('create', '--company', '1', '--name', 'second');

@@ -39,7 +39,9 @@ async function counts(url: string): Promise<{ companies: number; entries: number
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query('SELECT (SELECT count(*) FROM companies) AS companies, (SELECT count(*) FROM journal_entries) AS entries');
+    const { rows } = await client.query(
+      'SELECT (SELECT count(*) FROM companies) AS companies, (SELECT count(*) FROM journal_entries) AS entries',
+    );
     return { companies: Number(rows[0].companies), entries: Number(rows[0].entries) };
   } finally {
     await client.end();
@@ -93,7 +95,10 @@ async function counts(url: string): Promise<{ companies: number; entries: number
       const made = await Promise.all(stores.map((s) => createFirstApiKey(s, { name: 'demo', companyIds: [1] })));
       expect(made.filter(Boolean), 'keys handed out').to.have.length(1);
       expect(await stores[1]!.listApiKeys(), 'keys stored').to.have.length(1);
-      expect(await createFirstApiKey(stores[2]!, { name: 'demo', companyIds: [1] }), 'a later start makes none').to.equal(undefined);
+      expect(
+        await createFirstApiKey(stores[2]!, { name: 'demo', companyIds: [1] }),
+        'a later start makes none',
+      ).to.equal(undefined);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
     }
@@ -112,10 +117,30 @@ async function counts(url: string): Promise<{ companies: number; entries: number
       const bank = catalog.accounts.find((a) => a.type === 'Bank')!;
       const query: PnlQuery = { companyId: 1, from: '2024-01-01', to: '2024-12-31', locationIds: [], optionGroups: [] };
       const sale: LedgerBatch = {
-        accounts: [{ id: 990_001, companyId: 1, number: '4990', name: 'New Income', type: 'Income', parentId: null, isActive: true, standardAccountId: null }],
-        entries: [{ companyId: 1, locationId: location, date: '2024-02-10', lines: [
-          { accountId: income.id, cents: -1_000_000 }, { accountId: 990_001, cents: -500 }, { accountId: bank.id, cents: 1_000_500 },
-        ] }],
+        accounts: [
+          {
+            id: 990_001,
+            companyId: 1,
+            number: '4990',
+            name: 'New Income',
+            type: 'Income',
+            parentId: null,
+            isActive: true,
+            standardAccountId: null,
+          },
+        ],
+        entries: [
+          {
+            companyId: 1,
+            locationId: location,
+            date: '2024-02-10',
+            lines: [
+              { accountId: income.id, cents: -1_000_000 },
+              { accountId: 990_001, cents: -500 },
+              { accountId: bank.id, cents: 1_000_500 },
+            ],
+          },
+        ],
       };
       const before = await store.sumPnlByAccountMonth(query);
       const seen = await store.readSnapshot(async (view) => {
@@ -125,9 +150,10 @@ async function counts(url: string): Promise<{ companies: number; entries: number
       });
       expect(seen.accounts).to.equal(catalog.accounts.length);
       expect(seen.sums).to.deep.equal(before);
-      // The import did commit: the store (another instance than the writer) hears of it by NOTIFY, within 1 s (issue 23).
+      // The import did commit: the store (another instance than the writer) hears of it by NOTIFY, within 1 s (issue
+      // 23).
       let after = await store.sumPnlByAccountMonth(query);
-      for (const until = Date.now() + 1_000; Date.now() < until && JSON.stringify(after) === JSON.stringify(before);) {
+      for (const until = Date.now() + 1_000; Date.now() < until && JSON.stringify(after) === JSON.stringify(before); ) {
         await new Promise((r) => setTimeout(r, 20));
         after = await store.sumPnlByAccountMonth(query);
       }
@@ -149,17 +175,27 @@ async function counts(url: string): Promise<{ companies: number; entries: number
       const reason = new Error('timed out');
       setTimeout(() => abort.abort(reason), 200);
       let reads = 0;
-      const outcome = await store.readSnapshot(async (view) => {
-        for (;;) {
-          await view.sumPnlByAccountMonth(query); // a report that would never end
-          reads++;
-        }
-      }, { signal: abort.signal }).then(() => 'finished', (e: unknown) => e);
+      const outcome = await store
+        .readSnapshot(
+          async (view) => {
+            for (;;) {
+              await view.sumPnlByAccountMonth(query); // a report that would never end
+              reads++;
+            }
+          },
+          { signal: abort.signal },
+        )
+        .then(
+          () => 'finished',
+          (e: unknown) => e,
+        );
       expect(outcome).to.equal(reason);
       expect(reads).to.be.above(0);
       expect(await store.sumPnlByAccountMonth(query)).to.not.be.empty;
       const aborted = AbortSignal.abort(reason);
-      expect(await store.readSnapshot(async () => 'ran', { signal: aborted }).catch((e: unknown) => e)).to.equal(reason);
+      expect(await store.readSnapshot(async () => 'ran', { signal: aborted }).catch((e: unknown) => e)).to.equal(
+        reason,
+      );
     } finally {
       await store.close();
     }

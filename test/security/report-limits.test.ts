@@ -11,7 +11,8 @@ import type { LedgerStore } from '../../src/store/ledger-store.ts';
 import { workedExampleBatch } from '../fixtures/worked-example.ts';
 
 const FLAT = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&IncludeComputedColumns=true';
-const fieldsOf = (body: { ResponseStatus: { Errors: { FieldName: string }[] } }) => body.ResponseStatus.Errors.map((e) => e.FieldName);
+const fieldsOf = (body: { ResponseStatus: { Errors: { FieldName: string }[] } }) =>
+  body.ResponseStatus.Errors.map((e) => e.FieldName);
 
 describe('report limits (issue 15, finding 2)', () => {
   it('the attack range 0100-01-01..9999-12-31 (118,800 months) is a 400 naming StartDate and EndDate', async () => {

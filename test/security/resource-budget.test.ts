@@ -2,7 +2,8 @@
  * Every request has a resource budget (issue 25, beyond the findings): the production process (node dist/main.js, the
  * embedded store) receives each hostile body shape, three at a time, while /health is asked again and again. No shape
  * may hold the event loop: /health never waits more than 100 ms while it is served (each shape is sent in three rounds
- * and judged by its best one, so a pause of the shared machine is not taken for the shape's); and memory stays bounded (the process's resident
+ * and judged by its best one, so a pause of the shared machine is not taken for the shape's); and memory stays bounded
+ * (the process's resident
  * set grows by less than 150 MB over the whole attack). Before the fixes one 100-byte multipart body froze the process
  * for 35-96 s with 3-4 GB, and 1,000 multipart fields of 1 MB held 1.23 GB.
  * The figures (longest /health wait, peak RSS) are printed for the issue's closing note.
@@ -44,7 +45,9 @@ interface Shape {
 
 const BOUNDARY = 'budget-boundary';
 function multipartBody(fields: [string, string][]): string {
-  return fields.map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') + `--${BOUNDARY}--\r\n`;
+  return `${fields
+    .map(([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+    .join('')}--${BOUNDARY}--\r\n`;
 }
 const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
 const FORM = 'application/x-www-form-urlencoded';
@@ -54,35 +57,116 @@ const deepKey = (levels: number) => `Locations${'[a]'.repeat(levels)}`;
 
 /** Each hostile shape in every body type and the query. */
 function shapes(): Shape[] {
-  const many = (n: number, size: number) => Array.from({ length: n }, (_, i) => [`f${i}`, 'x'.repeat(size)] as [string, string]);
+  const many = (n: number, size: number) =>
+    Array.from({ length: n }, (_, i) => [`f${i}`, 'x'.repeat(size)] as [string, string]);
   return [
-    { name: 'query: sparse index', path: '/v1/Reporting/ProfitAndLoss/Flat?CompanyId[100000000]=1&Locations[4294967294]=1&Locations[a]=2' },
-    { name: 'query: 1000 keys', path: `/v1/Reporting/ProfitAndLoss/Flat?${Array.from({ length: 1000 }, (_, i) => `Locations[${i}]=1`).join('&').slice(0, 8000)}` },
+    {
+      name: 'query: sparse index',
+      path: '/v1/Reporting/ProfitAndLoss/Flat?CompanyId[100000000]=1&Locations[4294967294]=1&Locations[a]=2',
+    },
+    {
+      name: 'query: 1000 keys',
+      path: `/v1/Reporting/ProfitAndLoss/Flat?${Array.from({ length: 1000 }, (_, i) => `Locations[${i}]=1`)
+        .join('&')
+        .slice(0, 8000)}`,
+    },
     { name: 'query: nested key', path: `/v1/Reporting/ProfitAndLoss/Flat?${deepKey(1000)}=1`.slice(0, 8000) },
-    { name: 'multipart: sparse index', path: POST_PATH, contentType: MULTIPART, body: multipartBody([['CompanyId[100000000]', '1']]) },
-    { name: 'multipart: 4·10^9 index then a name', path: POST_PATH, contentType: MULTIPART, body: multipartBody([['Locations[4294967294]', '1'], ['Locations[a]', '2']]) },
+    {
+      name: 'multipart: sparse index',
+      path: POST_PATH,
+      contentType: MULTIPART,
+      body: multipartBody([['CompanyId[100000000]', '1']]),
+    },
+    {
+      name: 'multipart: 4·10^9 index then a name',
+      path: POST_PATH,
+      contentType: MULTIPART,
+      body: multipartBody([
+        ['Locations[4294967294]', '1'],
+        ['Locations[a]', '2'],
+      ]),
+    },
     { name: 'multipart: 1001 fields', path: POST_PATH, contentType: MULTIPART, body: multipartBody(many(1001, 1)) },
-    { name: 'multipart: 2 fields of 600 KB', path: POST_PATH, contentType: MULTIPART, body: multipartBody(many(2, 600_000)) },
-    { name: 'multipart: 2001 parts', path: POST_PATH, contentType: MULTIPART, body: `--${BOUNDARY}\r\nContent-Type: text/plain\r\n\r\nx\r\n`.repeat(2001) + `--${BOUNDARY}--\r\n` },
-    { name: 'multipart: nested and long names', path: POST_PATH, contentType: MULTIPART, body: multipartBody([[deepKey(60), '1'], ['n'.repeat(10_000), '1']]) },
-    { name: 'form: sparse index', path: POST_PATH, contentType: FORM, body: 'CompanyId[100000000]=1&Locations[4294967294]=1&Locations[a]=2' },
-    { name: 'form: 1001 fields', path: POST_PATH, contentType: FORM, body: many(1001, 1).map(([k, v]) => `${k}=${v}`).join('&') },
-    { name: 'form: a 1.1 MB value', path: POST_PATH, contentType: FORM, body: `CompanyId=1&Message=${'x'.repeat(1_100_000)}` },
-    { name: 'form: nested and long keys', path: POST_PATH, contentType: FORM, body: `${encodeURIComponent(deepKey(10_000))}=1&${'k'.repeat(500_000)}=1` },
-    { name: 'JSON: sparse index key', path: POST_PATH, contentType: JSON_TYPE, body: JSON.stringify({ CompanyId: 1, 'Locations[100000000]': 1, 'Locations[4294967294]': 1 }) },
-    { name: 'JSON: 200,000 locations', path: POST_PATH, contentType: JSON_TYPE, body: JSON.stringify({ CompanyId: 1, Locations: Array.from({ length: 200_000 }, () => 1) }) },
-    { name: 'JSON: long keys', path: POST_PATH, contentType: JSON_TYPE, body: JSON.stringify(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${i}${'k'.repeat(50_000)}`, 1]))) },
+    {
+      name: 'multipart: 2 fields of 600 KB',
+      path: POST_PATH,
+      contentType: MULTIPART,
+      body: multipartBody(many(2, 600_000)),
+    },
+    {
+      name: 'multipart: 2001 parts',
+      path: POST_PATH,
+      contentType: MULTIPART,
+      body: `${`--${BOUNDARY}\r\nContent-Type: text/plain\r\n\r\nx\r\n`.repeat(2001)}--${BOUNDARY}--\r\n`,
+    },
+    {
+      name: 'multipart: nested and long names',
+      path: POST_PATH,
+      contentType: MULTIPART,
+      body: multipartBody([
+        [deepKey(60), '1'],
+        ['n'.repeat(10_000), '1'],
+      ]),
+    },
+    {
+      name: 'form: sparse index',
+      path: POST_PATH,
+      contentType: FORM,
+      body: 'CompanyId[100000000]=1&Locations[4294967294]=1&Locations[a]=2',
+    },
+    {
+      name: 'form: 1001 fields',
+      path: POST_PATH,
+      contentType: FORM,
+      body: many(1001, 1)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('&'),
+    },
+    {
+      name: 'form: a 1.1 MB value',
+      path: POST_PATH,
+      contentType: FORM,
+      body: `CompanyId=1&Message=${'x'.repeat(1_100_000)}`,
+    },
+    {
+      name: 'form: nested and long keys',
+      path: POST_PATH,
+      contentType: FORM,
+      body: `${encodeURIComponent(deepKey(10_000))}=1&${'k'.repeat(500_000)}=1`,
+    },
+    {
+      name: 'JSON: sparse index key',
+      path: POST_PATH,
+      contentType: JSON_TYPE,
+      body: JSON.stringify({ CompanyId: 1, 'Locations[100000000]': 1, 'Locations[4294967294]': 1 }),
+    },
+    {
+      name: 'JSON: 200,000 locations',
+      path: POST_PATH,
+      contentType: JSON_TYPE,
+      body: JSON.stringify({ CompanyId: 1, Locations: Array.from({ length: 200_000 }, () => 1) }),
+    },
+    {
+      name: 'JSON: long keys',
+      path: POST_PATH,
+      contentType: JSON_TYPE,
+      body: JSON.stringify(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${i}${'k'.repeat(50_000)}`, 1]))),
+    },
   ];
 }
 
 function send(base: string, key: string, shape: Shape): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${shape.path}`, {
-      method: shape.body === undefined ? 'GET' : 'POST',
-      headers: { 'X-ApiKey': key, ...(shape.contentType ? { 'Content-Type': shape.contentType } : {}) },
-    }, (res) => {
-      res.resume().on('end', () => resolve(res.statusCode!));
-    });
+    const req = http.request(
+      `${base}${shape.path}`,
+      {
+        method: shape.body === undefined ? 'GET' : 'POST',
+        headers: { 'X-ApiKey': key, ...(shape.contentType ? { 'Content-Type': shape.contentType } : {}) },
+      },
+      (res) => {
+        res.resume().on('end', () => resolve(res.statusCode!));
+      },
+    );
     req.on('error', reject);
     req.end(shape.body);
   });
@@ -115,7 +199,10 @@ describe('resource budget: hostile body shapes against the production process (i
     const pid = server.child.pid!;
     // Warm: a report and a health check, so the baseline includes what a normal first request loads.
     await send(server.url, key, { name: 'warm', path: '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1' });
-    const attack = shapes().map((shape) => ({ ...shape, body: typeof shape.body === 'string' ? Buffer.from(shape.body) : shape.body }));
+    const attack = shapes().map((shape) => ({
+      ...shape,
+      body: typeof shape.body === 'string' ? Buffer.from(shape.body) : shape.body,
+    }));
     // One round first, unmeasured: what a first request of each kind loads (lazily loaded modules, compiled code) is
     // not the attack's cost; the store's background preload ends meanwhile.
     for (const shape of attack) await send(server.url, key, shape);
@@ -132,7 +219,9 @@ describe('resource budget: hostile body shapes against the production process (i
 
     const statuses: Record<string, number[]> = {};
     const rounds: { shape: string; round: number; from: number; to: number }[] = [];
-    for (const [round, shape] of [...attack, ...attack, ...attack].map((shape, i) => [Math.floor(i / attack.length), shape] as const)) {
+    for (const [round, shape] of [...attack, ...attack, ...attack].map(
+      (shape, i) => [Math.floor(i / attack.length), shape] as const,
+    )) {
       const from = now();
       statuses[shape.name] = await Promise.all([0, 1, 2].map(() => send(server.url, key, shape)));
       await new Promise((r) => setTimeout(r, 30)); // probes overlap every round
@@ -149,12 +238,19 @@ describe('resource budget: hostile body shapes against the production process (i
       return Math.max(0, ...probes.filter((p) => p.start < to && p.end > from).map((p) => p.end - p.start));
     };
     const longestBy: Record<string, number> = {};
-    for (const shape of attack) longestBy[shape.name] = Math.min(...[0, 1, 2].map((round) => longestByRound(shape.name, round)));
+    for (const shape of attack)
+      longestBy[shape.name] = Math.min(...[0, 1, 2].map((round) => longestByRound(shape.name, round)));
     const longestHealthMs = Math.max(...Object.values(longestBy));
     const longestAnyProbeMs = Math.max(...probes.map((p) => p.end - p.start));
 
-    console.log(`      resource budget: longest /health wait ${longestHealthMs.toFixed(1)} ms (a shape's best round; any probe ${longestAnyProbeMs.toFixed(1)} ms); RSS ${baseline.toFixed(0)} MB at rest, peak ${peak.toFixed(0)} MB (+${(peak - baseline).toFixed(0)} MB)`);
-    console.log(`      longest /health wait by shape (ms, ${probes.length} probes): ${Object.entries(longestBy).map(([k, v]) => `${k} ${v.toFixed(0)}`).join('; ')}`);
+    console.log(
+      `      resource budget: longest /health wait ${longestHealthMs.toFixed(1)} ms (a shape's best round; any probe ${longestAnyProbeMs.toFixed(1)} ms); RSS ${baseline.toFixed(0)} MB at rest, peak ${peak.toFixed(0)} MB (+${(peak - baseline).toFixed(0)} MB)`,
+    );
+    console.log(
+      `      longest /health wait by shape (ms, ${probes.length} probes): ${Object.entries(longestBy)
+        .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+        .join('; ')}`,
+    );
     for (const [name, codes] of Object.entries(statuses)) {
       for (const code of codes) expect(code, name).to.be.within(400, 499);
     }

@@ -1,6 +1,7 @@
 /**
  * `npm run shadow` end to end: the proxy (scripts/shadow.ts through tsx, as npm runs it) between real instances of
- * this service started as a user starts them (`npm start`'s production process, each over its own DuckDB store with the demo ledger
+ * this service started as a user starts them (`npm start`'s production process, each over its own DuckDB store with the
+ * demo ledger
  * and the demo key it prints, every response validated against openapi/): A, the old host, and B, the new one with
  * another REPORT_LINK_SECRET (so report links differ) and another COMPANY_NAME. Clients get A's answer byte for byte;
  * the mirror finds exactly B's differences; a hung or stopped new service never fails or holds up a client (the
@@ -20,11 +21,18 @@ import { chromium } from 'playwright-core';
 import type { GetFlatResponse } from '../../src/contract/dtos.ts';
 import type { ShadowSnapshot } from '../../src/shadow/stats.ts';
 import { freePort } from '../support/free-port.ts';
-import { ensureProductionBuild, REPO_ROOT, startProductionServer, startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import {
+  ensureProductionBuild,
+  REPO_ROOT,
+  startProductionServer,
+  startServerProcess,
+  type ServerProcess,
+} from '../support/server-process.ts';
 
 const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAT = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-03-31';
+const FLAT =
+  '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-03-31';
 
 interface Service {
   url: string;
@@ -33,14 +41,23 @@ interface Service {
 }
 
 async function startService(dataDir: string, env: Record<string, string>): Promise<Service> {
-  const server = await startProductionServer({ DATA_DIR: dataDir, DEMO_DATA: '1', LOG_LEVEL: 'warn', VALIDATE_RESPONSES: '1', ...env });
+  const server = await startProductionServer({
+    DATA_DIR: dataDir,
+    DEMO_DATA: '1',
+    LOG_LEVEL: 'warn',
+    VALIDATE_RESPONSES: '1',
+    ...env,
+  });
   await server.waitForOutput(/Demo API key for company 1[^:]*: \S+\n/, 120_000);
   return { url: server.url, apiKey: /Demo API key for company 1[^:]*: (\S+)/.exec(server.output())![1]!, server };
 }
 
 /** The proxy as `npm run shadow -- …` starts it (tsx forwards SIGTERM to it). */
 function startShadow(...args: string[]): Promise<ServerProcess> {
-  return startServerProcess(TSX, ['scripts/shadow.ts', ...args], { env: { ...process.env, NODE_OPTIONS: '' }, timeoutMs: 60_000 });
+  return startServerProcess(TSX, ['scripts/shadow.ts', ...args], {
+    env: { ...process.env, NODE_OPTIONS: '' },
+    timeoutMs: 60_000,
+  });
 }
 
 interface RawAnswer {
@@ -54,15 +71,28 @@ interface RawAnswer {
 const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /** A request with exactly these headers (Host included), the answer as received. */
-function rawRequest(base: string, url: string, headers: Record<string, string>, method = 'GET', body?: string | Buffer): Promise<RawAnswer> {
+function rawRequest(
+  base: string,
+  url: string,
+  headers: Record<string, string>,
+  method = 'GET',
+  body?: string | Buffer,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${base}${url}`, { method, headers, setHost: false, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const kept: string[] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) if (!PER_CONNECTION.has(res.rawHeaders[i]!.toLowerCase())) kept.push(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-        resolve({ status: res.statusCode!, statusMessage: res.statusMessage!, headers: kept, body: Buffer.concat(chunks) });
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          if (!PER_CONNECTION.has(res.rawHeaders[i]!.toLowerCase()))
+            kept.push(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+        resolve({
+          status: res.statusCode!,
+          statusMessage: res.statusMessage!,
+          headers: kept,
+          body: Buffer.concat(chunks),
+        });
       });
     });
     req.on('error', reject);
@@ -78,7 +108,10 @@ async function figures(proxy: ServerProcess): Promise<ShadowSnapshot> {
 }
 
 /** The figures once every served request has been mirrored, skipped or dropped and the queue is empty. */
-async function settled(proxy: ServerProcess, until: (s: ShadowSnapshot) => boolean = () => true): Promise<ShadowSnapshot> {
+async function settled(
+  proxy: ServerProcess,
+  until: (s: ShadowSnapshot) => boolean = () => true,
+): Promise<ShadowSnapshot> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const s = await figures(proxy);
@@ -105,11 +138,26 @@ describe('npm run shadow: a proxy between two real instances of this service', f
     await ensureProductionBuild();
     [a, b] = await Promise.all([
       startService(mkdtempSync(join(dir, 'a-')), { REPORT_LINK_SECRET: 'old-host-secret' }),
-      startService(mkdtempSync(join(dir, 'b-')), { REPORT_LINK_SECRET: 'new-host-secret', COMPANY_NAME: 'Another Company' }),
+      startService(mkdtempSync(join(dir, 'b-')), {
+        REPORT_LINK_SECRET: 'new-host-secret',
+        COMPANY_NAME: 'Another Company',
+      }),
     ]);
     report = join(dir, 'shadow-report.json');
-    proxy = await startShadow('--old', a.url, '--new', b.url, '--listen', '0', '--new-header', `X-ApiKey: ${b.apiKey}`,
-      '--ignore', '$.ReportModel.BuildTime', '--report', report);
+    proxy = await startShadow(
+      '--old',
+      a.url,
+      '--new',
+      b.url,
+      '--listen',
+      '0',
+      '--new-header',
+      `X-ApiKey: ${b.apiKey}`,
+      '--ignore',
+      '$.ReportModel.BuildTime',
+      '--report',
+      report,
+    );
     proxyHost = new URL(proxy.url).host;
   });
   after(async () => {
@@ -117,9 +165,11 @@ describe('npm run shadow: a proxy between two real instances of this service', f
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('clients get the old host\'s answer byte for byte: status, headers and body (JSON, XML, JSONP, CSV, XLSX, HTML, a 404, a POST)', async () => {
+  it("clients get the old host's answer byte for byte: status, headers and body (JSON, XML, JSONP, CSV, XLSX, HTML, a 404, a POST)", async () => {
     const key = { 'X-ApiKey': a.apiKey };
-    const flat = (await (await fetch(`${a.url}${FLAT}`, { headers: { ...key, Accept: 'application/json' } })).json()) as GetFlatResponse;
+    const flat = (await (
+      await fetch(`${a.url}${FLAT}`, { headers: { ...key, Accept: 'application/json' } })
+    ).json()) as GetFlatResponse;
     const link = new URL(flat.Url).pathname;
     const requests: [string, Record<string, string>, string?, string?][] = [
       ['/v1/echo/hello', {}],
@@ -136,13 +186,18 @@ describe('npm run shadow: a proxy between two real instances of this service', f
       const sent = { Host: proxyHost, 'X-Request-Id': `shadow-test-${url.length}`, Accept: '*/*', ...headers };
       // An answer that depends on the moment (an XLSX carries its creation time, to the second) is asked again when
       // the pair fell in two seconds; an answer the proxy changed differs every time.
-      const pair = () => Promise.all([rawRequest(proxy.url, url, sent, method, body), rawRequest(a.url, url, sent, method, body)]);
+      const pair = () =>
+        Promise.all([rawRequest(proxy.url, url, sent, method, body), rawRequest(a.url, url, sent, method, body)]);
       let [through, direct] = await pair();
-      for (let attempt = 2; attempt <= 3 && !through.body.equals(direct.body); attempt++) [through, direct] = await pair();
+      for (let attempt = 2; attempt <= 3 && !through.body.equals(direct.body); attempt++)
+        [through, direct] = await pair();
       expect(through.status, url).to.equal(direct.status);
       expect(through.statusMessage, url).to.equal(direct.statusMessage);
       expect(through.headers, url).to.deep.equal(direct.headers);
-      expect(through.body.equals(direct.body), `${url}: ${through.body.length} bytes vs ${direct.body.length}`).to.equal(true);
+      expect(
+        through.body.equals(direct.body),
+        `${url}: ${through.body.length} bytes vs ${direct.body.length}`,
+      ).to.equal(true);
     }
     // A report through the proxy: its link names the proxy (the host saw the client's Host), as it would without it.
     const res = await fetch(`${proxy.url}${FLAT}`, { headers: key });
@@ -152,7 +207,7 @@ describe('npm run shadow: a proxy between two real instances of this service', f
     expect(answer.Url.slice(proxy.url.length)).to.equal(flat.Url.slice(a.url.length));
   });
 
-  it('mirrors to the new service and finds exactly its differences: the anonymous echo\'s company; a report link signed with another secret is built-in noise; POST is not mirrored', async () => {
+  it("mirrors to the new service and finds exactly its differences: the anonymous echo's company; a report link signed with another secret is built-in noise; POST is not mirrored", async () => {
     const s = await settled(proxy);
     const get = endpoint(s, 'GET /v1/Reporting/ProfitAndLoss/Flat')!;
     // The same report, its link signed with the new service's own secret: compare's built-in noise, not a difference.
@@ -163,7 +218,11 @@ describe('npm run shadow: a proxy between two real instances of this service', f
     // Anonymous echo answers COMPANY_NAME on the old host and the new service's key's company there: a difference.
     expect(echo).to.include({ served: 3, mirrored: 3, errors: 0, dropped: 0 });
     expect(echo.fields.map((f) => f.path)).to.deep.equal(['$.CompanyName']);
-    expect(endpoint(s, 'GET /v1/Reporting/ProfitAndLoss/Flat/Reports/{Token}')).to.include({ served: 3, mirrored: 3, identical: 0 });
+    expect(endpoint(s, 'GET /v1/Reporting/ProfitAndLoss/Flat/Reports/{Token}')).to.include({
+      served: 3,
+      mirrored: 3,
+      identical: 0,
+    });
     expect(endpoint(s, 'POST /json/reply/EchoRequest')).to.include({ served: 1, mirrored: 0, skipped: 1 });
     expect(s.skippedBecause).to.deep.equal({ 'POST without --allow-post': 1 });
     expect(s.totals.errors).to.equal(0);
@@ -175,25 +234,39 @@ describe('npm run shadow: a proxy between two real instances of this service', f
     const latest = s.latest.find((r) => r.endpoint === 'GET /v1/echo/{Message}')!;
     expect(latest.differences.map((d) => d.path)).to.deep.equal(['$.CompanyName']);
     expect(latest.bodies!.old).to.include('"CompanyName":');
-    expect(s.latest.some((r) => r.endpoint === 'GET /v1/Reporting/ProfitAndLoss/Flat'), 'a noise-only exchange is not among the differences').to.equal(false);
+    expect(
+      s.latest.some((r) => r.endpoint === 'GET /v1/Reporting/ProfitAndLoss/Flat'),
+      'a noise-only exchange is not among the differences',
+    ).to.equal(false);
   });
 
   it('no key appears in anything it keeps: page, JSON (key in headers, Basic, Bearer, query, path and body of a differing answer)', async () => {
     const k = a.apiKey;
-    await Promise.all([
-      fetch(`${proxy.url}/v1/echo/${k}`),
-      fetch(`${proxy.url}/v1/echo/x?apikey=${encodeURIComponent(k)}`),
-      fetch(`${proxy.url}/v1/echo/y`, { headers: { Authorization: `Bearer ${k}` } }),
-      fetch(`${proxy.url}/v1/echo/z`, { headers: { Authorization: `Basic ${Buffer.from(`${k}:`).toString('base64')}` } }),
-      fetch(`${proxy.url}/v1/echo/${encodeURIComponent(`say ${k.slice(0, 20)}`)}?token=${k.slice(4, 30)}`),
-    ].map(async (p) => expect((await p).status).to.equal(200)));
+    await Promise.all(
+      [
+        fetch(`${proxy.url}/v1/echo/${k}`),
+        fetch(`${proxy.url}/v1/echo/x?apikey=${encodeURIComponent(k)}`),
+        fetch(`${proxy.url}/v1/echo/y`, { headers: { Authorization: `Bearer ${k}` } }),
+        fetch(`${proxy.url}/v1/echo/z`, {
+          headers: { Authorization: `Basic ${Buffer.from(`${k}:`).toString('base64')}` },
+        }),
+        fetch(`${proxy.url}/v1/echo/${encodeURIComponent(`say ${k.slice(0, 20)}`)}?token=${k.slice(4, 30)}`),
+      ].map(async (p) => expect((await p).status).to.equal(200)),
+    );
     const s = await settled(proxy);
     const page = await (await fetch(`${proxy.url}/_shadow`)).text();
     const json = JSON.stringify(s);
     // The echo of the key is a difference (anonymous: another company name), so its body would be kept unredacted.
     expect(s.latest.some((r) => r.bodies?.old.includes('"Message": "[redacted]"'))).to.equal(true);
     for (const stored of [json, page]) {
-      for (const secret of [k, b.apiKey, encodeURIComponent(k), k.slice(0, 20), k.slice(4, 30), Buffer.from(`${k}:`).toString('base64')]) {
+      for (const secret of [
+        k,
+        b.apiKey,
+        encodeURIComponent(k),
+        k.slice(0, 20),
+        k.slice(4, 30),
+        Buffer.from(`${k}:`).toString('base64'),
+      ]) {
         expect(stored.includes(secret), secret).to.equal(false);
       }
       expect(stored).to.include('[redacted]');
@@ -202,17 +275,33 @@ describe('npm run shadow: a proxy between two real instances of this service', f
 
   it('the page renders in Chromium with the figures: counts per endpoint, latency, the latest differences side by side', async function () {
     if (process.env.SKIP_BROWSER === '1') this.skip();
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     try {
       const s = await settled(proxy);
       const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
       const problems: string[] = [];
-      page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+      page.on('console', (m) => {
+        if (m.type() === 'error') problems.push(m.text());
+      });
       page.on('requestfailed', (r) => problems.push(`requestfailed ${r.url()}`));
       const response = await page.goto(`${proxy.url}/_shadow`, { waitUntil: 'load' });
       expect(response!.status()).to.equal(200);
       expect(await page.locator('h1').textContent()).to.equal('Shadow traffic');
-      expect(await page.locator('#verdict').textContent()).to.include(`${s.totals.different} of ${s.totals.mirrored} mirrored requests differ`);
+      expect(await page.locator('#verdict').textContent()).to.include(
+        `${s.totals.different} of ${s.totals.mirrored} mirrored requests differ`,
+      );
       const row = page.locator('tr[data-endpoint="GET /v1/Reporting/ProfitAndLoss/Flat"]');
       const flat = endpoint(s, 'GET /v1/Reporting/ProfitAndLoss/Flat')!;
       for (const key of ['served', 'mirrored', 'different', 'dropped', 'errors'] as const) {
@@ -244,7 +333,8 @@ describe('npm run shadow: a proxy between two real instances of this service', f
     const written = JSON.parse(text) as ShadowSnapshot;
     expect(written.totals).to.deep.equal(before.totals);
     expect(written.endpoints.map((e) => e.endpoint)).to.deep.equal(before.endpoints.map((e) => e.endpoint));
-    for (const secret of [a.apiKey, b.apiKey, encodeURIComponent(a.apiKey)]) expect(text.includes(secret)).to.equal(false);
+    for (const secret of [a.apiKey, b.apiKey, encodeURIComponent(a.apiKey)])
+      expect(text.includes(secret)).to.equal(false);
   });
 
   describe('a new service that hangs or is stopped', () => {
@@ -261,7 +351,20 @@ describe('npm run shadow: a proxy between two real instances of this service', f
 
     it('hangs: every client still gets the old answer while the mirror waits; the queue is bounded (drops counted), then times out', async () => {
       const hungUrl = `http://127.0.0.1:${(hung.address() as { port: number }).port}`;
-      const shadow = await startShadow('--old', a.url, '--new', hungUrl, '--listen', '0', '--queue', '3', '--concurrency', '3', '--timeout', '8000');
+      const shadow = await startShadow(
+        '--old',
+        a.url,
+        '--new',
+        hungUrl,
+        '--listen',
+        '0',
+        '--queue',
+        '3',
+        '--concurrency',
+        '3',
+        '--timeout',
+        '8000',
+      );
       try {
         const expected = await (await fetch(`${a.url}/v1/echo/hello`)).text();
         for (let i = 0; i < 20; i++) {
@@ -296,8 +399,20 @@ describe('npm run shadow: a proxy between two real instances of this service', f
 
     it('stopped, then back: after --breaker failures in a row the circuit opens (mirrors dropped, with the reason), a probe after --breaker-delay closes it', async () => {
       const port = await freePort();
-      const shadow = await startShadow('--old', a.url, '--new', `http://127.0.0.1:${port}`, '--listen', '0', '--new-header', `X-ApiKey: ${b.apiKey}`,
-        '--breaker', '3', '--breaker-delay', '1500');
+      const shadow = await startShadow(
+        '--old',
+        a.url,
+        '--new',
+        `http://127.0.0.1:${port}`,
+        '--listen',
+        '0',
+        '--new-header',
+        `X-ApiKey: ${b.apiKey}`,
+        '--breaker',
+        '3',
+        '--breaker-delay',
+        '1500',
+      );
       // B back on the port the proxy mirrors to (a TCP relay to the real instance), once it is up again.
       const relay = createServer((socket) => {
         const to = connect(Number(new URL(b.url).port), '127.0.0.1');
@@ -344,13 +459,22 @@ describe('npm run shadow: a proxy between two real instances of this service', f
       res.write('first bytes');
     });
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
-    const shadow = await startShadow('--old', `http://127.0.0.1:${(slow.address() as { port: number }).port}`, '--new', b.url, '--listen', '0');
+    const shadow = await startShadow(
+      '--old',
+      `http://127.0.0.1:${(slow.address() as { port: number }).port}`,
+      '--new',
+      b.url,
+      '--listen',
+      '0',
+    );
     try {
       await new Promise<void>((resolve, reject) => {
-        const req = http.get(`${shadow.url}/v1/echo/slow`, { agent: false }, (res) => res.once('data', () => {
-          req.destroy();
-          resolve();
-        }));
+        const req = http.get(`${shadow.url}/v1/echo/slow`, { agent: false }, (res) =>
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          }),
+        );
         req.on('error', (e) => (e.message === 'socket hang up' ? undefined : reject(e)));
       });
       const s = await settled(shadow, (f) => f.totals.skipped === 1);
@@ -366,7 +490,10 @@ describe('npm run shadow: a proxy between two real instances of this service', f
   describe('bodies that are not UTF-8 text', () => {
     const received: Buffer[] = [];
     const hosts: http.Server[] = [];
-    /** A host answering `text/plain; charset=iso-8859-1` (café, its é as one byte: `accent`), and the SHA-256 of a POST body. */
+    /**
+     * A host answering `text/plain; charset=iso-8859-1` (café, its é as one byte: `accent`), and the SHA-256 of a POST
+     * body.
+     */
     const start = async (accent: number): Promise<string> => {
       const server = http.createServer((req, res) => {
         const chunks: Buffer[] = [];
@@ -375,8 +502,13 @@ describe('npm run shadow: a proxy between two real instances of this service', f
           if (req.method === 'POST') {
             const body = Buffer.concat(chunks);
             received.push(body);
-            res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') }));
-          } else res.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' }).end(Buffer.from([0x63, 0x61, 0x66, accent]));
+            res
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ bytes: body.length, sha256: createHash('sha256').update(body).digest('hex') }));
+          } else
+            res
+              .writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' })
+              .end(Buffer.from([0x63, 0x61, 0x66, accent]));
         });
       });
       hosts.push(server);
@@ -393,8 +525,21 @@ describe('npm run shadow: a proxy between two real instances of this service', f
         const latin = await rawRequest(shadow.url, '/menu', { Host: new URL(shadow.url).host });
         expect(latin.body.equals(Buffer.from([0x63, 0x61, 0x66, 0xe9]))).to.equal(true);
         const bytes = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0xc3, 0x28, 0x0a, 0xe9]); // not UTF-8
-        const posted = await rawRequest(shadow.url, '/upload', { Host: new URL(shadow.url).host, 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes.length) }, 'POST', bytes);
-        expect(JSON.parse(posted.body.toString())).to.deep.equal({ bytes: 8, sha256: createHash('sha256').update(bytes).digest('hex') });
+        const posted = await rawRequest(
+          shadow.url,
+          '/upload',
+          {
+            Host: new URL(shadow.url).host,
+            'Content-Type': 'application/octet-stream',
+            'Content-Length': String(bytes.length),
+          },
+          'POST',
+          bytes,
+        );
+        expect(JSON.parse(posted.body.toString())).to.deep.equal({
+          bytes: 8,
+          sha256: createHash('sha256').update(bytes).digest('hex'),
+        });
         const s = await settled(shadow);
         // The old host got the client's bytes, the new one the same bytes from the mirror (a POST is not asked twice).
         expect(received.map((r) => r.toString('hex'))).to.deep.equal([bytes.toString('hex'), bytes.toString('hex')]);
@@ -406,43 +551,100 @@ describe('npm run shadow: a proxy between two real instances of this service', f
         expect(menu.differences).to.have.length(1);
         expect(menu.differences[0]).to.include({ path: '$', kind: 'changed' });
         expect(menu.differences[0]!.old).to.match(/^4 bytes, sha256 /);
-        expect(menu.differences[0]!.new).to.match(/^4 bytes, sha256 /).and.not.equal(menu.differences[0]!.old);
+        expect(menu.differences[0]!.new)
+          .to.match(/^4 bytes, sha256 /)
+          .and.not.equal(menu.differences[0]!.old);
       } finally {
         await shadow.stop();
       }
     });
   });
 
-  it('--serve new: clients get the new service\'s answer; with --allow-post the old host is asked in the shadow, compared old → new', async () => {
-    const shadow = await startShadow('--serve', 'new', '--old', a.url, '--new', b.url, '--listen', '0', '--allow-post', '--new-header', `X-ApiKey: ${b.apiKey}`, '--ignore', '$.ReportModel.BuildTime');
+  it("--serve new: clients get the new service's answer; with --allow-post the old host is asked in the shadow, compared old → new", async () => {
+    const shadow = await startShadow(
+      '--serve',
+      'new',
+      '--old',
+      a.url,
+      '--new',
+      b.url,
+      '--listen',
+      '0',
+      '--allow-post',
+      '--new-header',
+      `X-ApiKey: ${b.apiKey}`,
+      '--ignore',
+      '$.ReportModel.BuildTime',
+    );
     try {
-      const post = { method: 'POST', headers: { 'X-ApiKey': a.apiKey, 'Content-Type': 'application/json' }, body: JSON.stringify({ CompanyId: 1 }) };
+      const post = {
+        method: 'POST',
+        headers: { 'X-ApiKey': a.apiKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ CompanyId: 1 }),
+      };
       const res = await fetch(`${shadow.url}/json/reply/GetFlatRequest`, post);
       expect(res.status).to.equal(200);
       const served = (await res.json()) as GetFlatResponse;
-      const direct = (await (await fetch(`${b.url}/json/reply/GetFlatRequest`, { ...post, headers: { ...post.headers, 'X-ApiKey': b.apiKey } })).json()) as GetFlatResponse;
+      const direct = (await (
+        await fetch(`${b.url}/json/reply/GetFlatRequest`, {
+          ...post,
+          headers: { ...post.headers, 'X-ApiKey': b.apiKey },
+        })
+      ).json()) as GetFlatResponse;
       const token = (u: string) => u.split('/Reports/')[1];
       expect(token(served.Url)).to.equal(token(direct.Url));
       const s = await settled(shadow);
       expect(s.serving).to.equal('new');
       // Compared old → new: the same report, each link signed with its own host's secret (built-in noise).
-      expect(endpoint(s, 'POST /json/reply/GetFlatRequest')).to.include({ served: 1, mirrored: 1, noiseOnly: 1, different: 0, skipped: 0 });
+      expect(endpoint(s, 'POST /json/reply/GetFlatRequest')).to.include({
+        served: 1,
+        mirrored: 1,
+        noiseOnly: 1,
+        different: 0,
+        skipped: 0,
+      });
       // BuildTime is built-in noise too, when the two answers took different times.
-      expect(endpoint(s, 'POST /json/reply/GetFlatRequest')!.noise.map((f) => f.path).filter((p) => p !== '$.ReportModel.BuildTime')).to.deep.equal(['$.Url']);
+      expect(
+        endpoint(s, 'POST /json/reply/GetFlatRequest')!
+          .noise.map((f) => f.path)
+          .filter((p) => p !== '$.ReportModel.BuildTime'),
+      ).to.deep.equal(['$.Url']);
     } finally {
       await shadow.stop();
     }
   });
 
   it('--old2: what also differs between two old instances is noise (the new service as the second old: its differences are noise)', async () => {
-    const shadow = await startShadow('--old', a.url, '--new', b.url, '--old2', b.url, '--old2-header', `X-ApiKey: ${b.apiKey}`, '--new-header', `X-ApiKey: ${b.apiKey}`,
-      '--ignore', '$.ReportModel.BuildTime', '--listen', '0');
+    const shadow = await startShadow(
+      '--old',
+      a.url,
+      '--new',
+      b.url,
+      '--old2',
+      b.url,
+      '--old2-header',
+      `X-ApiKey: ${b.apiKey}`,
+      '--new-header',
+      `X-ApiKey: ${b.apiKey}`,
+      '--ignore',
+      '$.ReportModel.BuildTime',
+      '--listen',
+      '0',
+    );
     try {
       expect((await fetch(`${shadow.url}${FLAT}`, { headers: { 'X-ApiKey': a.apiKey } })).status).to.equal(200);
       const s = await settled(shadow);
-      expect(endpoint(s, 'GET /v1/Reporting/ProfitAndLoss/Flat')).to.include({ mirrored: 1, noiseOnly: 1, different: 0 });
+      expect(endpoint(s, 'GET /v1/Reporting/ProfitAndLoss/Flat')).to.include({
+        mirrored: 1,
+        noiseOnly: 1,
+        different: 0,
+      });
       // BuildTime is built-in noise too, when the two answers took different times.
-      expect(endpoint(s, 'GET /v1/Reporting/ProfitAndLoss/Flat')!.noise.map((f) => f.path).filter((p) => p !== '$.ReportModel.BuildTime')).to.deep.equal(['$.Url']);
+      expect(
+        endpoint(s, 'GET /v1/Reporting/ProfitAndLoss/Flat')!
+          .noise.map((f) => f.path)
+          .filter((p) => p !== '$.ReportModel.BuildTime'),
+      ).to.deep.equal(['$.Url']);
     } finally {
       await shadow.stop();
     }
@@ -477,7 +679,11 @@ describe('npm run shadow: a proxy between two real instances of this service', f
   });
 
   it('bad usage: a clear message naming the option, exit 2', async () => {
-    const run = (...args: string[]) => promisify(execFile)(TSX, ['scripts/shadow.ts', ...args], { cwd: REPO_ROOT }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    const run = (...args: string[]) =>
+      promisify(execFile)(TSX, ['scripts/shadow.ts', ...args], { cwd: REPO_ROOT }).then(
+        () => ({ code: 0, stderr: '' }),
+        (e: { code: number; stderr: string }) => e,
+      );
     const missing = await run('--new', b.url, '--listen', '0');
     expect(missing.code).to.equal(2);
     expect(missing.stderr).to.match(/^--old is required/);

@@ -25,7 +25,9 @@ describe('SOAP 1.1 WSDL /soap11', () => {
       expect(res.text).to.contain('<wsdl:definitions name="Soap11"');
       expect(res.text).to.contain('<wsdl:binding name="BasicHttpBinding_ISyncReply" type="svc:ISyncReply">');
       expect(res.text).to.contain('<soap:binding transport="http://schemas.xmlsoap.org/soap/http" />');
-      expect(res.text).to.contain('<wsdl:port name="BasicHttpBinding_ISyncReply" binding="svc:BasicHttpBinding_ISyncReply">');
+      expect(res.text).to.contain(
+        '<wsdl:port name="BasicHttpBinding_ISyncReply" binding="svc:BasicHttpBinding_ISyncReply">',
+      );
       expect(res.text).to.contain('<soap:address location="http://reports.example.com:8443/soap11" />');
       expect(res.text).not.to.match(/<soap12:|WSHttpBinding/);
     });
@@ -43,7 +45,11 @@ describe('SOAP 1.1 WSDL /soap11', () => {
 
   it('a SOAP 1.1 message POSTed to /soap11 gets a SOAP 1.1 fault (no operation is callable)', async () => {
     const envelope = `<?xml version="1.0"?><soap:Envelope xmlns:soap="${SOAP11_NS}"><soap:Body><EchoRequest xmlns="http://schemas.servicestack.net/types"><Message>hi</Message></EchoRequest></soap:Body></soap:Envelope>`;
-    const res = await request(app).post('/soap11').set('Content-Type', 'text/xml; charset=utf-8').set('SOAPAction', '"EchoRequest"').send(envelope);
+    const res = await request(app)
+      .post('/soap11')
+      .set('Content-Type', 'text/xml; charset=utf-8')
+      .set('SOAPAction', '"EchoRequest"')
+      .send(envelope);
     expect(res.status).to.be.within(400, 599);
     expect(res.headers['content-type']).to.equal('text/xml; charset=utf-8');
     expect(res.text).to.contain(SOAP11_NS);

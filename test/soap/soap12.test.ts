@@ -71,7 +71,11 @@ describe('SOAP 1.2 endpoint /soap12', () => {
     it('uses https when Express says the request is secure (trust proxy)', async () => {
       app.set('trust proxy', true);
       try {
-        const res = await request(app).get('/soap12').set('X-Forwarded-Proto', 'https').set('Host', 'api.example.com').expect(200);
+        const res = await request(app)
+          .get('/soap12')
+          .set('X-Forwarded-Proto', 'https')
+          .set('Host', 'api.example.com')
+          .expect(200);
         expect(res.text).to.contain('location="https://api.example.com/soap12"');
       } finally {
         app.set('trust proxy', false);
@@ -104,7 +108,10 @@ describe('SOAP 1.2 endpoint /soap12', () => {
     it('takes the operation name from the action= parameter first', async () => {
       const res = await request(app)
         .post('/soap12')
-        .set('Content-Type', 'application/soap+xml; charset=utf-8; action="http://schemas.servicestack.net/types/GetFlatRequest"')
+        .set(
+          'Content-Type',
+          'application/soap+xml; charset=utf-8; action="http://schemas.servicestack.net/types/GetFlatRequest"',
+        )
         .send(soap12Envelope(`<EchoRequest xmlns="${TYPES_NS}"/>`))
         .expect(400);
       expect(parseFault(res.text).reason).to.equal("The operation 'GetFlatRequest' does not exist for this service");
@@ -126,16 +133,23 @@ describe('SOAP 1.2 endpoint /soap12', () => {
         http.request(
           `${base}/soap12`,
           soap12Envelope(`<EchoRequest xmlns="${TYPES_NS}"/>`),
-          (error: unknown, res: { status: number }, body: string) => (error ? reject(error) : resolve({ status: res.status, body })),
+          (error: unknown, res: { status: number }, body: string) =>
+            error ? reject(error) : resolve({ status: res.status, body }),
           { 'Content-Type': SOAP12_CT },
         );
       });
       expect(status).to.equal(400);
-      expect(() => client.wsdl.xmlToObject(body)).to.throw(/^env:Sender: svc:NotImplementedException: The operation 'EchoRequest' does not exist/);
+      expect(() => client.wsdl.xmlToObject(body)).to.throw(
+        /^env:Sender: svc:NotImplementedException: The operation 'EchoRequest' does not exist/,
+      );
     });
 
     it('malformed XML gets env:Sender', async () => {
-      const res = await request(app).post('/soap12').set('Content-Type', SOAP12_CT).send('<soap:Envelope xmlns:soap="x"><unclosed>').expect(400);
+      const res = await request(app)
+        .post('/soap12')
+        .set('Content-Type', SOAP12_CT)
+        .send('<soap:Envelope xmlns:soap="x"><unclosed>')
+        .expect(400);
       expect(res.headers['content-type']).to.equal(SOAP12_CT);
       expect(parseFault(res.text).code).to.equal(SENDER);
     });
@@ -150,13 +164,22 @@ describe('SOAP 1.2 endpoint /soap12', () => {
       const noBody = `<env:Envelope xmlns:env="${SOAP12_NS}"><env:Header/></env:Envelope>`;
       const res1 = await request(app).post('/soap12').set('Content-Type', SOAP12_CT).send(noBody).expect(400);
       expect(parseFault(res1.text)).to.include({ code: SENDER, reason: 'The SOAP 1.2 Envelope has no Body.' });
-      const res2 = await request(app).post('/soap12').set('Content-Type', SOAP12_CT).send(soap12Envelope('')).expect(400);
+      const res2 = await request(app)
+        .post('/soap12')
+        .set('Content-Type', SOAP12_CT)
+        .send(soap12Envelope(''))
+        .expect(400);
       expect(parseFault(res2.text).code).to.equal(SENDER);
     });
 
     it('a SOAP 1.1 envelope gets a VersionMismatch fault with the Upgrade header naming SOAP 1.2 (HTTP 500)', async () => {
       const env11 = `<s:Envelope xmlns:s="${SOAP11_NS}"><s:Body><EchoRequest xmlns="${TYPES_NS}"/></s:Body></s:Envelope>`;
-      const res = await request(app).post('/soap12').set('Content-Type', 'text/xml; charset=utf-8').set('SOAPAction', '"EchoRequest"').send(env11).expect(500);
+      const res = await request(app)
+        .post('/soap12')
+        .set('Content-Type', 'text/xml; charset=utf-8')
+        .set('SOAPAction', '"EchoRequest"')
+        .send(env11)
+        .expect(500);
       // SOAP 1.2 part 1, appendix A: the fault to a SOAP 1.1 message is a SOAP 1.1 fault, so a 1.1 client reads it.
       expect(res.headers['content-type']).to.equal('text/xml; charset=utf-8');
       const fault = parseFault(res.text);
@@ -178,13 +201,22 @@ describe('SOAP 1.2 endpoint /soap12', () => {
     });
 
     it('a text/plain body gets 415 with a SOAP fault', async () => {
-      const res = await request(app).post('/soap12').set('Content-Type', 'text/plain').send(soap12Envelope('<EchoRequest/>')).expect(415);
+      const res = await request(app)
+        .post('/soap12')
+        .set('Content-Type', 'text/plain')
+        .send(soap12Envelope('<EchoRequest/>'))
+        .expect(415);
       expect(res.headers['content-type']).to.equal(SOAP12_CT);
       expect(parseFault(res.text).subcode).to.equal(`{${TYPES_NS}}UnsupportedMediaType`);
     });
 
     it('a gzip-encoded body gets 415', async () => {
-      await request(app).post('/soap12').set('Content-Type', SOAP12_CT).set('Content-Encoding', 'gzip').send('x').expect(415);
+      await request(app)
+        .post('/soap12')
+        .set('Content-Type', SOAP12_CT)
+        .set('Content-Encoding', 'gzip')
+        .send('x')
+        .expect(415);
     });
 
     it('the 404 handler installed after mountSoap12 still sees other paths', async () => {
@@ -216,7 +248,10 @@ describe('SOAP 1.2 endpoint /soap12', () => {
     it('an external entity (XXE) is refused fast and no file is read', async () => {
       const xxe =
         `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>` +
-        soap12Envelope(`<EchoRequest xmlns="${TYPES_NS}"><Message>&e;</Message></EchoRequest>`).replace(/^<\?xml[^>]*>/, '');
+        soap12Envelope(`<EchoRequest xmlns="${TYPES_NS}"><Message>&e;</Message></EchoRequest>`).replace(
+          /^<\?xml[^>]*>/,
+          '',
+        );
       const { res, ms } = await timedPost(xxe);
       expect(res.status).to.equal(400);
       expect(parseFault(res.text).code).to.equal(SENDER);
@@ -235,7 +270,9 @@ describe('SOAP 1.2 endpoint /soap12', () => {
     it('billion laughs is refused fast', async () => {
       const lol =
         '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">' +
-        Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`).join('') +
+        Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`).join(
+          '',
+        ) +
         ']>' +
         soap12Envelope('<EchoRequest><Message>&lol9;</Message></EchoRequest>').replace(/^<\?xml[^>]*>/, '');
       const { res, ms } = await timedPost(lol);
@@ -264,12 +301,16 @@ describe('SOAP 1.2 endpoint /soap12', () => {
       const { request: httpRequest } = await import('node:http');
       const started = performance.now();
       const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = httpRequest(`${base}/soap12`, { method: 'POST', headers: { 'Content-Type': SOAP12_CT, 'Transfer-Encoding': 'chunked' } }, (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (c: string) => (body += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        });
+        const req = httpRequest(
+          `${base}/soap12`,
+          { method: 'POST', headers: { 'Content-Type': SOAP12_CT, 'Transfer-Encoding': 'chunked' } },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
         req.on('error', (error: NodeJS.ErrnoException) => {
           // The server may close the connection while we are still sending; the answer has been read by then.
           if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);

@@ -14,7 +14,14 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ensureProductionBuild, productionEnv, REPO_ROOT, startProductionServer, startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import {
+  ensureProductionBuild,
+  productionEnv,
+  REPO_ROOT,
+  startProductionServer,
+  startServerProcess,
+  type ServerProcess,
+} from '../support/server-process.ts';
 
 interface Outcome {
   code: number;
@@ -25,16 +32,24 @@ interface Outcome {
 /** A CLI as `npm run <name>` runs it (tsx scripts/<name>.ts). */
 function cli(name: string, args: string[], env: Record<string, string>): Promise<Outcome> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', `scripts/${name}.ts`, ...args], { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: '', DEBUG: '', ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', `scripts/${name}.ts`, ...args],
+      { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: '', DEBUG: '', ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
   });
 }
 
 /** `node dist/src/start.js` until it exits (a start that fails). */
 function failedStart(env: Record<string, string>): Promise<Outcome> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['dist/src/start.js'], { cwd: REPO_ROOT, env: productionEnv({ DEBUG: '', ...env }), timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      ['dist/src/start.js'],
+      { cwd: REPO_ROOT, env: productionEnv({ DEBUG: '', ...env }), timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -67,7 +82,9 @@ describe('first start: what a new user reads', function () {
 
   it('When stdout is a terminal, then log lines are readable (time, level, one access line per request), not JSON', async () => {
     const command = `${process.execPath} dist/src/start.js`;
-    const server = await startServerProcess('script', ['-qfec', command, '/dev/null'], { env: productionEnv({ DATA_DIR: path.join(dir, 'tty') }) });
+    const server = await startServerProcess('script', ['-qfec', command, '/dev/null'], {
+      env: productionEnv({ DATA_DIR: path.join(dir, 'tty') }),
+    });
     running.push(server);
     await server.waitForOutput(/ready/); // coloured: INFO and the message are apart in the raw output
     await fetch(`${server.url}/v1/echo/hi`);
@@ -88,7 +105,9 @@ describe('first start: what a new user reads', function () {
     try {
       const outcome = await failedStart({ DATA_DIR: data, PORT: String(port) });
       expect(outcome.code).to.equal(1);
-      expect(outcome.stderr.trim()).to.equal(`Port ${port} (PORT) is already in use on 127.0.0.1: stop the process that holds it, or start on another port, e.g. PORT=${port + 1} npm start.`);
+      expect(outcome.stderr.trim()).to.equal(
+        `Port ${port} (PORT) is already in use on 127.0.0.1: stop the process that holds it, or start on another port, e.g. PORT=${port + 1} npm start.`,
+      );
       expect(outcome.stdout).to.equal('');
       expect(existsSync(path.join(data, 'keys.sock')), 'no keys.sock left').to.equal(false);
     } finally {
@@ -107,7 +126,9 @@ describe('first start: what a new user reads', function () {
     const outcome = await failedStart({ DATA_DIR: data });
     expect(outcome.code).to.equal(1);
     expect(outcome.stderr.trim().split('\n')).to.have.length(1);
-    expect(outcome.stderr).to.match(/^The ledger file .*ledger\.duckdb is in use by another process \(a running server\?\)\. Stop it first, or use PostgreSQL \(DATABASE_URL\)/);
+    expect(outcome.stderr).to.match(
+      /^The ledger file .*ledger\.duckdb is in use by another process \(a running server\?\)\. Stop it first, or use PostgreSQL \(DATABASE_URL\)/,
+    );
     expect(outcome.stderr).not.to.match(/^\s+at |Error:/m);
     expect(existsSync(path.join(data, 'keys.sock')), 'the first server keeps its socket').to.equal(true);
   });
@@ -116,9 +137,19 @@ describe('first start: what a new user reads', function () {
     const year = new Date().getUTCFullYear() - 1;
     const data = path.join(dir, 'last-year');
     const env = { DATA_DIR: data, DEMO_DATA: '0' };
-    writeFileSync(path.join(dir, 'reference.csv'), 'kind,id,company_id,name,type,number\ncompany,1,,Import Co,,\nlocation,10,1,Downtown,,\naccount,1000,1,Cash,Bank,1000\naccount,4000,1,Sales,Income,4000\n');
-    writeFileSync(path.join(dir, 'journal.csv'), `entry,date,location,account,amount\nA1,${year}-03-05,10,4000,-1000.00\nA1,${year}-03-05,10,1000,1000.00\nA2,${year}-05-20,10,4000,-250\nA2,${year}-05-20,10,1000,250\n`);
-    const imported = await cli('import', [path.join(dir, 'journal.csv'), '--reference', path.join(dir, 'reference.csv')], env);
+    writeFileSync(
+      path.join(dir, 'reference.csv'),
+      'kind,id,company_id,name,type,number\ncompany,1,,Import Co,,\nlocation,10,1,Downtown,,\naccount,1000,1,Cash,Bank,1000\naccount,4000,1,Sales,Income,4000\n',
+    );
+    writeFileSync(
+      path.join(dir, 'journal.csv'),
+      `entry,date,location,account,amount\nA1,${year}-03-05,10,4000,-1000.00\nA1,${year}-03-05,10,1000,1000.00\nA2,${year}-05-20,10,4000,-250\nA2,${year}-05-20,10,1000,250\n`,
+    );
+    const imported = await cli(
+      'import',
+      [path.join(dir, 'journal.csv'), '--reference', path.join(dir, 'reference.csv')],
+      env,
+    );
     expect(imported.code, imported.stderr).to.equal(0);
     const spanLine = `Company 1: figures from ${year}-03-01 to ${year}-05-31 (all before this year: a report without UseCustomDateRange=true covers this year to date and shows zeros; this URL covers them).`;
     expect(imported.stdout).to.include(spanLine);
@@ -129,16 +160,25 @@ describe('first start: what a new user reads', function () {
     running.push(server);
     await server.waitForOutput(/Reports need an API key/);
     expect(server.output()).to.include(`Company 1 (Import Co): figures from ${year}-03-01`);
-    expect(server.output()).to.include(`  curl -H 'X-ApiKey: <your key>' '${server.url}/v1/Reporting/ProfitAndLoss/Flat?${query}'`);
+    expect(server.output()).to.include(
+      `  curl -H 'X-ApiKey: <your key>' '${server.url}/v1/Reporting/ProfitAndLoss/Flat?${query}'`,
+    );
 
     const created = await cli('keys', ['create', '--company', '1'], env);
     expect(created.code, created.stderr).to.equal(0);
     const curl = /curl -H 'X-ApiKey: (\S+)' '([^']+)'/.exec(created.stdout)!;
     expect(curl[2]!.startsWith(`${server.url}/`), `${curl[2]} is on the server's port`).to.equal(true);
     const key = { 'X-ApiKey': curl[1]! };
-    const defaultRange = (await (await fetch(curl[2]!, { headers: key })).json()) as { ReportModel: { Rows: { RowName: string; Values: number[] }[] } };
-    expect(defaultRange.ReportModel.Rows.flatMap((r) => r.Values).every((v) => v === 0), 'the default range shows zeros').to.equal(true);
-    const spanned = (await (await fetch(`${server.url}/v1/Reporting/ProfitAndLoss/Flat?${query}`, { headers: key })).json()) as typeof defaultRange;
+    const defaultRange = (await (await fetch(curl[2]!, { headers: key })).json()) as {
+      ReportModel: { Rows: { RowName: string; Values: number[] }[] };
+    };
+    expect(
+      defaultRange.ReportModel.Rows.flatMap((r) => r.Values).every((v) => v === 0),
+      'the default range shows zeros',
+    ).to.equal(true);
+    const spanned = (await (
+      await fetch(`${server.url}/v1/Reporting/ProfitAndLoss/Flat?${query}`, { headers: key })
+    ).json()) as typeof defaultRange;
     expect(spanned.ReportModel.Rows.find((r) => r.RowName === 'Total Income')?.Values.at(-1)).to.equal(1250);
   });
 });

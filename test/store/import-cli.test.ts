@@ -39,12 +39,20 @@ describe('npm run import (CLI)', function () {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   const importCsv = (file: string, ...args: string[]) =>
-    run('npx', ['tsx', 'scripts/import.ts', join(dir, file), ...args], { env: { ...process.env, DATA_DIR: join(dir, 'data'), DATABASE_URL: '' } });
+    run('npx', ['tsx', 'scripts/import.ts', join(dir, file), ...args], {
+      env: { ...process.env, DATA_DIR: join(dir, 'data'), DATABASE_URL: '' },
+    });
 
   async function salesAndCogs() {
     const store = await openStore({ dataDir: join(dir, 'data') });
     try {
-      return await store.sumPnlByAccountMonth({ companyId: 1, from: '2024-01-01', to: '2024-12-31', locationIds: [], optionGroups: [] });
+      return await store.sumPnlByAccountMonth({
+        companyId: 1,
+        from: '2024-01-01',
+        to: '2024-12-31',
+        locationIds: [],
+        optionGroups: [],
+      });
     } finally {
       await store.close();
     }
@@ -60,7 +68,10 @@ describe('npm run import (CLI)', function () {
   });
 
   it('When a file has one unbalanced entry, then the command fails naming the line and writes nothing', async () => {
-    const error = await importCsv('bad.csv').then(() => undefined, (e: { code: number; stderr: string; stdout: string }) => e);
+    const error = await importCsv('bad.csv').then(
+      () => undefined,
+      (e: { code: number; stderr: string; stdout: string }) => e,
+    );
     expect(error?.code).to.equal(1);
     expect(`${error?.stderr}${error?.stdout}`).to.match(/line 4: entry A2 \(2024-01-20\): lines do not balance/);
     expect(await salesAndCogs()).to.deep.equal([
@@ -72,7 +83,10 @@ describe('npm run import (CLI)', function () {
   it('When the ledger file is held by another process, then the command says so plainly and writes nothing', async () => {
     const holder = await openStore({ dataDir: join(dir, 'data') });
     try {
-      const error = await importCsv('good.csv').then(() => undefined, (e: { code: number; stderr: string }) => e);
+      const error = await importCsv('good.csv').then(
+        () => undefined,
+        (e: { code: number; stderr: string }) => e,
+      );
       expect(error?.code).to.equal(1);
       expect(error?.stderr).to.match(/is in use by another process \(a running server\?\)/);
     } finally {
@@ -90,7 +104,8 @@ describe('npm run import while a server holds the DuckDB file', function () {
   const env = () => ({ ...process.env, DATA_DIR: join(dir, 'data'), DATABASE_URL: '' });
   const importCsv = (file: string, ...args: string[]) =>
     run('npx', ['tsx', 'scripts/import.ts', join(dir, file), ...args], { env: env() });
-  const REPORT = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-12-31';
+  const REPORT =
+    '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-12-31';
   const figures = async () => {
     const res = await fetch(server.url + REPORT, { headers: { 'X-ApiKey': key } });
     const text = await res.text();
@@ -103,10 +118,17 @@ describe('npm run import while a server holds the DuckDB file', function () {
     dir = mkdtempSync(join(tmpdir(), 'import-server-'));
     writeFileSync(join(dir, 'reference.csv'), REFERENCE);
     writeFileSync(join(dir, 'good.csv'), JOURNAL);
-    writeFileSync(join(dir, 'bad.csv'), JOURNAL.replace('A2,2024-01-20,10,1000,-300', 'A2,2024-01-20,10,1000,-299').replaceAll('A', 'C'));
+    writeFileSync(
+      join(dir, 'bad.csv'),
+      JOURNAL.replace('A2,2024-01-20,10,1000,-300', 'A2,2024-01-20,10,1000,-299').replaceAll('A', 'C'),
+    );
     const rows = ['entry,date,location,account,amount'];
-    for (let i = 0; i < 3000; i++) rows.push(`B${i},2024-03-${String(1 + (i % 28)).padStart(2, '0')},10,4000,-1.00`, `B${i},2024-03-${String(1 + (i % 28)).padStart(2, '0')},10,1000,1.00`);
-    writeFileSync(join(dir, 'big.csv'), rows.join('\n') + '\n');
+    for (let i = 0; i < 3000; i++)
+      rows.push(
+        `B${i},2024-03-${String(1 + (i % 28)).padStart(2, '0')},10,4000,-1.00`,
+        `B${i},2024-03-${String(1 + (i % 28)).padStart(2, '0')},10,1000,1.00`,
+      );
+    writeFileSync(join(dir, 'big.csv'), `${rows.join('\n')}\n`);
     await ensureProductionBuild();
     server = await startProductionServer({ DATA_DIR: join(dir, 'data'), DEMO_DATA: '0', VALIDATE_RESPONSES: '1' });
   });
@@ -121,15 +143,23 @@ describe('npm run import while a server holds the DuckDB file', function () {
     expect(stdout).to.match(/loaded 2 entries into the running server's duckdb store/);
     const made = await run('npx', ['tsx', 'scripts/keys.ts', 'create', '--company', '1'], { env: env() });
     key = /key \(shown once, stored hashed\): (\S+)/.exec(made.stdout)![1]!;
-    expect(await figures()).to.contain('"RowName":"4000 Sales","FullName":"Income:Sales","IsTotal":false,"Values":[1000,0,');
+    expect(await figures()).to.contain(
+      '"RowName":"4000 Sales","FullName":"Income:Sales","IsTotal":false,"Values":[1000,0,',
+    );
   });
 
   it('When a handed-over file has a bad line or repeats an import, then it is refused at its line and nothing changes', async () => {
     const before = await figures();
-    const bad = await importCsv('bad.csv').then(() => undefined, (e: { code: number; stderr: string }) => e);
+    const bad = await importCsv('bad.csv').then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(bad?.code).to.equal(1);
     expect(bad?.stderr).to.match(/line 4: entry C2 \(2024-01-20\): lines do not balance/);
-    const again = await importCsv('good.csv').then(() => undefined, (e: { code: number; stderr: string }) => e);
+    const again = await importCsv('good.csv').then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(again?.code).to.equal(1);
     expect(again?.stderr).to.match(/line 2: entry A1 was already imported for company 1/);
     expect(await figures()).to.equal(before);
@@ -142,7 +172,9 @@ describe('npm run import while a server holds the DuckDB file', function () {
     const readers = Array.from({ length: 3 }, async () => {
       while (importing) seen.push(await figures());
     });
-    await importCsv('big.csv').finally(() => { importing = false; });
+    await importCsv('big.csv').finally(() => {
+      importing = false;
+    });
     await Promise.all(readers);
     const after = await figures();
     expect(after).to.not.equal(before);

@@ -8,7 +8,13 @@ import { expect } from 'chai';
 import { stringify } from 'csv-stringify/sync';
 import { CsvImportError, importLedgerCsv } from '../../src/store/csv-import.ts';
 import { DuckDbLedgerStore } from '../../src/store/duckdb-store.ts';
-import { IMPORT_STEPS, type ImportProgress, type LedgerBatch, type LedgerStore, type PnlQuery } from '../../src/store/ledger-store.ts';
+import {
+  IMPORT_STEPS,
+  type ImportProgress,
+  type LedgerBatch,
+  type LedgerStore,
+  type PnlQuery,
+} from '../../src/store/ledger-store.ts';
 import { PostgresLedgerStore } from '../../src/store/postgres-store.ts';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../support/postgres-server.ts';
 import { OPTIONS_A, OPTIONS_B, RANDOM_COMPANY, expectedTotals, randomLedger } from './random-ledger.ts';
@@ -16,15 +22,34 @@ import { OPTIONS_A, OPTIONS_B, RANDOM_COMPANY, expectedTotals, randomLedger } fr
 const ENTRIES = 6_000; // about 15,000 rows: two chunks and more
 const ledger = randomLedger(11, ENTRIES);
 const references: LedgerBatch = { ...ledger, entries: [] };
-const all: PnlQuery = { companyId: RANDOM_COMPANY, from: '2022-01-01', to: '2026-12-31', locationIds: [], optionGroups: [] };
+const all: PnlQuery = {
+  companyId: RANDOM_COMPANY,
+  from: '2022-01-01',
+  to: '2026-12-31',
+  locationIds: [],
+  optionGroups: [],
+};
 
-/** The ledger as a journal CSV: one row per line; rows of entries interleaved pairwise (an entry's rows need not be adjacent). */
+/**
+ * The ledger as a journal CSV: one row per line; rows of entries interleaved pairwise (an entry's rows need not be
+ * adjacent).
+ */
 function journalCsv(batch: LedgerBatch): string[][] {
   const rows: string[][] = [];
-  (batch.entries ?? []).forEach((e, i) => e.lines.forEach((l, k) => rows.push([
-    `R${i}`, e.date, String(l.locationId ?? e.locationId), String(l.accountId), (l.cents / 100).toFixed(2),
-    (l.trackingOptionIds ?? []).join(';'), k === 0 ? `memo ${i}` : '', e.isPosted === false ? 'false' : 'true',
-  ])));
+  (batch.entries ?? []).forEach((e, i) =>
+    e.lines.forEach((l, k) =>
+      rows.push([
+        `R${i}`,
+        e.date,
+        String(l.locationId ?? e.locationId),
+        String(l.accountId),
+        (l.cents / 100).toFixed(2),
+        (l.trackingOptionIds ?? []).join(';'),
+        k === 0 ? `memo ${i}` : '',
+        e.isPosted === false ? 'false' : 'true',
+      ]),
+    ),
+  );
   // Swap neighbours of different entries (an entry's last row and the next one's first): entries interleave, and
   // each entry's first row stays its first.
   for (let i = 1; i + 1 < rows.length; i += 2) {
@@ -37,7 +62,10 @@ const HEADER = ['entry', 'date', 'location', 'account', 'amount', 'options', 'me
 const csvOf = (rows: string[][]) => stringify([HEADER, ...rows]);
 
 async function refusal(store: LedgerStore, rows: string[][], text = csvOf(rows)): Promise<CsvImportError> {
-  const err = await importLedgerCsv(store, text, { companyId: RANDOM_COMPANY }).then(() => undefined, (e: unknown) => e);
+  const err = await importLedgerCsv(store, text, { companyId: RANDOM_COMPANY }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err, 'the import should have been refused').to.be.instanceOf(CsvImportError);
   return err as CsvImportError;
 }
@@ -65,9 +93,14 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
 
     it('loads a journal of several chunks, entries interleaved, with the figures of the same batch; progress is told each step in order', async () => {
       const told: ImportProgress[] = [];
-      expect(await importLedgerCsv(store, csvOf(rows), { companyId: RANDOM_COMPANY, progress: (at) => told.push(at) })).to.equal(ENTRIES);
+      expect(
+        await importLedgerCsv(store, csvOf(rows), { companyId: RANDOM_COMPANY, progress: (at) => told.push(at) }),
+      ).to.equal(ENTRIES);
       expect([...new Set(told.map((t) => t.name))]).to.deep.equal([...IMPORT_STEPS]);
-      expect(told.map((t) => t.step + t.fraction), 'never goes back').to.deep.equal(told.map((t) => t.step + t.fraction).sort((x, y) => x - y));
+      expect(
+        told.map((t) => t.step + t.fraction),
+        'never goes back',
+      ).to.deep.equal(told.map((t) => t.step + t.fraction).sort((x, y) => x - y));
       expect(told.every((t) => t.fraction >= 0 && t.fraction <= 1 && IMPORT_STEPS[t.step] === t.name)).to.equal(true);
       expect(await store.sumPnlByAccountMonth(all)).to.deep.equal(expectedTotals(ledger, all));
       const filtered = { ...all, optionGroups: [[OPTIONS_A[1]!]] };
@@ -78,13 +111,26 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
       const firstRowOf = (ref: string, r: string[][]) => r.findIndex((x) => x[0] === ref);
       const cases: { rows: string[][]; line: number; pattern: RegExp }[] = [];
       const account = edited(-3, (r) => [r[0]!, r[1]!, r[2]!, '9999', ...r.slice(4)]);
-      cases.push({ ...account, pattern: new RegExp(`entry ${account.ref} \\(.*\\) line \\d: unknown account 9999 for company ${RANDOM_COMPANY}`) });
+      cases.push({
+        ...account,
+        pattern: new RegExp(
+          `entry ${account.ref} \\(.*\\) line \\d: unknown account 9999 for company ${RANDOM_COMPANY}`,
+        ),
+      });
       const unbalanced = edited(-5, (r) => [...r.slice(0, 4), (Number(r[4]) + 0.01).toFixed(2), ...r.slice(5)]);
-      cases.push({ rows: unbalanced.rows, line: lineOf(firstRowOf(unbalanced.ref, unbalanced.rows)), pattern: /lines do not balance \(they sum to (-)?1 cents/ });
+      cases.push({
+        rows: unbalanced.rows,
+        line: lineOf(firstRowOf(unbalanced.ref, unbalanced.rows)),
+        pattern: /lines do not balance \(they sum to (-)?1 cents/,
+      });
       const option = edited(-4, (r) => [...r.slice(0, 5), 'ffffffffffffffffffffffffffffffff', ...r.slice(6)]);
       cases.push({ ...option, pattern: /unknown tracking option ffffffffffffffffffffffffffffffff for company/ });
       // The cell's first unknown option is named, canonical, after a known one.
-      const second = edited(-7, (r) => [...r.slice(0, 5), `${OPTIONS_A[0]}; {FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFE}`, ...r.slice(6)]);
+      const second = edited(-7, (r) => [
+        ...r.slice(0, 5),
+        `${OPTIONS_A[0]}; {FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFE}`,
+        ...r.slice(6),
+      ]);
       cases.push({ ...second, pattern: /unknown tracking option fffffffffffffffffffffffffffffffe for company/ });
       const twice = edited(-6, (r) => [...r.slice(0, 5), `${OPTIONS_B[0]};${OPTIONS_B[1]}`, ...r.slice(6)]);
       cases.push({ ...twice, pattern: /more than one option of tracking category 0+b0/ });
@@ -96,23 +142,30 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
       expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
     });
 
-    it('reports the earliest entry\'s problem first, whatever check finds it', async () => {
+    it("reports the earliest entry's problem first, whatever check finds it", async () => {
       const late = edited(-2, (r) => [r[0]!, r[1]!, r[2]!, '9999', ...r.slice(4)]);
       const first = late.rows.findIndex((r) => r[6] !== '' && r[0] !== late.ref);
       late.rows[first]![4] = (Number(late.rows[first]![4]) + 1).toFixed(2); // an early entry no longer balances
-      expect((await refusal(store, late.rows)).message).to.match(new RegExp(`^line ${lineOf(first)}: entry ${late.rows[first]![0]} \\(.*lines do not balance`));
+      expect((await refusal(store, late.rows)).message).to.match(
+        new RegExp(`^line ${lineOf(first)}: entry ${late.rows[first]![0]} \\(.*lines do not balance`),
+      );
       const dated = edited(-1, (r) => [r[0]!, '2024-02-29', ...r.slice(2)]);
       const firstDate = dated.rows.find((r) => r[0] === dated.ref)![1];
       expect(firstDate).to.not.equal('2024-02-29');
-      expect((await refusal(store, dated.rows)).message).to.equal(`line ${dated.line}: entry ${dated.ref} has date 2024-02-29 but its first line has ${firstDate}`);
+      expect((await refusal(store, dated.rows)).message).to.equal(
+        `line ${dated.line}: entry ${dated.ref} has date 2024-02-29 but its first line has ${firstDate}`,
+      );
       const located = edited(-1, (r) => [r[0]!, r[1]!, '99', ...r.slice(3)]);
-      expect((await refusal(store, located.rows)).message).to.match(new RegExp(`^line ${located.line}: entry ${located.ref} \\(.*\\) line \\d: unknown location 99 for company`));
+      expect((await refusal(store, located.rows)).message).to.match(
+        new RegExp(`^line ${located.line}: entry ${located.ref} \\(.*\\) line \\d: unknown location 99 for company`),
+      );
       expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
     });
 
-    it('checks each row\'s formats in the engine: the first bad row is named with its reason, however far into the file', async () => {
+    it("checks each row's formats in the engine: the first bad row is named with its reason, however far into the file", async () => {
       const at = rows.length - 7;
-      const bad = (cells: Partial<Record<number, string>>) => rows.map((r, i) => (i === at ? r.map((c, k) => cells[k] ?? c) : r));
+      const bad = (cells: Partial<Record<number, string>>) =>
+        rows.map((r, i) => (i === at ? r.map((c, k) => cells[k] ?? c) : r));
       const cases: [Partial<Record<number, string>>, string][] = [
         [{ 0: ' ' }, 'entry is empty'],
         [{ 1: '2024-02-30' }, 'date "2024-02-30" is not a valid YYYY-MM-DD date'],
@@ -142,17 +195,35 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
     });
 
     it('reads numbers with leading zeros and signed amounts as their values', async () => {
-      const spelled = rows.map((r) => [r[0]!, r[1]!, `00${r[2]}`, `0${r[3]}`, r[4]!.startsWith('-') ? `-0${r[4]!.slice(1)}` : `+0${r[4]}`, ...r.slice(5)]);
+      const spelled = rows.map((r) => [
+        r[0]!,
+        r[1]!,
+        `00${r[2]}`,
+        `0${r[3]}`,
+        r[4]!.startsWith('-') ? `-0${r[4]!.slice(1)}` : `+0${r[4]}`,
+        ...r.slice(5),
+      ]);
       expect(await importLedgerCsv(store, csvOf(spelled), { companyId: RANDOM_COMPANY })).to.equal(ENTRIES);
       expect(await store.sumPnlByAccountMonth(all)).to.deep.equal(expectedTotals(ledger, all));
     });
 
     it('reads GUIDs in every accepted form, spaces around cells, quoted cells spanning lines, CRLF and a BOM; lines count the breaks in cells', async () => {
-      const braced = (id: string) => `{${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20).toUpperCase()}}`;
+      const braced = (id: string) =>
+        `{${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20).toUpperCase()}}`;
       const spaced = (cell: string) => ` ${cell} `; // cells are trimmed
-      const spelled = rows.map((r, i) => (i % 2 === 0
-        ? [...r.slice(0, 5).map(spaced), r[5]!.split(';').map((o) => (o ? braced(o) : o)).join(' ; '), r[6] ? `${r[6]}\nsecond line, "quoted"` : '', spaced(r[7]!)]
-        : r));
+      const spelled = rows.map((r, i) =>
+        i % 2 === 0
+          ? [
+              ...r.slice(0, 5).map(spaced),
+              r[5]!
+                .split(';')
+                .map((o) => (o ? braced(o) : o))
+                .join(' ; '),
+              r[6] ? `${r[6]}\nsecond line, "quoted"` : '',
+              spaced(r[7]!),
+            ]
+          : r,
+      );
       const text = `\uFEFF${csvOf(spelled).replace(/\n/g, '\r\n')}\r\n\r\n`;
       expect(await importLedgerCsv(store, text, { companyId: RANDOM_COMPANY })).to.equal(ENTRIES);
       const filtered = { ...all, optionGroups: [[OPTIONS_A[1]!], [OPTIONS_B[0]!]] };
@@ -164,7 +235,9 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
       const csv = csvOf(late);
       const line = csv.slice(0, csv.indexOf(late[k]!.join(','))).split('\n').length;
       expect(line).to.be.greaterThan(lineOf(k));
-      expect((await importLedgerCsv(store, csv, { companyId: RANDOM_COMPANY }).catch((e: Error) => e) as Error).message).to.match(new RegExp(`^line ${line}: .*unknown account 9999`));
+      expect(
+        ((await importLedgerCsv(store, csv, { companyId: RANDOM_COMPANY }).catch((e: Error) => e)) as Error).message,
+      ).to.match(new RegExp(`^line ${line}: .*unknown account 9999`));
     });
 
     it('refuses a blank line between rows and a row of another width at its line (blank lines at the end are fine)', async () => {
@@ -174,12 +247,17 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
       expect((await refusal(store, [], blank)).message).to.match(/^line 7: malformed CSV: an empty line between rows/);
       const short = [...lines.slice(0, 8), 'R9,2024-01-01,71,1000', ...lines.slice(8)].join('\n');
       expect((await refusal(store, [], short)).message).to.match(/^line 9: malformed CSV: /);
-      expect((await refusal(store, [], `${text}X1,2024-01-05,71,"1000,-1\n`)).message).to.match(/^line 12: malformed CSV: /);
+      expect((await refusal(store, [], `${text}X1,2024-01-05,71,"1000,-1\n`)).message).to.match(
+        /^line 12: malformed CSV: /,
+      );
       expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
     });
 
     it('refuses a journal for a company that does not exist at its first line', async () => {
-      const err = await importLedgerCsv(store, csvOf(rows.slice(0, 3)), { companyId: 99 }).then(() => undefined, (e: unknown) => e);
+      const err = await importLedgerCsv(store, csvOf(rows.slice(0, 3)), { companyId: 99 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect((err as Error).message).to.match(/^line 2: entry R0 \(.*\): unknown company 99/);
     });
   });
@@ -187,7 +265,7 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
 
 journalImport('DuckDB', () => DuckDbLedgerStore.open(':memory:'));
 
-describe('bulk journal import over PostgreSQL', function () {
+describe('bulk journal import over PostgreSQL', () => {
   let server: PostgresServer | undefined;
   let n = 0;
   before(async function () {

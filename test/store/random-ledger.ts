@@ -1,18 +1,29 @@
-/** A seeded random ledger (not a test file): locations, mixed account types, two tracking categories, unposted entries. */
+/**
+ * A seeded random ledger (not a test file): locations, mixed account types, two tracking categories, unposted entries.
+ */
 import { seededRandom } from '../../src/store/demo-ledger.ts';
 import { addIsoDays } from '../../src/scalars/dates.ts';
 import type { AccountMonthTotal, LedgerBatch, PnlQuery } from '../../src/store/ledger-store.ts';
 import { PNL_ACCOUNT_TYPES } from '../../src/store/ledger-store.ts';
 
 const hex = (n: number) => n.toString(16).padStart(32, '0');
-export const CATEGORY_A = hex(0xa0), CATEGORY_B = hex(0xb0);
+export const CATEGORY_A = hex(0xa0),
+  CATEGORY_B = hex(0xb0);
 export const OPTIONS_A = [hex(0xa1), hex(0xa2), hex(0xa3)];
 export const OPTIONS_B = [hex(0xb1), hex(0xb2)];
 export const RANDOM_COMPANY = 7;
 export const RANDOM_LOCATIONS = [71, 72, 73];
 const ACCOUNTS: [number, string][] = [
-  [1000, 'Bank'], [1200, 'AccountsReceivable'], [2000, 'AccountsPayable'], [4000, 'Income'], [4100, 'Income'], [5000, 'COGS'],
-  [6000, 'Expense'], [6100, 'Expense'], [7000, 'OtherIncome'], [8000, 'OtherExpense'],
+  [1000, 'Bank'],
+  [1200, 'AccountsReceivable'],
+  [2000, 'AccountsPayable'],
+  [4000, 'Income'],
+  [4100, 'Income'],
+  [5000, 'COGS'],
+  [6000, 'Expense'],
+  [6100, 'Expense'],
+  [7000, 'OtherIncome'],
+  [8000, 'OtherExpense'],
 ];
 
 export function randomLedger(seed: number, entryCount: number): LedgerBatch {
@@ -30,21 +41,41 @@ export function randomLedger(seed: number, entryCount: number): LedgerBatch {
       const opts: string[] = [];
       if (rnd() < 0.6) opts.push(pick(OPTIONS_A));
       if (rnd() < 0.5) opts.push(pick(OPTIONS_B));
-      lines.push({ accountId: pick(ACCOUNTS)[0], cents, trackingOptionIds: opts, ...(rnd() < 0.2 ? { locationId: pick(RANDOM_LOCATIONS) } : {}) });
+      lines.push({
+        accountId: pick(ACCOUNTS)[0],
+        cents,
+        trackingOptionIds: opts,
+        ...(rnd() < 0.2 ? { locationId: pick(RANDOM_LOCATIONS) } : {}),
+      });
       sum += cents;
     }
     lines.push({ accountId: 1000, cents: -sum });
     entries.push({ companyId: RANDOM_COMPANY, locationId, date, isPosted: rnd() > 0.05, lines });
   }
   return {
-    companies: [{ id: RANDOM_COMPANY, name: 'Random Co', baseCurrency: 'USD', fiscalYearStartMonth: 1, timeZone: 'UTC' }],
+    companies: [
+      { id: RANDOM_COMPANY, name: 'Random Co', baseCurrency: 'USD', fiscalYearStartMonth: 1, timeZone: 'UTC' },
+    ],
     locations: RANDOM_LOCATIONS.map((id) => ({ id, companyId: RANDOM_COMPANY, name: `Loc ${id}` })),
     standardAccounts: [],
     accounts: ACCOUNTS.map(([id, type]) => ({
-      id, companyId: RANDOM_COMPANY, number: String(id), name: `Acct ${id}`, type: type as never, parentId: null, isActive: true, standardAccountId: null,
+      id,
+      companyId: RANDOM_COMPANY,
+      number: String(id),
+      name: `Acct ${id}`,
+      type: type as never,
+      parentId: null,
+      isActive: true,
+      standardAccountId: null,
     })),
-    trackingCategories: [{ id: CATEGORY_A, companyId: RANDOM_COMPANY, name: 'A' }, { id: CATEGORY_B, companyId: RANDOM_COMPANY, name: 'B' }],
-    trackingOptions: [...OPTIONS_A.map((id, i) => ({ id, categoryId: CATEGORY_A, name: `A${i}` })), ...OPTIONS_B.map((id, i) => ({ id, categoryId: CATEGORY_B, name: `B${i}` }))],
+    trackingCategories: [
+      { id: CATEGORY_A, companyId: RANDOM_COMPANY, name: 'A' },
+      { id: CATEGORY_B, companyId: RANDOM_COMPANY, name: 'B' },
+    ],
+    trackingOptions: [
+      ...OPTIONS_A.map((id, i) => ({ id, categoryId: CATEGORY_A, name: `A${i}` })),
+      ...OPTIONS_B.map((id, i) => ({ id, categoryId: CATEGORY_B, name: `B${i}` })),
+    ],
     entries,
   };
 }

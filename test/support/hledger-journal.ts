@@ -16,7 +16,13 @@
 import { execFile } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
-import type { Account, AccountType, JournalEntryInput, LedgerBatch, TrackingOption } from '../../src/store/ledger-store.ts';
+import type {
+  Account,
+  AccountType,
+  JournalEntryInput,
+  LedgerBatch,
+  TrackingOption,
+} from '../../src/store/ledger-store.ts';
 
 const run = promisify(execFile);
 
@@ -123,7 +129,10 @@ export function writeHledgerJournal(path: string, ref: JournalReference, entries
     for (const e of entries) {
       buf.push(f.entry(e));
       count++;
-      if (buf.length >= 5000) { writeSync(fd, buf.join('')); buf = []; }
+      if (buf.length >= 5000) {
+        writeSync(fd, buf.join(''));
+        buf = [];
+      }
     }
     if (buf.length > 0) writeSync(fd, buf.join(''));
   } finally {
@@ -138,7 +147,10 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * hledger query terms equivalent to the report's selection: posted only, the locations (any of), and per tracking
  * category the requested options (any of; categories ANDed — hledger ANDs tag: terms).
  */
-export function hledgerQuery(ref: { trackingOptions: readonly TrackingOption[] }, q: { locations?: number[]; filters?: string[] }): string[] {
+export function hledgerQuery(
+  ref: { trackingOptions: readonly TrackingOption[] },
+  q: { locations?: number[]; filters?: string[] },
+): string[] {
   const terms = ['status:*'];
   if (q.locations && q.locations.length > 0) terms.push(`tag:loc=^(${q.locations.join('|')})$`);
   const byCategory = new Map<string, string[]>();
@@ -150,7 +162,8 @@ export function hledgerQuery(ref: { trackingOptions: readonly TrackingOption[] }
     list.push(id);
     byCategory.set(option.categoryId.toLowerCase(), list);
   }
-  for (const [category, ids] of byCategory) terms.push(`tag:${categoryTag(category)}=^(${ids.map(escapeRegex).join('|')})$`);
+  for (const [category, ids] of byCategory)
+    terms.push(`tag:${categoryTag(category)}=^(${ids.map(escapeRegex).join('|')})$`);
   return terms;
 }
 
@@ -167,7 +180,10 @@ export async function hledgerVersion(): Promise<string | undefined> {
 }
 
 export async function runHledger(args: string[]): Promise<string> {
-  const { stdout } = await run(HLEDGER_BIN, args, { maxBuffer: 256 * 1024 * 1024, env: { ...process.env, LANG: 'C.UTF-8' } });
+  const { stdout } = await run(HLEDGER_BIN, args, {
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, LANG: 'C.UTF-8' },
+  });
   return stdout;
 }
 
@@ -186,12 +202,17 @@ function parseCsvLine(line: string): string[] {
   let i = 0;
   while (i < line.length) {
     if (line[i] === '"') {
-      let j = i + 1, cell = '';
+      let j = i + 1,
+        cell = '';
       for (;;) {
         const q = line.indexOf('"', j);
         if (q < 0) throw new Error(`bad CSV line: ${line}`);
         cell += line.slice(j, q);
-        if (line[q + 1] === '"') { cell += '"'; j = q + 2; continue; }
+        if (line[q + 1] === '"') {
+          cell += '"';
+          j = q + 2;
+          continue;
+        }
         i = q + 1;
         break;
       }
@@ -218,9 +239,12 @@ export interface IncomeStatement {
 
 /** Parses `hledger incomestatement -O csv --flat` (hledger 1.25 layout: title, header, Revenues…, Expenses…, Net:). */
 export function parseIncomeStatementCsv(csv: string): IncomeStatement {
-  const rows = csv.split(/\r?\n/).filter((l) => l.length > 0).map(parseCsvLine);
+  const rows = csv
+    .split(/\r?\n/)
+    .filter((l) => l.length > 0)
+    .map(parseCsvLine);
   const header = rows[1];
-  if (!header || header[0] !== 'Account') throw new Error(`unexpected incomestatement CSV header:\n${csv.slice(0, 500)}`);
+  if (header?.[0] !== 'Account') throw new Error(`unexpected incomestatement CSV header:\n${csv.slice(0, 500)}`);
   const columns = header.slice(1);
   const result: IncomeStatement = { columns, revenues: new Map(), expenses: new Map(), net: columns.map(() => 0) };
   let section: Map<string, number[]> | undefined;
@@ -232,7 +256,10 @@ export function parseIncomeStatementCsv(csv: string): IncomeStatement {
     else if (name === 'Net:') result.net = columns.map((_, i) => decimalToCents(cells[i] ?? ''));
     else {
       if (!section) throw new Error(`incomestatement CSV: row "${name}" outside a section`);
-      section.set(name, columns.map((_, i) => decimalToCents(cells[i] ?? '')));
+      section.set(
+        name,
+        columns.map((_, i) => decimalToCents(cells[i] ?? '')),
+      );
     }
   }
   return result;

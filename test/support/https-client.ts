@@ -1,17 +1,37 @@
-/** A small HTTPS client for tests behind the test nginx: trusts its self-signed certificate, can pick the source address. */
+/**
+ * A small HTTPS client for tests behind the test nginx: trusts its self-signed certificate, can pick the source
+ * address.
+ */
 import { request } from 'node:https';
 
-export interface HttpsAnswer { status: number; headers: Record<string, string | string[] | undefined>; text: string }
+export interface HttpsAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
 
-export function httpsRequest(url: string, options: { ca: string; method?: string; headers?: Record<string, string>; body?: string; localAddress?: string }): Promise<HttpsAnswer> {
+export function httpsRequest(
+  url: string,
+  options: { ca: string; method?: string; headers?: Record<string, string>; body?: string; localAddress?: string },
+): Promise<HttpsAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers, ca: options.ca, localAddress: options.localAddress, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      {
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        ca: options.ca,
+        localAddress: options.localAddress,
+        agent: false,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });

@@ -48,7 +48,8 @@ export function siteFromDeploy(ports: SitePorts, certificate: string, key: strin
   site = replaceOnce(site, 'server 127.0.0.1:8080 ', `server 127.0.0.1:${ports.upstreams[0]} `);
   site = replaceOnce(site, 'server 127.0.0.1:8081 ', `server 127.0.0.1:${ports.upstreams[1]} `);
   // Both server blocks answer as the test's address (the shipped file names reports.example.com in each).
-  if (site.split('server_name reports.example.com;').length - 1 !== 2) throw new Error(`${SITE_FILE}: expected server_name reports.example.com twice`);
+  if (site.split('server_name reports.example.com;').length - 1 !== 2)
+    throw new Error(`${SITE_FILE}: expected server_name reports.example.com twice`);
   site = site.replaceAll('server_name reports.example.com;', 'server_name 127.0.0.1;');
   site = replaceOnce(site, '/etc/ssl/certs/reports.example.com.pem', certificate);
   site = replaceOnce(site, '/etc/ssl/private/reports.example.com.key', key);
@@ -61,7 +62,10 @@ function waitForPort(port: number, child: ChildProcess, log: () => string, timeo
     const attempt = () => {
       if (child.exitCode !== null) return reject(new Error(`nginx exited ${child.exitCode}:\n${log()}`));
       const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => { socket.destroy(); resolve(); });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve();
+      });
       socket.once('error', () => {
         socket.destroy();
         if (Date.now() > until) reject(new Error(`nginx did not listen on ${port}:\n${log()}`));
@@ -73,29 +77,50 @@ function waitForPort(port: number, child: ChildProcess, log: () => string, timeo
 }
 
 export async function startNginx(ports: SitePorts): Promise<RunningNginx> {
-  if (!existsSync(NGINX_BIN)) throw new Error(`nginx not found at ${NGINX_BIN}: apt-get install nginx (scripts/ensure-system-packages.sh)`);
+  if (!existsSync(NGINX_BIN))
+    throw new Error(`nginx not found at ${NGINX_BIN}: apt-get install nginx (scripts/ensure-system-packages.sh)`);
   const dir = mkdtempSync(path.join(tmpdir(), 'rs-nginx-'));
   const certificate = path.join(dir, 'cert.pem');
   const key = path.join(dir, 'key.pem');
-  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', certificate]);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    '-keyout',
+    key,
+    '-out',
+    certificate,
+  ]);
   writeFileSync(path.join(dir, 'site.conf'), siteFromDeploy(ports, certificate, key));
   // The main context a distribution's nginx.conf would give, pointed at the temp dir; the site is included as is.
-  writeFileSync(path.join(dir, 'nginx.conf'), [
-    'daemon off;',
-    'master_process on;',
-    'worker_processes auto;',
-    `pid ${dir}/nginx.pid;`,
-    `error_log ${dir}/error.log warn;`,
-    'events { worker_connections 4096; }',
-    'http {',
-    `  access_log ${dir}/access.log;`,
-    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t}_temp;`),
-    `  include ${dir}/site.conf;`,
-    '}',
-    '',
-  ].join('\n'));
-  const child = spawn(NGINX_BIN, ['-p', `${dir}/`, '-c', `${dir}/nginx.conf`, '-e', `${dir}/error.log`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  writeFileSync(
+    path.join(dir, 'nginx.conf'),
+    [
+      'daemon off;',
+      'master_process on;',
+      'worker_processes auto;',
+      `pid ${dir}/nginx.pid;`,
+      `error_log ${dir}/error.log warn;`,
+      'events { worker_connections 4096; }',
+      'http {',
+      `  access_log ${dir}/access.log;`,
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t}_temp;`),
+      `  include ${dir}/site.conf;`,
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const child = spawn(NGINX_BIN, ['-p', `${dir}/`, '-c', `${dir}/nginx.conf`, '-e', `${dir}/error.log`], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

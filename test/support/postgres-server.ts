@@ -2,7 +2,8 @@
  * A real, throwaway PostgreSQL server for tests: initdb into a temp dir, pg_ctl start on a free 127.0.0.1 port with
  * its unix socket inside the temp dir. As root, the binaries run as the `postgres` system user (runuser).
  * stop()/start() restart it on the same port and data dir (for fault tests); destroy() stops it and deletes everything.
- * With `keepData`, the data directory is that folder instead (made by initdb when it holds no cluster yet) and destroy()
+ * With `keepData`, the data directory is that folder instead (made by initdb when it holds no cluster yet) and
+ * destroy()
  * leaves it in place: the benchmarks keep a loaded ledger between runs that way.
  */
 import { execFile } from 'node:child_process';
@@ -29,11 +30,16 @@ export interface PostgresServer {
 /** True when the tests may skip PostgreSQL (explicit opt-out only). */
 export const skipPostgres = process.env.SKIP_POSTGRES === '1';
 
-export async function startPostgresServer(database = 'ledger_test', { keepData }: { keepData?: string } = {}): Promise<PostgresServer> {
+export async function startPostgresServer(
+  database = 'ledger_test',
+  { keepData }: { keepData?: string } = {},
+): Promise<PostgresServer> {
   for (const bin of ['initdb', 'pg_ctl']) {
     if (!existsSync(join(PG_BIN_DIR, bin))) {
-      throw new Error(`PostgreSQL binaries not found: ${join(PG_BIN_DIR, bin)} is missing. Install PostgreSQL 15 `
-        + '(apt-get install postgresql-15), point PG_BIN_DIR at its bin directory, or set SKIP_POSTGRES=1 to skip the PostgreSQL tests.');
+      throw new Error(
+        `PostgreSQL binaries not found: ${join(PG_BIN_DIR, bin)} is missing. Install PostgreSQL 15 ` +
+          '(apt-get install postgresql-15), point PG_BIN_DIR at its bin directory, or set SKIP_POSTGRES=1 to skip the PostgreSQL tests.',
+      );
     }
   }
   const asRoot = userInfo().uid === 0;
@@ -46,13 +52,17 @@ export async function startPostgresServer(database = 'ledger_test', { keepData }
   if (asRoot) {
     const { stdout } = await run('id', ['-u', 'postgres']);
     const { stdout: gid } = await run('id', ['-g', 'postgres']);
-    for (const p of [dir, sock, ...(fresh && keepData ? [data] : [])]) chownSync(p, Number(stdout.trim()), Number(gid.trim()));
+    for (const p of [dir, sock, ...(fresh && keepData ? [data] : [])])
+      chownSync(p, Number(stdout.trim()), Number(gid.trim()));
   }
   const exec = (bin: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', join(PG_BIN_DIR, bin), ...args]) : run(join(PG_BIN_DIR, bin), args);
+    asRoot
+      ? run('runuser', ['-u', 'postgres', '--', join(PG_BIN_DIR, bin), ...args])
+      : run(join(PG_BIN_DIR, bin), args);
 
   const port = await freePort();
-  if (fresh) await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C']);
+  if (fresh)
+    await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C']);
   const options = `-p ${port} -k ${sock} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   let running = false;
   const createDatabase = async (name: string): Promise<string> => {

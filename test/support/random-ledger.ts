@@ -10,7 +10,15 @@
  * For large sizes, `randomLedgerEntries` streams entries one by one (the benchmarks write them as CSV files).
  */
 import type {
-  Account, AccountType, Company, JournalEntryInput, JournalLineInput, LedgerBatch, Location, TrackingCategory, TrackingOption,
+  Account,
+  AccountType,
+  Company,
+  JournalEntryInput,
+  JournalLineInput,
+  LedgerBatch,
+  Location,
+  TrackingCategory,
+  TrackingOption,
 } from '../../src/store/ledger-store.ts';
 
 export interface RandomLedgerOptions {
@@ -40,9 +48,15 @@ export function createRng(seed: number): () => number {
     z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
     return (z ^ (z >>> 16)) >>> 0;
   };
-  let a = split(), b = split(), c = split(), d = split();
+  let a = split(),
+    b = split(),
+    c = split(),
+    d = split();
   const next = () => {
-    a |= 0; b |= 0; c |= 0; d |= 0;
+    a |= 0;
+    b |= 0;
+    c |= 0;
+    d |= 0;
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
     a = b ^ (b >>> 9);
@@ -84,10 +98,26 @@ const CHART: ReadonlyArray<readonly [number, string, AccountType, number | null]
 
 /** P&L accounts that lines are posted to, with a weight (bigger = more lines). Parents 4000, 5000 and 6110 post too. */
 const POSTABLE: ReadonlyArray<readonly [number, number]> = [
-  [4000, 3], [4010, 8], [4020, 5], [4100, 2], [4900, 1],
-  [5000, 1], [5010, 6], [5020, 3], [5100, 2],
-  [6010, 4], [6020, 2], [6110, 1], [6111, 1], [6120, 2], [6200, 2], [6300, 1],
-  [7000, 1], [7100, 1], [8000, 1], [8100, 1],
+  [4000, 3],
+  [4010, 8],
+  [4020, 5],
+  [4100, 2],
+  [4900, 1],
+  [5000, 1],
+  [5010, 6],
+  [5020, 3],
+  [5100, 2],
+  [6010, 4],
+  [6020, 2],
+  [6110, 1],
+  [6111, 1],
+  [6120, 2],
+  [6200, 2],
+  [6300, 1],
+  [7000, 1],
+  [7100, 1],
+  [8000, 1],
+  [8100, 1],
 ];
 
 const CREDIT_NORMAL = new Set<AccountType>(['Income', 'OtherIncome']);
@@ -96,7 +126,10 @@ const CREDIT_NORMAL = new Set<AccountType>(['Income', 'OtherIncome']);
 function fakeGuid(label: string, seed: number): string {
   const rnd = createRng(seed ^ [...label].reduce((h, ch) => Math.imul(h ^ ch.charCodeAt(0), 16777619), 2166136261));
   let out = '';
-  for (let i = 0; i < 4; i++) out += Math.floor(rnd() * 4294967296).toString(16).padStart(8, '0');
+  for (let i = 0; i < 4; i++)
+    out += Math.floor(rnd() * 4294967296)
+      .toString(16)
+      .padStart(8, '0');
   return out;
 }
 
@@ -114,11 +147,28 @@ export interface RandomLedgerReference {
 export function randomLedgerReference(options: RandomLedgerOptions): RandomLedgerReference {
   const companyId = options.companyId ?? RANDOM_COMPANY_ID;
   const seed = options.seed;
-  const company: Company = { id: companyId, name: `Random Co ${seed}`, baseCurrency: 'USD', fiscalYearStartMonth: 1, timeZone: 'UTC' };
+  const company: Company = {
+    id: companyId,
+    name: `Random Co ${seed}`,
+    baseCurrency: 'USD',
+    fiscalYearStartMonth: 1,
+    timeZone: 'UTC',
+  };
   const locationCount = Math.max(1, options.locations ?? 4);
-  const locations: Location[] = Array.from({ length: locationCount }, (_, i) => ({ id: i + 1, companyId, name: `Location ${i + 1}` }));
+  const locations: Location[] = Array.from({ length: locationCount }, (_, i) => ({
+    id: i + 1,
+    companyId,
+    name: `Location ${i + 1}`,
+  }));
   const accounts: Account[] = CHART.map(([id, name, type, parentId]) => ({
-    id, companyId, number: String(id), name, type, parentId, isActive: true, standardAccountId: null,
+    id,
+    companyId,
+    number: String(id),
+    name,
+    type,
+    parentId,
+    isActive: true,
+    standardAccountId: null,
   }));
   const channel = fakeGuid('category:channel', seed);
   const region = fakeGuid('category:daypart', seed);
@@ -127,17 +177,39 @@ export function randomLedgerReference(options: RandomLedgerOptions): RandomLedge
     { id: region, companyId, name: 'Daypart' },
   ];
   const trackingOptions: TrackingOption[] = [
-    ...['Dine In', 'Delivery', 'Takeout'].map((name) => ({ id: fakeGuid(`option:channel:${name}`, seed), categoryId: channel, name })),
-    ...['Breakfast', 'Lunch', 'Dinner', 'Late Night'].map((name) => ({ id: fakeGuid(`option:daypart:${name}`, seed), categoryId: region, name })),
+    ...['Dine In', 'Delivery', 'Takeout'].map((name) => ({
+      id: fakeGuid(`option:channel:${name}`, seed),
+      categoryId: channel,
+      name,
+    })),
+    ...['Breakfast', 'Lunch', 'Dinner', 'Late Night'].map((name) => ({
+      id: fakeGuid(`option:daypart:${name}`, seed),
+      categoryId: region,
+      name,
+    })),
   ];
   return {
-    companyId, company, locations, accounts, trackingCategories, trackingOptions,
-    batch: { companies: [company], locations, standardAccounts: [], accounts, trackingCategories, trackingOptions, entries: [] },
+    companyId,
+    company,
+    locations,
+    accounts,
+    trackingCategories,
+    trackingOptions,
+    batch: {
+      companies: [company],
+      locations,
+      standardAccounts: [],
+      accounts,
+      trackingCategories,
+      trackingOptions,
+      entries: [],
+    },
   };
 }
 
 const DAY_MS = 86_400_000;
-const epochDay = (d: string) => Date.UTC(Number(d.slice(0, 4)), Number(d.slice(5, 7)) - 1, Number(d.slice(8, 10))) / DAY_MS;
+const epochDay = (d: string) =>
+  Date.UTC(Number(d.slice(0, 4)), Number(d.slice(5, 7)) - 1, Number(d.slice(8, 10))) / DAY_MS;
 
 /** Streams the entries of the random ledger (same sequence for the same options). */
 export function* randomLedgerEntries(options: RandomLedgerOptions): Generator<JournalEntryInput> {
@@ -146,11 +218,15 @@ export function* randomLedgerEntries(options: RandomLedgerOptions): Generator<Jo
   const from = epochDay(options.startDate ?? '2023-01-01');
   const to = epochDay(options.endDate ?? '2024-12-31');
   if (!(to >= from)) throw new RangeError('randomLedger: endDate before startDate');
-  const dates = Array.from({ length: to - from + 1 }, (_, i) => new Date((from + i) * DAY_MS).toISOString().slice(0, 10));
+  const dates = Array.from({ length: to - from + 1 }, (_, i) =>
+    new Date((from + i) * DAY_MS).toISOString().slice(0, 10),
+  );
   const locationIds = ref.locations.map((l) => l.id);
   const typeOf = new Map(ref.accounts.map((a) => [a.id, a.type]));
   const weighted: number[] = POSTABLE.flatMap(([id, w]) => Array<number>(w).fill(id));
-  const byCategory = ref.trackingCategories.map((c) => ref.trackingOptions.filter((o) => o.categoryId === c.id).map((o) => o.id));
+  const byCategory = ref.trackingCategories.map((c) =>
+    ref.trackingOptions.filter((o) => o.categoryId === c.id).map((o) => o.id),
+  );
   const unposted = options.unpostedRate ?? 0.02;
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
 
@@ -174,7 +250,14 @@ export function* randomLedgerEntries(options: RandomLedgerOptions): Generator<Jo
       sum += cents;
     }
     lines.push({ accountId: BANK_ACCOUNT_ID, cents: -sum });
-    yield { companyId: ref.companyId, locationId, date, memo: `Random entry ${i + 1}`, isPosted: rnd() >= unposted, lines };
+    yield {
+      companyId: ref.companyId,
+      locationId,
+      date,
+      memo: `Random entry ${i + 1}`,
+      isPosted: rnd() >= unposted,
+      lines,
+    };
   }
 }
 

@@ -31,15 +31,25 @@ export function productionEnv(env: Record<string, string | undefined>): NodeJS.P
   return { ...rest, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env };
 }
 
-export function startServerProcess(command: string, args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<ServerProcess> {
-  const child = spawn(command, args, { cwd: options.cwd ?? REPO_ROOT, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServerProcess(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<ServerProcess> {
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => {
-    if (signal) out += `\n[process ended by ${signal}]`;
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code, signal) => {
+      if (signal) out += `\n[process ended by ${signal}]`;
+      resolve(code);
+    }),
+  );
   const stopWith = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     return exited;
@@ -60,16 +70,28 @@ export function startServerProcess(command: string, args: string[], options: { c
       const waitForOutput = async (pattern: RegExp, timeoutMs = 30_000) => {
         const until = Date.now() + timeoutMs;
         while (!pattern.test(out)) {
-          if (Date.now() > until || child.exitCode !== null) throw new Error(`output never matched ${pattern}:\n${out}`);
+          if (Date.now() > until || child.exitCode !== null)
+            throw new Error(`output never matched ${pattern}:\n${out}`);
           await new Promise((r) => setTimeout(r, 50));
         }
       };
-      resolve({ child, url: m[1]!.replace(/\/$/, ''), output: () => out, exited, waitForOutput, stop: () => stopWith('SIGTERM'), kill: () => stopWith('SIGKILL') });
+      resolve({
+        child,
+        url: m[1]!.replace(/\/$/, ''),
+        output: () => out,
+        exited,
+        waitForOutput,
+        stop: () => stopWith('SIGTERM'),
+        kill: () => stopWith('SIGKILL'),
+      });
     });
   });
 }
 
 /** `node dist/src/start.js` in `cwd` (the repository, or a production install of it). */
-export function startProductionServer(env: Record<string, string | undefined>, cwd = REPO_ROOT): Promise<ServerProcess> {
+export function startProductionServer(
+  env: Record<string, string | undefined>,
+  cwd = REPO_ROOT,
+): Promise<ServerProcess> {
   return startServerProcess(process.execPath, ['dist/src/start.js'], { cwd, env: productionEnv(env) });
 }

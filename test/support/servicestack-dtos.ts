@@ -6,7 +6,10 @@ import type { IReturn } from '@servicestack/client';
 import type * as Dto from '../../src/contract/dtos.ts';
 
 abstract class RequestDto<TRequest extends object, TResponse> implements IReturn<TResponse> {
-  constructor(init: TRequest, private readonly method: 'GET' | 'POST' = 'POST') {
+  constructor(
+    init: TRequest,
+    private readonly method: 'GET' | 'POST' = 'POST',
+  ) {
     Object.assign(this, init);
   }
   abstract getTypeName(): string;

@@ -25,8 +25,12 @@ export interface UnitService {
 /** The [Service] section's settings used to start the process (each setting once, Environment= repeated). */
 export function readUnit(instance: string, text = readFileSync(UNIT_FILE, 'utf8')): UnitService {
   const service = text.slice(text.indexOf('[Service]'), text.indexOf('[Install]'));
-  const lines = service.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#') && !l.startsWith('['));
-  const values = (key: string) => lines.filter((l) => l.startsWith(`${key}=`)).map((l) => l.slice(key.length + 1).replaceAll('%i', instance));
+  const lines = service
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#') && !l.startsWith('['));
+  const values = (key: string) =>
+    lines.filter((l) => l.startsWith(`${key}=`)).map((l) => l.slice(key.length + 1).replaceAll('%i', instance));
   const one = (key: string) => {
     const found = values(key);
     if (found.length !== 1) throw new Error(`${UNIT_FILE}: expected one ${key}=, found ${found.length}`);
@@ -41,9 +45,14 @@ export function readUnit(instance: string, text = readFileSync(UNIT_FILE, 'utf8'
 }
 
 /** Starts one instance as systemd would: ExecStart in WorkingDirectory with the unit's environment plus `envFile`. */
-export function startUnitInstance(port: number, envFile: Record<string, string>, releaseDir = REPO_ROOT): Promise<ServerProcess> {
+export function startUnitInstance(
+  port: number,
+  envFile: Record<string, string>,
+  releaseDir = REPO_ROOT,
+): Promise<ServerProcess> {
   const unit = readUnit(String(port));
-  if (unit.workingDirectory !== UNIT_RELEASE_DIR) throw new Error(`unit WorkingDirectory is ${unit.workingDirectory}, expected ${UNIT_RELEASE_DIR}`);
+  if (unit.workingDirectory !== UNIT_RELEASE_DIR)
+    throw new Error(`unit WorkingDirectory is ${unit.workingDirectory}, expected ${UNIT_RELEASE_DIR}`);
   const [bin, ...args] = unit.execStart;
   if (bin !== UNIT_NODE) throw new Error(`unit ExecStart runs ${bin}, expected ${UNIT_NODE}`);
   return startServerProcess(path.join(releaseDir, path.relative(UNIT_RELEASE_DIR, UNIT_NODE)), args, {
@@ -62,10 +71,21 @@ export async function verifyUnit(instance: string): Promise<string | undefined> 
   const dir = mkdtempSync(path.join(tmpdir(), 'rs-unit-'));
   try {
     // The release's own Node, as installed in this checkout (systemd-analyze checks that ExecStart is executable).
-    writeFileSync(path.join(dir, path.basename(UNIT_FILE)), readFileSync(UNIT_FILE, 'utf8').replaceAll(UNIT_NODE, path.join(REPO_ROOT, path.relative(UNIT_RELEASE_DIR, UNIT_NODE))));
+    writeFileSync(
+      path.join(dir, path.basename(UNIT_FILE)),
+      readFileSync(UNIT_FILE, 'utf8').replaceAll(
+        UNIT_NODE,
+        path.join(REPO_ROOT, path.relative(UNIT_RELEASE_DIR, UNIT_NODE)),
+      ),
+    );
     symlinkSync(path.basename(UNIT_FILE), path.join(dir, `reporting-service@${instance}.service`));
-    const result = await promisify(execFile)(analyze, ['verify', path.join(dir, `reporting-service@${instance}.service`)])
-      .then(({ stdout, stderr }) => stdout + stderr, (e: { stdout?: string; stderr?: string; message: string }) => `${e.stdout ?? ''}${e.stderr ?? ''}` || e.message);
+    const result = await promisify(execFile)(analyze, [
+      'verify',
+      path.join(dir, `reporting-service@${instance}.service`),
+    ]).then(
+      ({ stdout, stderr }) => stdout + stderr,
+      (e: { stdout?: string; stderr?: string; message: string }) => `${e.stdout ?? ''}${e.stderr ?? ''}` || e.message,
+    );
     return result.trim();
   } finally {
     rmSync(dir, { recursive: true, force: true });

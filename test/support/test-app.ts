@@ -38,21 +38,40 @@ export interface TestAppOptions {
   /** The app's logger (silent by default). */
   logger?: Logger;
   /** Limits and deployment settings (defaults as in production). */
-  config?: Partial<Pick<AppConfig, 'maxUrlLength' | 'maxArrayItems' | 'requestTimeoutMs' | 'bodyLimitBytes'
-    | 'publicBaseUrl' | 'basePath' | 'trustProxy' | 'auth' | 'maxReportColumns' | 'metrics'>>;
+  config?: Partial<
+    Pick<
+      AppConfig,
+      | 'maxUrlLength'
+      | 'maxArrayItems'
+      | 'requestTimeoutMs'
+      | 'bodyLimitBytes'
+      | 'publicBaseUrl'
+      | 'basePath'
+      | 'trustProxy'
+      | 'auth'
+      | 'maxReportColumns'
+      | 'metrics'
+    >
+  >;
 }
 
 export const TEST_COMPANY_NAME = 'Test Company';
 /** Requests with this header get no default key. */
 export const NO_KEY_HEADER = 'x-test-no-key';
 
-const PUBLIC_PATH = /^\/+(v1\/+echo(\/|$)|(json|xml|jsv|csv|html)\/+(reply|oneway)\/+echorequest\b|api\/echorequest\b)/i;
+const PUBLIC_PATH =
+  /^\/+(v1\/+echo(\/|$)|(json|xml|jsv|csv|html)\/+(reply|oneway)\/+echorequest\b|api\/echorequest\b)/i;
 
 /** Wraps an app so that requests without a key get `apiKey` (see the module comment). */
 export function withDefaultKey(app: Express, apiKey: string): Express {
-  const wrapped = function (req: Request, res: Response, next?: NextFunction) {
+  const wrapped = (req: Request, res: Response, next?: NextFunction) => {
     const h = req.headers;
-    if (h['x-apikey'] === undefined && h.authorization === undefined && h[NO_KEY_HEADER] === undefined && !PUBLIC_PATH.test(req.url ?? '')) {
+    if (
+      h['x-apikey'] === undefined &&
+      h.authorization === undefined &&
+      h[NO_KEY_HEADER] === undefined &&
+      !PUBLIC_PATH.test(req.url ?? '')
+    ) {
       h['x-apikey'] = apiKey;
     }
     return (app as unknown as (req: Request, res: Response, next?: NextFunction) => void)(req, res, next);
@@ -73,7 +92,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const { key: apiKey } = await createApiKey(store, { name: 'test default', companyIds: [...companyIds] });
   const rawApp = await createApp({
     config: {
-      companyName: options.companyName ?? TEST_COMPANY_NAME, debug: options.debug ?? false, bodyLimitBytes: 65_536, validateResponses: true,
+      companyName: options.companyName ?? TEST_COMPANY_NAME,
+      debug: options.debug ?? false,
+      bodyLimitBytes: 65_536,
+      validateResponses: true,
       ...options.config,
     },
     store,
@@ -85,7 +107,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     rawApp,
     store,
     apiKey,
-    keyFor: async (...ids: number[]) => (await createApiKey(store, { name: `test ${ids.join(',')}`, companyIds: ids })).key,
+    keyFor: async (...ids: number[]) =>
+      (await createApiKey(store, { name: `test ${ids.join(',')}`, companyIds: ids })).key,
     close: () => (options.store ? Promise.resolve() : store.close()),
   };
 }

@@ -1,4 +1,7 @@
-/** What a body comparer is: a media type it reads, a parse into a tree (JSONPath rules run on it), a diff, a pretty form. */
+/**
+ * What a body comparer is: a media type it reads, a parse into a tree (JSONPath rules run on it), a diff, a pretty
+ * form.
+ */
 import type { FieldDiff } from '../types.ts';
 
 export interface ParsedBody {

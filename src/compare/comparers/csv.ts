@@ -24,10 +24,18 @@ function cellValue(cell: string): unknown {
  * Every line break ends a record unless quoted, as a CSV client reads it: csv-parse would otherwise take the first
  * row's CRLF as the only delimiter and keep a bare LF inside an unquoted cell.
  */
-const STRICT = { record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: false, relax_quotes: false, skip_empty_lines: false } as const;
+const STRICT = {
+  record_delimiter: ['\r\n', '\n', '\r'],
+  relax_column_count: false,
+  relax_quotes: false,
+  skip_empty_lines: false,
+} as const;
 
 export function readCsvStrictly(body: string): string[][] {
-  return parse(body.replace(/^\uFEFF/, ''), { ...STRICT, record_delimiter: [...STRICT.record_delimiter] }) as string[][];
+  return parse(body.replace(/^\uFEFF/, ''), {
+    ...STRICT,
+    record_delimiter: [...STRICT.record_delimiter],
+  }) as string[][];
 }
 
 export const csvComparer: BodyComparer = {
@@ -38,7 +46,9 @@ export const csvComparer: BodyComparer = {
     const uniqueHeader = new Set(header).size === header.length && header.every((h) => h !== '');
     const tree = {
       header,
-      rows: rows.map((row) => (uniqueHeader ? Object.fromEntries(row.map((cell, i) => [header[i]!, cellValue(cell)])) : row.map(cellValue))),
+      rows: rows.map((row) =>
+        uniqueHeader ? Object.fromEntries(row.map((cell, i) => [header[i]!, cellValue(cell)])) : row.map(cellValue),
+      ),
     };
     return { tree, pretty: body };
   },

@@ -19,7 +19,10 @@ export const jsvComparer: BodyComparer = {
 function prettyJsv(value: unknown, indent = ''): string {
   if (typeof value !== 'object' || value === null) return toJsv(value);
   const inner = `${indent}  `;
-  if (Array.isArray(value)) return value.length ? `[\n${value.map((v) => inner + prettyJsv(v, inner)).join(',\n')}\n${indent}]` : '[]';
+  if (Array.isArray(value))
+    return value.length ? `[\n${value.map((v) => inner + prettyJsv(v, inner)).join(',\n')}\n${indent}]` : '[]';
   const members = Object.entries(value);
-  return members.length ? `{\n${members.map(([k, v]) => `${inner}${toJsv(k)}:${prettyJsv(v, inner)}`).join(',\n')}\n${indent}}` : '{}';
+  return members.length
+    ? `{\n${members.map(([k, v]) => `${inner}${toJsv(k)}:${prettyJsv(v, inner)}`).join(',\n')}\n${indent}}`
+    : '{}';
 }

@@ -13,7 +13,15 @@ import { treeDiff } from './tree-diff.ts';
 import { xmlComparer } from './xml.ts';
 import type { FieldDiff } from '../types.ts';
 
-export const BODY_COMPARERS: readonly BodyComparer[] = [jsonComparer, jsonpComparer, xmlComparer, jsvComparer, csvComparer, textComparer, binaryComparer];
+export const BODY_COMPARERS: readonly BodyComparer[] = [
+  jsonComparer,
+  jsonpComparer,
+  xmlComparer,
+  jsvComparer,
+  csvComparer,
+  textComparer,
+  binaryComparer,
+];
 
 export function mediaTypeOf(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
@@ -21,7 +29,10 @@ export function mediaTypeOf(contentType: string | undefined): string {
 
 /** Whether bodies of this media type are read as text (else kept as bytes). */
 export function isTextMediaType(mediaType: string): boolean {
-  return BODY_COMPARERS.some((c) => c !== binaryComparer && c.accepts(mediaType)) || /javascript|json|xml|csv|html/.test(mediaType);
+  return (
+    BODY_COMPARERS.some((c) => c !== binaryComparer && c.accepts(mediaType)) ||
+    /javascript|json|xml|csv|html/.test(mediaType)
+  );
 }
 
 export function comparerFor(mediaType: string, binary: boolean): BodyComparer {
@@ -68,10 +79,12 @@ function defaultDiff(a: ParsedBody, b: ParsedBody): FieldDiff[] {
 export function compareBodies(comparer: BodyComparer, oldBody: string, newBody: string): BodyComparison {
   const a = parseWith(comparer, oldBody);
   const b = parseWith(comparer, newBody);
-  if (a.ok && b.ok) return { comparer: comparer.name, diffs: (comparer.diff ?? defaultDiff)(a.body, b.body), old: a.body, new: b.body };
+  if (a.ok && b.ok)
+    return { comparer: comparer.name, diffs: (comparer.diff ?? defaultDiff)(a.body, b.body), old: a.body, new: b.body };
   const oldText = textComparer.parse(oldBody);
   const newText = textComparer.parse(newBody);
   const diffs = textComparer.diff!(oldText, newText);
-  if (a.ok !== b.ok) diffs.unshift({ path: 'format()', kind: 'changed', old: validity(comparer, a), new: validity(comparer, b) });
+  if (a.ok !== b.ok)
+    diffs.unshift({ path: 'format()', kind: 'changed', old: validity(comparer, a), new: validity(comparer, b) });
   return { comparer: textComparer.name, diffs, old: oldText, new: newText };
 }

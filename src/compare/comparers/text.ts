@@ -1,4 +1,6 @@
-/** Text line by line (the `diff` package's LCS): a changed, added or removed line is one difference (`$[line index]`). */
+/**
+ * Text line by line (the `diff` package's LCS): a changed, added or removed line is one difference (`$[line index]`).
+ */
 import { diffArrays } from 'diff';
 import type { FieldDiff } from '../types.ts';
 import type { BodyComparer } from './comparer.ts';
@@ -23,18 +25,24 @@ export const textComparer: BodyComparer = {
         for (let k = 0; k < n; k++) {
           const o = part.value[k];
           const nw = next.value[k];
-          if (o !== undefined && nw !== undefined) out.push({ path: `$[${oldLine + k}]`, segments: ['$', oldLine + k], kind: 'changed', old: o, new: nw });
-          else if (o !== undefined) out.push({ path: `$[${oldLine + k}]`, segments: ['$', oldLine + k], kind: 'removed', old: o });
+          if (o !== undefined && nw !== undefined)
+            out.push({ path: `$[${oldLine + k}]`, segments: ['$', oldLine + k], kind: 'changed', old: o, new: nw });
+          else if (o !== undefined)
+            out.push({ path: `$[${oldLine + k}]`, segments: ['$', oldLine + k], kind: 'removed', old: o });
           else out.push({ path: `$[${newLine + k}]`, segments: ['$', newLine + k], kind: 'added', new: nw });
         }
         oldLine += part.value.length;
         newLine += next.value.length;
         i++;
       } else if (part.removed) {
-        part.value.forEach((line, k) => out.push({ path: `$[${oldLine + k}]`, segments: ['$', oldLine + k], kind: 'removed', old: line }));
+        part.value.forEach((line, k) =>
+          out.push({ path: `$[${oldLine + k}]`, segments: ['$', oldLine + k], kind: 'removed', old: line }),
+        );
         oldLine += part.value.length;
       } else if (part.added) {
-        part.value.forEach((line, k) => out.push({ path: `$[${newLine + k}]`, segments: ['$', newLine + k], kind: 'added', new: line }));
+        part.value.forEach((line, k) =>
+          out.push({ path: `$[${newLine + k}]`, segments: ['$', newLine + k], kind: 'added', new: line }),
+        );
         newLine += part.value.length;
       } else {
         oldLine += part.value.length;

@@ -4,7 +4,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type { FieldDiff } from '../types.ts';
 import { jsonPath } from './paths.ts';
 
-const isContainer = (value: unknown): value is Record<string, unknown> | unknown[] => typeof value === 'object' && value !== null;
+const isContainer = (value: unknown): value is Record<string, unknown> | unknown[] =>
+  typeof value === 'object' && value !== null;
 
 export function treeDiff(a: unknown, b: unknown, root: (string | number)[] = ['$']): FieldDiff[] {
   if (!isContainer(a) || !isContainer(b) || Array.isArray(a) !== Array.isArray(b)) {

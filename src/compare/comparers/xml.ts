@@ -96,7 +96,13 @@ function readXml(body: string): XmlDocument {
   return { root: root.name, tree: root.value, order };
 }
 
-const prettyOptions = { ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, trimValues: true, preserveOrder: true };
+const prettyOptions = {
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  parseTagValue: false,
+  trimValues: true,
+  preserveOrder: true,
+};
 const prettyParser = new XMLParser(prettyOptions);
 const prettyBuilder = new XMLBuilder({ ...prettyOptions, format: true, indentBy: '  ', suppressEmptyNode: true });
 
@@ -113,11 +119,16 @@ export const xmlComparer: BodyComparer = {
   accepts: (mediaType) => /^(application|text)\/xml$/.test(mediaType) || mediaType.endsWith('+xml'),
   parse(body): ParsedBody {
     const document = readXml(body);
-    return { tree: document.tree, pretty: pretty(body), meta: { 'root()': document.root, 'order()': JSON.stringify([...document.order]) } };
+    return {
+      tree: document.tree,
+      pretty: pretty(body),
+      meta: { 'root()': document.root, 'order()': JSON.stringify([...document.order]) },
+    };
   },
   diff(a, b) {
     const out: FieldDiff[] = treeDiff(a.tree, b.tree);
-    if (a.meta!['root()'] !== b.meta!['root()']) out.unshift({ path: 'root()', kind: 'changed', old: a.meta!['root()'], new: b.meta!['root()'] });
+    if (a.meta!['root()'] !== b.meta!['root()'])
+      out.unshift({ path: 'root()', kind: 'changed', old: a.meta!['root()'], new: b.meta!['root()'] });
     const orderA = new Map(JSON.parse(a.meta!['order()']!) as [string, string[]][]);
     const orderB = new Map(JSON.parse(b.meta!['order()']!) as [string, string[]][]);
     for (const [path, names] of orderA) {

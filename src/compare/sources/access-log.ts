@@ -16,7 +16,13 @@ export function readAccessLog(file: string, text: string): SourceResult {
       continue;
     }
     const [method, target, protocol, ...rest] = cells[5]!.split(' ');
-    if (!method || !REPLAYABLE_METHOD.test(method) || !target || !/^HTTP\/\d(\.\d)?$/.test(protocol ?? '') || rest.length) {
+    if (
+      !method ||
+      !REPLAYABLE_METHOD.test(method) ||
+      !target ||
+      !/^HTTP\/\d(\.\d)?$/.test(protocol ?? '') ||
+      rest.length
+    ) {
       bad(`bad request line "${cells[5]}"`);
       continue;
     }

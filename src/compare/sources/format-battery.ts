@@ -16,20 +16,31 @@ import type { FieldSpec } from '../../contract/binding-plan.ts';
 import { Keywords } from '../../contract/keywords.ts';
 import { builtInFormats } from '../../formats/built-in.ts';
 import { DATE_HANDLERS } from '../../formats/jsconfig.ts';
-import { createFormatRegistry, type FormatEntry, type FormatRegistry, type WriteContext } from '../../formats/registry.ts';
+import {
+  createFormatRegistry,
+  type FormatEntry,
+  type FormatRegistry,
+  type WriteContext,
+} from '../../formats/registry.ts';
 import { comparerFor } from '../comparers/registry.ts';
 
 export type AddRequest = (rule: string, request: ContractRequest) => void;
 
 /** Values of a text field that a CSV writer must quote and a CSV reader must not split on. */
 export const LINE_BREAKS: readonly [string, string][] = [
-  ['lf', 'line\nbreak'], ['cr', 'line\rbreak'], ['crlf', 'line\r\nbreak'], ['formula-after-lf', "line\n=cmd|' /C calc'!A0"],
+  ['lf', 'line\nbreak'],
+  ['cr', 'line\rbreak'],
+  ['crlf', 'line\r\nbreak'],
+  ['formula-after-lf', "line\n=cmd|' /C calc'!A0"],
 ];
 
 /** Every `?jsconfig=` form a 4.5 host read (names, each date handler, both at once) and one it ignored. */
 export const JSCONFIG_FORMS: readonly string[] = [
-  'EmitCamelCaseNames:true', 'EmitLowercaseUnderscoreNames:true', ...DATE_HANDLERS.map((h) => `DateHandler:${h}`),
-  'emitcamelcasenames:true,datehandler:iso8601', 'NoSuchSetting:true',
+  'EmitCamelCaseNames:true',
+  'EmitLowercaseUnderscoreNames:true',
+  ...DATE_HANDLERS.map((h) => `DateHandler:${h}`),
+  'emitcamelcasenames:true,datehandler:iso8601',
+  'NoSuchSetting:true',
 ];
 
 export function formatRegistry(): FormatRegistry {
@@ -47,14 +58,24 @@ function withSuffix(url: string, suffix: string): string {
 
 const q = (name: string, value: string) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
 
-/** The pre-defined route of `format` for an operation of `/json/reply/{Op}` (`/jsv/reply/EchoRequest`, `/csv/oneway/…`). */
+/**
+ * The pre-defined route of `format` for an operation of `/json/reply/{Op}` (`/jsv/reply/EchoRequest`, `/csv/oneway/…`).
+ */
 function predefinedUrl(url: string, format: string, kind: 'reply' | 'oneway' = 'reply'): string {
   return url.replace(/^\/json\/reply\//i, `/${format}/${kind}/`);
 }
 
 /** The request DTO (or a list of them) as the format's writer writes it; undefined when it cannot. */
 function written(entry: FormatEntry, dto: unknown, dtoType: string): string | undefined {
-  const ctx: WriteContext = { status: 200, dtoType, originalUrl: '/', publicPath: '', inService: false, wrapped: false, keyword: () => undefined };
+  const ctx: WriteContext = {
+    status: 200,
+    dtoType,
+    originalUrl: '/',
+    publicPath: '',
+    inService: false,
+    wrapped: false,
+    keyword: () => undefined,
+  };
   try {
     const out = entry.writeDto!(dto, ctx);
     const body = typeof out === 'string' || Buffer.isBuffer(out) ? out : out.body;
@@ -64,7 +85,10 @@ function written(entry: FormatEntry, dto: unknown, dtoType: string): string | un
   }
 }
 
-/** Whether the format's answer reads back as a list (JSON's and JSV's do; XML's writer has no list type, CSV writes one DTO). */
+/**
+ * Whether the format's answer reads back as a list (JSON's and JSV's do; XML's writer has no list type, CSV writes one
+ * DTO).
+ */
 function writesList(entry: FormatEntry, body: string | undefined): body is string {
   if (body === undefined) return false;
   try {
@@ -75,7 +99,9 @@ function writesList(entry: FormatEntry, body: string | undefined): body is strin
 }
 
 function stringFields(fields: Iterable<FieldSpec> | undefined): FieldSpec[] {
-  return [...(fields ?? [])].filter((f) => f.type.kind === 'string' && !Object.values(Keywords).includes(f.name.toLowerCase() as never));
+  return [...(fields ?? [])].filter(
+    (f) => f.type.kind === 'string' && !Object.values(Keywords).includes(f.name.toLowerCase() as never),
+  );
 }
 
 /** GET: every writer and wrapper, jsconfig, line breaks in each format. */
@@ -83,7 +109,8 @@ export function formatGetRequests(registry: FormatRegistry, op: OperationRequest
   const sample = op.sample!;
   const id = op.operationId;
   const writers = registry.entries.filter((e) => !e.wraps && (e.writeDto || e.writeResult));
-  const get = (rule: string, url: string, headers?: Record<string, string>) => add(`${rule.split(':')[0]}:${id}:${rule.split(':').slice(1).join(':')}`, { method: 'GET', url, headers });
+  const get = (rule: string, url: string, headers?: Record<string, string>) =>
+    add(`${rule.split(':')[0]}:${id}:${rule.split(':').slice(1).join(':')}`, { method: 'GET', url, headers });
   for (const entry of writers) {
     get(`format:format=${entry.format}`, withQuery(sample.url, `format=${entry.format}`));
     get(`format:accept=${entry.mediaType}`, sample.url, { Accept: entry.mediaType });
@@ -95,17 +122,34 @@ export function formatGetRequests(registry: FormatRegistry, op: OperationRequest
   for (const wrapper of registry.wrappers) {
     const { keyword } = wrapper.wraps!;
     get(`${wrapper.format}:${keyword}`, withQuery(sample.url, `${keyword}=cb`));
-    get(`${wrapper.format}:${keyword}-sanitised`, withQuery(sample.url, `${keyword}=${encodeURIComponent('x.y<z>();')}`));
-    for (const entry of registry.dtoFormats) if (entry.format !== wrapper.wraps!.format) get(`${wrapper.format}:${keyword}+format=${entry.format}`, withQuery(sample.url, `${keyword}=cb&format=${entry.format}`));
+    get(
+      `${wrapper.format}:${keyword}-sanitised`,
+      withQuery(sample.url, `${keyword}=${encodeURIComponent('x.y<z>();')}`),
+    );
+    for (const entry of registry.dtoFormats)
+      if (entry.format !== wrapper.wraps!.format)
+        get(
+          `${wrapper.format}:${keyword}+format=${entry.format}`,
+          withQuery(sample.url, `${keyword}=cb&format=${entry.format}`),
+        );
   }
-  // ?jsconfig=: every form in the formats 4.5 applied it to (those ServiceStack.Text writes: JSON, JSV), one in every other.
+  // ?jsconfig=: every form in the formats 4.5 applied it to (those ServiceStack.Text writes: JSON, JSV), one in every
+  // other.
   for (const entry of registry.dtoFormats) {
     const forms = ['json', 'jsv'].includes(entry.format) ? JSCONFIG_FORMS : JSCONFIG_FORMS.slice(-2, -1);
-    for (const form of forms) get(`jsconfig:${form}:format=${entry.format}`, withQuery(sample.url, `${q(Keywords.jsconfig, form)}&format=${entry.format}`));
+    for (const form of forms)
+      get(
+        `jsconfig:${form}:format=${entry.format}`,
+        withQuery(sample.url, `${q(Keywords.jsconfig, form)}&format=${entry.format}`),
+      );
   }
   for (const field of stringFields(op.record.binding.query.values())) {
     for (const [name, value] of LINE_BREAKS) {
-      for (const entry of registry.dtoFormats) get(`line-break:${field.name}=${name}:format=${entry.format}`, withQuery(sample.url, `${q(field.name, value)}&format=${entry.format}`));
+      for (const entry of registry.dtoFormats)
+        get(
+          `line-break:${field.name}=${name}:format=${entry.format}`,
+          withQuery(sample.url, `${q(field.name, value)}&format=${entry.format}`),
+        );
     }
   }
 }
@@ -118,7 +162,13 @@ export function formatBodyRequests(registry: FormatRegistry, op: OperationReques
   const dtoType = op.record.requestDto;
   const bodyFormats = registry.dtoFormats.filter((e) => e.predefinedRoutes && e.mediaType !== 'text/html');
   for (const entry of bodyFormats) {
-    const post = (rule: string, url: string, body: string) => add(`body:${id}:${entry.format}${rule}`, { method: 'POST', url, headers: { 'Content-Type': entry.mediaType }, body });
+    const post = (rule: string, url: string, body: string) =>
+      add(`body:${id}:${entry.format}${rule}`, {
+        method: 'POST',
+        url,
+        headers: { 'Content-Type': entry.mediaType },
+        body,
+      });
     const one = written(entry, dto, dtoType);
     if (one !== undefined) {
       post('', predefinedUrl(sample.url, entry.format), one);

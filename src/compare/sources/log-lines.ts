@@ -1,4 +1,7 @@
-/** Log files tokenised by csv-parse (space-delimited), each record with the line it started on; a bad record is skipped and reported. */
+/**
+ * Log files tokenised by csv-parse (space-delimited), each record with the line it started on; a bad record is skipped
+ * and reported.
+ */
 import { parse, type Options } from 'csv-parse/sync';
 import type { SourceIssue } from '../types.ts';
 
@@ -7,7 +10,11 @@ export interface LogRecord {
   line: number;
 }
 
-export function logRecords(file: string, text: string, options: Options): { records: LogRecord[]; issues: SourceIssue[] } {
+export function logRecords(
+  file: string,
+  text: string,
+  options: Options,
+): { records: LogRecord[]; issues: SourceIssue[] } {
   const issues: SourceIssue[] = [];
   const parsed = parse(text, {
     delimiter: ' ',
@@ -21,7 +28,10 @@ export function logRecords(file: string, text: string, options: Options): { reco
     },
     ...options,
   }) as unknown as { record: string[]; info: { lines: number } }[];
-  return { records: parsed.map(({ record, info }) => ({ cells: record.map((c) => c.replace(/\r$/, '')), line: info.lines })), issues };
+  return {
+    records: parsed.map(({ record, info }) => ({ cells: record.map((c) => c.replace(/\r$/, '')), line: info.lines })),
+    issues,
+  };
 }
 
 /** A path and query as sent, or an error for something that is not one. */

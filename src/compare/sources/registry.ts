@@ -20,9 +20,24 @@ export interface RequestSource {
 }
 
 export const REQUEST_SOURCES: readonly RequestSource[] = [
-  { name: 'har', description: 'HAR file (devtools, Fiddler, Charles)', recognises: (head, file) => /\.har$/i.test(file) || /^\s*\{[\s\S]*"log"\s*:/.test(head), read: readHar },
-  { name: 'w3c', description: 'IIS W3C extended log (#Fields: directive)', recognises: (head) => /^#(Software|Version|Date|Fields):/m.test(head), read: readW3cLog },
-  { name: 'access-log', description: 'common/combined access log', recognises: (head) => /^\S+ \S+ \S+ \[[^\]]+\] "/m.test(head), read: readAccessLog },
+  {
+    name: 'har',
+    description: 'HAR file (devtools, Fiddler, Charles)',
+    recognises: (head, file) => /\.har$/i.test(file) || /^\s*\{[\s\S]*"log"\s*:/.test(head),
+    read: readHar,
+  },
+  {
+    name: 'w3c',
+    description: 'IIS W3C extended log (#Fields: directive)',
+    recognises: (head) => /^#(Software|Version|Date|Fields):/m.test(head),
+    read: readW3cLog,
+  },
+  {
+    name: 'access-log',
+    description: 'common/combined access log',
+    recognises: (head) => /^\S+ \S+ \S+ \[[^\]]+\] "/m.test(head),
+    read: readAccessLog,
+  },
   { name: 'urls', description: 'URLs or METHOD URL lines', recognises: () => true, read: readUrlList },
 ];
 
@@ -40,7 +55,9 @@ export function loadSource(spec: string, battery: BatteryOptions = {}): LoadedSo
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`source ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    throw new Error(
+      `source ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    );
   }
   const source = explicit ?? REQUEST_SOURCES.find((s) => s.recognises(text.slice(0, 4096), file))!;
   return { spec, source: source.name, ...source.read(file, text) };

@@ -10,7 +10,8 @@ export function readUrlList(file: string, text: string): SourceResult {
     if (!line || line.startsWith('#')) return;
     const words = line.split(/\s+/);
     const [method, target] = words.length === 2 ? [words[0]!.toUpperCase(), words[1]!] : ['GET', words[0]!];
-    if (words.length > 2 || !REPLAYABLE_METHOD.test(method)) return issues.push({ file, line: i + 1, reason: `expected URL or METHOD URL, got '${line}'` });
+    if (words.length > 2 || !REPLAYABLE_METHOD.test(method))
+      return issues.push({ file, line: i + 1, reason: `expected URL or METHOD URL, got '${line}'` });
     try {
       requests.push({ method, url: pathAndQuery(target), headers: {}, origin: { source: 'urls', file, line: i + 1 } });
     } catch (error) {

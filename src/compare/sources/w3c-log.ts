@@ -40,7 +40,12 @@ export function readW3cLog(file: string, text: string): SourceResult {
     }
     try {
       const query = value('cs-uri-query');
-      requests.push({ method, url: pathAndQuery(encodeURI(stem.replace(/\+/g, ' ')) + (query ? `?${query}` : '')), headers: {}, origin: { source: 'w3c', file, line } });
+      requests.push({
+        method,
+        url: pathAndQuery(encodeURI(stem.replace(/\+/g, ' ')) + (query ? `?${query}` : '')),
+        headers: {},
+        origin: { source: 'w3c', file, line },
+      });
     } catch (error) {
       bad((error as Error).message);
     }
