@@ -140,7 +140,9 @@ export async function createApp({
           },
         });
       // A batch (`/{format}/reply/{Op}[]`): each DTO through the same service, answered as one list.
-      const result = Array.isArray(bound) ? await runBatch(res, bound, answer) : await answer(bound);
+      const result = Array.isArray(bound)
+        ? await runBatch(res, bound, answer, requestSignal(res))
+        : await answer(bound);
       if (res.headersSent) return; // the request ran past its time-out and was answered
       await writer.send(req, res, result);
     };

@@ -15,6 +15,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../support/postgres-server.ts';
 import { ensureProductionBuild, startProductionServer, type ServerProcess } from '../support/server-process.ts';
 
 const HEALTH_BUDGET_MS = 100;
@@ -256,5 +257,116 @@ describe('resource budget: hostile body shapes against the production process (i
     }
     expect(longestHealthMs, "longest /health wait of a shape's best round (ms)").to.be.below(HEALTH_BUDGET_MS);
     expect(peak - baseline, 'RSS growth (MB)').to.be.below(RSS_GROWTH_BUDGET_MB);
+  });
+});
+
+/** Seconds of CPU the process has used (user + system, from /proc/PID/stat). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Red team round 4 (issue 36), finding 4: a batch of MAX_ARRAY_ITEMS of the widest reports (100 years of monthly
+ * columns) held the event loop for its whole run (/health waited for it), and its time-out never fired: three ran to
+ * the end and answered 200. Now a batch yields between items and stops at the request's time-out, with the documented
+ * 503 RequestTimeout, on both stores. No wall-clock budget: /health must answer while the batches run (before any of
+ * them is answered), and the process must stop working on them once they are answered.
+ */
+describe('resource budget: the largest batches yield and stop at the time-out (issue 36, finding 4)', function () {
+  this.timeout(240_000);
+  const TIMEOUT_MS = 2000;
+  const WIDEST = {
+    CompanyId: 1,
+    UseCustomDateRange: true,
+    StartDate: '1926-01-01',
+    EndDate: '2025-12-31',
+    IncludeComputedColumns: true,
+  };
+  const batch = JSON.stringify(Array.from({ length: 1000 }, () => WIDEST));
+
+  async function attack(server: ServerProcess): Promise<void> {
+    const key = /Demo API key for company 1 \(shown once, stored hashed\): (rsk_\S+)/.exec(server.output())![1]!;
+    // The first report of the company reads its pre-aggregates: not the batch's cost.
+    expect(
+      (await fetch(`${server.url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1`, { headers: { 'X-ApiKey': key } }))
+        .status,
+    ).to.equal(200);
+    let answered = 0;
+    const healthBeforeAnswer: number[] = [];
+    const batches = [0, 1, 2].map(() =>
+      fetch(`${server.url}/json/reply/GetFlatRequest[]`, {
+        method: 'POST',
+        headers: { 'X-ApiKey': key, 'Content-Type': 'application/json' },
+        body: batch,
+      }).then(async (res) => {
+        answered++;
+        return { status: res.status, body: (await res.json()) as { ResponseStatus?: { ErrorCode?: string } } };
+      }),
+    );
+    const probing = (async () => {
+      while (answered === 0) {
+        const res = await fetch(`${server.url}/health`);
+        if (res.ok && answered === 0) healthBeforeAnswer.push(res.status);
+      }
+    })();
+    const results = await Promise.all(batches);
+    await probing;
+    for (const { status, body } of results) {
+      expect(status).to.equal(503);
+      expect(body.ResponseStatus?.ErrorCode).to.equal('RequestTimeout');
+    }
+    expect(healthBeforeAnswer.length, '/health answers while the batches run').to.be.at.least(3);
+    // Stopped: the batches' work ends with their answers (an unstopped batch keeps a core busy).
+    await new Promise((r) => setTimeout(r, 500));
+    const before = cpuSeconds(server.child.pid!);
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(cpuSeconds(server.child.pid!) - before, 'CPU seconds used in the 2 s after the answers').to.be.below(0.5);
+  }
+
+  let dir: string;
+  before(async () => {
+    await ensureProductionBuild();
+    dir = mkdtempSync(path.join(tmpdir(), 'rs-batch-budget-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('DuckDB: three batches of 1000 of the widest reports answer 503 RequestTimeout while /health answers', async () => {
+    const server = await startProductionServer({
+      DATA_DIR: path.join(dir, 'duckdb'),
+      DEMO_DATA: '1',
+      LOG_LEVEL: 'warn',
+      REQUEST_TIMEOUT_MS: String(TIMEOUT_MS),
+    });
+    try {
+      await server.waitForOutput(/Demo API key/);
+      await attack(server);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  describe('PostgreSQL', () => {
+    let pg: PostgresServer | undefined;
+    before(async function () {
+      if (skipPostgres) return this.skip();
+      pg = await startPostgresServer('batch_budget');
+    });
+    after(async () => pg?.destroy());
+
+    it('three batches of 1000 of the widest reports answer 503 RequestTimeout while /health answers', async () => {
+      const server = await startProductionServer({
+        DATABASE_URL: pg!.url,
+        DEMO_DATA: '1',
+        LOG_LEVEL: 'warn',
+        REQUEST_TIMEOUT_MS: String(TIMEOUT_MS),
+      });
+      try {
+        await server.waitForOutput(/Demo API key/);
+        await attack(server);
+      } finally {
+        await server.stop();
+      }
+    });
   });
 });
