@@ -77,6 +77,7 @@ export const jsonFormat: FormatEntry = {
   format: 'json',
   mediaType: 'application/json',
   contentType: JSON_CONTENT_TYPE,
+  preferred: true,
   predefinedRoutes: true,
   writeDto: (dto, ctx) => {
     // ?jsconfig= shapes the service's own JSON answer only (not JSONP, not errors raised before the service).

@@ -172,6 +172,7 @@ export const jsvFormat: FormatEntry = {
   format: 'jsv',
   mediaType: JSV_MEDIA_TYPE,
   contentType: JSV_MEDIA_TYPE,
+  preferred: true,
   predefinedRoutes: true,
   writeDto: (dto, ctx) => {
     // 4.5 applied ?jsconfig= names to the service's own JSV answer too.

@@ -79,6 +79,12 @@ export interface FormatEntry {
   readList?(body: string, ctx: ReadContext): unknown[];
   /** Answers the pre-defined routes `/{format}/reply/{Op}` of the contract's `/json/reply/{Op}` operations. */
   predefinedRoutes?: boolean;
+  /**
+   * One of ServiceStack's PreferredContentTypes (JSON, HTML, XML, JSV): Accept naming it wins over `*\/*` and over
+   * the other formats whatever their order and q-values; the others (CSV, XLSX) only when Accept names neither a
+   * preferred format nor `*\/*` (src/http/negotiate.ts).
+   */
+  preferred?: boolean;
   /** A wrapper around another format's output (JSONP around JSON), asked for by a query keyword. */
   wraps?: {
     format: string;

@@ -35,6 +35,7 @@ export function reportHtmlFormat(assets: HtmlAssets): FormatEntry {
     format: 'html',
     mediaType: 'text/html',
     contentType: 'text/html; charset=utf-8',
+    preferred: true,
     writeResult(result, ctx) {
       if (!(result instanceof FlatReportResult)) return undefined;
       const pathname = new URL(result.dto.Url).pathname;

@@ -169,6 +169,7 @@ export const xmlFormat: FormatEntry = {
   format: 'xml',
   mediaType: 'application/xml',
   contentType: XML_CONTENT_TYPE,
+  preferred: true,
   predefinedRoutes: true,
   writeDto: (dto, ctx) =>
     ctx.list && Array.isArray(dto) ? toDataContractXmlList(ctx.dtoType, dto) : toDataContractXml(ctx.dtoType, dto),

@@ -57,15 +57,63 @@ export function createNegotiator(registry: FormatRegistry): Negotiate {
       (wrapper && byFormat.get(wrapper.entry.wraps!.format)) ??
       byFormat.get(keywordValue(query, Keywords.format)?.split('.')[0]?.toLowerCase() ?? '') ??
       byFormat.get(hints.prefix ?? req.path.split('/')[1]?.toLowerCase() ?? '') ??
-      fromAccept(req.get('accept'), list) ??
+      fromAccept(req.get('accept'), req.get('content-type'), list) ??
       list[0] ??
       registry.fallback;
     return wrapper && wrapper.entry.wraps!.format === chosen.format ? { entry: chosen, wrapper } : { entry: chosen };
   };
 }
 
-function fromAccept(accept: string | undefined, candidates: readonly FormatEntry[]): FormatEntry | undefined {
+const FORM_MEDIA_TYPES: ReadonlySet<string> = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
+
+/** A media type without its parameters, lower-cased (ServiceStack's ContentFormat.GetRealContentType). */
+function mediaTypeOf(value: string): string {
+  return value.split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * ServiceStack 4.5.14's GetResponseContentType: Accept's entries are matched against the preferred formats (JSON,
+ * HTML, XML, JSV: `preferred` entries) in the candidates' order, not Accept's, q-values ignored; a request body's own
+ * type among them wins at once. Failing those, `*\/*` gives the request body's type, else the default (JSON); only
+ * then are the other formats (CSV, XLSX) matched, in Accept's order. So `text/csv, *\/*;q=0.1` is JSON.
+ */
+function fromAccept(
+  accept: string | undefined,
+  contentType: string | undefined,
+  candidates: readonly FormatEntry[],
+): FormatEntry | undefined {
   if (!accept) return undefined;
-  const wanted = accept.split(',').map((entry) => entry.split(';')[0]!.trim().toLowerCase());
-  return candidates.find((entry) => wanted.some((media) => media.startsWith(entry.mediaType)));
+  const entries = accept
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const bodyType = contentType === undefined ? undefined : mediaTypeOf(contentType);
+  // 4.5.14 compared the preferred type with the request's Content-Type as sent (a form's counts as the default's).
+  const bodyRaw = bodyType !== undefined && FORM_MEDIA_TYPES.has(bodyType) ? candidates[0]?.mediaType : contentType;
+  const preferred = candidates.filter((entry) => entry.preferred);
+  const named = new Set<FormatEntry>();
+  let acceptsAnything = false;
+  for (const entry of entries) {
+    const media = mediaTypeOf(entry);
+    if (media === '*/*') acceptsAnything = true;
+    for (const candidate of preferred) {
+      if (named.has(candidate) || !media.startsWith(candidate.mediaType)) continue;
+      if (candidate.mediaType === bodyRaw) return candidate;
+      named.add(candidate);
+    }
+  }
+  const chosen = preferred.find((candidate) => named.has(candidate));
+  if (chosen) return chosen;
+  if (acceptsAnything)
+    return (
+      (bodyType !== undefined && !FORM_MEDIA_TYPES.has(bodyType)
+        ? candidates.find((candidate) => candidate.mediaType === bodyType)
+        : undefined) ?? candidates[0]
+    );
+  for (const entry of entries) {
+    const lower = entry.toLowerCase();
+    const other = candidates.find((candidate) => !candidate.preferred && lower.startsWith(candidate.mediaType));
+    if (other) return other;
+  }
+  return undefined;
 }

@@ -140,6 +140,17 @@ describe('ServiceStack 4.5 formats (as a real 4.5.14 host answered)', () => {
       ['text/csv, application/json', 'application/json; charset=utf-8'],
       ['application/xml, text/html', 'text/html'],
       ['application/jsv;q=0.5, application/xml', 'application/xml'],
+      // Issue 38: CSV listed with */*, in any order and with any q-values, was JSON on the host.
+      ['text/csv, */*;q=0.1', 'application/json; charset=utf-8'],
+      ['*/*;q=0.1, text/csv', 'application/json; charset=utf-8'],
+      ['text/csv;q=1.0, */*;q=0.01', 'application/json; charset=utf-8'],
+      ['*/*, text/csv;q=0.9', 'application/json; charset=utf-8'],
+      // 4.5.14's GetResponseContentType: a preferred type (JSON, HTML, XML, JSV) beats */* and CSV in any order.
+      ['text/csv, */*;q=0.1, application/xml;q=0.2', 'application/xml'],
+      ['*/*, application/jsv;q=0.1', 'application/jsv'],
+      ['text/csv, application/xml', 'application/xml'],
+      ['application/x-unknown, text/csv', 'text/csv'],
+      ['application/x-unknown', 'application/json; charset=utf-8'],
     ];
     for (const [accept, type] of cases) {
       it(`Accept: ${accept} → ${type}`, async () => {
@@ -147,6 +158,14 @@ describe('ServiceStack 4.5 formats (as a real 4.5.14 host answered)', () => {
         expect(res.headers['content-type']).to.match(new RegExp(`^${type.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
       });
     }
+    it('*/* answers the type of the request body when it is a format (4.5.14: the request Content-Type)', async () => {
+      const res = await request(t.app)
+        .get('/v1/echo/hi')
+        .set('Accept', 'text/csv, */*')
+        .set('Content-Type', 'application/xml')
+        .expect(200);
+      expect(res.headers['content-type']).to.match(/^application\/xml/);
+    });
     it('/json/reply ignores Accept; ?format= beats it', async () => {
       const json = await request(t.app)
         .get('/json/reply/EchoRequest?Message=hi')
