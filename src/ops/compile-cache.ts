@@ -1,7 +1,7 @@
 /**
  * Where the production start keeps Node's module compile cache: a directory only this user can write. V8 trusts a
- * cache entry whose source length matches, so an entry planted by another local user would run as this service; the
- * shared `$TMPDIR/node-compile-cache` is therefore never used, and a private directory someone else made means no cache.
+ * cache entry whose source length matches, so an entry planted by another local user would run as this service: the
+ * shared `$TMPDIR/node-compile-cache` is never used, and a directory of this name someone else made means no cache.
  */
 import { lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
