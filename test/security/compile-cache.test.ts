@@ -35,7 +35,7 @@ describe('the compile cache is private to the service user (issue 36, finding 5)
     return server.output();
   }
 
-  it("another user's $TMPDIR/node-compile-cache is untouched; the cache goes to a 0700 directory of its own", async () => {
+  it("another user's $TMPDIR/node-compile-cache is untouched; the cache is in a 0700 directory", async () => {
     const temp = join(dir, 'shared');
     mkdirSync(temp);
     plantForeignDirectory(join(temp, 'node-compile-cache'));
