@@ -75,7 +75,7 @@ export async function createApp({
   );
   const linkSecret = linkSecretSource(store, config.reportLinkSecret);
   const reportLimits = { maxColumns: config.maxReportColumns };
-  const metrics = createMetrics();
+  const metrics = createMetrics(() => store.indexStats());
 
   const app = express();
   app.disable('x-powered-by');

@@ -24,6 +24,12 @@ function nonNegativeInt(raw: string, env: string): number {
   return value;
 }
 
+function positiveInt(raw: string, env: string): number {
+  const value = nonNegativeInt(raw, env);
+  if (value < 1) throw new Error(`${env} must be a positive integer, got '${raw}'`);
+  return value;
+}
+
 /** Most monthly columns a report may have: XLSX allows 16,384 columns, the report writes 7 besides the months. */
 export const MAX_REPORT_COLUMNS_CEILING = 16_384 - 8;
 
@@ -85,6 +91,12 @@ export const configSchema = {
     undefined,
     text,
     'PostgreSQL connection string; when set, the store is PostgreSQL instead of DuckDB.',
+  ),
+  indexMemoryMb: setting<number>(
+    'INDEX_MEMORY_MB',
+    undefined,
+    positiveInt,
+    "MiB of in-memory report indexes per instance; past it the least recently used companies are dropped (read again on their next report); unset = a quarter of the machine's memory (or of the cgroup's limit).",
   ),
   demoData: setting('DEMO_DATA', true, flag, 'Load the demo ledger into an empty store at start.'),
   companyName: setting(

@@ -22,7 +22,11 @@ async function main(): Promise<void> {
   // A stray rejection is a bug to log, never a reason to drop every other request in flight.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    indexMemoryMb: config.indexMemoryMb,
+  });
   if (config.demoData) await seedDemoIfEmpty(store, new Date());
   if (config.trustProxy === true) {
     logger.warn(

@@ -1,9 +1,11 @@
 /**
  * Prometheus metrics (prom-client): request count and latency by method, route template (never the raw URL, so
- * label cardinality stays bounded) and status; the process's default metrics once per process.
+ * label cardinality stays bounded) and status; the store's in-memory indexes against their budget, read at each
+ * scrape; the process's default metrics once per process.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { IndexStats } from '../store/index-budget.ts';
 import { contextOf } from '../http/request-context.ts';
 import { SOAP12_PATH } from '../soap/mount-soap12.ts';
 
@@ -32,8 +34,52 @@ export interface Metrics {
   registry: Registry;
 }
 
-export function createMetrics(): Metrics {
+/** The index figures, each read from the store's stats when Prometheus scrapes (counters as running totals). */
+function registerIndexMetrics(registry: Registry, stats: () => IndexStats): void {
+  const gauges: [string, string, (s: IndexStats) => number][] = [
+    [
+      'reporting_index_budget_bytes',
+      'INDEX_MEMORY_MB in bytes: what the in-memory indexes may hold.',
+      (s) => s.budgetBytes,
+    ],
+    ['reporting_index_bytes', 'Estimated bytes of the in-memory indexes held now.', (s) => s.heldBytes],
+    ['reporting_index_companies', 'Companies whose index is held (and followed) now.', (s) => s.companies],
+  ];
+  for (const [name, help, read] of gauges) {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read(stats()));
+      },
+    });
+  }
+  const counters: [string, string, (s: IndexStats) => number][] = [
+    ['reporting_index_hits_total', "Reports that found their company's index in memory.", (s) => s.hits],
+    ['reporting_index_misses_total', "Reports that built their company's index from the store.", (s) => s.misses],
+    ['reporting_index_rebuilds_total', 'Builds of a company evicted before (part of the misses).', (s) => s.rebuilds],
+    ['reporting_index_evictions_total', 'Companies dropped to keep the indexes within the budget.', (s) => s.evictions],
+  ];
+  for (const [name, help, read] of counters) {
+    let reported = 0;
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const now = read(stats());
+        if (now > reported) this.inc(now - reported);
+        reported = now;
+      },
+    });
+  }
+}
+
+/** `indexStats`: the store's (LedgerStore.indexStats), exported with the request metrics. */
+export function createMetrics(indexStats?: () => IndexStats): Metrics {
   const registry = new Registry();
+  if (indexStats) registerIndexMetrics(registry, indexStats);
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({
     name: 'http_requests_total',

@@ -83,6 +83,18 @@ class MonthCells {
     this.accountDaily[account * MAX_DAYS + dayIndex]! += cents;
   }
 
+  /** Arrays cut to what they hold (a build leaves up to half of each unused). */
+  compact(): void {
+    const n = Math.max(this.size, 1);
+    if (this.location.length > n) {
+      this.location = this.location.slice(0, n);
+      this.account = this.account.slice(0, n);
+      this.tagSet = this.tagSet.slice(0, n);
+      this.total = this.total.slice(0, n);
+      this.daily = this.daily.slice(0, n * MAX_DAYS);
+    }
+  }
+
   private grow(): void {
     const n = this.location.length * 2;
     const widen = <T extends Int32Array | Float64Array>(a: T, size: number): T => {
@@ -249,6 +261,21 @@ export class CompanyBalances {
         bytes += a.byteLength;
     }
     return bytes;
+  }
+
+  /**
+   * What the index costs in memory, roughly: its typed arrays, a slot map entry per cell (its key a heap number) and
+   * the objects of each month. What an instance's index budget (index-budget.ts) charges for the company.
+   */
+  estimatedBytes(): number {
+    let slots = 0;
+    for (const m of this.months.values()) slots += m.slotOf.size;
+    return this.byteSize() + slots * 64 + this.months.size * 1_024;
+  }
+
+  /** Cuts the arrays of every month this index owns to their size (after a build: it holds up to twice its cells). */
+  compact(): void {
+    for (const m of this.months.values()) if (!this.borrowed.has(m)) m.compact();
   }
 
   /**

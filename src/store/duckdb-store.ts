@@ -42,6 +42,7 @@ import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-s
 import { JournalLineError } from './errors.ts';
 import { inTransaction, type SqlParam, type SqlRow, type SqlSession, type Staging } from './sql-session.ts';
 import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
+import { defaultIndexMemoryMb, IndexBudget, objectBytes, type IndexStats } from './index-budget.ts';
 
 /** Runs one task at a time on a connection (DuckDB connections are not meant for interleaved statements). */
 class Serial {
@@ -248,6 +249,7 @@ async function readBalances(conn: DuckDBConnection, companyId: number): Promise<
     const columns = [0, 1, 2, 3, 4, 5].map((i) => chunk!.getColumnValues(i) as number[]);
     if (!balances.addColumns(columns, chunk.rowCount)) return undefined;
   }
+  balances.compact();
   return balances;
 }
 
@@ -257,7 +259,8 @@ export class DuckDbLedgerStore implements LedgerStore {
   private readonly catalogs = new Map<number, Promise<CompanyCatalog | undefined>>();
   /**
    * The pre-aggregates in memory (balance-index.ts), per company: built from balance_daily on first use and kept in
-   * step by every load of this process, the file's only writer. A build overtaken by a load is not kept.
+   * step by every load of this process, the file's only writer. A build overtaken by a load is not kept. They fit the
+   * index budget (index-budget.ts): the least recently used company is dropped, with its catalog and tag sets.
    */
   private readonly balances = new Map<number, Promise<CompanyBalances | undefined>>();
   private readonly builtBalances = new Map<number, CompanyBalances>();
@@ -265,6 +268,7 @@ export class DuckDbLedgerStore implements LedgerStore {
   private readonly tagSets = new Map<number, Promise<{ id: number; optionIds: string[] }[]>>();
   /** Found API keys; creation and revocation go through this process, which forgets them. */
   private readonly apiKeys = new FoundApiKeys();
+  private readonly budget: IndexBudget;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -272,13 +276,22 @@ export class DuckDbLedgerStore implements LedgerStore {
     private readonly writer: DuckDBConnection,
     /** DuckDB's settings during an import (IMPORT_SETTINGS, without the memory cap in memory). */
     private readonly importSettings: Record<string, string>,
-  ) {}
+    budgetBytes: number,
+  ) {
+    this.budget = new IndexBudget(budgetBytes, (companyId) => {
+      this.balances.delete(companyId);
+      this.builtBalances.delete(companyId);
+      this.catalogs.delete(companyId);
+      this.tagSets.delete(companyId);
+    });
+  }
 
-  static async open(path: string): Promise<DuckDbLedgerStore> {
+  static async open(path: string, options: { indexMemoryBytes?: number } = {}): Promise<DuckDbLedgerStore> {
     const instance = await DuckDBInstance.create(path);
     const readers = await Promise.all(Array.from({ length: READ_CONNECTIONS }, () => instance.connect()));
     const writer = await instance.connect();
-    return new DuckDbLedgerStore(instance, new ReaderPool(readers), writer, importSettings(path));
+    const budget = options.indexMemoryBytes ?? defaultIndexMemoryMb() * 2 ** 20;
+    return new DuckDbLedgerStore(instance, new ReaderPool(readers), writer, importSettings(path), budget);
   }
 
   private read<T>(fn: (s: SqlSession) => Promise<T>): Promise<T> {
@@ -324,14 +337,21 @@ export class DuckDbLedgerStore implements LedgerStore {
 
   private balancesOf(companyId: number): Promise<CompanyBalances | undefined> {
     const cached = this.balances.get(companyId);
-    if (cached) return cached;
+    if (cached) {
+      this.budget.hit(companyId);
+      return cached;
+    }
+    this.budget.miss(companyId);
     const loadsAtStart = this.loads;
     const building = this.readers.run((conn) => readBalances(conn, companyId));
     this.balances.set(companyId, building);
-    building.then(
-      (built) => {
-        if (built && this.loads === loadsAtStart) this.builtBalances.set(companyId, built);
-        else if (this.balances.get(companyId) === building) this.balances.delete(companyId);
+    const catalog = this.getCatalog(companyId).catch(() => undefined);
+    void Promise.all([building, catalog]).then(
+      ([built, catalogRead]) => {
+        if (built && this.loads === loadsAtStart && this.balances.get(companyId) === building) {
+          this.builtBalances.set(companyId, built);
+          this.budget.hold(companyId, built.estimatedBytes() + objectBytes(catalogRead));
+        } else if (this.balances.get(companyId) === building) this.balances.delete(companyId);
       },
       () => {
         if (this.balances.get(companyId) === building) this.balances.delete(companyId);
@@ -452,18 +472,24 @@ export class DuckDbLedgerStore implements LedgerStore {
     this.loads++;
     this.catalogs.clear();
     this.tagSets.clear();
-    for (const companyId of reread) this.builtBalances.delete(companyId);
+    for (const companyId of reread) {
+      this.builtBalances.delete(companyId);
+      this.budget.release(companyId);
+    }
     for (const companyId of this.balances.keys()) {
       if (!this.builtBalances.has(companyId)) this.balances.delete(companyId);
     }
     if (!staged) return;
     const L = staged.lines;
+    const changed = new Set<number>();
     for (let i = 0; i < L.id.length; i++) {
       if (!L.posted[i]) continue;
-      this.builtBalances
-        .get(L.companyId[i]!)
-        ?.add(L.locationId[i]!, L.accountId[i]!, L.tagSetId[i]!, isoEpochDay(L.date[i]!), L.cents[i]!);
+      const balances = this.builtBalances.get(L.companyId[i]!);
+      if (!balances) continue;
+      balances.add(L.locationId[i]!, L.accountId[i]!, L.tagSetId[i]!, isoEpochDay(L.date[i]!), L.cents[i]!);
+      changed.add(L.companyId[i]!);
     }
+    for (const companyId of changed) this.budget.resize(companyId, this.builtBalances.get(companyId)!.estimatedBytes());
   }
 
   linkSecret(): Promise<string> {
@@ -523,8 +549,16 @@ export class DuckDbLedgerStore implements LedgerStore {
     return this.write((s) => keys.revokeApiKey(s, id)).finally(() => this.apiKeys.forget());
   }
 
+  /** Reads companies' indexes until the index budget is full. */
   async preload(): Promise<void> {
-    for (const company of await this.listCompanies()) await this.balancesOf(company.id);
+    for (const company of await this.listCompanies()) {
+      if (this.budget.full()) return;
+      await this.balancesOf(company.id);
+    }
+  }
+
+  indexStats(): IndexStats {
+    return this.budget.stats();
   }
 
   /** Bytes of the in-memory pre-aggregates built so far (benchmarks). */

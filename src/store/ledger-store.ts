@@ -4,6 +4,7 @@
  * Dates are calendar dates written `YYYY-MM-DD`; months `YYYY-MM`.
  */
 import type { JournalFile } from './journal-file.ts';
+import type { IndexStats } from './index-budget.ts';
 
 export const PNL_ACCOUNT_TYPES = ['Income', 'COGS', 'Expense', 'OtherIncome', 'OtherExpense'] as const;
 export const BALANCE_SHEET_ACCOUNT_TYPES = [
@@ -262,6 +263,8 @@ export interface LedgerStore {
    * of every company). Optional work: the server starts it in the background once it is ready.
    */
   preload(): Promise<void>;
+  /** The in-memory indexes against their budget (INDEX_MEMORY_MB): what /metrics exports. */
+  indexStats(): IndexStats;
   /**
    * Releases the store. With `beforeExit` (the process ends right after) an embedded store only makes its data
    * durable in its file and leaves its handles to the process's end (see DuckDbLedgerStore.close).

@@ -10,19 +10,22 @@ export interface StoreConfig {
   dataDir: string;
   /** Overrides `<dataDir>/ledger.duckdb`; ':memory:' for tests. */
   duckdbPath?: string;
+  /** The in-memory indexes' budget (INDEX_MEMORY_MB); unset = index-budget.ts's default for the machine. */
+  indexMemoryMb?: number;
 }
 
 export async function openStore(config: StoreConfig): Promise<LedgerStore> {
   let store: LedgerStore;
+  const indexMemoryBytes = config.indexMemoryMb === undefined ? undefined : config.indexMemoryMb * 2 ** 20;
   if (config.databaseUrl) {
     // Each adapter's driver is loaded only when chosen (start-up time).
     const { PostgresLedgerStore } = await import('./postgres-store.ts');
-    store = new PostgresLedgerStore(config.databaseUrl);
+    store = new PostgresLedgerStore(config.databaseUrl, { indexMemoryBytes });
   } else {
     const path = config.duckdbPath ?? join(config.dataDir, 'ledger.duckdb');
     if (path !== ':memory:' && !config.duckdbPath) mkdirSync(config.dataDir, { recursive: true });
     const { DuckDbLedgerStore } = await import('./duckdb-store.ts');
-    store = await DuckDbLedgerStore.open(path).catch((error: unknown) => {
+    store = await DuckDbLedgerStore.open(path, { indexMemoryBytes }).catch((error: unknown) => {
       // DuckDB lets one process at a time open a file for writing: say so plainly.
       if (error instanceof Error && /Could not set lock/i.test(error.message)) {
         throw new Error(

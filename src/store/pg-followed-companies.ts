@@ -4,11 +4,14 @@
  * company is read in one snapshot on first use; afterwards every change another process commits reaches it by
  * LISTEN/NOTIFY (pg-change-feed.ts), and the instance reads, again in one snapshot, only what changed: the new
  * catalogs and the changes' deltas, applied to the index in one synchronous step. So a report reads memory only,
- * an import is in it entirely or not at all, and a restarted instance starts from a fresh snapshot.
+ * an import is in it entirely or not at all, and a restarted instance starts from a fresh snapshot. The companies
+ * followed fit the instance's index budget (index-budget.ts): the least recently used one is dropped, and no longer
+ * followed, when a build or a change would pass it.
  */
 import type pg from 'pg';
 import type { CompanyBalances } from './balance-index.ts';
 import { deepFreeze } from './deep-freeze.ts';
+import { IndexBudget, objectBytes, type IndexStats } from './index-budget.ts';
 import { readCatalog } from './catalog-sql.ts';
 import { changesSince, lastChange, type LoggedChange } from './change-log-sql.ts';
 import type { CompanyCatalog } from './ledger-store.ts';
@@ -45,6 +48,10 @@ async function readState(client: pg.PoolClient, companyId: number, seq: number):
   };
 }
 
+/** What the budget charges for a company's state. */
+const stateBytes = (state: CompanyState): number =>
+  (state.balances?.estimatedBytes() ?? 0) + objectBytes(state.catalog) + objectBytes(state.tagSets);
+
 /** What one catch-up read for a followed company, all in the snapshot of change `seq`. */
 interface Update {
   state: CompanyState;
@@ -67,15 +74,25 @@ export class FollowedCompanies {
   private queued: Promise<void> | undefined;
   private retry: NodeJS.Timeout | undefined;
   private closed = false;
+  private readonly budget: IndexBudget;
 
-  constructor(private readonly snapshot: Snapshot) {}
+  constructor(
+    private readonly snapshot: Snapshot,
+    budgetBytes: number,
+  ) {
+    this.budget = new IndexBudget(budgetBytes, (companyId) => this.states.delete(companyId));
+  }
 
   /** The company's state (built on first use), or undefined when there is no such company. */
   state(companyId: number): Promise<CompanyState | undefined> {
     const known = this.states.get(companyId);
-    if (known) return Promise.resolve(known);
+    if (known) {
+      this.budget.hit(companyId);
+      return Promise.resolve(known);
+    }
     let building = this.building.get(companyId);
     if (!building) {
+      this.budget.miss(companyId);
       building = this.build(companyId);
       this.building.set(companyId, building);
       const done = () => {
@@ -94,6 +111,7 @@ export class FollowedCompanies {
     const current = this.states.get(companyId);
     if (current && current.seq >= state.seq) return current;
     this.states.set(companyId, state);
+    this.budget.hold(companyId, stateBytes(state));
     if (state.seq < this.latestSeq) void this.catchUp().catch(() => undefined);
     return state;
   }
@@ -188,16 +206,28 @@ export class FollowedCompanies {
       if (this.states.get(companyId) !== state) continue; // replaced meanwhile by a newer build
       if (!catalog) {
         this.states.delete(companyId);
+        this.budget.release(companyId);
         continue;
       }
       const balances = deltas ? addDeltas(state.balances?.clone(), deltas, companyId, state.seq) : rebuilt;
-      this.states.set(companyId, { seq, version: state.version + 1, catalog, tagSets, balances });
+      const next: CompanyState = { seq, version: state.version + 1, catalog, tagSets, balances };
+      this.states.set(companyId, next);
+      this.budget.resize(companyId, stateBytes(next));
     }
     for (const state of followed) if (state.seq < seq) state.seq = seq;
     // Builds started before this catch-up may hold older snapshots: later callers start a fresh one.
     this.building.clear();
     this.latestSeq = Math.max(this.latestSeq, seq);
     if ([...this.states.values()].some((s) => s.seq < this.latestSeq)) void this.catchUp().catch(() => undefined);
+  }
+
+  /** Whether a preload should read further companies. */
+  hasRoom(): boolean {
+    return !this.budget.full();
+  }
+
+  stats(): IndexStats {
+    return this.budget.stats();
   }
 
   /** Bytes of every company's index, for the benchmarks. */
@@ -212,6 +242,7 @@ export class FollowedCompanies {
     clearTimeout(this.retry);
     this.states.clear();
     this.building.clear();
+    this.budget.clear();
   }
 }
 

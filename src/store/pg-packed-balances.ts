@@ -70,5 +70,7 @@ export async function readCompanyBalances(
     exact = addPackedMonth(balances, row.month, row.packed);
   }
   await client.query('CLOSE company_balances');
-  return exact ? balances : undefined;
+  if (!exact) return undefined;
+  balances.compact();
+  return balances;
 }

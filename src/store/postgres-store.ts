@@ -29,6 +29,7 @@ import { loadBatch } from './load-sql.ts';
 import { FoundApiKeys } from './found-api-keys.ts';
 import { ChangeFeed } from './pg-change-feed.ts';
 import { FollowedCompanies, type CompanyState } from './pg-followed-companies.ts';
+import { defaultIndexMemoryMb, type IndexStats } from './index-budget.ts';
 import { session } from './pg-session.ts';
 import { mapPgError } from './pg-errors.ts';
 import { pnlMonthSpan, scanPnl, sumPnl } from './pnl-sql.ts';
@@ -151,7 +152,10 @@ export class PostgresLedgerStore implements LedgerStore {
   /** Found API keys, kept only while the feed is connected: a creation or revocation NOTIFYs every instance. */
   private readonly apiKeys = new FoundApiKeys();
 
-  constructor(connectionString: string, options: { max?: number; connectionTimeoutMillis?: number } = {}) {
+  constructor(
+    connectionString: string,
+    options: { max?: number; connectionTimeoutMillis?: number; indexMemoryBytes?: number } = {},
+  ) {
     this.pool = new pg.Pool({
       connectionString,
       max: options.max ?? 10,
@@ -160,8 +164,9 @@ export class PostgresLedgerStore implements LedgerStore {
     });
     // Idle clients die when the server goes away; the pool drops them and reconnects on the next checkout.
     this.pool.on('error', () => undefined);
-    this.followed = new FollowedCompanies((read) =>
-      this.transaction(read, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'),
+    this.followed = new FollowedCompanies(
+      (read) => this.transaction(read, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'),
+      options.indexMemoryBytes ?? defaultIndexMemoryMb() * 2 ** 20,
     );
     this.feed = new ChangeFeed(
       connectionString,
@@ -419,9 +424,19 @@ export class PostgresLedgerStore implements LedgerStore {
     }).finally(() => this.apiKeys.forget());
   }
 
-  /** Reads every company into memory (the server runs it in the background once it is ready). */
+  /**
+   * Reads companies into memory until the index budget is full (the server runs it in the background once it is
+   * ready).
+   */
   async preload(): Promise<void> {
-    for (const company of await this.listCompanies()) await this.stateOf(company.id);
+    for (const company of await this.listCompanies()) {
+      if (!this.followed.hasRoom()) return;
+      await this.stateOf(company.id);
+    }
+  }
+
+  indexStats(): IndexStats {
+    return this.followed.stats();
   }
 
   /** Bytes of the in-memory pre-aggregates of the companies followed (benchmarks). */

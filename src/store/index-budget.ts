@@ -1,0 +1,117 @@
+/**
+ * The memory budget of an instance's in-memory indexes (INDEX_MEMORY_MB): each company held is charged its estimated
+ * bytes, and while the total is over the budget the least recently used company is evicted (its store drops it and
+ * stops following it; its next report rebuilds it from the store). The most recently used company stays even when it
+ * alone is over the budget: the report that asked for it reads it. Counts what /metrics exports.
+ */
+import { totalmem } from 'node:os';
+
+const MIB = 2 ** 20;
+
+/** A quarter of what the process may use (the cgroup's limit when lower than the machine's memory), at least 64 MiB. */
+export function defaultIndexMemoryMb(): number {
+  const limit = Math.min(totalmem(), process.constrainedMemory() || Number.POSITIVE_INFINITY);
+  return Math.max(64, Math.floor(limit / 4 / MIB));
+}
+
+export interface IndexStats {
+  budgetBytes: number;
+  /** Estimated bytes of every index held now. */
+  heldBytes: number;
+  companies: number;
+  /** Reports that found their company's index in memory. */
+  hits: number;
+  /** Reports that had to build it (the first report of a company, or one evicted before). */
+  misses: number;
+  /** Builds of a company evicted before (a subset of misses). */
+  rebuilds: number;
+  evictions: number;
+}
+
+export class IndexBudget {
+  /** Company → charged bytes, least recently used first (a Map keeps insertion order). */
+  private readonly held = new Map<number, number>();
+  private heldBytes = 0;
+  private readonly evictedBefore = new Set<number>();
+  private readonly counts = { hits: 0, misses: 0, rebuilds: 0, evictions: 0 };
+
+  constructor(
+    readonly budgetBytes: number,
+    /** Drops the company's index and everything kept with it. */
+    private readonly evict: (companyId: number) => void,
+  ) {}
+
+  /** A report found the company held: it becomes the most recently used. */
+  hit(companyId: number): void {
+    const bytes = this.held.get(companyId);
+    if (bytes === undefined) return;
+    this.held.delete(companyId);
+    this.held.set(companyId, bytes);
+    this.counts.hits++;
+  }
+
+  /** A report found nothing held: the company is being built. */
+  miss(companyId: number): void {
+    this.counts.misses++;
+    if (this.evictedBefore.delete(companyId)) this.counts.rebuilds++;
+  }
+
+  /** A built company is held with its size, as the most recently used; others are evicted to fit. */
+  hold(companyId: number, bytes: number): void {
+    this.release(companyId);
+    this.held.set(companyId, bytes);
+    this.heldBytes += bytes;
+    this.fit();
+  }
+
+  /** A held company changed size (a load's change applied to it); its place in the order stays. */
+  resize(companyId: number, bytes: number): void {
+    const before = this.held.get(companyId);
+    if (before === undefined) return;
+    this.held.set(companyId, bytes);
+    this.heldBytes += bytes - before;
+    this.fit();
+  }
+
+  /** The store dropped the company itself (deleted, to be read again): not an eviction. */
+  release(companyId: number): void {
+    const bytes = this.held.get(companyId);
+    if (bytes === undefined) return;
+    this.held.delete(companyId);
+    this.heldBytes -= bytes;
+  }
+
+  has(companyId: number): boolean {
+    return this.held.has(companyId);
+  }
+
+  /** No room left: a preload stops here rather than evict what it read first. */
+  full(): boolean {
+    return this.heldBytes >= this.budgetBytes;
+  }
+
+  stats(): IndexStats {
+    return { budgetBytes: this.budgetBytes, heldBytes: this.heldBytes, companies: this.held.size, ...this.counts };
+  }
+
+  private fit(): void {
+    while (this.heldBytes > this.budgetBytes && this.held.size > 1) {
+      const [companyId, bytes] = this.held.entries().next().value!;
+      this.held.delete(companyId);
+      this.heldBytes -= bytes;
+      this.evictedBefore.add(companyId);
+      this.counts.evictions++;
+      this.evict(companyId);
+    }
+  }
+
+  clear(): void {
+    this.held.clear();
+    this.heldBytes = 0;
+  }
+}
+
+/** What a catalog and tag sets cost in memory, roughly: two bytes per character of their JSON, plus the objects. */
+export function objectBytes(value: unknown): number {
+  return value === undefined ? 0 : 3 * JSON.stringify(value).length;
+}
