@@ -132,6 +132,18 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
     for (const [i, p] of instances.entries()) expect(p.url).to.equal(`http://127.0.0.1:${ports[i]}/reporting`);
   });
 
+  // Issue 36, finding 13: the unit left METRICS=public, so anyone reaching the site read /reporting/metrics.
+  it('/reporting/metrics through nginx needs an API key (the unit sets METRICS=key)', async () => {
+    for (let i = 0; i < 2; i++) {
+      const anonymous = await viaNginx('/reporting/metrics');
+      expect(anonymous.status, anonymous.text).to.equal(401);
+      expect(anonymous.text).to.not.contain('http_requests_total');
+      const withKey = await viaNginx('/reporting/metrics', { 'X-ApiKey': key });
+      expect(withKey.status).to.equal(200);
+      expect(withKey.text).to.contain('http_requests_total');
+    }
+  });
+
   it("HTTP redirects to HTTPS; requests alternate between the instances; each logs the client's address", async () => {
     const redirect = await fetch(`${nginx.httpUrl}/reporting/v1/echo/hi`, { redirect: 'manual' });
     expect(redirect.status).to.equal(301);
