@@ -14,8 +14,6 @@ import type { AuthMode } from './auth-mode.ts';
 import type { Caller } from './caller.ts';
 
 export const WWW_AUTHENTICATE = 'Bearer realm="reporting", ApiKey header="X-ApiKey"';
-/** Company names change rarely; echo reads them through this cache. */
-const NAME_TTL_MS = 60_000;
 
 export interface AuthenticateOptions {
   store: LedgerStore;
@@ -65,17 +63,11 @@ export function authenticate({
       next();
     };
   }
-  const names = new Map<number, string>();
-  let namesAt = -Infinity;
+  // From the catalog reports read (kept by the store, renewed by every import it commits or hears of), so echo names
+  // the company as its reports do from the moment an import commits.
   const companyName = async (companyId: number | undefined): Promise<string> => {
     if (companyId === undefined) return defaultCompanyName;
-    if (!names.has(companyId) || performance.now() - namesAt > NAME_TTL_MS) {
-      const companies = await store.listCompanies();
-      names.clear();
-      for (const c of companies) names.set(c.id, c.name);
-      namesAt = performance.now();
-    }
-    return names.get(companyId) ?? defaultCompanyName;
+    return (await store.getCatalog(companyId))?.company.name ?? defaultCompanyName;
   };
 
   const asKeyHolder = async (res: Response, key: string): Promise<void> => {

@@ -1,19 +1,14 @@
 /**
- * The months of a company's ledger that carry profit-and-loss figures, and a report URL that covers them. A report
+ * The days of a company's ledger that carry profit-and-loss figures, and a report URL that covers them. A report
  * without `UseCustomDateRange=true` is this calendar year to date (as the old host's), so a ledger of other years
  * shows zeros: the start banner and the import's summary say where the figures are and give a URL that shows them.
  */
 import type { LedgerStore } from '../store/ledger-store.ts';
 
 export interface LedgerSpan {
-  /** First day of the first month with figures, last day of the last one (YYYY-MM-DD). */
+  /** First and last day with figures (YYYY-MM-DD). */
   from: string;
   to: string;
-}
-
-function lastDayOf(month: string): string {
-  const [year, m] = month.split('-').map(Number) as [number, number];
-  return `${month}-${String(new Date(Date.UTC(year, m, 0)).getUTCDate()).padStart(2, '0')}`;
 }
 
 /**
@@ -21,16 +16,11 @@ function lastDayOf(month: string): string {
  * undefined.
  */
 export async function ledgerSpan(
-  store: Pick<LedgerStore, 'pnlMonthSpan'>,
+  store: Pick<LedgerStore, 'pnlSpan'>,
   companyId: number,
 ): Promise<LedgerSpan | undefined> {
-  const months = await store.pnlMonthSpan(companyId);
-  return months && spanOfMonths(months.first, months.last);
-}
-
-/** The span from the first day of month `first` to the last day of month `last` (YYYY-MM). */
-function spanOfMonths(first: string, last: string): LedgerSpan {
-  return { from: `${first}-01`, to: lastDayOf(last) };
+  const days = await store.pnlSpan(companyId);
+  return days && { from: days.first, to: days.last };
 }
 
 /** The flat report of the whole span (a URL of the service rooted at `base`). */

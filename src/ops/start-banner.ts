@@ -15,7 +15,7 @@ const COMPANIES_SHOWN = 3;
 export interface BannerFacts {
   /** The service's root (under BASE_PATH). */
   url: string;
-  store: Pick<LedgerStore, 'kind' | 'listCompanies' | 'pnlMonthSpan'>;
+  store: Pick<LedgerStore, 'kind' | 'listCompanies' | 'pnlSpan'>;
   auth: AuthMode;
   /** The demo key made on this start, if one was. */
   demoKey?: string;

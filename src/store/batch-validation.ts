@@ -2,7 +2,7 @@
  * Validation of a LedgerBatch against itself and the rows already stored, shared by every adapter.
  * Produces a normalized batch (canonical GUIDs, sorted options, tag-set keys) or throws LedgerValidationError.
  */
-import { LedgerValidationError, type BatchIssue, type BatchLocation } from './errors.ts';
+import { LedgerValidationError, ordinal, type BatchIssue, type BatchLocation } from './errors.ts';
 import { isIsoDate } from '../scalars/dates.ts';
 import { parseGuid } from '../scalars/guids.ts';
 import { tagSetKey } from './tag-sets.ts';
@@ -323,7 +323,7 @@ export function validateBatch(batch: LedgerBatch, stored: readonly CompanyCatalo
     for (let lineIndex = 0; lineIndex < e.lines.length; lineIndex++) {
       const l = e.lines[lineIndex]!;
       const lfail = (msg: string) =>
-        fail({ kind: 'entry', entryIndex, lineIndex }, `${name()} line ${lineIndex + 1}: ${msg}`);
+        fail({ kind: 'entry', entryIndex, lineIndex }, `${name()}, its ${ordinal(lineIndex + 1)} line: ${msg}`);
       if (accountCompany.get(l.accountId) !== e.companyId)
         lfail(`unknown account ${l.accountId} for company ${e.companyId}`);
       if (!Number.isSafeInteger(l.cents)) lfail(`amount ${l.cents} is not a safe integer number of cents`);

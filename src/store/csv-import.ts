@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse/sync';
-import { JournalLineError, LedgerValidationError, type BatchIssue } from './errors.ts';
+import { atLine, JournalLineError, LedgerValidationError, type BatchIssue } from './errors.ts';
 import { describeJournalFile, readHead } from './journal-file.ts';
 import { checkLedgerFileShapes } from './ledger-file-shape.ts';
 import type { Account, AccountType, JournalLoad, LedgerBatch, LedgerStore } from './ledger-store.ts';
@@ -25,7 +25,7 @@ export class CsvImportError extends Error {
     readonly reason: string,
     readonly file: 'journal' | 'reference' = 'journal',
   ) {
-    super(`${file === 'reference' ? 'reference ' : ''}line ${line}: ${reason}`);
+    super(`${file === 'reference' ? 'reference ' : ''}${atLine(line, reason)}`);
   }
 }
 

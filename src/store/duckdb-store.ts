@@ -36,7 +36,7 @@ import type {
 } from './ledger-store.ts';
 import { loadJournal, type JournalReader } from './journal-import-sql.ts';
 import { loadBatch } from './load-sql.ts';
-import { pnlMonthSpan, readTagSets, scanPnl, sumPnl } from './pnl-sql.ts';
+import { pnlSpan, readTagSets, scanPnl, sumPnl } from './pnl-sql.ts';
 import { DUCKDB_KEYED_BALANCE_TABLES, STAGE_DDL, duckdbBalanceKeyMigration, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
 import { JournalLineError } from './errors.ts';
@@ -496,8 +496,8 @@ export class DuckDbLedgerStore implements LedgerStore {
     return this.writeQueue.run(() => getOrCreateSetting(session(this.writer), LINK_SECRET_KEY, newLinkSecret()));
   }
 
-  pnlMonthSpan(companyId: number): Promise<{ first: string; last: string } | undefined> {
-    return this.read((s) => pnlMonthSpan(s, companyId));
+  pnlSpan(companyId: number): Promise<{ first: string; last: string } | undefined> {
+    return this.read((s) => pnlSpan(s, companyId));
   }
 
   listCompanies(): Promise<Company[]> {

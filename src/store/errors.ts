@@ -41,6 +41,20 @@ export class UnsafeAmountError extends Error {
   override readonly name = 'UnsafeAmountError';
 }
 
+/**
+ * `line N: reason`, or `line N (entry R, D, its 2nd line): reason` when the reason starts by naming the entry in
+ * parentheses: one kind of "line" per sentence, the file's, the entry's own line counted apart.
+ */
+export function atLine(line: number, reason: string): string {
+  return `line ${line}${reason.startsWith('(') ? ' ' : ': '}${reason}`;
+}
+
+/** "1st", "2nd", "3rd", "4th", "11th", "22nd". */
+export function ordinal(n: number): string {
+  const suffix = { one: 'st', two: 'nd', few: 'rd', other: 'th' } as Record<string, string>;
+  return `${n}${suffix[new Intl.PluralRules('en', { type: 'ordinal' }).select(n)] ?? 'th'}`;
+}
+
 /** A journal import was refused at one CSV line (set-based checks of journal-import-sql.ts); nothing was written. */
 export class JournalLineError extends Error {
   override readonly name = 'JournalLineError';
@@ -48,6 +62,6 @@ export class JournalLineError extends Error {
     readonly line: number,
     readonly reason: string,
   ) {
-    super(`line ${line}: ${reason}`);
+    super(atLine(line, reason));
   }
 }

@@ -8,7 +8,7 @@
  * validation reported them. The checked rows become the stage_* tables with SQL, and join the ledger as any load
  * (moveStaged).
  */
-import { JournalLineError } from './errors.ts';
+import { JournalLineError, ordinal } from './errors.ts';
 import { JOURNAL_COLUMNS, type JournalColumn, type JournalFile } from './journal-file.ts';
 import { IMPORT_STEPS, type ImportProgress, type JournalLoad } from './ledger-store.ts';
 import {
@@ -366,15 +366,17 @@ interface JournalCheck {
   failure(row: SqlRow, s: SqlSession, companyId: number): Promise<Failure>;
 }
 
-const entryName = (row: SqlRow) => `entry ${str(row.ref)} (${str(row.entry_date)})`;
+/** "(entry R, D" without its closing parenthesis: a line's name adds which of the entry's lines it is. */
+const entryOpen = (row: SqlRow) => `(entry ${str(row.ref)}, ${str(row.entry_date)}`;
+const entryName = (row: SqlRow) => `${entryOpen(row)})`;
 
-/** "entry R (D) line k": k counts the entry's lines, as the row-by-row messages did. */
+/** "(entry R, D, its kth line)": k counts the entry's lines, as the row-by-row messages did. */
 async function lineName(s: SqlSession, row: SqlRow): Promise<string> {
   const [k] = await s.query('SELECT CAST(COUNT(*) AS VARCHAR) AS k FROM import_lines WHERE ref = $1 AND line <= $2', [
     str(row.ref),
     int(row.line),
   ]);
-  return `${entryName(row)} line ${str(k?.k)}`;
+  return `${entryOpen(row)}, its ${ordinal(Number(str(k?.k)))} line)`;
 }
 
 const LINE_OF_ENTRY = `SELECT l.line, l.ref, e.first_line, CAST(e.entry_date AS VARCHAR) AS entry_date`;

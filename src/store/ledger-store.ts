@@ -237,10 +237,10 @@ export interface LedgerStore {
    */
   linkSecret(): Promise<string>;
   /**
-   * First and last month (YYYY-MM) with P&L figures of the company, by SQL over the pre-aggregates (for tools that
+   * First and last day (YYYY-MM-DD) with P&L figures of the company, by SQL over the pre-aggregates (for tools that
    * exit right after: no in-memory index is built); undefined when it has none.
    */
-  pnlMonthSpan(companyId: number): Promise<{ first: string; last: string } | undefined>;
+  pnlSpan(companyId: number): Promise<{ first: string; last: string } | undefined>;
   /** Every company, by id (for key scopes and tooling). */
   listCompanies(): Promise<Company[]>;
   /** Stores a new API key (hash and scope) and returns it with its id. */

@@ -5,6 +5,7 @@
 import { planRange } from './dates.ts';
 import { PNL_ACCOUNT_TYPES, type AccountMonthTotal, type PnlQuery } from './ledger-store.ts';
 import { toSafeCents } from './money.ts';
+import { isoLastOfMonth } from '../scalars/dates.ts';
 import { parseGuid } from '../scalars/guids.ts';
 import { resolveTagSets } from './tag-sets.ts';
 import { int, str, type SqlSession } from './sql-session.ts';
@@ -111,18 +112,30 @@ export async function scanPnl(s: SqlSession, q: PnlQuery): Promise<AccountMonthT
 }
 
 /**
- * The first and last month (YYYY-MM) in which some P&L account of the company totals other than zero, from
- * balance_monthly alone (what a tool that exits right after needs, without building the in-memory index).
+ * The first and last day (YYYY-MM-DD) on which some P&L account of the company totals other than zero: the months
+ * from balance_monthly, then the days within the first and the last of them from balance_daily (what a tool that
+ * exits right after needs, without building the in-memory index).
  */
-export async function pnlMonthSpan(
-  s: SqlSession,
-  companyId: number,
-): Promise<{ first: string; last: string } | undefined> {
-  const [row] = await s.query(
+export async function pnlSpan(s: SqlSession, companyId: number): Promise<{ first: string; last: string } | undefined> {
+  const [months] = await s.query(
     `SELECT CAST(MIN(month) AS VARCHAR) AS first, CAST(MAX(month) AS VARCHAR) AS last FROM (
        SELECT b.month FROM balance_monthly b JOIN accounts a ON a.id = b.account_id AND a.company_id = b.company_id
         WHERE b.company_id = $1 AND a.type IN (${PNL_TYPES}) GROUP BY b.account_id, b.month HAVING SUM(b.cents) <> 0) m`,
     [companyId],
   );
-  return row?.first == null ? undefined : { first: String(row.first).slice(0, 7), last: String(row.last).slice(0, 7) };
+  if (months?.first == null) return undefined;
+  const first = String(months.first).slice(0, 7);
+  const last = String(months.last).slice(0, 7);
+  const [days] = await s.query(
+    `SELECT CAST(MIN(day) AS VARCHAR) AS first, CAST(MAX(day) AS VARCHAR) AS last FROM (
+       SELECT b.day FROM balance_daily b JOIN accounts a ON a.id = b.account_id AND a.company_id = b.company_id
+        WHERE b.company_id = $1 AND a.type IN (${PNL_TYPES})
+          AND (b.day BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE) OR b.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE))
+        GROUP BY b.account_id, b.day HAVING SUM(b.cents) <> 0) d`,
+    [companyId, `${first}-01`, isoLastOfMonth(first), `${last}-01`, isoLastOfMonth(last)],
+  );
+  return {
+    first: days?.first == null ? `${first}-01` : String(days.first).slice(0, 10),
+    last: days?.last == null ? isoLastOfMonth(last) : String(days.last).slice(0, 10),
+  };
 }

@@ -32,7 +32,7 @@ import { FollowedCompanies, type CompanyState } from './pg-followed-companies.ts
 import { defaultIndexMemoryMb, type IndexStats } from './index-budget.ts';
 import { session } from './pg-session.ts';
 import { mapPgError } from './pg-errors.ts';
-import { pnlMonthSpan, scanPnl, sumPnl } from './pnl-sql.ts';
+import { pnlSpan, scanPnl, sumPnl } from './pnl-sql.ts';
 import { STAGE_DDL, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
 import { inTransaction, type Staging } from './sql-session.ts';
@@ -375,8 +375,8 @@ export class PostgresLedgerStore implements LedgerStore {
     return this.withClient((c) => getOrCreateSetting(session(c), LINK_SECRET_KEY, newLinkSecret()));
   }
 
-  pnlMonthSpan(companyId: number): Promise<{ first: string; last: string } | undefined> {
-    return this.withClient((c) => pnlMonthSpan(session(c), companyId));
+  pnlSpan(companyId: number): Promise<{ first: string; last: string } | undefined> {
+    return this.withClient((c) => pnlSpan(session(c), companyId));
   }
 
   listCompanies(): Promise<Company[]> {

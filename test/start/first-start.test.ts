@@ -151,15 +151,15 @@ describe('first start: what a new user reads', function () {
       env,
     );
     expect(imported.code, imported.stderr).to.equal(0);
-    const spanLine = `Company 1: figures from ${year}-03-01 to ${year}-05-31 (all before this year: a report without UseCustomDateRange=true covers this year to date and shows zeros; this URL covers them).`;
+    const spanLine = `Company 1: figures from ${year}-03-05 to ${year}-05-20 (all before this year: a report without UseCustomDateRange=true covers this year to date and shows zeros; this URL covers them).`;
     expect(imported.stdout).to.include(spanLine);
-    const query = `CompanyId=1&UseCustomDateRange=true&StartDate=${year}-03-01&EndDate=${year}-05-31&IncludeComputedColumns=true`;
+    const query = `CompanyId=1&UseCustomDateRange=true&StartDate=${year}-03-05&EndDate=${year}-05-20&IncludeComputedColumns=true`;
     expect(imported.stdout).to.include(`http://127.0.0.1:8080/v1/Reporting/ProfitAndLoss/Flat?${query}`);
 
     const server = await startProductionServer(env);
     running.push(server);
     await server.waitForOutput(/Reports need an API key/);
-    expect(server.output()).to.include(`Company 1 (Import Co): figures from ${year}-03-01`);
+    expect(server.output()).to.include(`Company 1 (Import Co): figures from ${year}-03-05`);
     expect(server.output()).to.include(
       `  curl -H 'X-ApiKey: <your key>' '${server.url}/v1/Reporting/ProfitAndLoss/Flat?${query}'`,
     );

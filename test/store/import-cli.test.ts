@@ -73,7 +73,7 @@ describe('npm run import (CLI)', function () {
       (e: { code: number; stderr: string; stdout: string }) => e,
     );
     expect(error?.code).to.equal(1);
-    expect(`${error?.stderr}${error?.stdout}`).to.match(/line 4: entry A2 \(2024-01-20\): lines do not balance/);
+    expect(`${error?.stderr}${error?.stdout}`).to.match(/line 4 \(entry A2, 2024-01-20\): lines do not balance/);
     expect(await salesAndCogs()).to.deep.equal([
       { accountId: 4000, month: '2024-01', cents: -100_000 },
       { accountId: 5000, month: '2024-01', cents: 30_000 },
@@ -155,7 +155,7 @@ describe('npm run import while a server holds the DuckDB file', function () {
       (e: { code: number; stderr: string }) => e,
     );
     expect(bad?.code).to.equal(1);
-    expect(bad?.stderr).to.match(/line 4: entry C2 \(2024-01-20\): lines do not balance/);
+    expect(bad?.stderr).to.match(/line 4 \(entry C2, 2024-01-20\): lines do not balance/);
     const again = await importCsv('good.csv').then(
       () => undefined,
       (e: { code: number; stderr: string }) => e,

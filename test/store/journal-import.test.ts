@@ -114,7 +114,7 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
       cases.push({
         ...account,
         pattern: new RegExp(
-          `entry ${account.ref} \\(.*\\) line \\d: unknown account 9999 for company ${RANDOM_COMPANY}`,
+          `\\(entry ${account.ref}, [0-9-]+, its \\d(st|nd|rd|th) line\\): unknown account 9999 for company ${RANDOM_COMPANY}`,
         ),
       });
       const unbalanced = edited(-5, (r) => [...r.slice(0, 4), (Number(r[4]) + 0.01).toFixed(2), ...r.slice(5)]);
@@ -136,7 +136,7 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
       cases.push({ ...twice, pattern: /more than one option of tracking category 0+b0/ });
       for (const c of cases) {
         const err = await refusal(store, c.rows);
-        expect(err.message).to.match(new RegExp(`^line ${c.line}: `));
+        expect(err.message).to.match(new RegExp(`^line ${c.line}(: | \\(entry )`));
         expect(err.message).to.match(c.pattern);
       }
       expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
@@ -147,7 +147,7 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
       const first = late.rows.findIndex((r) => r[6] !== '' && r[0] !== late.ref);
       late.rows[first]![4] = (Number(late.rows[first]![4]) + 1).toFixed(2); // an early entry no longer balances
       expect((await refusal(store, late.rows)).message).to.match(
-        new RegExp(`^line ${lineOf(first)}: entry ${late.rows[first]![0]} \\(.*lines do not balance`),
+        new RegExp(`^line ${lineOf(first)} \\(entry ${late.rows[first]![0]}, .*lines do not balance`),
       );
       const dated = edited(-1, (r) => [r[0]!, '2024-02-29', ...r.slice(2)]);
       const firstDate = dated.rows.find((r) => r[0] === dated.ref)![1];
@@ -157,7 +157,9 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
       );
       const located = edited(-1, (r) => [r[0]!, r[1]!, '99', ...r.slice(3)]);
       expect((await refusal(store, located.rows)).message).to.match(
-        new RegExp(`^line ${located.line}: entry ${located.ref} \\(.*\\) line \\d: unknown location 99 for company`),
+        new RegExp(
+          `^line ${located.line} \\(entry ${located.ref}, [0-9-]+, its \\d(st|nd|rd|th) line\\): unknown location 99 for company`,
+        ),
       );
       expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
     });
@@ -237,7 +239,7 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
       expect(line).to.be.greaterThan(lineOf(k));
       expect(
         ((await importLedgerCsv(store, csv, { companyId: RANDOM_COMPANY }).catch((e: Error) => e)) as Error).message,
-      ).to.match(new RegExp(`^line ${line}: .*unknown account 9999`));
+      ).to.match(new RegExp(`^line ${line} \\(entry .*\\): unknown account 9999`));
     });
 
     it('refuses a blank line between rows and a row of another width at its line (blank lines at the end are fine)', async () => {
@@ -258,7 +260,7 @@ function journalImport(name: string, open: () => Promise<LedgerStore>) {
         () => undefined,
         (e: unknown) => e,
       );
-      expect((err as Error).message).to.match(/^line 2: entry R0 \(.*\): unknown company 99/);
+      expect((err as Error).message).to.match(/^line 2 \(entry R0, .*\): unknown company 99/);
     });
   });
 }

@@ -372,7 +372,7 @@ function contract(name: string, open: () => Promise<TestStore>): void {
           [JOURNAL_CSV.replace('450.5,,"Food', '450.555,,"Food'), /^line 6: amount "450.555"/],
           [
             JOURNAL_CSV.replace('S2,2024-01-15,20,1000,500', 'S2,2024-01-15,20,1000,499'),
-            /^line 4: entry S2 \(2024-01-15\): lines do not balance/,
+            /^line 4 \(entry S2, 2024-01-15\): lines do not balance/,
           ],
           [
             JOURNAL_CSV.replace('S2,2024-01-15,20,1000,500', 'S2,2024-01-15,20,1999,500'),
