@@ -376,7 +376,7 @@ function contract(name: string, open: () => Promise<TestStore>): void {
           ],
           [
             JOURNAL_CSV.replace('S2,2024-01-15,20,1000,500', 'S2,2024-01-15,20,1999,500'),
-            /^line 5: .*unknown account 1999/,
+            /^line 5 \(entry S2, 2024-01-15, its 2nd line\): unknown account 1999/,
           ],
           [JOURNAL_CSV.replace('2024-02-12,10,5000', '2024-02-31,10,5000'), /^line 6: date "2024-02-31"/],
         ];
