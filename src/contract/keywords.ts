@@ -19,3 +19,16 @@ export function keywordValue(query: Record<string, unknown>, name: string): stri
   }
   return undefined;
 }
+
+/**
+ * A keyword's text as .NET's `QueryString[name]` gave it: every value of the name (in any case), in the query's order,
+ * joined by `,` (`?jsconfig=a&jsconfig=b` → `a,b`).
+ */
+export function keywordText(query: Record<string, unknown>, name: string): string | undefined {
+  const values: string[] = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (key.toLowerCase() !== name) continue;
+    for (const text of Array.isArray(value) ? value : [value]) if (typeof text === 'string') values.push(text);
+  }
+  return values.length ? values.join(',') : undefined;
+}

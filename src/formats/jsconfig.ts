@@ -1,6 +1,6 @@
 /**
  * `?jsconfig=` (ServiceStack 4.5's AllowJsConfig): per-request serializer settings for a service's JSON and JSV
- * answer, `Key:Value` pairs separated by `,`, keys in any case. Honoured as a real 4.5.14 host honoured them:
+ * answer, `Key:Value` pairs separated by `,`, every value of a repeated `jsconfig` applied. Honoured as 4.5.14 did:
  * `EmitCamelCaseNames:true` (`companyName`), `EmitLowercaseUnderscoreNames:true` (`company_name`) and
  * `DateHandler:ISO8601|ISO8601DateOnly|UnixTime|UnixTimeMs`. The host applied them to the service's own answer only:
  * not to JSONP, not to XML, not to errors raised before the service. Unknown keys and values are ignored.
@@ -17,24 +17,45 @@ export interface JsConfig {
 export const DATE_HANDLERS: readonly DateHandler[] = ['ISO8601', 'ISO8601DateOnly', 'UnixTime', 'UnixTimeMs'];
 const WCF_DATE_STRING = /^\/Date\(-?\d+(?:[+-]\d{4})?\)\/$/;
 
-function isTrue(value: string): boolean {
-  return value.trim().toLowerCase() === 'true' || value.trim() === '1';
-}
+/** 4.5.14's names and abbreviations of the DateHandler values honoured; `TimestampOffset` is the default form. */
+const DATE_HANDLER_NAMES: Record<string, DateHandler | 'TimestampOffset'> = {
+  timestampoffset: 'TimestampOffset',
+  to: 'TimestampOffset',
+  iso8601: 'ISO8601',
+  iso8601dateonly: 'ISO8601DateOnly',
+  iso8601do: 'ISO8601DateOnly',
+  unixtime: 'UnixTime',
+  ut: 'UnixTime',
+  unixtimems: 'UnixTimeMs',
+  utm: 'UnixTimeMs',
+};
 
+/**
+ * The settings of `?jsconfig=`'s text (a repeated key's values joined by `,` in the query's order, as .NET's
+ * QueryString gave them), read as ServiceStack.Text 4.5.14's JsConfig.CreateScope read it: `Key:Value` items,
+ * the key (or its abbreviation: `eccn`, `elun`, `dh`) in any case but not trimmed, a later item overriding an earlier
+ * one; a flag is true unless its value is `false` or `0` (no value is true); camelCase names win over
+ * lowercase_underscore when both are on.
+ */
 export function parseJsConfig(text: string | undefined): JsConfig | undefined {
   if (!text) return undefined;
-  const config: JsConfig = {};
-  for (const pair of text.split(',')) {
-    const colon = pair.indexOf(':');
-    const key = (colon === -1 ? pair : pair.slice(0, colon)).trim().toLowerCase();
-    const value = colon === -1 ? 'true' : pair.slice(colon + 1);
-    if (key === 'emitcamelcasenames' && isTrue(value)) config.names = 'camelCase';
-    else if (key === 'emitlowercaseunderscorenames' && isTrue(value)) config.names = 'lowercase_underscore';
-    else if (key === 'datehandler') {
-      const handler = DATE_HANDLERS.find((h) => h.toLowerCase() === value.trim().toLowerCase());
-      if (handler) config.dateHandler = handler;
-    }
+  let camelCase = false;
+  let lowercaseUnderscore = false;
+  let dateHandler: DateHandler | 'TimestampOffset' | undefined;
+  for (const item of text.split(',')) {
+    const colon = item.indexOf(':');
+    const key = (colon === -1 ? item : item.slice(0, colon)).toLowerCase();
+    const value = colon === -1 ? undefined : item.slice(colon + 1).toLowerCase();
+    const flag = value === undefined || (value !== 'false' && value !== '0');
+    if (key === 'emitcamelcasenames' || key === 'eccn') camelCase = flag;
+    else if (key === 'emitlowercaseunderscorenames' || key === 'elun') lowercaseUnderscore = flag;
+    else if ((key === 'datehandler' || key === 'dh') && value !== undefined && Object.hasOwn(DATE_HANDLER_NAMES, value))
+      dateHandler = DATE_HANDLER_NAMES[value];
   }
+  const config: JsConfig = {};
+  if (camelCase) config.names = 'camelCase';
+  else if (lowercaseUnderscore) config.names = 'lowercase_underscore';
+  if (dateHandler && dateHandler !== 'TimestampOffset') config.dateHandler = dateHandler;
   return config.names || config.dateHandler ? config : undefined;
 }
 

@@ -43,7 +43,10 @@ export interface WriteContext {
   inService: boolean;
   /** True when a wrapper (JSONP) will wrap this output. */
   wrapped: boolean;
-  /** A host keyword's value from the query (`jsconfig`, ...), its name matched case-insensitively. */
+  /**
+   * A host keyword's text from the query (`jsconfig`, ...), its name matched case-insensitively, a repeated key's
+   * values joined by `,` (as .NET's QueryString gave them).
+   */
   keyword(name: string): string | undefined;
 }
 

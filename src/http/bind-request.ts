@@ -5,22 +5,22 @@
  * "Unable to bind to request" did.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { keywordValue, RESERVED_QUERY_NAMES } from '../contract/keywords.ts';
+import { Keywords, keywordText, keywordValue, RESERVED_QUERY_NAMES } from '../contract/keywords.ts';
 import { appError, type FieldError } from '../errors/app-error.ts';
 import { bindBody, bindForm, bindPath, bindQuery, type BindingLimits } from './binding.ts';
 import { contextOf } from './request-context.ts';
 
 type RawQuery = Record<string, string | string[] | undefined>;
 
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
+/**
+ * The host keywords of a query, names lower-cased: `jsconfig` as .NET's QueryString gave it to JsConfig.CreateScope
+ * (every value joined by `,`: each one applies), the others' first value.
+ */
 function reservedOnly(query: RawQuery): Record<string, string> {
   const kept: Record<string, string> = {};
-  for (const [key, value] of Object.entries(query)) {
-    const text = first(value);
-    if (RESERVED_QUERY_NAMES.has(key.toLowerCase()) && text !== undefined) kept[key.toLowerCase()] = text;
+  for (const name of RESERVED_QUERY_NAMES) {
+    const text = name === Keywords.jsconfig ? keywordText(query, name) : keywordValue(query, name);
+    if (text !== undefined) kept[name] = text;
   }
   return kept;
 }

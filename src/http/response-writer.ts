@@ -10,7 +10,7 @@
  */
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { keywordValue } from '../contract/keywords.ts';
+import { keywordText } from '../contract/keywords.ts';
 import { dtoTypeOf, responseFor, type OperationTable } from '../contract/operations.ts';
 import { RichResult, dtoOf } from '../contract/service-result.ts';
 import { toAppError, type AppError } from '../errors/app-error.ts';
@@ -66,7 +66,7 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
       get publicPath() {
         return publicPath(req);
       },
-      keyword: (name) => keywordValue(req.query as Record<string, unknown>, name),
+      keyword: (name) => keywordText(req.query as Record<string, unknown>, name),
     };
   };
   const sendBody = (_req: Request, res: Response, contentType: string, written: Written) => {

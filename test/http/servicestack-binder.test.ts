@@ -230,6 +230,47 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
       ).expect(200);
       expect(res.body.selectedOptions.startDate).to.equal('2025-01-01T00:00:00.0000000+00:00');
     });
+    // Issue 38: the host applied every value of a repeated jsconfig (its QueryString joined them with `,`).
+    it('given twice (EmitCamelCaseNames:true, then DateHandler:ISO8601), both apply', async () => {
+      const res = await flat(
+        'UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31' +
+          '&jsconfig=EmitCamelCaseNames:true&jsconfig=DateHandler:ISO8601',
+      ).expect(200);
+      expect(res.body.selectedOptions.startDate).to.equal('2025-01-01T00:00:00.0000000+00:00');
+      expect(res.body).not.to.have.property('SelectedOptions');
+    });
+    it('given twice in either order and in any case of the name, both apply', async () => {
+      const res = await flat(
+        'UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31' +
+          '&JsConfig=DateHandler:UnixTime&jsconfig=EmitLowercaseUnderscoreNames:true',
+      ).expect(200);
+      expect(res.body.selected_options.start_date).to.equal(1735689600);
+    });
+    // 4.5.14's JsConfig.CreateScope: items in order, a later one overriding; a flag is true unless `false`/`0`;
+    // camelCase beats lowercase_underscore; the abbreviations eccn, elun, dh.
+    for (const [jsconfig, key] of [
+      ['EmitCamelCaseNames:true&jsconfig=EmitCamelCaseNames:false', 'CompanyName'],
+      ['EmitCamelCaseNames:false&jsconfig=EmitCamelCaseNames', 'companyName'],
+      ['EmitLowercaseUnderscoreNames:true&jsconfig=EmitCamelCaseNames:true', 'companyName'],
+      ['eccn:1', 'companyName'],
+      ['elun:yes', 'company_name'],
+      ['EmitCamelCaseNames:0', 'CompanyName'],
+    ] as const) {
+      it(`jsconfig=${jsconfig} names ${key}`, async () => {
+        const res = await request(t.app).get(`/v1/echo/hi?jsconfig=${jsconfig}`).expect(200);
+        expect(Object.keys(res.body)).to.include(key);
+      });
+    }
+    it('a later DateHandler overrides an earlier one (dh:iso8601, then dh:to is the default form)', async () => {
+      const res = await flat(
+        'UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=dh:iso8601&jsconfig=dh:to',
+      ).expect(200);
+      expect(res.body.SelectedOptions.StartDate).to.equal(utcMidnight('2025-01-01'));
+      const short = await flat(
+        'UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=dh:iso8601do',
+      ).expect(200);
+      expect(short.body.SelectedOptions.StartDate).to.equal('2025-01-01');
+    });
     it('it does not change a JSONP answer, nor an error raised before the service', async () => {
       const jsonp = await request(t.app).get('/v1/echo/hi?jsconfig=EmitCamelCaseNames:true&callback=cb').expect(200);
       expect(jsonp.text).to.equal(`cb({"Message":"hi","CompanyName":"${TEST_COMPANY_NAME}","ResponseStatus":{}})`);
