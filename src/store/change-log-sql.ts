@@ -2,7 +2,8 @@
  * The PostgreSQL change log every instance follows (schema.ts: ledger_changes, ledger_deltas). A load records, in its
  * own transaction, the companies it changed and its net change to balance_daily, then NOTIFYs `ledger_changed` with
  * the change's seq: PostgreSQL delivers the notification at COMMIT, so a listener never hears of a change it cannot
- * read yet. Deltas are kept for DELTA_RETENTION; an instance that fell further behind re-reads the company.
+ * read yet. A change and its deltas are kept for CHANGE_RETENTION, and the log keeps at most MAX_CHANGES_KEPT rows:
+ * an instance that fell further behind (ledger_changes_pruned) re-reads every company it follows.
  */
 import { LOAD_IS_LARGE, type LoadChange } from './load-sql.ts';
 import { int, type SqlSession } from './sql-session.ts';
@@ -10,7 +11,8 @@ import { int, type SqlSession } from './sql-session.ts';
 export const CHANGE_CHANNEL = 'ledger_changed';
 /** Notified (at COMMIT) by every creation or revocation of an API key: instances forget the keys they found. */
 export const API_KEYS_CHANNEL = 'api_keys_changed';
-const DELTA_RETENTION = "interval '10 minutes'";
+const CHANGE_RETENTION = "interval '10 minutes'";
+const MAX_CHANGES_KEPT = 10_000;
 /**
  * A change of at least this many balance_daily keys that is also a fair share of the table is logged without its
  * deltas (pruned at birth): a follower re-reads the company, which costs it about what applying the deltas would,
@@ -39,24 +41,45 @@ export async function recordChange(s: SqlSession, change: LoadChange): Promise<v
       [seq],
     );
   }
-  await s.query(
-    `WITH old AS (UPDATE ledger_changes SET deltas_pruned = true
-                   WHERE NOT deltas_pruned AND committed_at < now() - ${DELTA_RETENTION} RETURNING seq)
-     DELETE FROM ledger_deltas WHERE seq IN (SELECT seq FROM old)`,
-  );
+  await pruneChanges(s, seq);
   await s.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, String(seq)]);
+}
+
+/**
+ * Deletes the changes (and their deltas) older than the window, never the one just recorded (`seq`), and moves the
+ * pruned mark past them. Loads hold the load lock, so prunes run one at a time.
+ */
+async function pruneChanges(s: SqlSession, seq: number): Promise<void> {
+  await s.query(
+    `WITH old AS (DELETE FROM ledger_changes
+                   WHERE seq < $1 AND (committed_at < now() - ${CHANGE_RETENTION} OR seq <= $1 - ${MAX_CHANGES_KEPT})
+                   RETURNING seq),
+          deltas AS (DELETE FROM ledger_deltas WHERE seq IN (SELECT seq FROM old))
+     INSERT INTO ledger_changes_pruned (through) SELECT MAX(seq) FROM old HAVING COUNT(*) > 0
+     ON CONFLICT (one) DO UPDATE SET through = GREATEST(ledger_changes_pruned.through, EXCLUDED.through)`,
+    [seq],
+  );
 }
 
 /** The seq of the last change committed in this snapshot (0 before the first). */
 export async function lastChange(s: SqlSession): Promise<number> {
-  const [row] = await s.query('SELECT CAST(COALESCE(MAX(seq), 0) AS VARCHAR) AS seq FROM ledger_changes');
+  const [row] = await s.query(
+    `SELECT CAST(GREATEST(COALESCE(MAX(seq), 0), (SELECT COALESCE(MAX(through), 0) FROM ledger_changes_pruned))
+       AS VARCHAR) AS seq FROM ledger_changes`,
+  );
+  return int(row!.seq);
+}
+
+/** The last seq pruned from the log in this snapshot (0 when none was): who is behind it re-reads what it follows. */
+export async function prunedThrough(s: SqlSession): Promise<number> {
+  const [row] = await s.query('SELECT CAST(COALESCE(MAX(through), 0) AS VARCHAR) AS seq FROM ledger_changes_pruned');
   return int(row!.seq);
 }
 
 export interface LoggedChange {
   seq: number;
   companyIds: number[];
-  /** Its deltas are gone (older than the retention): a follower behind it re-reads the companies. */
+  /** Logged without its deltas (a large load): a follower behind it re-reads the companies. */
   pruned: boolean;
 }
 

@@ -13,7 +13,7 @@ import type { CompanyBalances } from './balance-index.ts';
 import { deepFreeze } from './deep-freeze.ts';
 import { IndexBudget, objectBytes, type IndexStats } from './index-budget.ts';
 import { readCatalog } from './catalog-sql.ts';
-import { changesSince, lastChange, type LoggedChange } from './change-log-sql.ts';
+import { changesSince, lastChange, prunedThrough, type LoggedChange } from './change-log-sql.ts';
 import type { CompanyCatalog } from './ledger-store.ts';
 import { addPackedMonth, MONTH_INDEX_OF_DAY, PACKED_DAYS, readCompanyBalances } from './pg-packed-balances.ts';
 import { readTagSets } from './pnl-sql.ts';
@@ -162,11 +162,13 @@ export class FollowedCompanies {
       const seq = await lastChange(s);
       if (seq <= from) return { seq, updates: [] as Update[] };
       const changes = await changesSince(s, from);
+      // A company followed since before the log's pruned mark may have missed changes no longer logged: read again.
+      const pruned = await prunedThrough(s);
       const missed = (state: CompanyState): LoggedChange[] =>
         changes.filter((c) => c.seq > state.seq && c.companyIds.includes(state.catalog.company.id));
-      const touched = followed.filter((state) => missed(state).length > 0);
+      const touched = followed.filter((state) => state.seq < pruned || missed(state).length > 0);
       const incremental = touched
-        .filter((state) => !missed(state).some((c) => c.pruned))
+        .filter((state) => state.seq >= pruned && !missed(state).some((c) => c.pruned))
         .map((state) => state.catalog.company.id);
       const deltas =
         incremental.length === 0

@@ -88,7 +88,8 @@ export function schemaStatements(dialect: Dialect): string[] {
       'DROP INDEX IF EXISTS journal_entries_company_date',
       'CREATE INDEX IF NOT EXISTS journal_lines_entry ON journal_lines (entry_id)',
       // Every committed load, in commit order (loads hold the load lock until COMMIT), with the companies it changed;
-      // its net change to balance_daily is in ledger_deltas until pruned. Instances follow it (change-log-sql.ts).
+      // its net change to balance_daily is in ledger_deltas; both are pruned after a window. Instances follow it
+      // (change-log-sql.ts).
       `CREATE TABLE IF NOT EXISTS ledger_changes (
         seq BIGSERIAL PRIMARY KEY, company_ids INTEGER[] NOT NULL, deltas_pruned BOOLEAN NOT NULL DEFAULT false,
         committed_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
@@ -96,6 +97,9 @@ export function schemaStatements(dialect: Dialect): string[] {
         seq BIGINT NOT NULL, company_id INTEGER NOT NULL, day DATE NOT NULL, location_id INTEGER NOT NULL,
         account_id INTEGER NOT NULL, tag_set_id INTEGER NOT NULL, cents BIGINT NOT NULL)`,
       'CREATE INDEX IF NOT EXISTS ledger_deltas_seq ON ledger_deltas (seq, company_id)',
+      // The last seq pruned from ledger_changes: an instance behind it cannot know which companies it missed.
+      `CREATE TABLE IF NOT EXISTS ledger_changes_pruned (
+        one BOOLEAN PRIMARY KEY DEFAULT true CHECK (one), through BIGINT NOT NULL)`,
     );
   }
   return stmts;

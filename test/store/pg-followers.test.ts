@@ -233,7 +233,7 @@ async function eventually(check: () => Promise<void>, ms = PROPAGATION_MS): Prom
       expect(await open().sumPnlByAccountMonth(YEAR)).to.deep.equal(expectedTotals(upTo(1200), YEAR));
     });
 
-    it('an instance cut off for longer than the deltas are kept re-reads the company from a fresh snapshot', async () => {
+    it('the change log keeps a window; an instance cut off for longer re-reads the company from a fresh snapshot', async () => {
       const [a] = (await instances(1)) as [PostgresLedgerStore];
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
@@ -250,17 +250,23 @@ async function eventually(check: () => Promise<void>, ms = PROPAGATION_MS): Prom
           "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'lagging' AND query LIKE 'LISTEN%'",
         );
         await a.load({ entries: entries.slice(400, 900) });
-        // Eleven minutes pass (the retention is ten): the next load prunes the deltas of the one before.
+        // Eleven minutes pass (the retention is ten): the next load prunes the changes before it, deltas and all.
         await admin.query("UPDATE ledger_changes SET committed_at = committed_at - interval '11 minutes'");
         await a.load({ entries: entries.slice(900, 1200) });
-        const pruned = await admin.query(
-          'SELECT c.seq FROM ledger_changes c WHERE c.deltas_pruned AND NOT EXISTS (SELECT 1 FROM ledger_deltas d WHERE d.seq = c.seq)',
+        const log = await admin.query(
+          `SELECT CAST(seq AS INTEGER) AS seq, (SELECT COUNT(*) FROM ledger_deltas d WHERE d.seq = c.seq) AS deltas,
+                  (SELECT CAST(through AS INTEGER) FROM ledger_changes_pruned) AS pruned
+             FROM ledger_changes c`,
         );
-        expect(pruned.rowCount, 'changes whose deltas are gone').to.equal(2);
+        expect(
+          log.rows.map((r) => [r.seq, Number(r.deltas) > 0, r.pruned]),
+          'the log kept',
+        ).to.deep.equal([[3, true, 2]]);
+        expect((await admin.query('SELECT DISTINCT seq FROM ledger_deltas')).rowCount, 'deltas kept').to.equal(1);
         expect(await lagging.sumPnlByAccountMonth(YEAR), 'while cut off').to.deep.equal(
           expectedTotals(upTo(400), YEAR),
         );
-        // Back (its reconnection pauses grow to 5 s): it reads the ledger it missed, the pruned deltas included.
+        // Back (its reconnection pauses grow to 5 s): it reads the ledger it missed, the pruned changes included.
         await admin.query('ALTER ROLE lagging LOGIN');
         await eventually(
           async () =>
