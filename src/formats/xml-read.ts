@@ -4,8 +4,11 @@
  * </CompanyId><Locations><d2p1:int>1</d2p1:int></Locations></GetFlatRequest>` → `{ CompanyId: '1', Locations: ['1'] }`.
  * Values stay text (the binder reads them as it reads query values; xs:dateTime members keep their DateTimeKind, see
  * xsdDateTimeAsText); a member with `i:nil="true"` is left out.
- * Parsed by fast-xml-parser, which expands no external entity; a DOCTYPE is refused.
+ * Parsed by fast-xml-parser, which expands no external entity; a DOCTYPE is refused. Entities are XML's: the five
+ * named ones and numeric character references (`caf&#233; &#x41;` is `café A`, as a .NET host reads it; `&#0;` is
+ * refused), decoded by @nodable/entities, fast-xml-parser's own decoder.
  */
+import { EntityDecoder } from '@nodable/entities';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { xsdMembers } from '../../generated/xsd-types.ts';
 
@@ -25,6 +28,7 @@ function listParser(arrayDepths: readonly number[]): XMLParser {
     parseAttributeValue: false,
     trimValues: true,
     processEntities: true,
+    entityDecoder: new EntityDecoder({ numericAllowed: true, ncr: { nullNCR: 'throw' } }),
     jPath: true,
     isArray: (_name, jpath) => typeof jpath === 'string' && arrayDepths.includes(jpath.split('.').length),
   });
