@@ -2,16 +2,16 @@
  * The composition root of the HTTP service: one Express app. Every request passes the edge (its log line and
  * metrics, helmet's headers, the response writer, limits, and the lookup of its contract operation, which rewrites
  * the URL to the operation's canonical path); each contract operation is a route registered from its operation record
- * (authentication, body, the legacy binder, express-openapi-validator, the operation's service); then health, metrics,
- * static pages, SOAP, native types, metadata pages, the legacy 404 and the error writer; all of it mounted under
- * BASE_PATH when one is set.
+ * (authentication, body, the legacy binder, the request validator compiled from the contract, the operation's
+ * service); then health, metrics, static pages, SOAP, native types, metadata pages, the legacy 404 and the error
+ * writer; all of it mounted under BASE_PATH when one is set.
  */
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { configDefaults, type AppConfig } from './config.ts';
 import { authenticate, callerOf, requireAnyApiKey } from './auth/access.ts';
-import { loadOpenApiDocument } from './contract/openapi-document.ts';
+import { openApiContract } from './contract/openapi-document.ts';
 import { contractOperations, type OperationRecord } from './contract/operations.ts';
 import { builtInFormats } from './formats/built-in.ts';
 import { createFormatRegistry } from './formats/registry.ts';
@@ -24,14 +24,13 @@ import { maxUrlLength, requestSignal, requestTimeout } from './http/limits.ts';
 import { nativeTypesRoutes } from './http/native-types.ts';
 import { metadataPages } from './http/metadata-pages.ts';
 import { notFound } from './http/not-found.ts';
-import { openApiValidation } from './http/openapi-validation.ts';
 import { contextOf } from './http/request-context.ts';
+import { requestValidation } from './http/request-validation.ts';
 import { readBody } from './http/read-body.ts';
 import { callbackLimit, resolveOperation } from './http/resolve-operation.ts';
 import { SECURITY_HEADER_OPTIONS } from './http/security-headers.ts';
 import { createResponseWriter } from './http/response-writer.ts';
 import { REPORT_ASSETS, staticPages } from './http/static-pages.ts';
-import { validatorDocument } from './http/validator-document.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { health, ready } from './ops/health.ts';
 import { requestLog } from './ops/request-log.ts';
@@ -51,6 +50,11 @@ export interface AppDependencies {
    * root to run once it listens and to finish before it reports ready; without it createApp runs that work itself.
    */
   finishLater?: (work: () => Promise<void>) => void;
+  /**
+   * Validate requests with express-openapi-validator's own middleware instead of the compiled validators: the
+   * reference the parity test compares them with.
+   */
+  referenceRequestValidation?: boolean;
 }
 
 type RouteMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
@@ -61,6 +65,7 @@ export async function createApp({
   logger,
   now = () => new Date(),
   finishLater,
+  referenceRequestValidation = false,
 }: AppDependencies): Promise<Express> {
   const config = { ...configDefaults, ...given };
   const operations = contractOperations();
@@ -110,9 +115,13 @@ export async function createApp({
     ...(formats.entries.some((e) => e.read) ? [readBody(formats, config.bodyLimitBytes)] : []),
   ];
   const binder = bindRequest({ maxArrayItems: config.maxArrayItems });
-  const validation = openApiValidation(validatorDocument(loadOpenApiDocument()), {
-    validateResponses: config.validateResponses,
-  });
+  const validateRequest = referenceRequestValidation ? undefined : requestValidation(openApiContract().document);
+  // express-openapi-validator, loaded only where it acts: response validation (tests, VALIDATE_RESPONSES=1) and the
+  // reference request validation.
+  const reference =
+    config.validateResponses || referenceRequestValidation
+      ? await referenceValidation({ requests: referenceRequestValidation, responses: config.validateResponses })
+      : [];
   const routeOf = (op: OperationRecord): RequestHandler[] => {
     const service = services.get(op.operationId)!;
     // The URL was matched to its operation once, by resolveOperation; this route serves that operation only.
@@ -152,7 +161,8 @@ export async function createApp({
       authentication,
       ...(op.binding.body ? bodySteps : []),
       binder,
-      ...validation,
+      ...(validateRequest ? [validateRequest(op)] : []),
+      ...reference,
       runService,
     ];
   };
@@ -173,6 +183,16 @@ export async function createApp({
   app.use(notFound(operations.all, config.debug));
   app.use(writer.errorHandler);
   return config.basePath ? underBasePath(app, config.basePath, config.trustProxy ?? false) : app;
+}
+
+/** express-openapi-validator's middleware over the contract (src/http/openapi-validation.ts), imported on demand. */
+async function referenceValidation(validate: { requests: boolean; responses: boolean }): Promise<RequestHandler[]> {
+  const [{ openApiValidation }, { validatorDocument }, { loadOpenApiDocument }] = await Promise.all([
+    import('./http/openapi-validation.ts'),
+    import('./http/validator-document.ts'),
+    import('./contract/openapi-document.ts'),
+  ]);
+  return openApiValidation(validatorDocument(loadOpenApiDocument()), validate);
 }
 
 /**

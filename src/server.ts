@@ -1,6 +1,6 @@
 /**
- * Listening and warm-up. express-openapi-validator compiles its validators on first use; one request per contract
- * operation, sent to ourselves before we report ready, pays that cost up front.
+ * Listening and warm-up. An operation's first request runs code compiled and loaded on first use (its service, its
+ * formats); one request per contract operation, sent to ourselves before we report ready, pays that cost up front.
  */
 import type { Express } from 'express';
 import { createServer, request as httpRequest, type Server } from 'node:http';

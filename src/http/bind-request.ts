@@ -1,5 +1,5 @@
 /**
- * Runs the legacy binder for the resolved operation, before express-openapi-validator: the validator then checks
+ * Runs the legacy binder for the resolved operation, before the request validator: the validator then checks
  * canonical, typed values, and the service receives one DTO (path variables, query and body merged, in the request
  * context). Bad values stop here with a SerializationException listing every bad field, as ServiceStack's
  * "Unable to bind to request" did.

@@ -1,6 +1,6 @@
 /**
  * The legacy binder: turns what a ServiceStack client sent (case-insensitive names, JSV-style query values,
- * loosely typed JSON) into canonical typed values that express-openapi-validator then checks against openapi/.
+ * loosely typed JSON) into canonical typed values that the request validator then checks against openapi/.
  * Every value that cannot be read becomes one field error named as the client named it.
  */
 import type { FieldKind, FieldSpec, ScalarKind } from '../contract/binding-plan.ts';

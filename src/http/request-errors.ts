@@ -1,10 +1,11 @@
 /**
- * Errors raised by libraries before a service runs (express-openapi-validator, the JSON body parser),
- * turned into AppErrors with one field entry per bad field, named as the client sent it.
+ * Errors raised before a service runs (the request validators, the body parsers), turned into AppErrors with one
+ * field entry per bad field, named as the client sent it.
  */
 import { appError, AppError, type FieldError } from '../errors/app-error.ts';
 
-interface ValidatorItem {
+/** One error of a request validator, as express-openapi-validator reports it (`/query/CompanyId`, `required...`). */
+export interface ValidatorItem {
   path?: string;
   message?: string;
   errorCode?: string;
@@ -48,6 +49,18 @@ function notEmpty(field: string): FieldError {
   return { errorCode: 'NotEmpty', fieldName: field, message: `'${displayName}' must not be empty.` };
 }
 
+/** A request validator's errors as one 400, each field named as the client sent it. */
+export function fromValidatorItems(items: ValidatorItem[], sentNames: Record<string, string>, summary = ''): AppError {
+  const fieldErrors: FieldError[] = items.map((item) => {
+    const canonical = fieldOf(item.path);
+    if (canonical && item.errorCode?.startsWith('required')) return notEmpty(canonical);
+    const sent = sentNames[canonical] ?? canonical;
+    const message = sent ? `'${sent}' ${item.message ?? 'is invalid'}` : (item.message ?? 'is invalid');
+    return { errorCode: validatorCode(item.errorCode), fieldName: sent, message };
+  });
+  return appError('InvalidFields', { first: fieldErrors[0]?.message ?? summary }, { fieldErrors });
+}
+
 export function fromLibraryError(
   error: unknown,
   sentNames: Record<string, string>,
@@ -65,16 +78,7 @@ export function fromLibraryError(
   }
   if (error.status === 415) return appError('BodyNotJson');
   if (error.status === 413) return appError('BodyTooLarge');
-  if (error.status === 400 && error.errors) {
-    const fieldErrors: FieldError[] = error.errors.map((item) => {
-      const canonical = fieldOf(item.path);
-      if (canonical && item.errorCode?.startsWith('required')) return notEmpty(canonical);
-      const sent = sentNames[canonical] ?? canonical;
-      const message = sent ? `'${sent}' ${item.message ?? 'is invalid'}` : (item.message ?? 'is invalid');
-      return { errorCode: validatorCode(item.errorCode), fieldName: sent, message };
-    });
-    return appError('InvalidFields', { first: fieldErrors[0]?.message ?? error.message }, { fieldErrors });
-  }
+  if (error.status === 400 && error.errors) return fromValidatorItems(error.errors, sentNames, error.message);
   // The body parser's other client errors: a corrupt gzip/deflate/br body (zlib's message), an aborted or short body.
   if (error.status === 400) return appError('BodyReadFailed', { reason: error.message });
   return undefined;

@@ -35,6 +35,8 @@ export interface TestAppOptions {
   debug?: boolean;
   companyName?: string;
   now?: () => Date;
+  /** Validate requests with express-openapi-validator's middleware (the reference of the compiled validators). */
+  referenceRequestValidation?: boolean;
   /** The app's logger (silent by default). */
   logger?: Logger;
   /** Limits and deployment settings (defaults as in production). */
@@ -101,6 +103,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     store,
     logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     now: options.now ?? (() => new Date('2024-03-15T12:00:00Z')),
+    referenceRequestValidation: options.referenceRequestValidation,
   });
   return {
     app: withDefaultKey(rawApp, apiKey),

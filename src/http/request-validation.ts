@@ -1,0 +1,97 @@
+/**
+ * Request validation on each operation's route: a pair of ajv validators per operation, compiled once at start from
+ * the contract (src/contract/request-schemas.ts) in the dialect and with the options express-openapi-validator uses for
+ * OpenAPI 3.0 (ajv-draft-04; parameters coerced, the body not; first error only), and its errors reported as it
+ * reports them, so a bad request gets the same 400 as through the reference (the parity test holds them together).
+ * It checks the bound values: it runs after the legacy binder.
+ */
+import type { RequestHandler } from 'express';
+import AjvDraft04 from 'ajv-draft-04';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
+import type { OperationRecord } from '../contract/operations.ts';
+import type { DereferencedDocument } from '../contract/openapi-document.ts';
+import { requestSchemas } from '../contract/request-schemas.ts';
+import { fromValidatorItems, type ValidatorItem } from './request-errors.ts';
+import { contextOf } from './request-context.ts';
+
+const INT32 = 2 ** 31;
+const INT64 = 2 ** 63;
+const MAX_FLOAT = (2 - 2 ** -23) * 2 ** 127;
+const MIN_POSITIVE_FLOAT = 2 ** -126;
+
+/** The numeric formats as express-openapi-validator defines them (its `formats`). */
+const FORMATS = {
+  int32: { type: 'number', validate: (n: number) => Number.isInteger(n) && n < INT32 && n >= -INT32 },
+  int64: { type: 'number', validate: (n: number) => Number.isInteger(n) && n <= INT64 - 1 && n >= -INT64 },
+  float: {
+    type: 'number',
+    validate: (n: number) => n === 0 || (Math.abs(n) <= MAX_FLOAT && Math.abs(n) >= MIN_POSITIVE_FLOAT),
+  },
+  double: { type: 'number', validate: (n: number) => typeof n === 'number' },
+} as const;
+
+/** express-openapi-validator's request options (its AjvOptions.request with this service's settings). */
+const OPTIONS: Options = {
+  strict: false,
+  strictNumbers: true,
+  strictTuples: true,
+  allowUnionTypes: false,
+  validateSchema: false,
+  useDefaults: true,
+  removeAdditional: false,
+};
+
+// ajv-draft-04 is CommonJS: its class is the module itself.
+const Ajv = AjvDraft04 as unknown as typeof import('ajv-draft-04').default;
+
+function createAjv(coerceTypes: boolean) {
+  const ajv = new Ajv({ ...OPTIONS, coerceTypes });
+  for (const [name, format] of Object.entries(FORMATS)) ajv.addFormat(name, format);
+  return ajv;
+}
+
+/** An ajv error as express-openapi-validator reports it: the enum's values in the message, the missing field's path. */
+function toItem(error: ErrorObject): ValidatorItem {
+  const params = error.params as { allowedValues?: unknown[]; missingProperty?: string; additionalProperty?: string };
+  const message =
+    error.keyword === 'enum' && params.allowedValues
+      ? `${error.message}: ${params.allowedValues.join(', ')}`
+      : error.message;
+  const named = params.missingProperty ?? params.additionalProperty;
+  return {
+    path: named !== undefined ? `${error.instancePath}/${named}` : error.instancePath,
+    message,
+    errorCode: `${error.keyword}.openapi.validation`,
+  };
+}
+
+export type RequestValidation = (op: OperationRecord) => RequestHandler;
+
+/** The validation step of each operation of `document`, compiled now. */
+export function requestValidation(document: DereferencedDocument): RequestValidation {
+  const parametersAjv = createAjv(true);
+  const bodyAjv = createAjv(false);
+  const compiled = new Map<string, [ValidateFunction, ValidateFunction]>();
+  for (const [name, schemas] of requestSchemas(document))
+    compiled.set(name, [parametersAjv.compile(schemas.parameters), bodyAjv.compile(schemas.body)]);
+  return (op) => {
+    const [parameters, body] = compiled.get(`${op.method} ${op.template}`)!;
+    return function validateRequest(req, res, next) {
+      // The reference matches HEAD to no documented operation and so leaves it unchecked.
+      if (req.method === 'HEAD') return next();
+      const context = contextOf(res);
+      const data = {
+        query: req.query,
+        headers: req.headers,
+        params: context.params,
+        cookies: undefined,
+        body: req.body,
+      };
+      const parametersValid = parameters(data);
+      const bodyValid = body(data);
+      if (parametersValid && bodyValid) return next();
+      const errors = [...(parameters.errors ?? []), ...(body.errors ?? [])];
+      next(fromValidatorItems(errors.map(toItem), context.sentNames));
+    };
+  };
+}
