@@ -59,8 +59,11 @@ function queryApiKey(url: string): string | undefined {
   return undefined;
 }
 
-/** Query names whose values are secrets, read decoded and without separators (`api_key`, `API-Key`, `api%6Bey`). */
-const SECRET_NAME = /apikey|key|token|secret|passw|auth|bearer/;
+/**
+ * Query names whose values are secrets, read decoded and without separators (`api_key`, `API-Key`, `api%6Bey`):
+ * keys, tokens and passwords, and ServiceStack's session and JWT names (`ss-tok`, `ss-id`, `ss-pid`, `jwt`, `sid`).
+ */
+const SECRET_NAME = /apikey|key|tok|secret|pass|pwd|auth|bearer|jwt|sid|sspid|session|cred|cookie|signature/;
 /** Our keys' shape, wherever they appear (a value under any name, a path segment). */
 export const KEY_LIKE = /rsk_[A-Za-z0-9_-]{8,}/;
 /** What a redacted secret is written as, in the access log and wherever else a secret is kept out. */
