@@ -318,10 +318,10 @@ async function main(): Promise<void> {
  * fetches per request with the bodies read but nothing compared (the replay floor).
  */
 async function compareScenario(rounds: number, concurrency: number): Promise<void> {
-  const { batteryRequests } = await import('../src/compare/sources/battery.ts');
-  const { runComparison } = await import('../src/compare/run.ts');
-  const { replay } = await import('../src/compare/replay.ts');
-  const { DEFAULT_HEADERS } = await import('../src/compare/rules.ts');
+  const { batteryRequests } = await import('../packages/migration-tools/src/compare/sources/battery.ts');
+  const { runComparison } = await import('../packages/migration-tools/src/compare/run.ts');
+  const { replay } = await import('../packages/migration-tools/src/compare/replay.ts');
+  const { DEFAULT_HEADERS } = await import('../packages/migration-tools/src/compare/rules.ts');
   const { default: pLimit } = await import('p-limit');
   const gets = batteryRequests().filter((r) => r.method === 'GET' || r.method === 'HEAD');
   const requests = Array.from({ length: rounds }, () => gets).flat();

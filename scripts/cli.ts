@@ -1,6 +1,5 @@
-/** What the command-line tools share: the configured store, and one way to end (exit code, plain message). */
+/** What the command-line tools share: the configured store (how they end: src/ops/cli-failure.ts). */
 import { existsSync } from 'node:fs';
-import { debugEnabled, exitCodeOf, failureSentence } from './cli-failure.ts';
 import { loadConfig, type AppConfig } from '../src/config.ts';
 import { keyAdminClient, keyAdminOf, keyAdminSocketPath, type KeyAdminStore } from '../src/ops/key-admin-socket.ts';
 import type { LedgerStore } from '../src/store/ledger-store.ts';
@@ -49,18 +48,4 @@ export function configuredServiceUrl(config: AppConfig): string {
   if (config.publicBaseUrl) return config.publicBaseUrl.replace(/\/$/, '');
   const host = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   return `http://${host}:${config.port}${config.basePath ?? ''}`;
-}
-
-/**
- * Runs a command's main and exits with its code. A failure is one sentence (scripts/cli-failure.ts), with the stack
- * only under DEBUG=1; the process then exits at once, whatever handle (a half-opened store, a socket) is still open.
- */
-export async function runCli(main: () => Promise<number>): Promise<void> {
-  try {
-    process.exitCode = await main();
-  } catch (error) {
-    console.error(failureSentence(error));
-    if (debugEnabled() && error instanceof Error) console.error(error.stack);
-    process.exit(exitCodeOf(error));
-  }
 }

@@ -7,8 +7,7 @@
  * A host that cannot be reached at all is one sentence (exit 1), not a table of failed rules.
  */
 import { formatResults, runConformance } from '../src/conformance/suite.ts';
-import { CliError, usageError } from './cli-failure.ts';
-import { runCli } from './cli.ts';
+import { CliError, runCli, usageError } from '../src/ops/cli-failure.ts';
 
 const USAGE = 'npm run conformance -- <base-url> [--api-key KEY] [--company ID] [--timeout MS]';
 

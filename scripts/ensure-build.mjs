@@ -14,7 +14,6 @@ const INPUTS = [
   'wsdl',
   'scripts/build.mjs',
   'scripts/cli.ts',
-  'scripts/cli-failure.ts',
   'scripts/keys.ts',
   'scripts/import.ts',
   'scripts/conformance.ts',

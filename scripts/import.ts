@@ -17,8 +17,8 @@ import { importThroughServer, keyAdminSocketPath } from '../src/ops/key-admin-so
 import { describeSpan, ledgerSpan, spanReportUrl } from '../src/ops/ledger-span.ts';
 import { CsvImportError, importLedgerCsv, parseReferenceCsv } from '../src/store/csv-import.ts';
 import { IMPORT_STEPS, type ImportProgress } from '../src/store/ledger-store.ts';
-import { usageError } from './cli-failure.ts';
-import { configuredServiceUrl, runCli, withConfiguredStore } from './cli.ts';
+import { runCli, usageError } from '../src/ops/cli-failure.ts';
+import { configuredServiceUrl, withConfiguredStore } from './cli.ts';
 
 const USAGE = 'npm run import -- <file.csv> [--reference ref.csv] [--company N] [--replace]';
 

@@ -8,8 +8,8 @@
  */
 import { parseArgs } from 'node:util';
 import { parseOperatorId } from '../src/auth/api-keys.ts';
-import { usageError } from './cli-failure.ts';
-import { runCli, withKeyStore } from './cli.ts';
+import { runCli, usageError } from '../src/ops/cli-failure.ts';
+import { withKeyStore } from './cli.ts';
 
 const USAGE = 'usage: npm run keys -- create --company <id>[,<id>...] [--name <name>] | revoke <id> | list';
 

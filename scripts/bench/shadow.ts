@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from '../../test/support/server-process.ts';
-import type { ShadowSnapshot } from '../../src/shadow/stats.ts';
+import type { ShadowSnapshot } from '../../packages/migration-tools/src/shadow/stats.ts';
 import { spawnServer, type SpawnedServer } from './spawn-server.ts';
 import { processTreeCpuMs } from './process-cpu.ts';
 import { fmtInt, fmtMs, fmtRatio, median, percentile, table } from './stats.ts';
@@ -130,7 +130,7 @@ function withoutBenchOptions(): NodeJS.ProcessEnv {
 function startShadow(old: string, neu: string, ...args: string[]): Promise<ServerProcess> {
   return startServerProcess(
     path.join(REPO_ROOT, 'node_modules/.bin/tsx'),
-    ['scripts/shadow.ts', '--old', old, '--new', neu, '--listen', '0', ...args],
+    ['packages/migration-tools/scripts/shadow.ts', '--old', old, '--new', neu, '--listen', '0', ...args],
     { env: withoutBenchOptions() },
   );
 }

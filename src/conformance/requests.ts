@@ -1,8 +1,8 @@
 /**
  * The requests of the contract's rules, as data: one per rule of openapi/ (each operation's valid sample, a bad
  * request, a request without a key), of wsdl/ and of the wire rules. The conformance suite checks the answers to
- * these; `npm run compare` replays the same requests (plus the binder forms of src/compare/sources/battery.ts)
- * against two hosts. Nothing here sends anything.
+ * these; `npm run compare` replays the same requests (plus the binder forms of
+ * packages/migration-tools/src/compare/sources/battery.ts) against two hosts. Nothing here sends anything.
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import { openApiContract, type Dereferenced, type OpenApiContract } from '../contract/openapi-document.ts';

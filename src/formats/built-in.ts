@@ -1,7 +1,8 @@
 /**
  * ServiceStack 4.5's built-in formats, in its Accept preference order (JSON the default, then HTML, XML, JSV, CSV);
  * HTML and CSV answer any DTO and also render the report link's page and download. The one list the app registers
- * (src/app.ts) and the compare tool's battery generates its requests from (src/compare/sources/battery.ts).
+ * (src/app.ts) and the compare tool's battery generates its requests from
+ * (packages/migration-tools/src/compare/sources/battery.ts).
  */
 import type { HtmlAssets } from '../reports/render-html.ts';
 import { csvDtoForm } from './csv-dto.ts';

@@ -1,11 +1,11 @@
 /**
  * Every command-line tool fails as a user reads it: one sentence naming the cause and the fix, a non-zero exit code,
- * no stack trace (unless DEBUG=1). Each case runs the real command (`npm run import|keys|conformance|compare` are
- * `tsx scripts/<tool>.ts`) as a child process.
+ * no stack trace (unless DEBUG=1). Each case runs the real command (the file `npm run import|keys|conformance|compare`
+ * runs with tsx, read from package.json) as a child process.
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/server-process.ts';
@@ -16,11 +16,17 @@ interface Outcome {
   stderr: string;
 }
 
+const SCRIPTS = (
+  JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+).scripts;
+
 function tool(name: string, args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+  const file = /^tsx (\S+\.ts)$/.exec(SCRIPTS[name] ?? '')?.[1];
+  if (!file) throw new Error(`npm run ${name} is not 'tsx <file>.ts': ${SCRIPTS[name]}`);
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', `scripts/${name}.ts`, ...args],
+      ['--import', 'tsx', file, ...args],
       { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: '', DEBUG: '', ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );

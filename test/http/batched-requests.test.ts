@@ -8,8 +8,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { JsonServiceClient } from '@servicestack/client';
-import { xmlComparer } from '../../src/compare/comparers/xml.ts';
-import { compareBodies } from '../../src/compare/comparers/registry.ts';
+import { xmlComparer } from '../../packages/migration-tools/src/compare/comparers/xml.ts';
+import { compareBodies } from '../../packages/migration-tools/src/compare/comparers/registry.ts';
 import { listenTestApp, type ListeningTestApp } from '../support/listening.ts';
 import { EchoRequest, GetFlatRequest } from '../support/servicestack-dtos.ts';
 

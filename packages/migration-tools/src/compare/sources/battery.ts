@@ -8,15 +8,15 @@
  * one-way and batched route, empty body and line-break value. Nothing is listed by hand per operation or format.
  */
 import type { OpenAPIV3 } from 'openapi-types';
-import type { FieldSpec, ScalarKind } from '../../contract/binding-plan.ts';
+import type { FieldSpec, ScalarKind } from '../../../../../src/tooling-exports.ts';
 import {
   HYPHENATED_GUID,
   operationRequests,
   WSDL_REQUESTS,
   wireRequests,
   type ContractRequest,
-} from '../../conformance/requests.ts';
-import { Keywords } from '../../contract/keywords.ts';
+} from '../../../../../src/tooling-exports.ts';
+import { Keywords } from '../../../../../src/tooling-exports.ts';
 import { formatBodyRequests, formatGetRequests, formatRegistry } from './format-battery.ts';
 import type { ReplayRequest, SourceResult } from '../types.ts';
 

@@ -4,7 +4,7 @@
  * them (the differing fields, old and new bodies side by side). No script: it reloads itself every few seconds.
  */
 import { DIFF2HTML_CSS, exchangeSection, PAGE_CSS } from '../compare/html-report.ts';
-import { html, SafeHtml } from '../reports/html.ts';
+import { html, SafeHtml } from '../../../../src/tooling-exports.ts';
 import { JSON_PATH } from './options.ts';
 import type { Counts, LatencySummary, ShadowSnapshot } from './stats.ts';
 

@@ -13,7 +13,7 @@ import { renderHtmlReport } from '../../src/compare/html-report.ts';
 import { DEFAULT_HEADERS } from '../../src/compare/rules.ts';
 import { runComparison, type CompareReport } from '../../src/compare/run.ts';
 import type { ReplayRequest } from '../../src/compare/types.ts';
-import { listenTestApp, type ListeningTestApp } from '../support/listening.ts';
+import { listenTestApp, type ListeningTestApp } from '../../../../test/support/listening.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUTPUT = path.resolve('test-output');

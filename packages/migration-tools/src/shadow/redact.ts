@@ -5,7 +5,7 @@
  * `[redacted]` in every field of a stored exchange (URL, endpoint, bodies, differing values), in each form they can
  * take there (as sent, JSON-escaped, percent-encoded).
  */
-import { KEY_LIKE, REDACTED, redactApiKey } from '../auth/api-keys.ts';
+import { KEY_LIKE, REDACTED, redactApiKey } from '../../../../src/tooling-exports.ts';
 import type { ExchangeRecord } from '../compare/types.ts';
 
 const CREDENTIAL_HEADERS = new Set(['x-apikey', 'authorization', 'proxy-authorization', 'cookie']);

@@ -13,9 +13,9 @@ import { RuleMatcher, type Rules } from '../../src/compare/rules.ts';
 import type { CompareReport } from '../../src/compare/run.ts';
 import { formatSummary, summarise } from '../../src/compare/summary.ts';
 import type { ExchangeRecord, FieldDiff } from '../../src/compare/types.ts';
-import { applyJsConfig } from '../../src/formats/jsconfig.ts';
-import { toJsv } from '../../src/formats/jsv.ts';
-import { encodeReportToken, type ReportLinkPayload } from '../../src/reports/report-link.ts';
+import { applyJsConfig } from '../../../../src/tooling-exports.ts';
+import { toJsv } from '../../../../src/tooling-exports.ts';
+import { encodeReportToken, type ReportLinkPayload } from '../../../../src/tooling-exports.ts';
 
 const diff = (mediaType: string, a: string, b: string) => compareBodies(comparerFor(mediaType, false), a, b);
 const lines = (mediaType: string, a: string, b: string) =>

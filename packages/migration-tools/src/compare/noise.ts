@@ -9,7 +9,7 @@
  * masked (a payload that differs is still a difference: another report). Exported for every tool that compares two
  * answers of this service (`npm run compare`, the shadow proxy).
  */
-import { REQUEST_ID_HEADER } from '../ops/request-log.ts';
+import { REQUEST_ID_HEADER } from '../../../../src/tooling-exports.ts';
 import { fieldKey } from './rules.ts';
 import type { FieldDiff } from './types.ts';
 

@@ -13,8 +13,8 @@ import { DEFAULT_HEADERS } from '../src/compare/rules.ts';
 import { runComparison } from '../src/compare/run.ts';
 import { loadSource, REQUEST_SOURCES } from '../src/compare/sources/registry.ts';
 import { formatSummary } from '../src/compare/summary.ts';
-import { usageError } from './cli-failure.ts';
-import { runCli } from './cli.ts';
+import { usageError } from '../../../src/tooling-exports.ts';
+import { runCli } from '../../../src/tooling-exports.ts';
 import { headerPairs, rulesFromOptions, UsageError } from './compare-options.ts';
 
 /** An argument error (exit code 2): one sentence, and where the options are listed. */

@@ -7,7 +7,7 @@
  * reader, so `$..BuildTime` reaches into it.
  */
 import { parse } from 'csv-parse/sync';
-import { parseJsv } from '../../formats/jsv.ts';
+import { parseJsv } from '../../../../../src/tooling-exports.ts';
 import type { BodyComparer } from './comparer.ts';
 
 /** A `{…}` or `[…]` cell read as JSV; any other cell (or one that is not JSV after all) stays text. */

@@ -10,18 +10,18 @@
  *   (`Post(url, null)`); a batch `/{format}/reply/{Op}[]` (`SendAll`, `SendAllOneWay`) in each format whose writer
  *   writes a list as a list; and a line break in each string field.
  */
-import { REPORT_ASSETS } from '../../http/static-pages.ts';
-import type { ContractRequest, OperationRequests } from '../../conformance/requests.ts';
-import type { FieldSpec } from '../../contract/binding-plan.ts';
-import { Keywords } from '../../contract/keywords.ts';
-import { builtInFormats } from '../../formats/built-in.ts';
-import { DATE_HANDLERS } from '../../formats/jsconfig.ts';
+import { REPORT_ASSETS } from '../../../../../src/tooling-exports.ts';
+import type { ContractRequest, OperationRequests } from '../../../../../src/tooling-exports.ts';
+import type { FieldSpec } from '../../../../../src/tooling-exports.ts';
+import { Keywords } from '../../../../../src/tooling-exports.ts';
+import { builtInFormats } from '../../../../../src/tooling-exports.ts';
+import { DATE_HANDLERS } from '../../../../../src/tooling-exports.ts';
 import {
   createFormatRegistry,
   type FormatEntry,
   type FormatRegistry,
   type WriteContext,
-} from '../../formats/registry.ts';
+} from '../../../../../src/tooling-exports.ts';
 import { comparerFor } from '../comparers/registry.ts';
 
 export type AddRequest = (rule: string, request: ContractRequest) => void;

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadOpenApiDocument } from '../../src/contract/openapi-document.ts';
+import { loadOpenApiDocument } from '../../../../src/tooling-exports.ts';
 import { compareBodies, comparerFor } from '../../src/compare/comparers/registry.ts';
 import { RuleMatcher, parseTolerance, type Rules } from '../../src/compare/rules.ts';
 import { batteryRequests } from '../../src/compare/sources/battery.ts';
@@ -83,7 +83,10 @@ describe('compare: request sources', () => {
     const rules = battery.map((r) => r.origin.rule!);
     expect(new Set(rules).size, 'rule names are unique').to.equal(rules.length);
     const doc = loadOpenApiDocument();
-    const yaml = readFileSync(fileURLToPath(new URL('../../openapi/reporting-service.yaml', import.meta.url)), 'utf8');
+    const yaml = readFileSync(
+      fileURLToPath(new URL('../../../../openapi/reporting-service.yaml', import.meta.url)),
+      'utf8',
+    );
     for (const item of Object.values(doc.paths)) {
       for (const op of Object.values(item ?? {}) as {
         operationId?: string;

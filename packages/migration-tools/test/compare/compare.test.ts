@@ -7,7 +7,7 @@
  * noise (without it, they are the hundreds of differences of issue 27, summarised once each in a few lines, and an
  * HTML report of bounded size); JSV answers are compared as trees; a rule names a field in any case convention;
  * explicit rules allow differences; POST is replayed only with --allow-post; a hung host times out. The HTML report
- * is opened in Chromium (test/compare/html-report.test.ts), the comparers on bodies the hosts write
+ * is opened in Chromium (html-report.test.ts), the comparers on bodies the hosts write
  * (client-view.test.ts), the source parsers on fixtures (sources.test.ts).
  */
 import { expect } from 'chai';
@@ -22,10 +22,14 @@ import type { CompareReport } from '../../src/compare/run.ts';
 import { readCsvStrictly } from '../../src/compare/comparers/csv.ts';
 import { LINE_BREAKS } from '../../src/compare/sources/format-battery.ts';
 import type { FieldDiff } from '../../src/compare/types.ts';
-import { ensureProductionBuild, startProductionServer, type ServerProcess } from '../support/server-process.ts';
+import {
+  ensureProductionBuild,
+  startProductionServer,
+  type ServerProcess,
+} from '../../../../test/support/server-process.ts';
 
 const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
 interface ServiceProcess {
@@ -88,7 +92,7 @@ describe('npm run compare: two real instances of this service', function () {
         : [`--${side}`, host.url, `--${side}-header`, `X-ApiKey: ${host.apiKey}`];
     const argv = [
       'tsx',
-      'scripts/compare.ts',
+      'packages/migration-tools/scripts/compare.ts',
       ...hostArgs('old', old),
       ...hostArgs('new', neu),
       '--json',

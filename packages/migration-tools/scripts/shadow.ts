@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_HEADERS } from '../src/compare/rules.ts';
 import { JSON_PATH, PAGE_PATH, SHADOW_DEFAULTS, type ShadowOptions } from '../src/shadow/options.ts';
 import { ShadowProxy } from '../src/shadow/proxy.ts';
-import { runCli } from './cli.ts';
+import { runCli } from '../../../src/tooling-exports.ts';
 import { headerPairs, rulesFromOptions, UsageError } from './compare-options.ts';
 
 const D = SHADOW_DEFAULTS;

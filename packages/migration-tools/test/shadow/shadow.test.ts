@@ -1,5 +1,5 @@
 /**
- * `npm run shadow` end to end: the proxy (scripts/shadow.ts through tsx, as npm runs it) between real instances of
+ * `npm run shadow` end to end: the proxy (packages/migration-tools/scripts/shadow.ts through tsx, as npm runs it) between real instances of
  * this service started as a user starts them (`npm start`'s production process, each over its own DuckDB store with the
  * demo ledger
  * and the demo key it prints, every response validated against openapi/): A, the old host, and B, the new one with
@@ -18,16 +18,16 @@ import { tmpdir } from 'node:os';
 import path, { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
-import type { GetFlatResponse } from '../../src/contract/dtos.ts';
+import type { GetFlatResponse } from '../../../../src/tooling-exports.ts';
 import type { ShadowSnapshot } from '../../src/shadow/stats.ts';
-import { freePort } from '../support/free-port.ts';
+import { freePort } from '../../../../test/support/free-port.ts';
 import {
   ensureProductionBuild,
   REPO_ROOT,
   startProductionServer,
   startServerProcess,
   type ServerProcess,
-} from '../support/server-process.ts';
+} from '../../../../test/support/server-process.ts';
 
 const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -54,7 +54,7 @@ async function startService(dataDir: string, env: Record<string, string>): Promi
 
 /** The proxy as `npm run shadow -- …` starts it (tsx forwards SIGTERM to it). */
 function startShadow(...args: string[]): Promise<ServerProcess> {
-  return startServerProcess(TSX, ['scripts/shadow.ts', ...args], {
+  return startServerProcess(TSX, ['packages/migration-tools/scripts/shadow.ts', ...args], {
     env: { ...process.env, NODE_OPTIONS: '' },
     timeoutMs: 60_000,
   });
@@ -680,7 +680,7 @@ describe('npm run shadow: a proxy between two real instances of this service', f
 
   it('bad usage: a clear message naming the option, exit 2', async () => {
     const run = (...args: string[]) =>
-      promisify(execFile)(TSX, ['scripts/shadow.ts', ...args], { cwd: REPO_ROOT }).then(
+      promisify(execFile)(TSX, ['packages/migration-tools/scripts/shadow.ts', ...args], { cwd: REPO_ROOT }).then(
         () => ({ code: 0, stderr: '' }),
         (e: { code: number; stderr: string }) => e,
       );

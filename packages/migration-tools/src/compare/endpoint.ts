@@ -1,8 +1,8 @@
 /**
  * Which endpoint a request is: `METHOD template` of openapi/ (the host's own route matching), else its method and path.
  */
-import { contractOperations } from '../contract/operations.ts';
-import { matchRoute } from '../contract/routes.ts';
+import { contractOperations } from '../../../../src/tooling-exports.ts';
+import { matchRoute } from '../../../../src/tooling-exports.ts';
 
 export function endpointOf(method: string, url: string): string {
   const operations = contractOperations().all;

@@ -3,7 +3,7 @@
  * (src/formats/jsv.ts), so a JSV answer is compared field by field by path (`$.ReportModel.BuildTime`) as JSON is, and
  * the same rules and noise apply. Scalars stay text, as a JSV client reads them (`True`, `1.50`, `2025-01-01`).
  */
-import { parseJsv, toJsv } from '../../formats/jsv.ts';
+import { parseJsv, toJsv } from '../../../../../src/tooling-exports.ts';
 import type { BodyComparer } from './comparer.ts';
 
 export const jsvComparer: BodyComparer = {

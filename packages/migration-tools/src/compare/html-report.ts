@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createTwoFilesPatch } from 'diff';
 import { html as diffHtml } from 'diff2html';
-import { html, SafeHtml } from '../reports/html.ts';
+import { html, SafeHtml } from '../../../../src/tooling-exports.ts';
 import type { CompareReport } from './run.ts';
 import type { ExchangeRecord } from './types.ts';
 import { describeDiff, ruleOf, type FieldCount, type GroupSummary } from './summary.ts';

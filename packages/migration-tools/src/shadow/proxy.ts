@@ -11,7 +11,7 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import { redactApiKey } from '../auth/api-keys.ts';
+import { redactApiKey } from '../../../../src/tooling-exports.ts';
 import { endpointOf } from '../compare/endpoint.ts';
 import { MirrorBreaker } from './breaker.ts';
 import { endToEnd, headerRecord, withHeaders } from './hop-headers.ts';
