@@ -98,6 +98,12 @@ export const configSchema = {
     positiveInt,
     "MiB of in-memory report indexes per instance; past it the least recently used companies are dropped (read again on their next report); unset = a quarter of the machine's memory (or of the cgroup's limit).",
   ),
+  preloadCompanies: setting(
+    'PRELOAD_COMPANIES',
+    100,
+    nonNegativeInt,
+    'Companies (the first by id) whose in-memory index an instance reads at start, within INDEX_MEMORY_MB; 0 behind a proxy that sends each company to one instance.',
+  ),
   demoData: setting('DEMO_DATA', true, flag, 'Load the demo ledger into an empty store at start.'),
   companyName: setting(
     'COMPANY_NAME',

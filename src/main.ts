@@ -67,7 +67,9 @@ async function main(): Promise<void> {
   for (const work of unfinished) await work();
   // The first report of a company would otherwise wait for its in-memory pre-aggregates; read them now, in the
   // background.
-  void store.preload().catch((err: unknown) => logger.warn({ err }, 'preload failed; reports read on demand'));
+  void store
+    .preload(config.preloadCompanies)
+    .catch((err: unknown) => logger.warn({ err }, 'preload failed; reports read on demand'));
   // The embedded demo gets one key on its first start that gets this far; only its hash is stored, so it is printed
   // here once.
   // Made only when the store holds no key, atomically: instances started together over one database make one.

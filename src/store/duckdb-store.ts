@@ -549,9 +549,9 @@ export class DuckDbLedgerStore implements LedgerStore {
     return this.write((s) => keys.revokeApiKey(s, id)).finally(() => this.apiKeys.forget());
   }
 
-  /** Reads companies' indexes until the index budget is full. */
-  async preload(): Promise<void> {
-    for (const company of await this.listCompanies()) {
+  /** Reads up to `companies` companies' indexes, stopping when the index budget is full. */
+  async preload(companies = Number.POSITIVE_INFINITY): Promise<void> {
+    for (const company of (await this.listCompanies()).slice(0, companies)) {
       if (this.budget.full()) return;
       await this.balancesOf(company.id);
     }

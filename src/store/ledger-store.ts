@@ -260,9 +260,10 @@ export interface LedgerStore {
   ping(): Promise<void>;
   /**
    * Reads ahead what reports read, so the first report does not wait for it (DuckDB: the in-memory pre-aggregates
-   * of every company). Optional work: the server starts it in the background once it is ready.
+   * of the first `companies` companies by id, within the index budget). Optional work: the server starts it in the
+   * background once it is ready.
    */
-  preload(): Promise<void>;
+  preload(companies?: number): Promise<void>;
   /** The in-memory indexes against their budget (INDEX_MEMORY_MB): what /metrics exports. */
   indexStats(): IndexStats;
   /**

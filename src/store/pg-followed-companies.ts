@@ -223,6 +223,11 @@ export class FollowedCompanies {
     if ([...this.states.values()].some((s) => s.seq < this.latestSeq)) void this.catchUp().catch(() => undefined);
   }
 
+  /** The company's state when it is followed now (no build, not a use). */
+  held(companyId: number): CompanyState | undefined {
+    return this.states.get(companyId);
+  }
+
   /** Whether a preload should read further companies. */
   hasRoom(): boolean {
     return !this.budget.full();

@@ -37,6 +37,7 @@ import { STAGE_DDL, schemaStatements } from './schema.ts';
 import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
 import { inTransaction, type Staging } from './sql-session.ts';
 import { JournalLineError } from './errors.ts';
+import { deepFreeze } from './deep-freeze.ts';
 import type { JournalFile } from './journal-file.ts';
 
 const STAGE_BATCH = 20_000;
@@ -139,6 +140,8 @@ function malformedCopy(err: unknown, journal: JournalFile): JournalLineError | u
 }
 
 const IMPORT_WORK_MEM = '256MB';
+/** Catalogs of companies not followed kept at most (echo's company names), all dropped at each change. */
+const MAX_CATALOGS_KEPT = 1_000;
 
 /** The company's sums are beyond what memory holds exactly: the report is read by SQL. */
 class NotInMemory extends Error {}
@@ -151,6 +154,8 @@ export class PostgresLedgerStore implements LedgerStore {
   private following = false;
   /** Found API keys, kept only while the feed is connected: a creation or revocation NOTIFYs every instance. */
   private readonly apiKeys = new FoundApiKeys();
+  private readonly catalogs = new Map<number, Promise<CompanyCatalog | undefined>>();
+  private catalogGeneration = 0;
 
   constructor(
     connectionString: string,
@@ -170,8 +175,14 @@ export class PostgresLedgerStore implements LedgerStore {
     );
     this.feed = new ChangeFeed(
       connectionString,
-      (seq) => this.followed.changed(seq),
-      () => this.apiKeys.forget(),
+      (seq) => {
+        this.forgetCatalogs();
+        this.followed.changed(seq);
+      },
+      () => {
+        this.forgetCatalogs();
+        this.apiKeys.forget();
+      },
     );
   }
 
@@ -228,8 +239,34 @@ export class PostgresLedgerStore implements LedgerStore {
     return this.withClient(async (c) => (await c.query('SELECT 1 FROM companies LIMIT 1')).rowCount === 0);
   }
 
+  /**
+   * The catalog of a followed company from memory; of another one (echo names a key's first company) by SQL, kept
+   * until this instance hears of the next change, without building the company's index.
+   */
   async getCatalog(companyId: number): Promise<CompanyCatalog | undefined> {
-    return (await this.stateOf(companyId))?.catalog;
+    const held = this.followed.held(companyId);
+    if (held) return held.catalog;
+    this.follow();
+    const read = () => this.withClient((c) => readCatalog(session(c), companyId)).then((c) => c && deepFreeze(c));
+    if (!this.feed.connected) return read();
+    let catalog = this.catalogs.get(companyId);
+    if (!catalog) {
+      if (this.catalogs.size >= MAX_CATALOGS_KEPT) this.catalogs.clear();
+      const generation = this.catalogGeneration;
+      catalog = read();
+      this.catalogs.set(companyId, catalog);
+      const forget = () => {
+        if (this.catalogs.get(companyId) === catalog) this.catalogs.delete(companyId);
+      };
+      catalog.then(() => generation !== this.catalogGeneration && forget(), forget);
+    }
+    return catalog;
+  }
+
+  /** A change was committed (or may have been missed): the catalogs kept apart from the followed ones are dropped. */
+  private forgetCatalogs(): void {
+    this.catalogGeneration++;
+    this.catalogs.clear();
   }
 
   /**
@@ -356,6 +393,7 @@ export class PostgresLedgerStore implements LedgerStore {
     // The planner uses the indexes of the pre-aggregates at once instead of waiting for autovacuum (a clipped range
     // otherwise scans balance_daily).
     if (hadEntries) await this.withClient((c) => c.query('ANALYZE balance_monthly, balance_daily, tag_sets'));
+    this.forgetCatalogs();
     await this.followed.catchUp().catch(() => undefined);
   }
 
@@ -425,11 +463,11 @@ export class PostgresLedgerStore implements LedgerStore {
   }
 
   /**
-   * Reads companies into memory until the index budget is full (the server runs it in the background once it is
-   * ready).
+   * Reads up to `companies` companies into memory, stopping when the index budget is full (the server runs it in the
+   * background once it is ready).
    */
-  async preload(): Promise<void> {
-    for (const company of await this.listCompanies()) {
+  async preload(companies = Number.POSITIVE_INFINITY): Promise<void> {
+    for (const company of (await this.listCompanies()).slice(0, companies)) {
       if (!this.followed.hasRoom()) return;
       await this.stateOf(company.id);
     }
