@@ -9,7 +9,7 @@
  * (a Content-Security-Policy says so), and the links are relative (no Host header reflected).
  */
 import { Keywords } from '../contract/keywords.ts';
-import { parseLegacyInstant } from '../scalars/dates.ts';
+import { legacyWallClock } from '../scalars/dates.ts';
 import type { FormatEntry } from './registry.ts';
 
 export const HTML_MEDIA_TYPE = 'text/html';
@@ -58,11 +58,9 @@ function snapshotDate(d: Date): string {
 }
 
 function text(value: string): string {
-  const ms = WCF_DATE_STRING.test(value) ? parseLegacyInstant(value) : undefined;
-  if (ms !== undefined) {
-    const d = new Date(ms);
-    return `${d.getUTCFullYear()}/${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
-  }
+  // A date as its wall clock shows it (in the offset it was sent with).
+  const shown = WCF_DATE_STRING.test(value) ? legacyWallClock(value) : undefined;
+  if (shown) return `${shown.wallClock.slice(0, 10).replace(/-/g, '/')} ${shown.wallClock.slice(11, 16)}`;
   if (/^https?:\/\//i.test(value)) return `<a href="${escapeHtml(value)}">${escapeHtml(value)}</a>`;
   return escapeHtml(value);
 }

@@ -5,7 +5,7 @@
  * `DateHandler:ISO8601|ISO8601DateOnly|UnixTime|UnixTimeMs`. The host applied them to the service's own answer only:
  * not to JSONP, not to XML, not to errors raised before the service. Unknown keys and values are ignored.
  */
-import { ISO_ZONE_OF_KIND, legacyInstantKind, parseLegacyInstant, type LegacyDateKind } from '../scalars/dates.ts';
+import { legacyWallClock, parseLegacyInstant } from '../scalars/dates.ts';
 
 export type DateHandler = 'ISO8601' | 'ISO8601DateOnly' | 'UnixTime' | 'UnixTimeMs';
 
@@ -65,15 +65,19 @@ function renameKey(name: string, names: JsConfig['names']): string {
   return name;
 }
 
-/** A DateTime of `kind` as 4.5 wrote it under each DateHandler (ISO8601: 7 fraction digits and the kind's zone). */
-function writeDate(ms: number, kind: LegacyDateKind, handler: DateHandler): string | number {
+/**
+ * A `/Date(…)/` DateTime as 4.5 wrote it under each DateHandler (ISO8601: 7 fraction digits and the kind's zone, in the
+ * offset the date was sent with; ISO8601DateOnly: the date there).
+ */
+function writeDate(text: string, handler: DateHandler): string | number | undefined {
+  const ms = parseLegacyInstant(text);
+  const shown = legacyWallClock(text);
+  if (ms === undefined || !shown) return undefined;
   switch (handler) {
     case 'ISO8601':
-      return new Date(ms)
-        .toISOString()
-        .replace(/\.(\d{3})Z$/, (_all, millis: string) => `.${millis}0000${ISO_ZONE_OF_KIND[kind]}`);
+      return `${shown.wallClock}0000${shown.zone}`;
     case 'ISO8601DateOnly':
-      return new Date(ms).toISOString().slice(0, 10);
+      return shown.wallClock.slice(0, 10);
     case 'UnixTime':
       return Math.floor(ms / 1000);
     case 'UnixTimeMs':
@@ -84,9 +88,11 @@ function writeDate(ms: number, kind: LegacyDateKind, handler: DateHandler): stri
 /** The DTO with the config's names and date form (a new object; the DTO is left as it was). */
 export function applyJsConfig(dto: unknown, config: JsConfig): unknown {
   if (Array.isArray(dto)) return dto.map((item) => applyJsConfig(item, config));
-  const ms =
-    typeof dto === 'string' && config.dateHandler && WCF_DATE_STRING.test(dto) ? parseLegacyInstant(dto) : undefined;
-  if (ms !== undefined) return writeDate(ms, legacyInstantKind(dto as string)!, config.dateHandler!);
+  const date =
+    typeof dto === 'string' && config.dateHandler && WCF_DATE_STRING.test(dto)
+      ? writeDate(dto, config.dateHandler)
+      : undefined;
+  if (date !== undefined) return date;
   if (typeof dto !== 'object' || dto === null) return dto;
   return Object.fromEntries(
     Object.entries(dto).map(([key, value]) => [renameKey(key, config.names), applyJsConfig(value, config)]),

@@ -8,7 +8,7 @@
  */
 import { Keywords } from '../contract/keywords.ts';
 import { appError } from '../errors/app-error.ts';
-import { ISO_ZONE_OF_KIND, legacyInstantKind, parseLegacyInstant } from '../scalars/dates.ts';
+import { legacyWallClock } from '../scalars/dates.ts';
 import { applyJsConfig, parseJsConfig } from './jsconfig.ts';
 import type { FormatEntry, ReadContext } from './registry.ts';
 
@@ -22,15 +22,13 @@ function jsvString(value: string): string {
 }
 
 /**
- * DateTimeSerializer.ToShortestXsdDateTimeString, as 4.5.14 wrote it on a UTC server: `2025-01-01` at midnight
- * whatever the kind, else the time with the kind's zone (`Z`, `+00:00` or none) and 7 fraction digits when there are
- * milliseconds.
+ * DateTimeSerializer.ToShortestXsdDateTimeString, as 4.5.14 wrote it: `2025-01-01` at midnight (in the date's own
+ * offset) whatever the kind, else the time with the kind's zone (`Z`, `±hh:mm` or none) and 7 fraction digits when
+ * there are milliseconds.
  */
-function jsvDate(text: string): string {
-  const iso = new Date(parseLegacyInstant(text)!).toISOString();
-  if (iso.endsWith('T00:00:00.000Z')) return iso.slice(0, 10);
-  const zone = ISO_ZONE_OF_KIND[legacyInstantKind(text)!];
-  return iso.replace(/\.000Z$/, zone).replace(/\.(\d{3})Z$/, (_all, millis: string) => `.${millis}0000${zone}`);
+function jsvDate({ wallClock, zone }: { wallClock: string; zone: string }): string {
+  if (wallClock.endsWith('T00:00:00.000')) return wallClock.slice(0, 10);
+  return wallClock.endsWith('.000') ? wallClock.slice(0, -4) + zone : `${wallClock}0000${zone}`;
 }
 
 function jsvNumber(value: number): string {
@@ -45,8 +43,10 @@ export function toJsv(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (typeof value === 'number') return jsvNumber(value);
   // A `/Date(ms)/` text no Date holds is written as the text it is (the binder refuses one in a request).
-  if (typeof value === 'string')
-    return WCF_DATE_STRING.test(value) && parseLegacyInstant(value) !== undefined ? jsvDate(value) : jsvString(value);
+  if (typeof value === 'string') {
+    const date = WCF_DATE_STRING.test(value) ? legacyWallClock(value) : undefined;
+    return date ? jsvDate(date) : jsvString(value);
+  }
   if (Array.isArray(value)) return `[${value.map(toJsv).join(',')}]`;
   if (typeof value === 'object') {
     const members = Object.entries(value).filter(([, v]) => v !== null && v !== undefined);

@@ -6,7 +6,7 @@
  * generated/xsd-types.ts; which DTO a response is comes from openapi/ (the operation record: WriteContext.dtoType).
  * The document is built with fast-xml-parser's XMLBuilder, which escapes every text value.
  */
-import { ISO_ZONE_OF_KIND, legacyInstantKind, parseLegacyInstant } from '../scalars/dates.ts';
+import { legacyWallClock } from '../scalars/dates.ts';
 import { XMLBuilder } from 'fast-xml-parser';
 import { appError } from '../errors/app-error.ts';
 import { readXmlDto, readXmlDtoList } from './xml-read.ts';
@@ -41,15 +41,16 @@ function xsdDecimal(value: number): string {
 }
 
 /**
- * `/Date(ms[±hhmm])/` (our JSON form) → xs:dateTime as DataContractSerializer wrote a DateTime of that kind on a UTC
- * server: `2024-01-01T00:00:00Z` (Utc), `…+00:00` (Local), `2024-01-01T00:00:00` (Unspecified); milliseconds as `.123`.
+ * `/Date(ms[±hhmm])/` (our JSON form) → xs:dateTime as DataContractSerializer wrote a DateTime of that kind:
+ * `2024-01-01T00:00:00Z` (Utc), `…+00:00` (Local; in the offset a date was sent with, `…-05:00`),
+ * `2024-01-01T00:00:00` (Unspecified); milliseconds as `.123`.
  */
 function xsdDateTime(value: unknown): string {
-  const ms = typeof value === 'string' ? parseLegacyInstant(value) : undefined;
-  const date = ms !== undefined ? new Date(ms) : typeof value === 'string' ? new Date(value) : undefined;
+  const shown = typeof value === 'string' ? legacyWallClock(value) : undefined;
+  if (shown) return shown.wallClock.replace(/\.000$/, '') + shown.zone;
+  const date = typeof value === 'string' ? new Date(value) : undefined;
   if (!date || Number.isNaN(date.getTime())) throw new Error(`xml: ${String(value)} is not a date`);
-  const kind = (typeof value === 'string' && legacyInstantKind(value)) || 'Utc';
-  return date.toISOString().replace(/(\.000)?Z$/, '') + ISO_ZONE_OF_KIND[kind];
+  return date.toISOString().replace(/(\.000)?Z$/, 'Z');
 }
 
 /** A GUID as DataContractSerializer wrote System.Guid: hyphenated 8-4-4-4-12, lowercase (JSON has the 32-hex form). */

@@ -14,6 +14,11 @@ export interface CalendarDate {
    * toLegacyDate).
    */
   kind?: LegacyDateKind;
+  /**
+   * The UTC offset in minutes the client sent the date with (`/Date(ms-0500)/`, `…T10:30:00+09:00`): the date is that
+   * calendar day there, written back at 00:00 in that offset (see toLegacyDate). Undefined for dates without a zone.
+   */
+  offsetMinutes?: number;
 }
 
 /**
@@ -170,11 +175,35 @@ export function formatLegacyInstant(ms: number, kind: LegacyDateKind = 'Utc'): s
 }
 
 /**
- * A calendar date at 00:00 UTC as ServiceStack wrote it: in the form of the kind it was read with, else as a Local
- * DateTime (`/Date(<ms>+0000)/`), what 4.5.14 wrote for dates it read from the query, forms, JSV and `yyyy-MM-dd`.
+ * A calendar date at 00:00 as ServiceStack wrote a DateTime: in the form of the kind it was read with, else as a Local
+ * DateTime (`/Date(<ms>+0000)/`), what 4.5.14 wrote for dates it read from the query, forms, JSV and `yyyy-MM-dd`; a
+ * Local date the client sent with an offset at 00:00 in that offset (`/Date(<ms>-0500)/`), so that a client outside
+ * UTC reads back the day it sent.
  */
-export function toLegacyDate({ year, month, day, kind = 'Local' }: CalendarDate): string {
-  return formatLegacyInstant(Date.UTC(year, month - 1, day), kind);
+export function toLegacyDate({ year, month, day, kind = 'Local', offsetMinutes }: CalendarDate): string {
+  const midnightUtc = Date.UTC(year, month - 1, day);
+  if (kind !== 'Local' || offsetMinutes === undefined) return formatLegacyInstant(midnightUtc, kind);
+  return `/Date(${midnightUtc - offsetMinutes * 60_000}${wcfOffset(offsetMinutes)})/`;
+}
+
+/**
+ * The wall-clock time (`yyyy-MM-ddTHH:mm:ss.sss`) and zone (`Z`, `±hh:mm`, or '' for an unspecified kind) a
+ * `/Date(ms[±hhmm])/` string shows, as the ISO forms (xs:dateTime, JSV, jsconfig's ISO8601) write it; undefined when
+ * it is no such string or names no representable time.
+ */
+export function legacyWallClock(text: string): { wallClock: string; zone: string } | undefined {
+  const ms = parseLegacyInstant(text);
+  const m = WCF_DATE.exec(text.trim());
+  if (ms === undefined || !m) return undefined;
+  const kind = legacyInstantKind(text)!;
+  const offsetMinutes = kind === 'Local' ? (m[2] === '-' ? -1 : 1) * (Number(m[3]) * 60 + Number(m[4])) : 0;
+  const shown = new Date(ms + offsetMinutes * 60_000);
+  if (Number.isNaN(shown.getTime())) return undefined;
+  const zone =
+    kind === 'Local'
+      ? `${wcfOffset(offsetMinutes).slice(0, 3)}:${wcfOffset(offsetMinutes).slice(3)}`
+      : ISO_ZONE_OF_KIND[kind];
+  return { wallClock: shown.toISOString().slice(0, 23), zone };
 }
 
 /** 4.5's ParseManual for 10-character values: `dd/MM/yyyy` (day first) when the last part has 4 digits, else y-M-d. */
@@ -203,26 +232,37 @@ function wireDayOfInstant(ms: number): CalendarDate | undefined {
   return { year, month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }
 
-/** Offset in minutes of `Z`, `+0200` or `+02:00`. */
-function zoneMinutes(zone: string): number {
+/** .NET's widest UTC offset (DateTimeOffset): ±14:00. */
+const MAX_OFFSET_MINUTES = 14 * 60;
+
+/** Offset in minutes of `Z`, `+0200` or `+02:00`; undefined beyond ±14:00 or with 60 minutes or more. */
+function zoneMinutes(zone: string): number | undefined {
   if (zone === 'Z') return 0;
   const digits = zone.slice(1).replace(':', '');
-  const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2));
+  const hours = Number(digits.slice(0, 2));
+  const mins = Number(digits.slice(2));
+  const minutes = hours * 60 + mins;
+  if (mins > 59 || minutes > MAX_OFFSET_MINUTES) return undefined;
   return zone.startsWith('-') ? -minutes : minutes;
 }
 
+/** `+0200` / `-0500`: an offset as `/Date(ms±hhmm)/` writes it. */
+function wcfOffset(minutes: number): string {
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
+}
+
 /**
- * A date with an optional time and zone: without a zone the calendar date as written; with one (`Z`, `+02:00`), the
- * UTC date of the instant it names (4.5 converted such values to that instant: 2025-01-01T00:00:00+02:00 is
- * 2024-12-31T22:00Z).
+ * A date with an optional time and zone: the calendar date as written, the client's own day; a zone (`Z`, `+02:00`)
+ * is kept as its offset, in which the date is written back (4.5 converted such values to the instant they name: the
+ * service keeps the day the client meant, 2025-01-01T00:00:00+02:00 is 1 January at 00:00+02:00).
  */
 function dateAt(date: CalendarDate, hh = '0', mi = '0', ss = '0', zone: string | undefined): CalendarDate | undefined {
   const day = wireDay(date);
   if (!day || Number(hh) > 23 || Number(mi) > 59 || Number(ss) > 59) return undefined;
   if (zone === undefined) return day;
-  return wireDayOfInstant(
-    Date.UTC(day.year, day.month - 1, day.day, Number(hh), Number(mi), Number(ss)) - zoneMinutes(zone) * 60_000,
-  );
+  const offsetMinutes = zoneMinutes(zone);
+  return offsetMinutes === undefined ? undefined : { ...day, offsetMinutes };
 }
 
 function monthOf(name: string): number {
@@ -252,8 +292,9 @@ function generalDate(value: string): CalendarDate | undefined {
  * Read as a real ServiceStack 4.5.14 host read it (DateTimeSerializer.ParseShortestXsdDateTime): `/Date(ms)/` and
  * `/Date(ms±hhmm)/` (the date of ms shifted by the offset); `yyyyMMdd`; a 10-character `dd/MM/yyyy` day first
  * (`01/02/2025` is 1 February) and `yyyy-MM-dd`; otherwise as .NET's DateTime.Parse read it: `2025-1-1`, `2025/01/02`,
- * month first `1/2/2025` and `12/31/2025`, `Jan 1 2025`, `2 Feb 2025`, with an optional time; a zone (`Z`,
- * `+02:00`) makes it the instant it names, so its UTC date. Years 0100-9999.
+ * month first `1/2/2025` and `12/31/2025`, `Jan 1 2025`, `2 Feb 2025`, with an optional time. A date sent with an
+ * offset (`/Date(ms±hhmm)/`, `+02:00`, up to ±14:00) is the day the client meant there, the offset kept
+ * (offsetMinutes). Years 0100-9999.
  */
 export function parseLegacyCalendarDate(text: string): CalendarDate | undefined {
   const date = calendarDateOf(text.trim());
@@ -277,7 +318,11 @@ function calendarDateOf(value: string): CalendarDate | undefined {
   if (wcf) {
     const [, ms, sign, hh, mm] = wcf;
     const offsetMinutes = sign ? (sign === '-' ? -1 : 1) * (Number(hh) * 60 + Number(mm)) : 0;
-    return wireDayOfInstant(Number(ms) + offsetMinutes * 60_000);
+    const day = wireDayOfInstant(Number(ms) + offsetMinutes * 60_000);
+    // An offset .NET could not hold (`+9999`) names the day as before, written back at 00:00 UTC.
+    return day && sign && Math.abs(offsetMinutes) <= MAX_OFFSET_MINUTES && Number(mm) < 60
+      ? { ...day, offsetMinutes }
+      : day;
   }
   const compact = COMPACT_DATE.exec(value);
   if (compact) return wireDay({ year: Number(compact[1]), month: Number(compact[2]), day: Number(compact[3]) });
@@ -297,11 +342,13 @@ function calendarDateOf(value: string): CalendarDate | undefined {
 
 /**
  * Canonical input form for the validator and the service: the calendar date the value names, in the form 4.5 reads
- * with the same kind: `yyyy-MM-dd` (Local), `yyyyMMdd` (Unspecified) or `/Date(<ms at 00:00 UTC>)/` (Utc).
+ * with the same kind: `yyyy-MM-dd` (Local), `/Date(<ms at 00:00 there>±hhmm)/` (Local, sent with an offset),
+ * `yyyyMMdd` (Unspecified) or `/Date(<ms at 00:00 UTC>)/` (Utc).
  */
 export function canonicalLegacyDateInput(text: string): string | undefined {
   const date = parseLegacyCalendarDate(text);
   if (!date) return undefined;
   if (date.kind === 'Utc') return formatLegacyInstant(Date.UTC(date.year, date.month - 1, date.day));
+  if (date.kind === 'Local' && date.offsetMinutes) return toLegacyDate(date); // `/Date(<00:00 there>±hhmm)/`
   return date.kind === 'Unspecified' ? formatIsoDate(date).replace(/-/g, '') : formatIsoDate(date);
 }

@@ -11,9 +11,13 @@ import { createTestApp, TEST_COMPANY_NAME, type TestApp } from '../support/test-
 const FLAT = '/v1/Reporting/ProfitAndLoss/Flat';
 const DINE_IN = '0a1b2c3d4e5f60718293a4b5c6d7e8f9';
 
-/** 00:00 UTC of a calendar date in the offset form 4.5.14 wrote for the kind it read (`+0000` Local by default). */
-function utcMidnight(iso: string, offset: '' | '+0000' | '-0000' = '+0000'): string {
-  return `/Date(${Date.parse(`${iso}T00:00:00Z`)}${offset})/`;
+/**
+ * 00:00 of a calendar date in the offset form 4.5.14 wrote for the kind it read (`+0000` Local by default); a date
+ * sent with an offset (`+0100`) at 00:00 in that offset (a deliberate deviation: the host wrote the instant).
+ */
+function utcMidnight(iso: string, offset = '+0000'): string {
+  const zone = offset === '' || offset === '-0000' ? 'Z' : `${offset.slice(0, 3)}:${offset.slice(3)}`;
+  return `/Date(${Date.parse(`${iso}T00:00:00${zone}`)}${offset})/`;
 }
 
 describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
@@ -121,7 +125,8 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
   describe('dates', () => {
     // The host answered these as DateTimes; the report reads their calendar date.
     // The offset is the form the host wrote back for the DateTimeKind it read (issue 24): `+0000` unless noted.
-    const dates: [string, string, ('' | '+0000' | '-0000')?][] = [
+    // A date sent with an offset is the client's day at 00:00 in that offset (deviation, issue 38).
+    const dates: [string, string, string?][] = [
       ['2025-1-1', '2025-01-01'],
       ['01/01/2025', '2025-01-01'],
       ['01/02/2025', '2025-02-01'], // 10 characters: 4.5's ParseManual reads dd/MM/yyyy
@@ -137,13 +142,15 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
       ['20250101', '2025-01-01', '-0000'],
       ['2025-01-01 10:00', '2025-01-01'],
       ['2025-01-01T10:00:00.123Z', '2025-01-01'],
-      ['/Date(1735689600000+0100)/', '2025-01-01'], // the host answered /Date(1735693200000+0000)/
+      ['/Date(1735689600000+0100)/', '2025-01-01', '+0100'], // the host answered /Date(1735693200000+0000)/
       ['/Date(1735689600000-0000)/', '2025-01-01'],
       ['\\/Date(1735689600000)\\/', '2025-01-01', ''],
-      ['2025-01-01T00:00:00+02:00', '2024-12-31'], // the instant: 2024-12-31T22:00Z
-      ['2025-01-01T00:00:00+0200', '2024-12-31'],
-      ['2025-01-01+02:00', '2024-12-31'],
-      ['2025-01-01T00:00:00-05:00', '2025-01-01'],
+      ['2025-01-01T00:00:00+02:00', '2025-01-01', '+0200'], // the host: the instant, 2024-12-31T22:00Z
+      ['2025-01-01T00:00:00+0200', '2025-01-01', '+0200'],
+      ['2025-01-01+02:00', '2025-01-01', '+0200'],
+      ['2025-01-01T00:00:00-05:00', '2025-01-01', '-0500'],
+      ['2024-12-31T23:59:59-05:00', '2024-12-31', '-0500'], // the host: 2025-01-01T04:59:59Z
+      ['/Date(1735709400000+0900)/', '2025-01-01', '+0900'], // 2025-01-01T14:30+09:00
     ];
     for (const [sent, date, offset] of dates) {
       it(`StartDate=${sent} is ${date}`, async () => {
@@ -160,6 +167,8 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
       '10000-01-01',
       'Date(1735689600000)',
       '/Date(1735689600000 0100)/',
+      '2025-01-01T00:00:00+15:00', // beyond .NET's ±14:00
+      '2025-01-01T00:00:00+02:60',
     ]) {
       it(`StartDate=${sent} is a 400`, async () => {
         const res = await flat(

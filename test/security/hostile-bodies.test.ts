@@ -183,7 +183,7 @@ describe('hostile bodies (issue 25, findings 1, 2, 8)', function () {
   });
 
   describe('finding 8: declared charsets', () => {
-    for (const charset of ['utf-7', 'UTF-16LE', 'shift_jis']) {
+    for (const charset of ['utf-7', 'UTF-16LE', 'utf-16', 'windows-1252', 'shift_jis']) {
       for (const media of [
         'application/json',
         'application/x-www-form-urlencoded',
