@@ -9,13 +9,13 @@
  * the company's date span and a report URL that covers it.
  */
 import cliProgress from 'cli-progress';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { importThroughServer, keyAdminSocketPath } from '../src/ops/key-admin-socket.ts';
 import { describeSpan, ledgerSpan, spanReportUrl } from '../src/ops/ledger-span.ts';
 import { CsvImportError, importLedgerCsv, parseReferenceCsv } from '../src/store/csv-import.ts';
+import { readImportText, withImportFile } from '../src/store/import-file.ts';
 import { IMPORT_STEPS, type ImportProgress } from '../src/store/ledger-store.ts';
 import { runCli, usageError } from '../src/ops/cli-failure.ts';
 import { configuredServiceUrl, withConfiguredStore } from './cli.ts';
@@ -76,8 +76,9 @@ async function importThroughRunningServer(
   console.error(`a running server holds ${config.dataDir}: it imports the file (through ${socket})`);
   const started = Date.now();
   const reply = await importThroughServer(socket, {
-    journal: resolve(file),
-    reference: reference === undefined ? undefined : resolve(reference),
+    // Real paths: the server reads the files these name, never its own idea of a relative or /dev/fd path.
+    journal: realpathSync(file),
+    reference: reference === undefined ? undefined : realpathSync(reference),
     ...options,
   });
   if ('loaded' in reply) {
@@ -106,7 +107,8 @@ async function main(): Promise<number> {
   }
   // Both files are found before the store is opened (which creates DATA_DIR and its ledger file).
   if (statSync(file).isDirectory()) throw Object.assign(new Error(), { code: 'EISDIR', path: file });
-  const reference = values.reference === undefined ? undefined : readFileSync(values.reference, 'utf8');
+  await withImportFile(file, async () => undefined); // a regular file, or a sentence saying what it is instead
+  const reference = values.reference === undefined ? undefined : await readImportText(values.reference);
   let opened = false;
   return withConfiguredStore(async (store, config) => {
     opened = true;

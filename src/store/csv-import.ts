@@ -13,6 +13,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse/sync';
 import { atLine, JournalLineError, LedgerValidationError, type BatchIssue } from './errors.ts';
+import { readImportText, withImportFile } from './import-file.ts';
 import { describeJournalFile, readHead } from './journal-file.ts';
 import { checkLedgerFileShapes } from './ledger-file-shape.ts';
 import type { Account, AccountType, JournalLoad, LedgerBatch, LedgerStore } from './ledger-store.ts';
@@ -172,15 +173,18 @@ export function toCsvError(err: unknown, referenceLines: ReferenceLines): unknow
 /** A journal: CSV text, a stream of it, or a file (read where it is, by the engine). */
 export type JournalInput = string | Readable | { path: string };
 
-/** Runs `use` with the path of the journal's file: text and streams are written to a temp file first (then removed). */
+/**
+ * Runs `use` with the path the engine reads the journal's file by (import-file.ts: a regular file only, its path taken
+ * literally); text and streams are written to a temp file first (then removed).
+ */
 async function withJournalFile<T>(journal: JournalInput, use: (path: string) => Promise<T>): Promise<T> {
-  if (typeof journal === 'object' && 'path' in journal) return use(journal.path);
+  if (typeof journal === 'object' && 'path' in journal) return withImportFile(journal.path, (file) => use(file.path));
   const dir = await mkdtemp(join(tmpdir(), 'journal-'));
   try {
     const path = join(dir, 'journal.csv');
     if (typeof journal === 'string') await writeFile(path, journal);
     else await pipeline(journal, createWriteStream(path));
-    return await use(path);
+    return await withImportFile(path, (file) => use(file.path));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -237,8 +241,7 @@ export async function importLedgerFiles(
   store: Pick<LedgerStore, 'loadJournal'>,
   request: ImportFilesRequest,
 ): Promise<ImportFilesReply> {
-  const { readFileSync } = await import('node:fs');
-  const reference = request.reference === undefined ? undefined : readFileSync(request.reference, 'utf8');
+  const reference = request.reference === undefined ? undefined : await readImportText(request.reference);
   try {
     const loaded = await importLedgerCsv(
       store,
