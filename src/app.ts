@@ -36,7 +36,7 @@ import { health, ready } from './ops/health.ts';
 import { requestLog } from './ops/request-log.ts';
 import { serviceFor } from './services/index.ts';
 import { linkSecretSource } from './services/link-secret.ts';
-import { mountSoap12 } from './soap/mount-soap12.ts';
+import { mountSoap12, SOAP12_PATH } from './soap/mount-soap12.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
 
 export interface AppDependencies {
@@ -80,7 +80,11 @@ export async function createApp({
   );
   const linkSecret = linkSecretSource(store, config.reportLinkSecret);
   const reportLimits = { maxColumns: config.maxReportColumns };
-  const metrics = createMetrics(() => store.indexStats());
+  const metrics = createMetrics({
+    indexStats: () => store.indexStats(),
+    templateOf: (res) => contextOf(res).operation?.template,
+    mountedPaths: [SOAP12_PATH],
+  });
 
   const app = express();
   app.disable('x-powered-by');

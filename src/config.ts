@@ -5,8 +5,7 @@
  */
 import path from 'node:path';
 import { AUTH_MODES, type AuthMode } from './auth/auth-mode.ts';
-import { parseBasePath, parsePublicBaseUrl } from './http/base-url.ts';
-import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.ts';
+import { parseBasePath, parsePublicBaseUrl, parseTrustProxy, type TrustProxy } from './config-parsers.ts';
 import { parseSettingBoolean } from './scalars/booleans.ts';
 import { LOG_FORMATS, type LogFormat } from './ops/log-format.ts';
 

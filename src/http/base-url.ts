@@ -19,38 +19,6 @@ const LINK_SETTINGS = 'linkSettings';
 
 /** host[:port], a bracketed IPv6 literal, or a registered name. */
 const SAFE_HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d{1,5})?$/;
-/** Path segments of unreserved characters only: a prefix is written into pages and links unescaped. */
-const SAFE_PATH = /^(\/[A-Za-z0-9._~-]+)+$/;
-
-/** BASE_PATH → '' or `/a/b` (leading slash, no trailing slash); throws on anything else. */
-export function parseBasePath(raw: string, env = 'BASE_PATH'): string {
-  const trimmed = raw.trim().replace(/\/+$/, '');
-  if (trimmed === '') return '';
-  const path = trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
-  if (!SAFE_PATH.test(path) || path.split('/').some((s) => s === '.' || s === '..')) {
-    throw new Error(`${env} must be a path like /reporting (letters, digits, . _ ~ -), got '${raw}'`);
-  }
-  return path;
-}
-
-/** PUBLIC_BASE_URL → `http(s)://host[:port][/path]` without a trailing slash; throws on anything else. */
-export function parsePublicBaseUrl(raw: string, env = 'PUBLIC_BASE_URL'): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new Error(
-      `${env} must be an absolute http(s) URL such as https://reports.example.com/reporting, got '${raw}'`,
-    );
-  }
-  if (!/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
-    throw new Error(`${env} must be an http(s) URL without query, fragment or credentials, got '${raw}'`);
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  if (path !== '') parseBasePath(path, env);
-  return `${url.protocol}//${url.host}${path}`;
-}
-
 export function useLinkSettings(app: Express, settings: LinkSettings): void {
   app.locals[LINK_SETTINGS] = settings;
 }

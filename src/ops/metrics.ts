@@ -1,13 +1,12 @@
 /**
  * Prometheus metrics (prom-client): request count and latency by method, route template (never the raw URL, so
  * label cardinality stays bounded) and status; the store's in-memory indexes against their budget, read at each
- * scrape; the process's default metrics once per process.
+ * scrape; the process's default metrics once per process. What it reads of the app (the request's contract route,
+ * the SOAP path, the store's figures) the composition root passes in (`MetricsSources`).
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { IndexStats } from '../store/index-budget.ts';
-import { contextOf } from '../http/request-context.ts';
-import { SOAP12_PATH } from '../soap/mount-soap12.ts';
 
 let processRegistry: Registry | undefined;
 function processMetrics(): Registry {
@@ -18,14 +17,24 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
-/** The route template a finished request matched: the contract's path, an Express route, /soap12, or `unmatched`. */
-export function routeLabel(req: Request, res: Response): string {
-  const template = contextOf(res).operation?.template;
+/** What the metrics read of the app, given by the composition root (src/app.ts). */
+export interface MetricsSources {
+  /** The store's index figures (LedgerStore.indexStats), exported with the request metrics. */
+  indexStats?: () => IndexStats;
+  /** The contract's path template a finished request was resolved to, if any. */
+  templateOf?: (res: Response) => string | undefined;
+  /** Lower-case paths served outside Express's routes (the SOAP endpoint), each its own label. */
+  mountedPaths?: readonly string[];
+}
+
+/** The route template a finished request matched: the contract's path, an Express route, a mounted path, or `unmatched`. */
+function routeLabel(req: Request, res: Response, sources: MetricsSources): string {
+  const template = sources.templateOf?.(res);
   if (template) return template;
   const route = (req as { route?: { path?: unknown } }).route;
   if (route && typeof route.path === 'string') return (req.baseUrl || '') + route.path;
-  if (req.path.toLowerCase() === SOAP12_PATH) return SOAP12_PATH;
-  return 'unmatched';
+  const path = req.path.toLowerCase();
+  return sources.mountedPaths?.find((mounted) => mounted === path) ?? 'unmatched';
 }
 
 export interface Metrics {
@@ -76,10 +85,9 @@ function registerIndexMetrics(registry: Registry, stats: () => IndexStats): void
   }
 }
 
-/** `indexStats`: the store's (LedgerStore.indexStats), exported with the request metrics. */
-export function createMetrics(indexStats?: () => IndexStats): Metrics {
+export function createMetrics(sources: MetricsSources = {}): Metrics {
   const registry = new Registry();
-  if (indexStats) registerIndexMetrics(registry, indexStats);
+  if (sources.indexStats) registerIndexMetrics(registry, sources.indexStats);
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({
     name: 'http_requests_total',
@@ -111,7 +119,7 @@ export function createMetrics(indexStats?: () => IndexStats): Metrics {
   };
   // One listener for every response (no closure per request).
   function observe(this: Response) {
-    const { count, time } = childrenOf(this.req.method, routeLabel(this.req, this), this.statusCode);
+    const { count, time } = childrenOf(this.req.method, routeLabel(this.req, this, sources), this.statusCode);
     count.inc();
     time.observe((performance.now() - (this.locals.metricsStarted as number)) / 1000);
   }
