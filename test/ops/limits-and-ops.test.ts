@@ -136,6 +136,7 @@ describe('operations endpoints', () => {
     await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').expect(200);
     await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').set('x-test-no-key', '1').expect(401);
     await request(t.app).get('/not/a/route/123').expect(404);
+    await request(t.app).get('/SOAP12?wsdl').expect(200);
     const res = await request(t.app).get('/metrics').expect(200);
     expect(res.headers['content-type']).to.match(/^text\/plain; version=0\.0\.4/);
     expect(res.text).to.contain('http_requests_total{method="GET",route="/v1/echo/{Message}",status="200"} 2');
@@ -146,6 +147,7 @@ describe('operations endpoints', () => {
       'http_requests_total{method="GET",route="/v1/Reporting/ProfitAndLoss/Flat",status="401"} 1',
     );
     expect(res.text).to.contain('http_requests_total{method="GET",route="unmatched",status="404"} 1');
+    expect(res.text).to.contain('http_requests_total{method="GET",route="/soap12",status="200"} 1');
     expect(res.text).to.match(
       /http_request_duration_seconds_bucket\{le="0\.1",method="GET",route="\/v1\/echo\/\{Message\}",status="200"\} \d+/,
     );
