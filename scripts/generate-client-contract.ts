@@ -7,8 +7,7 @@
 import path from 'node:path';
 import { readOpenApiContract, type SchemaShape } from '../src/contract/openapi-document.ts';
 import { readOperations } from '../src/contract/operations.ts';
-import type { Generator } from './generators.ts';
-import { GENERATED_HEADER } from './generate-openapi-types.ts';
+import { GENERATED_HEADER, type Generator } from './generator.ts';
 
 const DATE_SCHEMAS = new Set(['LegacyDate', 'LegacyDateInput']);
 

@@ -13,8 +13,7 @@
 import path from 'node:path';
 import { readOpenApiContract } from '../src/contract/openapi-document.ts';
 import { readOperations } from '../src/contract/operations.ts';
-import type { Generator } from './generators.ts';
-import { GENERATED_HEADER } from './generate-openapi-types.ts';
+import { GENERATED_HEADER, type Generator } from './generator.ts';
 import { parseSchemas, type XsdComplexType } from './generate-xsd-types.ts';
 
 /** The ServiceStack version the header names (the original host's major line). */

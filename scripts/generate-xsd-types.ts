@@ -10,8 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import type { Generator } from './generators.ts';
-import { GENERATED_HEADER } from './generate-openapi-types.ts';
+import { GENERATED_HEADER, type Generator } from './generator.ts';
 
 export const XSD_FILES = ['ms-serialization.xsd', 'ms-arrays.xsd', 'types.xsd'] as const;
 
