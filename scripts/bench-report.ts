@@ -15,6 +15,10 @@
  *   --import           also the import section (goal 3 of issue 23): `npm run import` of the ledger's CSV into a fresh
  *                      DuckDB and PostgreSQL (SKIP_POSTGRES=1: DuckDB only) against the engine's own read_csv / COPY +
  *                      balance check + sums, same run, with each process's peak RSS; --only import runs just that
+ *   --companies N      only the many-companies section (issue 37, bench/many-companies.ts): N companies, --total-entries
+ *                      in all (default 10,000,000; the largest company --largest, default 1,000,000), --reads Zipf
+ *                      report reads (default 20,000) within --index-mb (default 256); a quick run: --companies 2000
+ *                      --total-entries 300000 --largest 100000
  *
  * With --store postgres, at 1M and at 10M entries, the same ledger is also served from the DuckDB file in the same run:
  * each scenario's p50 and the req/s at 50 connections are printed against DuckDB's and the scan's (goal 1: p50 ≤ 5 ms,
@@ -49,6 +53,7 @@ import { hledgerQuery, hledgerVersion, runHledger, writeHledgerJournal } from '.
 import { randomLedgerEntries, randomLedgerReference, type RandomLedgerOptions } from '../test/support/random-ledger.ts';
 import { cachedDuckDbLedger, cachedPostgresLedger } from './bench/cached-ledger.ts';
 import { importSection } from './bench/import-bench.ts';
+import { manyCompaniesSection } from './bench/many-companies.ts';
 import {
   ensurePropagationCompany,
   measurePropagation,
@@ -799,6 +804,18 @@ function instanceSummary(figures: InstanceFigures[]): void {
 
 async function main(): Promise<void> {
   if (args.get('only') === 'import') return importReport();
+  if (args.has('companies'))
+    return manyCompaniesSection(
+      {
+        companies: Number(args.get('companies')),
+        totalEntries: Number(args.get('total-entries') ?? 10_000_000),
+        largest: Number(args.get('largest') ?? 1_000_000),
+        indexMb: Number(args.get('index-mb') ?? 256),
+        requests: Number(args.get('reads') ?? 20_000),
+        seed,
+      },
+      log,
+    );
   const figures: InstanceFigures[] = [];
   for (const size of SIZES) {
     const found = await reportSection(size);

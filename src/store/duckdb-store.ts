@@ -42,7 +42,7 @@ import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-s
 import { JournalLineError } from './errors.ts';
 import { inTransaction, type SqlParam, type SqlRow, type SqlSession, type Staging } from './sql-session.ts';
 import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
-import { defaultIndexMemoryMb, IndexBudget, objectBytes, type IndexStats } from './index-budget.ts';
+import { defaultIndexMemoryMb, IndexBudget, objectBytes, type BuildTimes, type IndexStats } from './index-budget.ts';
 
 /** Runs one task at a time on a connection (DuckDB connections are not meant for interleaved statements). */
 class Serial {
@@ -88,6 +88,8 @@ const IMPORT_SETTINGS = {
   allocator_flush_threshold: '8MB',
   allocator_background_threads: 'true',
 } as const;
+/** DuckDB's memory cap while serving (a file store; ':memory:' holds its data in it and has no cap). */
+const SERVING_MEMORY_LIMIT = '128MB';
 /** Settings an import may change as it goes (journalReader), restored after it with the others. */
 const IMPORT_CHANGES = ['preserve_insertion_order'] as const;
 
@@ -234,7 +236,12 @@ function malformedCsv(err: unknown): JournalLineError | undefined {
  * A company's balance_daily rows, read column by column into the in-memory index; undefined when some daily sum is
  * beyond 2^53 cents (such a company is answered by SQL, which reports the unsafe amount).
  */
-async function readBalances(conn: DuckDBConnection, companyId: number): Promise<CompanyBalances | undefined> {
+async function readBalances(
+  conn: DuckDBConnection,
+  companyId: number,
+  times: BuildTimes,
+): Promise<CompanyBalances | undefined> {
+  let at = performance.now();
   // Ordered so that consecutive rows share their month and cell: the index then looks each cell up once per month.
   const result = await conn.run(
     `SELECT CAST(year(day) * 12 + month(day) - 1 AS INTEGER) AS month_index, CAST(day(day) AS INTEGER) AS day_of_month,
@@ -247,8 +254,14 @@ async function readBalances(conn: DuckDBConnection, companyId: number): Promise<
   const balances = new CompanyBalances();
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     const columns = [0, 1, 2, 3, 4, 5].map((i) => chunk!.getColumnValues(i) as number[]);
-    if (!balances.addColumns(columns, chunk.rowCount)) return undefined;
+    const read = performance.now();
+    times.readMs += read - at;
+    const exact = balances.addColumns(columns, chunk.rowCount);
+    at = performance.now();
+    times.indexMs += at - read;
+    if (!exact) return undefined;
   }
+  times.readMs += performance.now() - at;
   balances.compact();
   return balances;
 }
@@ -287,7 +300,12 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   static async open(path: string, options: { indexMemoryBytes?: number } = {}): Promise<DuckDbLedgerStore> {
-    const instance = await DuckDBInstance.create(path);
+    // A file's pages are cached by the OS: DuckDB's own buffer pool (80% of the machine's memory by default) is capped
+    // so that an instance's memory is its index budget plus a bounded rest. An import sets its own cap (IMPORT_SETTINGS).
+    const instance = await DuckDBInstance.create(
+      path,
+      path === ':memory:' ? {} : { memory_limit: SERVING_MEMORY_LIMIT },
+    );
     const readers = await Promise.all(Array.from({ length: READ_CONNECTIONS }, () => instance.connect()));
     const writer = await instance.connect();
     const budget = options.indexMemoryBytes ?? defaultIndexMemoryMb() * 2 ** 20;
@@ -343,7 +361,7 @@ export class DuckDbLedgerStore implements LedgerStore {
     }
     this.budget.miss(companyId);
     const loadsAtStart = this.loads;
-    const building = this.readers.run((conn) => readBalances(conn, companyId));
+    const building = this.readers.run((conn) => readBalances(conn, companyId, this.budget.times));
     this.balances.set(companyId, building);
     const catalog = this.getCatalog(companyId).catch(() => undefined);
     void Promise.all([building, catalog]).then(

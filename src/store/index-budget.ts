@@ -26,6 +26,15 @@ export interface IndexStats {
   /** Builds of a company evicted before (a subset of misses). */
   rebuilds: number;
   evictions: number;
+  /** Where the builds' time went: reading the company's daily sums from the store, and adding them to the index. */
+  readMs: number;
+  indexMs: number;
+}
+
+/** Build time by part, added to by the stores' readers of daily sums. */
+export interface BuildTimes {
+  readMs: number;
+  indexMs: number;
 }
 
 export class IndexBudget {
@@ -34,6 +43,7 @@ export class IndexBudget {
   private heldBytes = 0;
   private readonly evictedBefore = new Set<number>();
   private readonly counts = { hits: 0, misses: 0, rebuilds: 0, evictions: 0 };
+  readonly times: BuildTimes = { readMs: 0, indexMs: 0 };
 
   constructor(
     readonly budgetBytes: number,
@@ -91,7 +101,13 @@ export class IndexBudget {
   }
 
   stats(): IndexStats {
-    return { budgetBytes: this.budgetBytes, heldBytes: this.heldBytes, companies: this.held.size, ...this.counts };
+    return {
+      budgetBytes: this.budgetBytes,
+      heldBytes: this.heldBytes,
+      companies: this.held.size,
+      ...this.counts,
+      ...this.times,
+    };
   }
 
   private fit(): void {

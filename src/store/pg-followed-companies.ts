@@ -11,7 +11,7 @@
 import type pg from 'pg';
 import type { CompanyBalances } from './balance-index.ts';
 import { deepFreeze } from './deep-freeze.ts';
-import { IndexBudget, objectBytes, type IndexStats } from './index-budget.ts';
+import { IndexBudget, objectBytes, type BuildTimes, type IndexStats } from './index-budget.ts';
 import { readCatalog } from './catalog-sql.ts';
 import { changesSince, lastChange, prunedThrough, type LoggedChange } from './change-log-sql.ts';
 import type { CompanyCatalog } from './ledger-store.ts';
@@ -35,7 +35,12 @@ export interface CompanyState {
 
 export type Snapshot = <T>(read: (client: pg.PoolClient) => Promise<T>) => Promise<T>;
 
-async function readState(client: pg.PoolClient, companyId: number, seq: number): Promise<CompanyState | undefined> {
+async function readState(
+  client: pg.PoolClient,
+  companyId: number,
+  seq: number,
+  times: BuildTimes,
+): Promise<CompanyState | undefined> {
   const s = session(client);
   const catalog = await readCatalog(s, companyId);
   if (!catalog) return undefined;
@@ -44,7 +49,7 @@ async function readState(client: pg.PoolClient, companyId: number, seq: number):
     version: 0,
     catalog: deepFreeze(catalog),
     tagSets: deepFreeze(await readTagSets(s, companyId)),
-    balances: await readCompanyBalances(client, companyId),
+    balances: await readCompanyBalances(client, companyId, times),
   };
 }
 
@@ -105,7 +110,7 @@ export class FollowedCompanies {
 
   private async build(companyId: number): Promise<CompanyState | undefined> {
     const state = await this.snapshot(async (client) =>
-      readState(client, companyId, await lastChange(session(client))),
+      readState(client, companyId, await lastChange(session(client)), this.budget.times),
     );
     if (!state || this.closed) return state;
     const current = this.states.get(companyId);

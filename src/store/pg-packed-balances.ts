@@ -14,6 +14,7 @@
  */
 import type pg from 'pg';
 import { CompanyBalances } from './balance-index.ts';
+import type { BuildTimes } from './index-budget.ts';
 
 /** The month of `day` as CompanyBalances indexes months (`year * 12 + month - 1`). */
 export const MONTH_INDEX_OF_DAY = 'CAST(EXTRACT(YEAR FROM day) * 12 + EXTRACT(MONTH FROM day) - 1 AS INTEGER)';
@@ -52,8 +53,10 @@ export function addPackedMonth(balances: CompanyBalances, monthIndex: number, pa
 export async function readCompanyBalances(
   client: pg.PoolClient,
   companyId: number,
+  times: BuildTimes = { readMs: 0, indexMs: 0 },
 ): Promise<CompanyBalances | undefined> {
   const balances = new CompanyBalances();
+  let at = performance.now();
   await client.query(
     `DECLARE company_balances NO SCROLL CURSOR FOR SELECT ${MONTH_INDEX_OF_DAY} AS month, ${PACKED_DAYS} AS packed
        FROM balance_daily WHERE company_id = $1 GROUP BY 1`,
@@ -67,8 +70,13 @@ export async function readCompanyBalances(
     } = await next;
     if (!row || !exact) break;
     next = fetch();
+    const read = performance.now();
+    times.readMs += read - at;
     exact = addPackedMonth(balances, row.month, row.packed);
+    at = performance.now();
+    times.indexMs += at - read;
   }
+  times.readMs += performance.now() - at;
   await client.query('CLOSE company_balances');
   if (!exact) return undefined;
   balances.compact();

@@ -1,0 +1,247 @@
+/**
+ * `npm run bench:report -- --companies 2000`: many companies in one embedded store under an index budget (issue 37,
+ * goals 1 and 2). One company of --largest entries (1M in the full run), one of 10,000 and the rest sharing
+ * --total-entries by a Zipf law of sizes; a child process (the instance) serves Zipf-distributed report reads within
+ * --index-mb and prints its peak RSS against budget + 200 MiB, hit rate, evictions and rebuilds, then the cold first
+ * report of the 10k and the largest company (each evicted before every sample) and where that time goes.
+ */
+import { fork } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { IndexStats } from '../../src/store/index-budget.ts';
+import type { JournalEntryInput, LedgerBatch, LedgerStore, PnlQuery } from '../../src/store/ledger-store.ts';
+import { openStore } from '../../src/store/open-store.ts';
+import { createRng, randomLedgerEntries, randomLedgerReference } from '../../test/support/random-ledger.ts';
+import { fmtInt, fmtMs, median, percentile, secs, table } from './stats.ts';
+
+export interface ManyCompaniesOptions {
+  companies: number;
+  totalEntries: number;
+  largest: number;
+  indexMb: number;
+  requests: number;
+  seed: number;
+}
+
+const MEDIUM = 10_000;
+const YEAR: Omit<PnlQuery, 'companyId'> = { from: '2024-01-01', to: '2024-12-31', locationIds: [], optionGroups: [] };
+
+/** Entries per company: 1 = the largest, 2 = 10,000, the others a Zipf law (s = 1) of the rest, at least 20 each. */
+export function companySizes(o: ManyCompaniesOptions): number[] {
+  const rest = Math.max(0, o.totalEntries - o.largest - MEDIUM);
+  const others = o.companies - 2;
+  const weights = Array.from({ length: others }, (_, i) => 1 / (i + 1));
+  const total = weights.reduce((a, b) => a + b, 0);
+  return [o.largest, MEDIUM, ...weights.map((w) => Math.max(20, Math.round((rest * w) / total)))];
+}
+
+/** The random ledger of `seed` as company `id`'s: its own location, account and option ids. */
+function* companyBatches(id: number, entries: number, seed: number): Generator<LedgerBatch> {
+  const options = { seed, entries, companyId: id, locations: 4 };
+  const ref = randomLedgerReference(options);
+  const account = (a: number) => id * 10_000 + a;
+  const location = (l: number) => id * 10 + l;
+  let reference: LedgerBatch | undefined = {
+    ...ref.batch,
+    locations: ref.locations.map((l) => ({ ...l, id: location(l.id) })),
+    accounts: ref.accounts.map((a) => ({
+      ...a,
+      id: account(a.id),
+      parentId: a.parentId === null ? null : account(a.parentId),
+    })),
+  };
+  // The reference rows go with the first entries: one load per 50,000 entries.
+  const batch = (entries: JournalEntryInput[]): LedgerBatch => {
+    const b = { ...reference, entries };
+    reference = undefined;
+    return b;
+  };
+  let chunk: JournalEntryInput[] = [];
+  for (const e of randomLedgerEntries(options)) {
+    chunk.push({
+      ...e,
+      locationId: location(e.locationId),
+      lines: e.lines.map((l) => ({
+        ...l,
+        accountId: account(l.accountId),
+        ...(l.locationId ? { locationId: location(l.locationId) } : {}),
+      })),
+    });
+    if (chunk.length === 50_000) {
+      yield batch(chunk);
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0 || reference) yield batch(chunk);
+}
+
+/** The ledger in a DuckDB file kept under os.tmpdir()/reporting-bench (built once per options). */
+async function ensureLedger(o: ManyCompaniesOptions, log: (s: string) => void): Promise<string> {
+  const dir = join(tmpdir(), 'reporting-bench');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `many-c${o.companies}-n${o.totalEntries}-l${o.largest}-s${o.seed}.duckdb`);
+  if (existsSync(`${path}.ok`)) return path;
+  rmSync(path, { force: true });
+  const started = Date.now();
+  const store = await openStore({ dataDir: dir, duckdbPath: path, indexMemoryMb: 1 });
+  try {
+    const sizes = companySizes(o);
+    for (const [i, size] of sizes.entries()) {
+      for (const batch of companyBatches(i + 1, size, o.seed + i)) await store.load(batch);
+      if (i % 200 === 0) log(`  loading company ${i + 1} of ${sizes.length} (${secs(Date.now() - started)})`);
+    }
+  } finally {
+    await store.close();
+  }
+  writeFileSync(`${path}.ok`, '');
+  log(`  ledger built in ${secs(Date.now() - started)}: ${path}`);
+  return path;
+}
+
+interface RunResult {
+  budgetMiB: number;
+  peakRssMiB: number;
+  baseRssMiB: number;
+  stats: IndexStats;
+  requests: number;
+  seconds: number;
+  hitMs: number[];
+  missMs: number[];
+  cold: { name: string; entries: number; ms: number[]; readMs: number; indexMs: number }[];
+}
+
+/** The instance (child process): Zipf-distributed reports within the budget, then cold first reports. */
+async function runInstance(path: string, o: ManyCompaniesOptions): Promise<RunResult> {
+  const store: LedgerStore = await openStore({ dataDir: tmpdir(), duckdbPath: path, indexMemoryMb: o.indexMb });
+  let peak = 0;
+  const sample = () => (peak = Math.max(peak, process.memoryUsage.rss()));
+  const sampler = setInterval(sample, 50);
+  const baseRssMiB = process.memoryUsage.rss() / 2 ** 20;
+  // Zipf (s = 1) over the companies, ranks shuffled so that popularity does not follow size.
+  const rnd = createRng(o.seed);
+  const ranks = Array.from({ length: o.companies }, (_, i) => i + 1).sort(() => rnd() - 0.5);
+  const cumulative: number[] = [];
+  ranks.reduce((sum, _c, r) => (cumulative[r] = sum + 1 / (r + 1)), 0);
+  const pick = () => {
+    const x = rnd() * cumulative.at(-1)!;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return ranks[lo]!;
+  };
+  const hitMs: number[] = [];
+  const missMs: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < o.requests; i++) {
+    const companyId = pick();
+    const misses = store.indexStats().misses;
+    const t = performance.now();
+    await store.readSnapshot((view) => view.sumPnlByAccountMonth({ ...YEAR, companyId }));
+    (store.indexStats().misses > misses ? missMs : hitMs).push(performance.now() - t);
+    if (i % 64 === 0) sample();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const stats = store.indexStats();
+  // Cold first reports: a small company's report between two samples evicts the measured one (it alone fills a budget
+  // that holds one company: a store of its own with a 1-byte budget).
+  await store.close();
+  const cold: RunResult['cold'] = [];
+  const coldStore = await openStore({ dataDir: tmpdir(), duckdbPath: path, indexMemoryMb: 0 });
+  for (const [name, companyId, entries, samples] of [
+    ['10k-entry company', 2, MEDIUM, 30],
+    [`${fmtInt(o.largest)}-entry company`, 1, o.largest, 10],
+  ] as const) {
+    const ms: number[] = [];
+    const before = coldStore.indexStats();
+    for (let s = 0; s < samples; s++) {
+      await coldStore.sumPnlByAccountMonth({ ...YEAR, companyId: o.companies });
+      const t = performance.now();
+      await coldStore.readSnapshot((view) => view.sumPnlByAccountMonth({ ...YEAR, companyId }));
+      ms.push(performance.now() - t);
+      sample();
+    }
+    const after = coldStore.indexStats();
+    cold.push({
+      name,
+      entries,
+      ms,
+      readMs: (after.readMs - before.readMs) / samples,
+      indexMs: (after.indexMs - before.indexMs) / samples,
+    });
+  }
+  await coldStore.close();
+  clearInterval(sampler);
+  return {
+    budgetMiB: o.indexMb,
+    peakRssMiB: peak / 2 ** 20,
+    baseRssMiB,
+    stats,
+    requests: o.requests,
+    seconds,
+    hitMs,
+    missMs,
+    cold,
+  };
+}
+
+export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: string) => void): Promise<void> {
+  log(
+    `Many companies (issue 37): ${fmtInt(o.companies)} companies, ${fmtInt(o.totalEntries)} entries in all (largest ${fmtInt(o.largest)}, one of ${fmtInt(MEDIUM)}), DuckDB, INDEX_MEMORY_MB=${o.indexMb}, ${fmtInt(o.requests)} Zipf-distributed report reads (year 2024, one at a time)`,
+  );
+  const path = await ensureLedger(o, log);
+  const child = fork(fileURLToPath(import.meta.url), ['--many-companies-instance', path, JSON.stringify(o)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const r = await new Promise<RunResult>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as RunResult));
+    child.once('exit', (code) => reject(new Error(`the instance exited (${code}) before it answered`)));
+  });
+  const { stats } = r;
+  const lookups = stats.hits + stats.misses;
+  log(
+    table([
+      ['figure', 'value', 'bound'],
+      [
+        'peak RSS of the instance',
+        `${r.peakRssMiB.toFixed(0)} MiB (at open: ${r.baseRssMiB.toFixed(0)} MiB)`,
+        `budget + 200 MiB = ${r.budgetMiB + 200} MiB: ${r.peakRssMiB <= r.budgetMiB + 200 ? 'met' : 'NOT met'}`,
+      ],
+      [
+        'index held at the end',
+        `${(stats.heldBytes / 2 ** 20).toFixed(1)} MiB, ${fmtInt(stats.companies)} companies`,
+        `budget ${r.budgetMiB} MiB`,
+      ],
+      ['hit rate', `${((100 * stats.hits) / lookups).toFixed(1)} % (${fmtInt(stats.hits)} of ${fmtInt(lookups)})`, ''],
+      [
+        'evictions / rebuilds',
+        `${fmtInt(stats.evictions)} / ${fmtInt(stats.rebuilds)}`,
+        `misses ${fmtInt(stats.misses)}`,
+      ],
+      ['reads per second (one core, no HTTP)', fmtInt(r.requests / r.seconds), ''],
+      ['warm read (hit) p50 / p99', `${fmtMs(median(r.hitMs))} / ${fmtMs(percentile(r.hitMs, 99))}`, 'goal p50 ≤ 2 ms'],
+      [
+        'miss (build + read) p50 / p99',
+        r.missMs.length ? `${fmtMs(median(r.missMs))} / ${fmtMs(percentile(r.missMs, 99))}` : '-',
+        '',
+      ],
+      ...r.cold.map((c) => [
+        `cold first report, ${c.name}: p50 / p99`,
+        `${fmtMs(median(c.ms))} / ${fmtMs(percentile(c.ms, 99))} (${c.ms.length} samples)`,
+        `${c.entries <= MEDIUM ? 'goal p99 ≤ 100 ms' : 'goal ≤ 1 s (at 1M)'}; per build: reading daily sums ${fmtMs(c.readMs)}, adding to the index ${fmtMs(c.indexMs)}`,
+      ]),
+    ]),
+  );
+}
+
+const at = process.argv.indexOf('--many-companies-instance');
+if (at >= 0) {
+  const result = await runInstance(process.argv[at + 1]!, JSON.parse(process.argv[at + 2]!) as ManyCompaniesOptions);
+  process.send!(result, () => process.exit(0));
+}
