@@ -88,6 +88,8 @@ export async function createApp({
 
   const app = express();
   app.disable('x-powered-by');
+  // 4.5.14 sent no ETag: no hash of every answer's body.
+  app.set('etag', false);
   app.set('trust proxy', config.trustProxy ?? false);
   useLinkSettings(app, { publicBaseUrl: config.publicBaseUrl, basePath: config.basePath ?? '' });
 

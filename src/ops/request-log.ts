@@ -1,15 +1,15 @@
 /**
- * Structured access logs (pino-http) with one request id per request: the caller's `X-Request-Id` when it is a sane
- * token, else a new UUID; echoed in the `X-Request-Id` response header. Headers are never logged (API keys), and an
- * `apikey` query value is redacted. The address logged is the client's (behind a trusted proxy, from X-Forwarded-For).
- * One line per request when its response ends (`request completed`, `request aborted`, or `request errored` at level
- * error for a 5xx). The server's own warm-up requests at start are not logged (src/ops/warm-up-requests.ts).
+ * Structured access logs with one request id per request: the caller's `X-Request-Id` when it is a sane token, else a
+ * new UUID; echoed in the `X-Request-Id` response header. One pino line per response when it ends (`request
+ * completed`, `request aborted`, or `request errored` at level error for a 5xx), written by a logger without the
+ * redaction pass: a line holds the method, the URL (an `apikey` or other secret query value redacted), the client's
+ * address (behind a trusted proxy, from X-Forwarded-For), the status and the time taken, never a header. The
+ * server's own warm-up requests at start are not logged (src/ops/warm-up-requests.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { redactApiKey } from '../auth/api-keys.ts';
 import { isWarmUpRequest } from './warm-up-requests.ts';
 
@@ -22,30 +22,58 @@ export function requestId(req: IncomingMessage): string {
   return typeof sent === 'string' && SANE_ID.test(sent) ? sent : randomUUID();
 }
 
+/** What the line says of the request, taken as it arrives (before routing rewrites `req.url`). */
+interface Arrival {
+  id: string;
+  method: string;
+  url: string;
+  remoteAddress: string | undefined;
+  startedAt: number;
+  logger: Logger;
+}
+
+const ARRIVAL = Symbol('access-log arrival');
+type Logged = Response & { [ARRIVAL]?: Arrival };
+
+/** Written once per response, on `finish` or, for a response cut short, on `close`. */
+function writeLine(this: Logged): void {
+  this.off('finish', writeLine);
+  this.off('close', writeLine);
+  const arrival = this[ARRIVAL]!;
+  const { id, method, url, remoteAddress } = arrival;
+  const statusCode = this.statusCode;
+  const line = { reqId: id, req: { id, method, url, remoteAddress }, res: { statusCode } };
+  const responseTime = Date.now() - arrival.startedAt;
+  if (statusCode >= 500) {
+    arrival.logger.error(
+      { ...line, err: new Error(`failed with status code ${statusCode}`), responseTime },
+      'request errored',
+    );
+    return;
+  }
+  const completed = !this.req.readableAborted && this.writableEnded;
+  arrival.logger.info({ ...line, responseTime }, completed ? 'request completed' : 'request aborted');
+}
+
 export function requestLog(logger: Logger): RequestHandler {
-  return pinoHttp({
-    logger,
-    quietReqLogger: true,
-    autoLogging: { ignore: isWarmUpRequest },
-    genReqId: (req, res) => {
-      const id = requestId(req);
-      res.setHeader(REQUEST_ID_HEADER, id);
-      return id;
-    },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-    // The serializers read the request and response themselves (pino-http's documented `wrapSerializers: false`):
-    // pino-std-serializers would first copy every header of both into objects these lines never print.
-    wrapSerializers: false,
-    serializers: {
-      // Express's req.ip is the client's address: it follows X-Forwarded-For only from trusted proxies (TRUST_PROXY).
-      // The line is made as the request arrives, so originalUrl and url are the URL as sent.
-      req: (req: Request) => ({
-        id: req.id,
+  // The lines carry no header, so the redaction of credential headers (src/ops/logger.ts) has nothing to do here.
+  const access = logger.child({}, { redact: [] });
+  return (req: Request, res: Logged, next) => {
+    const id = requestId(req);
+    res.setHeader(REQUEST_ID_HEADER, id);
+    if (!isWarmUpRequest(req)) {
+      res[ARRIVAL] = {
+        id,
         method: req.method,
         url: redactApiKey(req.originalUrl ?? req.url),
+        // Express's req.ip follows X-Forwarded-For only from trusted proxies (TRUST_PROXY).
         remoteAddress: req.ip ?? req.socket?.remoteAddress,
-      }),
-      res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
-    },
-  }) as unknown as RequestHandler;
+        startedAt: Date.now(),
+        logger: access,
+      };
+      res.on('finish', writeLine);
+      res.on('close', writeLine);
+    }
+    next();
+  };
 }

@@ -103,7 +103,8 @@ describe('production build: node dist/src/start.js with production dependencies 
       'proxy-addr',
       'express-openapi-validator',
       'helmet',
-      'pino-http',
+      'pino',
+      'ajv-draft-04',
     ]);
   });
 
