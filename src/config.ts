@@ -84,7 +84,12 @@ function setting<T>(
 export const configSchema = {
   port: setting('PORT', 8080, nonNegativeInt, 'TCP port to listen on.'),
   host: setting('HOST', '127.0.0.1', text, 'Interface to bind.'),
-  dataDir: setting('DATA_DIR', './data', (raw) => raw, 'Directory of the embedded DuckDB file (`ledger.duckdb`).'),
+  dataDir: setting(
+    'DATA_DIR',
+    './data',
+    (raw) => raw,
+    'Directory of the embedded DuckDB file (`ledger.duckdb`), made private to the service user (0700, the file 0600).',
+  ),
   databaseUrl: setting<string>(
     'DATABASE_URL',
     undefined,

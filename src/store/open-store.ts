@@ -1,9 +1,9 @@
 /**
  * Chooses and opens the ledger store from configuration: DATABASE_URL → PostgreSQL, else a DuckDB file. Runs migrate().
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LedgerStore } from './ledger-store.ts';
+import { privateDataDirectory, privateLedgerFiles } from './private-files.ts';
 
 export interface StoreConfig {
   databaseUrl?: string;
@@ -23,7 +23,7 @@ export async function openStore(config: StoreConfig): Promise<LedgerStore> {
     store = new PostgresLedgerStore(config.databaseUrl, { indexMemoryBytes });
   } else {
     const path = config.duckdbPath ?? join(config.dataDir, 'ledger.duckdb');
-    if (path !== ':memory:' && !config.duckdbPath) mkdirSync(config.dataDir, { recursive: true });
+    if (path !== ':memory:' && !config.duckdbPath) privateDataDirectory(config.dataDir);
     const { DuckDbLedgerStore } = await import('./duckdb-store.ts');
     store = await DuckDbLedgerStore.open(path, { indexMemoryBytes }).catch((error: unknown) => {
       // DuckDB lets one process at a time open a file for writing: say so plainly.
@@ -35,6 +35,7 @@ export async function openStore(config: StoreConfig): Promise<LedgerStore> {
       }
       throw error;
     });
+    if (path !== ':memory:') privateLedgerFiles(path);
   }
   try {
     await store.migrate();
