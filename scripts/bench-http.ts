@@ -355,7 +355,7 @@ async function compareScenario(rounds: number, concurrency: number): Promise<voi
           rules: { headers: DEFAULT_HEADERS, ignore: [], tolerances: [] },
           concurrency,
           timeoutMs: 30_000,
-          allowPost: false,
+          allowNonGet: false,
         },
         { sources: [], issues: [] },
       );

@@ -39,7 +39,8 @@ options:
   --concurrency N          requests in flight (default 4)
   --rps N                  at most N requests per second to each host
   --timeout MS             time-out of every request (default 30000)
-  --allow-post             replay POST requests too (default: GET and HEAD only; the old host is production)
+  --allow-non-get          replay every verb a recording holds (POST, PUT, DELETE, PATCH, OPTIONS, ...; default:
+                           GET and HEAD only, the old host is production); --allow-post is the same switch
   --company ID             the company of the battery's report requests (default 1)
   --json FILE              write the JSON report
   --html FILE              write the self-contained HTML report (side-by-side diffs); it shows the first
@@ -83,6 +84,7 @@ async function main(): Promise<number> {
         concurrency: { type: 'string' },
         rps: { type: 'string' },
         timeout: { type: 'string' },
+        'allow-non-get': { type: 'boolean' },
         'allow-post': { type: 'boolean' },
         company: { type: 'string' },
         json: { type: 'string' },
@@ -122,7 +124,7 @@ async function main(): Promise<number> {
       concurrency: positive(o.concurrency, '--concurrency', 4)!,
       rps: positive(o.rps, '--rps'),
       timeoutMs: positive(o.timeout, '--timeout', 30_000)!,
-      allowPost: !!o['allow-post'],
+      allowNonGet: !!(o['allow-non-get'] || o['allow-post']),
       volatileFields: o['no-builtin-noise'] ? [] : BUILT_IN_NOISE,
     };
     htmlLimits = {

@@ -68,17 +68,18 @@ const headOf = (text: string) => text.split('\n').slice(0, HEAD_LINES).join('\n'
 /** The side-by-side diff of the two bodies, its patch cut at `maxChars` (whole lines). */
 function sideBySide(record: ExchangeRecord, maxChars: number): SafeHtml {
   if (!record.bodies) return html``;
-  const name = 'old ← body → new';
+  // ASCII names: diff2html writes a non-ASCII file name as git's octal escapes (`/342/206/220`); it adds the arrow.
+  const [oldName, newName] = ['old body', 'new body'];
   const notes: string[] = [];
-  let patch = createTwoFilesPatch(name, name, `${record.bodies.old}\n`, `${record.bodies.new}\n`, '', '', {
+  let patch = createTwoFilesPatch(oldName, newName, `${record.bodies.old}\n`, `${record.bodies.new}\n`, '', '', {
     context: 3,
     maxEditLength: MAX_EDITS,
   });
   if (patch === undefined) {
     notes.push(`the bodies differ in more than ${MAX_EDITS} lines: their first ${HEAD_LINES} lines are shown`);
     patch = createTwoFilesPatch(
-      name,
-      name,
+      oldName,
+      newName,
       `${headOf(record.bodies.old)}\n`,
       `${headOf(record.bodies.new)}\n`,
       '',
@@ -152,6 +153,7 @@ ${report.summary.noise?.length ? html`<h2>Noise</h2>${fieldList(report.summary.n
 <h2>By endpoint</h2>${groupTable(report.summary.byEndpoint, limits)}
 <h2>By rule</h2>${groupTable(report.summary.byRule, limits)}
 ${report.summary.allowedBy.length ? html`<h2>Allowed by rules</h2><ul>${report.summary.allowedBy.map((a) => html`<li><code>${a.rule}</code> ×${a.count}</li>`)}</ul>` : ''}
+${report.summary.skippedBecause?.length ? html`<h2>Requests skipped (not replayed)</h2><ul>${report.summary.skippedBecause.map((s) => html`<li>×${s.count} ${s.reason}</li>`)}</ul>` : ''}
 ${report.issues.length ? html`<h2>Source lines skipped</h2><ul>${report.issues.map((i) => html`<li><code>${i.file}:${i.line}</code> ${i.reason}</li>`)}</ul>` : ''}
 <h2>Requests that differ</h2>
 ${hiddenTotal ? html`<p class="meta" id="shown">The first ${shown.length} of ${differing.length} (at most ${limits.perGroup} per endpoint and rule); the others are in the JSON report.</p>` : ''}

@@ -26,7 +26,11 @@ export interface CompareOptions {
   /** Requests per second to each host (undefined: no limit). */
   rps?: number;
   timeoutMs: number;
-  allowPost: boolean;
+  /**
+   * Replay every verb a recording holds (POST, PUT, DELETE, PATCH, OPTIONS, ...), not only GET and HEAD: the old host
+   * is production, so it takes an explicit `--allow-non-get`.
+   */
+  allowNonGet: boolean;
   /** Largest body kept per side for the side-by-side view (characters). */
   maxBodyChars?: number;
   onProgress?: (done: number, total: number) => void;
@@ -46,7 +50,10 @@ export interface CompareReport {
   exchanges: ExchangeRecord[];
 }
 
+/** Replayed without being asked: the safe verbs a client reads with. Every other verb needs `allowNonGet`. */
 const REPLAYED = new Set(['GET', 'HEAD']);
+export const NON_GET_SKIPPED = (method: string) =>
+  `${method} is replayed only with --allow-non-get (the old host is production)`;
 
 function answerSummary(c: Captured): AnswerSummary {
   return {
@@ -110,11 +117,8 @@ export async function runComparison(
           allowed: [],
         };
         try {
-          if (!REPLAYED.has(request.method) && !(request.method === 'POST' && options.allowPost)) {
-            record.skipped =
-              request.method === 'POST'
-                ? 'POST is replayed only with --allow-post'
-                : `${request.method} is never replayed`;
+          if (!REPLAYED.has(request.method) && !options.allowNonGet) {
+            record.skipped = NON_GET_SKIPPED(request.method);
             return { record, raw: [], noisy: new Set() };
           }
           const [a, a2, b] = await Promise.all([

@@ -36,6 +36,8 @@ export interface Summary {
   byRule: GroupSummary[];
   /** How many differences each explicit rule allowed. */
   allowedBy: { rule: string; count: number }[];
+  /** Why requests were not replayed, each reason once with how many, most first. */
+  skippedBecause: { reason: string; count: number }[];
   /** Report-wide: each differing field (generalised path) once, with how often and in how many endpoints. */
   differences: FieldCount[];
   /** Report-wide: each noise field once, with why it is noise. */
@@ -124,6 +126,8 @@ export function summarise(records: ExchangeRecord[]): Summary {
   const all = group('all', records);
   const allowed = new Map<string, number>();
   for (const r of records) for (const a of r.allowed) allowed.set(a.rule, (allowed.get(a.rule) ?? 0) + 1);
+  const skipped = new Map<string, number>();
+  for (const r of records) if (r.skipped) skipped.set(r.skipped, (skipped.get(r.skipped) ?? 0) + 1);
   return {
     totals: {
       requests: all.requests,
@@ -137,6 +141,9 @@ export function summarise(records: ExchangeRecord[]): Summary {
     byEndpoint: groupBy(records, (r) => r.endpoint),
     byRule: groupBy(records, ruleOf),
     allowedBy: [...allowed].map(([rule, count]) => ({ rule, count })).sort((a, b) => b.count - a.count),
+    skippedBecause: [...skipped]
+      .map(([reason, count]) => ({ reason, count }))
+      .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
     differences: fieldCounts(
       records.flatMap((r) => r.differences.map((d) => ({ ...d, endpoint: r.endpoint }))),
       true,
@@ -206,6 +213,10 @@ export function formatSummary(
   lines.push(
     `${t.requests} requests: ${t.identical} identical, ${t.different} different, ${t.noiseOnly} differing only in noise, ${t.allowedOnly} only in allowed ways, ${t.skipped} skipped, ${t.errors} with transport errors`,
   );
+  if (summary.skippedBecause.length) {
+    lines.push('', 'Skipped (not replayed)');
+    for (const s of summary.skippedBecause) lines.push(`  ${String(s.count).padStart(6)}  ${s.reason}`);
+  }
   if (summary.differences.length) {
     lines.push('', 'Differences (each field once)');
     lines.push(

@@ -6,7 +6,8 @@
  * between A and A2: the link signature, BuildTime and X-Request-Id are this service's own volatile fields, built-in
  * noise (without it, they are the hundreds of differences of issue 27, summarised once each in a few lines, and an
  * HTML report of bounded size); JSV answers are compared as trees; a rule names a field in any case convention;
- * explicit rules allow differences; POST is replayed only with --allow-post; a hung host times out. The HTML report
+ * explicit rules allow differences; every verb but GET and HEAD is replayed only with --allow-non-get (a recording of
+ * OPTIONS, PUT, DELETE and PATCH shows their differences), the reason printed; a hung host times out. The HTML report
  * is opened in Chromium (html-report.test.ts), the comparers on bodies the hosts write
  * (client-view.test.ts), the source parsers on fixtures (sources.test.ts).
  */
@@ -305,15 +306,64 @@ describe('npm run compare: two real instances of this service', function () {
     ]);
   });
 
-  it('POST is not replayed without --allow-post: those requests are reported as skipped', async () => {
-    const { report } = await compare(a, a2);
+  it('POST is not replayed without --allow-non-get: those requests are reported as skipped, the reason on the terminal', async () => {
+    const { report, stdout } = await compare(a, a2);
     const posts = report.exchanges.filter((e) => e.request.method === 'POST');
     expect(posts.length).to.be.greaterThan(20);
     for (const e of posts) {
-      expect(e.skipped).to.equal('POST is replayed only with --allow-post');
+      expect(e.skipped).to.equal('POST is replayed only with --allow-non-get (the old host is production)');
       expect(e.old).to.equal(undefined);
     }
-    expect(report.summary.totals.skipped).to.equal(posts.length);
+    const skipped = report.exchanges.filter((e) => e.skipped);
+    expect(report.summary.totals.skipped).to.equal(skipped.length);
+    expect(stdout).to.match(
+      new RegExp(`Skipped \\(not replayed\\)\n +${posts.length}  POST is replayed only with --allow-non-get`),
+    );
+  });
+
+  it('a recording of OPTIONS, PUT, DELETE and PATCH: skipped with the reason unless --allow-non-get, then replayed and their differences shown', async () => {
+    const har = `har:${join(FIXTURES, 'verbs.har')}`;
+    // Anonymous (hosts given as URLs): echo answers each instance's COMPANY_NAME, which differs between A and B.
+    const before = await compare(a.url, b.url, har);
+    expect(before.code, before.stdout).to.equal(0);
+    expect(before.report.exchanges.map((e) => e.skipped)).to.deep.equal(
+      ['OPTIONS', 'PUT', 'PUT', 'DELETE', 'PATCH'].map(
+        (verb) => `${verb} is replayed only with --allow-non-get (the old host is production)`,
+      ),
+    );
+    for (const line of [
+      '      2  PUT is replayed only with --allow-non-get (the old host is production)',
+      '      1  OPTIONS is replayed only with --allow-non-get (the old host is production)',
+      '      1  DELETE is replayed only with --allow-non-get (the old host is production)',
+      '      1  PATCH is replayed only with --allow-non-get (the old host is production)',
+    ])
+      expect(before.stdout).to.include(line);
+
+    const after = await compare(a.url, b.url, har, '--allow-non-get', '--header', 'Allow');
+    expect(after.code, after.stdout).to.equal(1);
+    expect(
+      after.report.exchanges.map((e) => `${e.request.method} ${e.old?.status}/${e.new?.status} ${e.outcome}`),
+    ).to.deep.equal([
+      'OPTIONS 405/405 identical',
+      'PUT 200/200 different',
+      'PUT 405/405 identical',
+      'DELETE 200/200 different',
+      'PATCH 200/200 different',
+    ]);
+    expect(differences(after.report)).to.deep.equal([
+      '/json/reply/EchoRequest $.CompanyName: "Reporting Service" → "Another Company"',
+      '/json/reply/EchoRequest $.CompanyName: "Reporting Service" → "Another Company"',
+      '/v1/echo/deleted $.CompanyName: "Reporting Service" → "Another Company"',
+    ]);
+    expect(after.report.summary.byEndpoint.map((g) => `${g.name} ${g.different}`).sort()).to.deep.equal([
+      // Verbs the contract has no operation for are grouped by their path.
+      'DELETE /v1/echo/deleted 1',
+      'OPTIONS /json/reply/EchoRequest 0',
+      'PATCH /json/reply/EchoRequest 1',
+      'PUT /json/reply/EchoRequest 1',
+    ]);
+    expect(after.report.summary.totals.skipped).to.equal(0);
+    expect(after.stdout).not.to.include('Skipped (not replayed)');
   });
 
   it('replays log, HAR and URL-list sources, reporting each bad line with its number', async () => {

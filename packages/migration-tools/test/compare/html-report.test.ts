@@ -58,7 +58,7 @@ describe('compare: the HTML report in headless chromium', function () {
         rules: { headers: DEFAULT_HEADERS, ignore: [], tolerances: [] },
         concurrency: 2,
         timeoutMs: 10_000,
-        allowPost: false,
+        allowNonGet: false,
       },
       {
         sources: [{ spec: 'test', source: 'battery', requests: 4, issues: 0 }],
