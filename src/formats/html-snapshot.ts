@@ -12,7 +12,6 @@ import { Keywords } from '../contract/keywords.ts';
 import { legacyWallClock } from '../scalars/dates.ts';
 import type { FormatEntry } from './registry.ts';
 
-export const HTML_MEDIA_TYPE = 'text/html';
 export const HTML_SNAPSHOT_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 

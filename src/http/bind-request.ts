@@ -7,7 +7,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Keywords, keywordText, keywordValue, RESERVED_QUERY_NAMES } from '../contract/keywords.ts';
 import { appError, type FieldError } from '../errors/app-error.ts';
-import { bindBody, bindForm, bindPath, bindQuery, type BindingLimits } from './binding.ts';
+import { bindBody, bindPath, bindQuery, type BindingLimits } from './binding.ts';
 import { contextOf } from './request-context.ts';
 
 type RawQuery = Record<string, string | string[] | undefined>;
@@ -80,7 +80,7 @@ export function bindRequest(limits: BindingLimits): RequestHandler {
         return next(appError('BodyUnreadable', { dto: op.requestDto, reason: 'the body must be a JSON object' }));
       }
       // A document (JSON, XML, JSV) binds by property; form fields (urlencoded, multipart) bind as the query does.
-      if (context.bodyFromForm) bindForm(req.body as Record<string, string | string[]>, plan.body, limits, bound);
+      if (context.bodyFromForm) bindQuery(req.body as Record<string, string | string[]>, plan.body, limits, bound);
       else bindBody(req.body as Record<string, unknown>, plan.body, bound, limits, context.bodyFromDocument);
     }
     // On a GET, a query value overrides a path variable, as 4.5 bound them (`/v1/echo/hello?Message=x` is "x").

@@ -226,9 +226,6 @@ export function bindPath(
   return bind(Object.entries(values), new Map(fields.map((field) => [field.name.toLowerCase(), field])), limits);
 }
 
-/** Form bodies bind as the query does (the query's values are replaced by the body's). */
-export const bindForm = bindQuery;
-
 /** JSON bodies: property names are case-insensitive; query values fill only what the body left out. */
 export function bindBody(
   body: Record<string, unknown>,

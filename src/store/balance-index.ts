@@ -358,24 +358,3 @@ function cellSum(total: Float64Array, daily: Float64Array, i: number, lo: number
   for (let d = lo; d <= hi; d++) part += daily[base + d]!;
   return part;
 }
-
-/** Per company; a company is absent until it is built from the store. */
-export class BalanceIndex {
-  private readonly companies = new Map<number, CompanyBalances>();
-
-  get(companyId: number): CompanyBalances | undefined {
-    return this.companies.get(companyId);
-  }
-
-  set(companyId: number, balances: CompanyBalances): void {
-    this.companies.set(companyId, balances);
-  }
-
-  delete(companyId: number): void {
-    this.companies.delete(companyId);
-  }
-
-  clear(): void {
-    this.companies.clear();
-  }
-}

@@ -7,7 +7,6 @@
  * and from the format registry (format-battery.ts): every writer, wrapper, `?jsconfig=` form, request body format,
  * one-way and batched route, empty body and line-break value. Nothing is listed by hand per operation or format.
  */
-import type { OpenAPIV3 } from 'openapi-types';
 import type { FieldSpec, ScalarKind } from '../../../../../src/tooling-exports.ts';
 import {
   HYPHENATED_GUID,
@@ -250,5 +249,3 @@ export function batteryRequests(options: BatteryOptions = {}): ReplayRequest[] {
 export function readBattery(options: BatteryOptions): SourceResult {
   return { requests: batteryRequests(options), issues: [] };
 }
-
-export type { OpenAPIV3 };
