@@ -1,10 +1,10 @@
 // `npm run build`: the production build in dist/, which `npm start` runs (`node dist/src/start.js`). tsc
 // (tsconfig.build.json: .ts imports rewritten to .js, declarations) mirrors the repository (dist/src, dist/generated,
-// dist/scripts for the CLIs); the contract, the WSDL and the report page's assets are copied beside them, so the
-// compiled modules find them at the same relative paths as the sources do. The modules are the ones the tests run,
-// compiled; nothing else. Plain JavaScript, like ensure-node-modules.mjs: it needs nothing but typescript.
+// dist/scripts for the CLIs); the contract (with a JSON copy of it), the WSDL and the report page's assets are copied
+// beside them, so the compiled modules find them at the same relative paths as the sources do. The modules are the ones the tests run,
+// compiled; nothing else. Plain JavaScript, like ensure-node-modules.mjs: it needs nothing but typescript and yaml.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -32,6 +32,13 @@ execFileSync(
   { stdio: 'inherit' },
 );
 cpSync(path.join(root, 'openapi'), path.join(staging, 'openapi'), { recursive: true });
+// The contract also as JSON, which the server reads at start instead of parsing the YAML (the source) each time.
+const { parse } = await import('yaml');
+const contract = path.join(root, 'openapi', 'reporting-service.yaml');
+writeFileSync(
+  path.join(staging, 'openapi', 'reporting-service.json'),
+  JSON.stringify(parse(readFileSync(contract, 'utf8'))),
+);
 cpSync(path.join(root, 'wsdl'), path.join(staging, 'wsdl'), { recursive: true });
 copyNonTypeScript(path.join(root, 'src'), path.join(staging, 'src'));
 

@@ -7,14 +7,14 @@
  *    object in it. The operation records, the binder's plan, the metadata model, the conformance kit and the
  *    generators read shapes from it; nothing resolves a `$ref` by hand.
  * The library is asynchronous only, so this module dereferences the service's contract with a top-level await when it
- * is first imported: start-up reads it before anything asks.
+ * is first imported: start-up reads it before anything asks. The production build writes the contract as JSON beside
+ * the YAML (scripts/build.mjs), which is read instead when present: the YAML parser is not loaded to start.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import $RefParser from '@apidevtools/json-schema-ref-parser';
-import { parse } from 'yaml';
 import type { OpenAPIV3 } from 'openapi-types';
 
 export const OPENAPI_PATH = path.resolve(
@@ -55,10 +55,19 @@ export async function dereferenceOpenApi(raw: OpenAPIV3.Document): Promise<OpenA
 
 /** The OpenAPI document at `file`, dereferenced (the generators read the repository they are given). */
 export async function readOpenApiContract(file: string = OPENAPI_PATH): Promise<OpenApiContract> {
+  const { parse } = await import('yaml');
   return dereferenceOpenApi(parse(await readFile(file, 'utf8')) as OpenAPIV3.Document);
 }
 
-const written = parse(readFileSync(OPENAPI_PATH, 'utf8')) as OpenAPIV3.Document;
+/** The contract as the build wrote it in JSON, else the YAML source. */
+async function readWritten(): Promise<OpenAPIV3.Document> {
+  const json = OPENAPI_PATH.replace(/\.yaml$/, '.json');
+  if (existsSync(json)) return JSON.parse(readFileSync(json, 'utf8')) as OpenAPIV3.Document;
+  const { parse } = await import('yaml');
+  return parse(readFileSync(OPENAPI_PATH, 'utf8')) as OpenAPIV3.Document;
+}
+
+const written = await readWritten();
 const contract = await dereferenceOpenApi(written);
 
 /** A fresh deep copy each call, because express-openapi-validator mutates the document it is given. */

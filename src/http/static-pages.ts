@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseDocument } from 'yaml';
 import { OPENAPI_PATH, loadOpenApiDocument } from '../contract/openapi-document.ts';
 import { publicPath } from './base-url.ts';
 
@@ -95,13 +94,19 @@ function sendText(res: Response, type: string, body: string, csp?: string): void
 
 export function staticPages(): Router {
   const router = Router();
-  const contractJson = JSON.stringify(loadOpenApiDocument(), null, 2);
-  const contractYaml = readFileSync(OPENAPI_PATH, 'utf8');
+  // Made on first use: a start does not pay for what a first request does not ask for.
+  let contractJson: string | undefined;
+  let contractYaml: string | undefined;
+  const yamlText = () => (contractYaml ??= readFileSync(OPENAPI_PATH, 'utf8'));
   // Under a path prefix the contract's server is that prefix, so Swagger UI and generated clients call it there.
   const contractJsonAt = (prefix: string) =>
-    JSON.stringify({ ...loadOpenApiDocument(), servers: [{ url: prefix }] }, null, 2);
-  const contractYamlAt = (prefix: string) => {
-    const doc = parseDocument(contractYaml);
+    prefix
+      ? JSON.stringify({ ...loadOpenApiDocument(), servers: [{ url: prefix }] }, null, 2)
+      : (contractJson ??= JSON.stringify(loadOpenApiDocument(), null, 2));
+  const contractYamlAt = async (prefix: string) => {
+    if (!prefix) return yamlText();
+    const { parseDocument } = await import('yaml');
+    const doc = parseDocument(yamlText());
     doc.setIn(['servers'], doc.createNode([{ url: prefix }]));
     return doc.toString({ lineWidth: 0 });
   };
@@ -120,10 +125,10 @@ export function staticPages(): Router {
     });
   }
   router.get('/openapi.json', (req, res) =>
-    sendText(res, 'application/json; charset=utf-8', publicPath(req) ? contractJsonAt(publicPath(req)) : contractJson),
+    sendText(res, 'application/json; charset=utf-8', contractJsonAt(publicPath(req))),
   );
-  router.get('/openapi.yaml', (req, res) =>
-    sendText(res, 'application/yaml; charset=utf-8', publicPath(req) ? contractYamlAt(publicPath(req)) : contractYaml),
+  router.get('/openapi.yaml', async (req, res) =>
+    sendText(res, 'application/yaml; charset=utf-8', await contractYamlAt(publicPath(req))),
   );
   router.get(REPORT_ASSETS.chartJs, (_req, res) =>
     res.sendFile(path.join(CHART_JS_DIST, 'chart.umd.min.js'), { maxAge: '1h' }),
