@@ -1,5 +1,5 @@
 // The import graph of src/, scripts/ and packages/ (`npm run graph`, in pretest): no cycles, and the rooms'
-// directions the README's layout section describes. test/architecture/ holds the same directions as tests.
+// directions the README's layout section describes. test/unit/architecture/ holds the same directions as tests.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [

@@ -1,7 +1,7 @@
 /**
  * Configuration as a schema: each key has its environment variable, default, parser and doc, here only. Read once
  * at start-up (`loadConfig`); the app takes its defaults from `configDefaults`; the README's configuration table
- * lists exactly these keys (test/config.test.ts checks it).
+ * lists exactly these keys (test/unit/config/config-schema.test.ts checks it).
  */
 import path from 'node:path';
 import { AUTH_MODES, type AuthMode } from './auth/auth-mode.ts';

@@ -1,7 +1,7 @@
 /**
  * What the migration tools (packages/migration-tools: compare, shadow) may use of the service, and nothing else: the
  * contract's operations and requests, the wire formats, the report page's HTML helpers and assets, key redaction and
- * the CLIs' way to end. test/architecture/ holds the tools to this file.
+ * the CLIs' way to end. test/unit/architecture/ holds the tools to this file.
  */
 export { KEY_LIKE, REDACTED, redactApiKey } from './auth/api-keys.ts';
 export {

@@ -2,8 +2,8 @@
  * Every message the service answers with, by id (fastify's lib/errors.js, ServiceStack's ErrorMessages): the
  * ErrorCode it is answered as (registry.ts gives that code's HTTP status and SOAP fault code) and a template whose
  * `{name}` parts the caller fills. Errors are built with `appError(id, params)` (app-error.ts); the params a template
- * needs are checked by the type system. test/errors/messages.test.ts checks that every message is used and every code
- * has one.
+ * needs are checked by the type system. test/unit/errors/messages.test.ts checks that every message is used and
+ * every code has one.
  */
 import type { ErrorCode } from './registry.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Exports a LedgerBatch as an hledger journal, and runs / parses hledger, so that hledger can serve as an
- * independent oracle for the flat P&L (test/oracle) and as a benchmark anchor (scripts/bench-report.ts).
+ * independent oracle for the flat P&L (test/system/oracle) and as a benchmark anchor (scripts/bench-report.ts).
  *
  * Mapping (checked against hledger 1.25):
  * - Accounts: `<Top>:<number>[:<number>…]`, the path of account numbers from the root parent down (`a<id>` when an

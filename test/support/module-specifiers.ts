@@ -1,8 +1,8 @@
 /**
  * What a source or compiled file imports, found by TypeScript's parser (not a regex): import and export declarations,
  * `import('x')` types, and import() and require() with a literal. Used by the checks that production code imports only
- * production packages (test/deploy/production-build.test.ts) through their public entry points
- * (test/architecture/public-apis.test.ts).
+ * production packages (test/system/deploy/production-build.test.ts) through their public entry points
+ * (test/unit/architecture/public-apis.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';

@@ -6,8 +6,9 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { REPO_ROOT } from './repo-root.ts';
 
-export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+export { REPO_ROOT };
 
 export interface ServerProcess {
   child: ChildProcess;

@@ -1,0 +1,77 @@
+/**
+ * Three companies' ledgers and the checks the INDEX_MEMORY_MB tests of both stores share
+ * (test/wire/store/index-budget.test.ts, test/system/store/index-budget-postgres.test.ts).
+ */
+import { expect } from 'chai';
+import { seededRandom } from '../../src/store/demo-ledger.ts';
+import type { LedgerBatch, LedgerStore, PnlQuery } from '../../src/store/ledger-store.ts';
+import { RANDOM_COMPANY, expectedTotals, randomLedger, randomQuery } from './random-store-ledger.ts';
+
+export const COMPANIES = [7, 8, 9];
+/** Smaller than any company's index: the budget holds only the company used last. */
+export const TINY_BUDGET = 1;
+
+/** Company 7's ledger under the ids of `companyId` (its own locations, accounts and tracking options). */
+export function asCompany(batch: LedgerBatch, companyId: number): LedgerBatch {
+  if (companyId === RANDOM_COMPANY) return batch;
+  const shift = (companyId - RANDOM_COMPANY) * 100_000;
+  const guid = (id: string) => (BigInt(`0x${id}`) + BigInt(shift)).toString(16).padStart(32, '0');
+  return {
+    companies: batch.companies!.map((c) => ({ ...c, id: companyId, name: `Random Co ${companyId}` })),
+    locations: batch.locations!.map((l) => ({ ...l, id: l.id + shift, companyId })),
+    standardAccounts: [],
+    accounts: batch.accounts!.map((a) => ({ ...a, id: a.id + shift, companyId })),
+    trackingCategories: batch.trackingCategories!.map((c) => ({ ...c, id: guid(c.id), companyId })),
+    trackingOptions: batch.trackingOptions!.map((o) => ({ ...o, id: guid(o.id), categoryId: guid(o.categoryId) })),
+    entries: batch.entries!.map((e) => ({
+      ...e,
+      companyId,
+      locationId: e.locationId + shift,
+      lines: e.lines.map((l) => ({
+        ...l,
+        accountId: l.accountId + shift,
+        ...(l.locationId ? { locationId: l.locationId + shift } : {}),
+        ...(l.trackingOptionIds ? { trackingOptionIds: l.trackingOptionIds.map(guid) } : {}),
+      })),
+    })),
+  };
+}
+
+export function queryOf(query: PnlQuery, companyId: number): PnlQuery {
+  const shift = (companyId - RANDOM_COMPANY) * 100_000;
+  const guid = (id: string) => (BigInt(`0x${id}`) + BigInt(shift)).toString(16).padStart(32, '0');
+  return {
+    ...query,
+    companyId,
+    locationIds: query.locationIds.map((id) => id + shift),
+    optionGroups: query.optionGroups.map((g) => g.map(guid)),
+  };
+}
+
+export const ledgers = new Map(COMPANIES.map((id) => [id, asCompany(randomLedger(4040 + id, 400), id)]));
+export const merged = (extra: LedgerBatch['entries'] = []): LedgerBatch => ({
+  accounts: [...ledgers.values()].flatMap((l) => l.accounts!),
+  entries: [...[...ledgers.values()].flatMap((l) => l.entries!), ...extra],
+});
+
+/** Reports of the companies in turn (each evicts the one before), then one company twice (a hit). */
+export async function reportsAgree(store: LedgerStore, loaded: LedgerBatch, seed: number): Promise<void> {
+  const rnd = seededRandom(seed);
+  for (let i = 0; i < 12; i++) {
+    const query = queryOf(randomQuery(rnd), COMPANIES[i % COMPANIES.length]!);
+    const figures = await store.readSnapshot((view) => view.sumPnlByAccountMonth(query));
+    expect(figures, JSON.stringify(query)).to.deep.equal(expectedTotals(loaded, query));
+  }
+  const again = queryOf(randomQuery(rnd), COMPANIES[0]!);
+  for (let i = 0; i < 2; i++)
+    expect(await store.sumPnlByAccountMonth(again)).to.deep.equal(expectedTotals(loaded, again));
+}
+
+export function expectEvictions(store: LedgerStore): void {
+  const stats = store.indexStats();
+  expect(stats.companies, 'companies held').to.equal(1);
+  expect(stats.evictions).to.be.greaterThan(8);
+  expect(stats.rebuilds).to.be.greaterThan(8);
+  expect(stats.hits).to.be.greaterThan(0);
+  expect(stats.misses).to.equal(stats.rebuilds + COMPANIES.length);
+}

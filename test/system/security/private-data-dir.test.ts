@@ -1,0 +1,46 @@
+/**
+ * Red team round 4 (issue 36), finding 9: the embedded store's DATA_DIR was made 0755 and ledger.duckdb 0644, so any
+ * local user could copy every entry, the API keys' hashes and the report-link secret. The production start now makes
+ * the folder 0700 and the ledger 0600, and closes a folder and ledger made by an earlier version the same way.
+ */
+import { expect } from 'chai';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureProductionBuild, startProductionServer } from '../../support/server-process.ts';
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+describe('the data folder and ledger are private to the service user (issue 36, finding 9)', function () {
+  this.timeout(120_000);
+  let dir: string;
+  before(async () => {
+    await ensureProductionBuild();
+    dir = mkdtempSync(join(tmpdir(), 'rs-private-data-'));
+    chmodSync(dir, 0o755);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function startAndStop(dataDir: string): Promise<void> {
+    const server = await startProductionServer({ DATA_DIR: dataDir, DEMO_DATA: '1' });
+    await server.waitForOutput(/Demo API key|ready/);
+    expect((await fetch(`${server.url}/health`)).status).to.equal(200);
+    expect(await server.stop()).to.equal(0);
+  }
+
+  it('a first start makes DATA_DIR 0700 and ledger.duckdb 0600', async () => {
+    const dataDir = join(dir, 'fresh');
+    await startAndStop(dataDir);
+    expect(mode(dataDir)).to.equal(0o700);
+    expect(mode(join(dataDir, 'ledger.duckdb'))).to.equal(0o600);
+  });
+
+  it('a folder and ledger left readable by an earlier version are closed to others at the next start', async () => {
+    const dataDir = join(dir, 'fresh');
+    chmodSync(dataDir, 0o755);
+    chmodSync(join(dataDir, 'ledger.duckdb'), 0o644);
+    await startAndStop(dataDir);
+    expect(mode(dataDir)).to.equal(0o700);
+    expect(mode(join(dataDir, 'ledger.duckdb'))).to.equal(0o600);
+  });
+});

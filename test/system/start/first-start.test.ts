@@ -1,0 +1,184 @@
+/**
+ * The first hour of a new user (issue 27), with the production server started as `npm start` starts it
+ * (`node dist/src/start.js`) and the CLIs as `npm run import|keys` run them: what they read on the console.
+ * - The banner comes first; the warm-up requests are not in the log; lines are JSON when stdout is not a terminal
+ *   and readable on a terminal (a pseudo-terminal from util-linux's `script`).
+ * - A busy port is one sentence naming PORT, and leaves nothing half made (no unprinted demo key, no keys.sock).
+ * - A second server on the same data folder is one sentence, no stack.
+ * - A ledger of last year: the import's summary and the start banner give its date span and a report URL that shows
+ *   its figures; `npm run keys -- create` prints a curl line with the port the server really listens on.
+ */
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  ensureProductionBuild,
+  productionEnv,
+  REPO_ROOT,
+  startProductionServer,
+  startServerProcess,
+  type ServerProcess,
+} from '../../support/server-process.ts';
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A CLI as `npm run <name>` runs it (tsx scripts/<name>.ts). */
+function cli(name: string, args: string[], env: Record<string, string>): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', `scripts/${name}.ts`, ...args],
+      { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: '', DEBUG: '', ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** `node dist/src/start.js` until it exits (a start that fails). */
+function failedStart(env: Record<string, string>): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['dist/src/start.js'],
+      { cwd: REPO_ROOT, env: productionEnv({ DEBUG: '', ...env }), timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+describe('first start: what a new user reads', function () {
+  this.timeout(180_000);
+  let dir: string;
+  const running: ServerProcess[] = [];
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'first-start-'));
+    await ensureProductionBuild();
+  });
+  afterEach(async () => {
+    for (const server of running.splice(0)) await server.stop();
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('When stdout is not a terminal, then the banner comes first, the warm-up is not logged, and log lines are JSON', async () => {
+    const server = await startProductionServer({ DATA_DIR: path.join(dir, 'json') });
+    running.push(server);
+    await server.waitForOutput(/Demo API key for company 1 \(shown once, stored hashed\): \S+\n/);
+    await server.waitForOutput(/"msg":"ready"/);
+    const lines = server.output().split('\n');
+    expect(lines[0]).to.match(/^Reporting Service listening on http:\/\/127\.0\.0\.1:\d+ \(duckdb store\)$/);
+    expect(server.output(), 'no warm-up request in the log').not.to.match(/"statusCode":401|warmup|soap12\?wsdl/);
+    await fetch(`${server.url}/v1/echo/hi`);
+    await server.waitForOutput(/"method":"GET","url":"\/v1\/echo\/hi".*"statusCode":200/);
+  });
+
+  it('When stdout is a terminal, then log lines are readable (time, level, one access line per request), not JSON', async () => {
+    const command = `${process.execPath} dist/src/start.js`;
+    const server = await startServerProcess('script', ['-qfec', command, '/dev/null'], {
+      env: productionEnv({ DATA_DIR: path.join(dir, 'tty') }),
+    });
+    running.push(server);
+    await server.waitForOutput(/ready/); // coloured: INFO and the message are apart in the raw output
+    await fetch(`${server.url}/v1/echo/hi`);
+    await fetch(`${server.url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1`);
+    await server.waitForOutput(/GET \/v1\/Reporting\/ProfitAndLoss\/Flat\?CompanyId=1 401 \d+ ms/);
+    const text = server.output().replace(ANSI, '');
+    expect(text.trimStart()).to.match(/^Reporting Service listening on /);
+    expect(text).to.match(/\[\d\d:\d\d:\d\d\] INFO: GET \/v1\/echo\/hi 200 \d+ ms/);
+    expect(text).not.to.include('{"level"');
+    expect(text.match(/ 401 /g), 'only the request sent here is a 401').to.have.length(1);
+  });
+
+  it('When the port is busy, then one sentence names PORT, the exit code is 1, and nothing is half made', async () => {
+    const holder: Server = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as AddressInfo).port;
+    const data = path.join(dir, 'busy');
+    try {
+      const outcome = await failedStart({ DATA_DIR: data, PORT: String(port) });
+      expect(outcome.code).to.equal(1);
+      expect(outcome.stderr.trim()).to.equal(
+        `Port ${port} (PORT) is already in use on 127.0.0.1: stop the process that holds it, or start on another port, e.g. PORT=${port + 1} npm start.`,
+      );
+      expect(outcome.stdout).to.equal('');
+      expect(existsSync(path.join(data, 'keys.sock')), 'no keys.sock left').to.equal(false);
+    } finally {
+      holder.close();
+    }
+    // The next start on a free port is the first that got that far: it makes the demo key and prints it.
+    const server = await startProductionServer({ DATA_DIR: data });
+    running.push(server);
+    await server.waitForOutput(/Demo API key for company 1 \(shown once, stored hashed\): \S+\n/);
+  });
+
+  it('When a second server is started on the same data folder, then one sentence says so and how to go on, no stack', async () => {
+    const data = path.join(dir, 'shared');
+    const first = await startProductionServer({ DATA_DIR: data });
+    running.push(first);
+    const outcome = await failedStart({ DATA_DIR: data });
+    expect(outcome.code).to.equal(1);
+    expect(outcome.stderr.trim().split('\n')).to.have.length(1);
+    expect(outcome.stderr).to.match(
+      /^The ledger file .*ledger\.duckdb is in use by another process \(a running server\?\)\. Stop it first, or use PostgreSQL \(DATABASE_URL\)/,
+    );
+    expect(outcome.stderr).not.to.match(/^\s+at |Error:/m);
+    expect(existsSync(path.join(data, 'keys.sock')), 'the first server keeps its socket').to.equal(true);
+  });
+
+  it('When a ledger of last year is imported, then the summary and the banner give its span and a URL that shows its figures; keys create names the real port', async () => {
+    const year = new Date().getUTCFullYear() - 1;
+    const data = path.join(dir, 'last-year');
+    const env = { DATA_DIR: data, DEMO_DATA: '0' };
+    writeFileSync(
+      path.join(dir, 'reference.csv'),
+      'kind,id,company_id,name,type,number\ncompany,1,,Import Co,,\nlocation,10,1,Downtown,,\naccount,1000,1,Cash,Bank,1000\naccount,4000,1,Sales,Income,4000\n',
+    );
+    writeFileSync(
+      path.join(dir, 'journal.csv'),
+      `entry,date,location,account,amount\nA1,${year}-03-05,10,4000,-1000.00\nA1,${year}-03-05,10,1000,1000.00\nA2,${year}-05-20,10,4000,-250\nA2,${year}-05-20,10,1000,250\n`,
+    );
+    const imported = await cli(
+      'import',
+      [path.join(dir, 'journal.csv'), '--reference', path.join(dir, 'reference.csv')],
+      env,
+    );
+    expect(imported.code, imported.stderr).to.equal(0);
+    const spanLine = `Company 1: figures from ${year}-03-05 to ${year}-05-20 (all before this year: a report without UseCustomDateRange=true covers this year to date and shows zeros; this URL covers them).`;
+    expect(imported.stdout).to.include(spanLine);
+    const query = `CompanyId=1&UseCustomDateRange=true&StartDate=${year}-03-05&EndDate=${year}-05-20&IncludeComputedColumns=true`;
+    expect(imported.stdout).to.include(`http://127.0.0.1:8080/v1/Reporting/ProfitAndLoss/Flat?${query}`);
+
+    const server = await startProductionServer(env);
+    running.push(server);
+    await server.waitForOutput(/Reports need an API key/);
+    expect(server.output()).to.include(`Company 1 (Import Co): figures from ${year}-03-05`);
+    expect(server.output()).to.include(
+      `  curl -H 'X-ApiKey: <your key>' '${server.url}/v1/Reporting/ProfitAndLoss/Flat?${query}'`,
+    );
+
+    const created = await cli('keys', ['create', '--company', '1'], env);
+    expect(created.code, created.stderr).to.equal(0);
+    const curl = /curl -H 'X-ApiKey: (\S+)' '([^']+)'/.exec(created.stdout)!;
+    expect(curl[2]!.startsWith(`${server.url}/`), `${curl[2]} is on the server's port`).to.equal(true);
+    const key = { 'X-ApiKey': curl[1]! };
+    const defaultRange = (await (await fetch(curl[2]!, { headers: key })).json()) as {
+      ReportModel: { Rows: { RowName: string; Values: number[] }[] };
+    };
+    expect(
+      defaultRange.ReportModel.Rows.flatMap((r) => r.Values).every((v) => v === 0),
+      'the default range shows zeros',
+    ).to.equal(true);
+    const spanned = (await (
+      await fetch(`${server.url}/v1/Reporting/ProfitAndLoss/Flat?${query}`, { headers: key })
+    ).json()) as typeof defaultRange;
+    expect(spanned.ReportModel.Rows.find((r) => r.RowName === 'Total Income')?.Values.at(-1)).to.equal(1250);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * The compiled request validators implement the part of OpenAPI the contract uses, as express-openapi-validator reads
+ * it; anything else in a request's parameters or body (a new style or explode, readOnly, discriminator, a composition,
+ * a non-JSON body, ...) must stop the start and this test, never be checked half.
+ */
+import { expect } from 'chai';
+import type { OpenAPIV3 } from 'openapi-types';
+import { dereferenceOpenApi, loadOpenApiDocument } from '../../../src/contract/openapi-document.ts';
+import { unsupportedRequestFeatures } from '../../../src/contract/request-schemas.ts';
+import { requestValidation } from '../../../src/http/request-validation.ts';
+
+type Doc = OpenAPIV3.Document & Record<string, unknown>;
+const get = (doc: Doc) => doc.paths['/v1/Reporting/ProfitAndLoss/Flat']!.get!;
+const post = (doc: Doc) => doc.paths['/json/reply/GetFlatRequest']!.post!;
+const params = (doc: Doc) => doc.components!.parameters as Record<string, OpenAPIV3.ParameterObject>;
+const schemas = (doc: Doc) => doc.components!.schemas as Record<string, OpenAPIV3.SchemaObject>;
+const flatRequest = (doc: Doc) => schemas(doc).GetFlatRequest!.properties as Record<string, OpenAPIV3.SchemaObject>;
+
+/** One change each, and the words the refusal must name. */
+const FEATURES: [string, (doc: Doc) => void, string][] = [
+  ['a deepObject style', (d) => void (params(d).OrderByParam!.style = 'deepObject'), 'style `deepObject`'],
+  ['an array not exploded', (d) => void (params(d).LocationsParam!.explode = false), 'explode `false`'],
+  ['a pipe-delimited array', (d) => void (params(d).FiltersParam!.style = 'pipeDelimited'), 'style `pipeDelimited`'],
+  ['readOnly', (d) => void (flatRequest(d).OrderBy = { type: 'string', readOnly: true }), '`readOnly`'],
+  ['writeOnly', (d) => void (flatRequest(d).OrderBy = { type: 'string', writeOnly: true }), '`writeOnly`'],
+  ['nullable', (d) => void (flatRequest(d).UseAccountMapping = { type: 'boolean', nullable: true }), '`nullable`'],
+  ['a default', (d) => void (flatRequest(d).UseAccountMapping = { type: 'boolean', default: true }), '`default`'],
+  [
+    'a discriminator',
+    (d) => void (schemas(d).GetFlatRequest!.discriminator = { propertyName: 'OrderBy' }),
+    '`discriminator`',
+  ],
+  ['oneOf', (d) => void (flatRequest(d).CompanyId = { oneOf: [{ type: 'integer' }, { type: 'string' }] }), '`oneOf`'],
+  ['a date-time format', (d) => void (flatRequest(d).StartDate = { type: 'string', format: 'date-time' }), 'format'],
+  [
+    'an XML body',
+    (d) => void (post(d).requestBody = { content: { 'application/xml': { schema: { type: 'object' } } } }),
+    'application/xml',
+  ],
+  [
+    'a header parameter',
+    (d) => void get(d).parameters!.push({ name: 'X-Tenant', in: 'header', schema: { type: 'string' } }),
+    'parameters in header',
+  ],
+  [
+    'a parameter by content',
+    (d) =>
+      void get(d).parameters!.push({
+        name: 'Where',
+        in: 'query',
+        content: { 'application/json': { schema: { type: 'object' } } },
+      }),
+    '`content`',
+  ],
+  [
+    'an object in the query',
+    (d) => void get(d).parameters!.push({ name: 'Where', in: 'query', schema: { type: 'object' } }),
+    'an object in query',
+  ],
+];
+
+describe('request validation: the contract uses only what the compiled validators implement', () => {
+  it("the service's own contract: nothing unsupported, and its validators compile", async () => {
+    const { document } = await dereferenceOpenApi(loadOpenApiDocument());
+    expect(unsupportedRequestFeatures(document)).to.deep.equal([]);
+    expect(requestValidation(document)).to.be.a('function');
+  });
+
+  for (const [feature, change, named] of FEATURES) {
+    it(`a contract with ${feature} is refused, naming it`, async () => {
+      const raw = loadOpenApiDocument() as Doc;
+      change(raw);
+      const { document } = await dereferenceOpenApi(raw);
+      const problems = unsupportedRequestFeatures(document);
+      expect(problems.join('; ')).to.include(named);
+      expect(() => requestValidation(document)).to.throw(/do not implement/);
+    });
+  }
+});
