@@ -47,7 +47,7 @@ import { pino } from 'pino';
 import { createApp } from '../src/app.ts';
 import { createApiKey } from '../src/auth/api-keys.ts';
 import { listen, warmUp } from '../src/server.ts';
-import type { AccountType, LedgerStore, PnlQuery } from '../src/store/ledger-store.ts';
+import type { AccountType, LedgerStore, PnlQuery } from '../src/store/ledger/ledger-store.ts';
 import { openStore } from '../src/store/open-store.ts';
 import { hledgerQuery, hledgerVersion, runHledger, writeHledgerJournal } from '../test/support/hledger-journal.ts';
 import { randomLedgerEntries, randomLedgerReference, type RandomLedgerOptions } from '../test/support/random-ledger.ts';
@@ -791,7 +791,7 @@ function instanceSummary(figures: InstanceFigures[]): void {
     "first report: the store's first report query of the company, which reads its balance_daily in one snapshot into the",
   );
   log(
-    '              index (bulk: one packed bytea per month, src/store/pg-packed-balances.ts); process start: since the child',
+    '              index (bulk: one packed bytea per month, src/store/postgres/packed-balances.ts); process start: since the child',
   );
   log('              process began (Node, modules through tsx, store, first report). RSS after the raw-rate runs.');
   log(

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { loadConfig, type AppConfig } from '../src/config.ts';
 import { keyAdminClient, keyAdminOf, keyAdminSocketPath, type KeyAdminStore } from '../src/ops/key-admin-socket.ts';
-import type { LedgerStore } from '../src/store/ledger-store.ts';
+import type { LedgerStore } from '../src/store/ledger/ledger-store.ts';
 import { openStore } from '../src/store/open-store.ts';
 
 /** The store the server would use (DATABASE_URL, else DATA_DIR's DuckDB file), closed when `use` is done. */

@@ -14,9 +14,9 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { importThroughServer, keyAdminSocketPath } from '../src/ops/key-admin-socket.ts';
 import { describeSpan, ledgerSpan, spanReportUrl } from '../src/ops/ledger-span.ts';
-import { CsvImportError, importLedgerCsv, parseReferenceCsv } from '../src/store/csv-import.ts';
-import { readImportText, withImportFile } from '../src/store/import-file.ts';
-import { IMPORT_STEPS, type ImportProgress } from '../src/store/ledger-store.ts';
+import { CsvImportError, importLedgerCsv, parseReferenceCsv } from '../src/store/import/csv-import.ts';
+import { readImportText, withImportFile } from '../src/store/import/import-file.ts';
+import { IMPORT_STEPS, type ImportProgress } from '../src/store/ledger/ledger-store.ts';
 import { runCli, usageError } from '../src/ops/cli-failure.ts';
 import { configuredServiceUrl, withConfiguredStore } from './cli.ts';
 

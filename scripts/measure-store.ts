@@ -2,9 +2,9 @@
  * Throwaway measurement: load time of the demo ledger into DuckDB at a given size, and sumPnlByAccountMonth latency.
  *   npx tsx scripts/measure-store.ts [entries=100000] [duckdbPath=:memory:]
  */
-import { DuckDbLedgerStore } from '../src/store/duckdb-store.ts';
+import { DuckDbLedgerStore } from '../src/store/duckdb/duckdb-store.ts';
 import { DEMO_OPTIONS, generateDemoLedger } from '../src/store/demo-ledger.ts';
-import type { PnlQuery } from '../src/store/ledger-store.ts';
+import type { PnlQuery } from '../src/store/ledger/ledger-store.ts';
 
 const target = Number(process.argv[2] ?? 100_000);
 const path = process.argv[3] ?? ':memory:';

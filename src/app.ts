@@ -37,7 +37,7 @@ import { requestLog } from './ops/request-log.ts';
 import { serviceFor } from './services/index.ts';
 import { linkSecretSource } from './services/link-secret.ts';
 import { mountSoap12, SOAP12_PATH } from './soap/mount-soap12.ts';
-import type { LedgerStore } from './store/ledger-store.ts';
+import type { LedgerStore } from './store/ledger/ledger-store.ts';
 
 export interface AppDependencies {
   /** Settings the app reads; a key left out takes its default from the config schema. */

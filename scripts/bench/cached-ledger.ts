@@ -22,7 +22,7 @@ const BENCH_DIR = join(tmpdir(), 'reporting-bench');
 
 function cacheName(store: string, ledger: RandomLedgerOptions): string {
   const h = createHash('sha1').update(JSON.stringify(ledger));
-  for (const f of ['test/support/random-ledger.ts', 'scripts/bench/ledger-csv.ts', 'src/store/schema.ts'])
+  for (const f of ['test/support/random-ledger.ts', 'scripts/bench/ledger-csv.ts', 'src/store/sql/schema.ts'])
     h.update(readFileSync(join(root, f)));
   return join(BENCH_DIR, `${store}-s${ledger.seed}-n${ledger.entries}-${h.digest('hex').slice(0, 10)}`);
 }

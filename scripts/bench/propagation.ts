@@ -7,9 +7,9 @@
  * the benchmark's own, so the measured ledger stays as imported.
  */
 import pg from 'pg';
-import { PostgresLedgerStore } from '../../src/store/postgres-store.ts';
-import type { LedgerBatch } from '../../src/store/ledger-store.ts';
-import { CHANGE_CHANNEL } from '../../src/store/change-log-sql.ts';
+import { PostgresLedgerStore } from '../../src/store/postgres/postgres-store.ts';
+import type { LedgerBatch } from '../../src/store/ledger/ledger-store.ts';
+import { CHANGE_CHANNEL } from '../../src/store/postgres/change-log-sql.ts';
 
 export const PROPAGATION_COMPANY = 9001;
 const LOCATION = 900_101,

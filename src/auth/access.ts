@@ -8,7 +8,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { appError, type AppError } from '../errors/app-error.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 import { hashApiKey, presentedApiKey } from './api-keys.ts';
 import type { AuthMode } from './auth-mode.ts';
 import type { Caller } from './caller.ts';

@@ -4,7 +4,7 @@
  */
 import type { RequestHandler } from 'express';
 import { appError } from '../errors/app-error.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 
 const PING_TIMEOUT_MS = 2_000;
 

@@ -19,8 +19,8 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { issueApiKey } from '../auth/api-keys.ts';
-import type { ApiKeyRecord, LedgerStore } from '../store/ledger-store.ts';
-import { importLedgerFiles, type ImportFilesReply, type ImportFilesRequest } from '../store/csv-import.ts';
+import type { ApiKeyRecord, LedgerStore } from '../store/ledger/ledger-store.ts';
+import { importLedgerFiles, type ImportFilesReply, type ImportFilesRequest } from '../store/import/csv-import.ts';
 
 /** What the keys CLI does: on the store itself (keyAdminOf) or through a running server's socket (keyAdminClient). */
 export interface KeyAdminStore {

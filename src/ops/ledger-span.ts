@@ -3,7 +3,7 @@
  * without `UseCustomDateRange=true` is this calendar year to date (as the old host's), so a ledger of other years
  * shows zeros: the start banner and the import's summary say where the figures are and give a URL that shows them.
  */
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 
 export interface LedgerSpan {
   /** First and last day with figures (YYYY-MM-DD). */

@@ -5,7 +5,7 @@
  * (printed once: only its hash is stored) and a report page a browser opens with it.
  */
 import type { AuthMode } from '../auth/auth-mode.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 import { describeSpan, ledgerSpan, spanReportUrl } from './ledger-span.ts';
 import { warmUpHeaders } from './warm-up-requests.ts';
 

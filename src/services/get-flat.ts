@@ -5,7 +5,7 @@ import type { GetFlatRequest, GetFlatResponse } from '../contract/dtos.ts';
 import { requireCompanyId, resolveFlatOptions, unknownCompany, type ReportLimits } from '../reports/flat-options.ts';
 import { todayIn } from '../scalars/dates.ts';
 import { buildFlatResponse, readFlat } from './flat-response.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 import { requireCompanyAccess } from '../auth/access.ts';
 import type { Caller } from '../auth/caller.ts';
 

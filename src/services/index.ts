@@ -6,7 +6,7 @@
 import type { Caller } from '../auth/caller.ts';
 import type { EchoRequest, GetFlatReportRequest, GetFlatRequest } from '../contract/dtos.ts';
 import type { ReportLimits } from '../reports/flat-options.ts';
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 import { echo } from './echo.ts';
 import { getFlat } from './get-flat.ts';
 import { getFlatReport } from './get-flat-report.ts';

@@ -3,7 +3,7 @@
  * same value), else the store's own (LedgerStore.linkSecret(), created once and shared by every instance over
  * that store). Read once per process and kept; a failed read is retried on the next call.
  */
-import type { LedgerStore } from '../store/ledger-store.ts';
+import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 
 export type LinkSecretSource = () => Promise<string>;
 

@@ -2,8 +2,8 @@
  * Chooses and opens the ledger store from configuration: DATABASE_URL → PostgreSQL, else a DuckDB file. Runs migrate().
  */
 import { join } from 'node:path';
-import type { LedgerStore } from './ledger-store.ts';
-import { privateDataDirectory, privateLedgerFiles } from './private-files.ts';
+import type { LedgerStore } from './ledger/ledger-store.ts';
+import { privateDataDirectory, privateLedgerFiles } from './duckdb/private-files.ts';
 
 export interface StoreConfig {
   databaseUrl?: string;
@@ -19,12 +19,12 @@ export async function openStore(config: StoreConfig): Promise<LedgerStore> {
   const indexMemoryBytes = config.indexMemoryMb === undefined ? undefined : config.indexMemoryMb * 2 ** 20;
   if (config.databaseUrl) {
     // Each adapter's driver is loaded only when chosen (start-up time).
-    const { PostgresLedgerStore } = await import('./postgres-store.ts');
+    const { PostgresLedgerStore } = await import('./postgres/postgres-store.ts');
     store = new PostgresLedgerStore(config.databaseUrl, { indexMemoryBytes });
   } else {
     const path = config.duckdbPath ?? join(config.dataDir, 'ledger.duckdb');
     if (path !== ':memory:' && !config.duckdbPath) privateDataDirectory(config.dataDir);
-    const { DuckDbLedgerStore } = await import('./duckdb-store.ts');
+    const { DuckDbLedgerStore } = await import('./duckdb/duckdb-store.ts');
     store = await DuckDbLedgerStore.open(path, { indexMemoryBytes }).catch((error: unknown) => {
       // DuckDB lets one process at a time open a file for writing: say so plainly.
       if (error instanceof Error && /Could not set lock/i.test(error.message)) {

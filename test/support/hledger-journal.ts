@@ -22,7 +22,7 @@ import type {
   JournalEntryInput,
   LedgerBatch,
   TrackingOption,
-} from '../../src/store/ledger-store.ts';
+} from '../../src/store/ledger/ledger-store.ts';
 
 const run = promisify(execFile);
 

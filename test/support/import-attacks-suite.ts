@@ -6,8 +6,8 @@
  * test/system/security/import-attacks-postgres.test.ts.
  */
 import { expect } from 'chai';
-import { CsvImportError, importLedgerCsv } from '../../src/store/csv-import.ts';
-import type { LedgerStore, PnlQuery } from '../../src/store/ledger-store.ts';
+import { CsvImportError, importLedgerCsv } from '../../src/store/import/csv-import.ts';
+import type { LedgerStore, PnlQuery } from '../../src/store/ledger/ledger-store.ts';
 
 export const REFERENCE_1 = `kind,id,company_id,name,type,number,time_zone
 company,1,,Company One,,,America/New_York

@@ -7,14 +7,14 @@
  */
 import { expect } from 'chai';
 import { stringify } from 'csv-stringify/sync';
-import { CsvImportError, importLedgerCsv } from '../../src/store/csv-import.ts';
+import { CsvImportError, importLedgerCsv } from '../../src/store/import/csv-import.ts';
 import {
   IMPORT_STEPS,
   type ImportProgress,
   type LedgerBatch,
   type LedgerStore,
   type PnlQuery,
-} from '../../src/store/ledger-store.ts';
+} from '../../src/store/ledger/ledger-store.ts';
 import { OPTIONS_A, OPTIONS_B, RANDOM_COMPANY, expectedTotals, randomLedger } from './random-store-ledger.ts';
 
 const ENTRIES = 6_000; // about 15,000 rows: two chunks and more

@@ -3,10 +3,10 @@
  * on a real throwaway PostgreSQL server by test/system/store/postgres-store.test.ts.
  */
 import { expect } from 'chai';
-import { LedgerValidationError } from '../../src/store/errors.ts';
-import { CsvImportError, importLedgerCsv } from '../../src/store/csv-import.ts';
+import { LedgerValidationError } from '../../src/store/ledger/errors.ts';
+import { CsvImportError, importLedgerCsv } from '../../src/store/import/csv-import.ts';
 import { seedDemoIfEmpty, seededRandom } from '../../src/store/demo-ledger.ts';
-import type { AccountMonthTotal, LedgerBatch, LedgerStore, PnlQuery } from '../../src/store/ledger-store.ts';
+import type { AccountMonthTotal, LedgerBatch, LedgerStore, PnlQuery } from '../../src/store/ledger/ledger-store.ts';
 import { AIRPORT, DELIVERY, DINE_IN, workedExampleBatch } from '../fixtures/worked-example.ts';
 import { expectedTotals, randomLedger, randomQuery } from './random-store-ledger.ts';
 

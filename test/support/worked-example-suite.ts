@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import type { GetFlatRequest } from '../../src/contract/dtos.ts';
-import type { LedgerStore } from '../../src/store/ledger-store.ts';
+import type { LedgerStore } from '../../src/store/ledger/ledger-store.ts';
 import { AIRPORT, DINE_IN, EXPECTED_A, workedExampleBatch } from '../fixtures/worked-example.ts';
 import { callFlat, figures, FLAT_ROUTES } from './flat-client.ts';
 import { createTestApp, type TestApp } from './test-app.ts';

@@ -7,8 +7,8 @@
  */
 import { expect } from 'chai';
 import { createApiKey } from '../../../src/auth/api-keys.ts';
-import type { LedgerBatch } from '../../../src/store/ledger-store.ts';
-import { PostgresLedgerStore } from '../../../src/store/postgres-store.ts';
+import type { LedgerBatch } from '../../../src/store/ledger/ledger-store.ts';
+import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.ts';
 import { freePort } from '../../support/free-port.ts';
 import { httpsRequest } from '../../support/https-client.ts';
 import { startNginx, type RunningNginx } from '../../support/nginx.ts';

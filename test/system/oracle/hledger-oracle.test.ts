@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
-import type { LedgerBatch, LedgerStore } from '../../../src/store/ledger-store.ts';
+import type { LedgerBatch, LedgerStore } from '../../../src/store/ledger/ledger-store.ts';
 import { openStore } from '../../../src/store/open-store.ts';
 import {
   HLEDGER_BIN,

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { seededRandom } from '../../../src/store/demo-ledger.ts';
-import { PostgresLedgerStore } from '../../../src/store/postgres-store.ts';
+import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.ts';
 import {
   TINY_BUDGET,
   asCompany,

@@ -1,5 +1,5 @@
 /** The bulk journal import (test/support/journal-import-suite.ts) on a real PostgreSQL server. */
-import { PostgresLedgerStore } from '../../../src/store/postgres-store.ts';
+import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.ts';
 import { journalImport } from '../../support/journal-import-suite.ts';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
 

@@ -3,8 +3,8 @@
  * import by NOTIFY): echo's CompanyName agrees with the report's, with no minute-long cache of names in between.
  */
 import { expect } from 'chai';
-import { importLedgerCsv } from '../../../src/store/csv-import.ts';
-import type { LedgerStore } from '../../../src/store/ledger-store.ts';
+import { importLedgerCsv } from '../../../src/store/import/csv-import.ts';
+import type { LedgerStore } from '../../../src/store/ledger/ledger-store.ts';
 import { openStore } from '../../../src/store/open-store.ts';
 import { JOURNAL, RENAME, echoName, reportName } from '../../support/company-names.ts';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { DuckDbLedgerStore } from '../../../src/store/duckdb-store.ts';
+import { DuckDbLedgerStore } from '../../../src/store/duckdb/duckdb-store.ts';
 import { seededRandom } from '../../../src/store/demo-ledger.ts';
-import type { LedgerBatch } from '../../../src/store/ledger-store.ts';
+import type { LedgerBatch } from '../../../src/store/ledger/ledger-store.ts';
 import { contract, expectOracleFigures } from '../../support/store-contract.ts';
 import { expectedTotals, randomLedger, randomQuery } from '../../support/random-store-ledger.ts';
 

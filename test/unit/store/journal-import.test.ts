@@ -1,5 +1,5 @@
 /** The bulk journal import (test/support/journal-import-suite.ts) on DuckDB in memory. */
-import { DuckDbLedgerStore } from '../../../src/store/duckdb-store.ts';
+import { DuckDbLedgerStore } from '../../../src/store/duckdb/duckdb-store.ts';
 import { journalImport } from '../../support/journal-import-suite.ts';
 
 journalImport('DuckDB', () => DuckDbLedgerStore.open(':memory:'));

@@ -1,6 +1,6 @@
 /**
  * `npm run import` on a file that is not a comma-separated ledger CSV: the message says what the file looks like and
- * what the import expected (src/store/ledger-file-shape.ts, read before the CSV parser), and nothing is loaded. Also
+ * what the import expected (src/store/import/ledger-file-shape.ts, read before the CSV parser), and nothing is loaded. Also
  * the check itself on the shapes a user's export produces, and a well-formed stream passing through it whole.
  */
 import { expect } from 'chai';
@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { foreignShapeOf } from '../../../src/store/ledger-file-shape.ts';
+import { foreignShapeOf } from '../../../src/store/import/ledger-file-shape.ts';
 import { REPO_ROOT } from '../../support/repo-root.ts';
 
 const EXPECTED =

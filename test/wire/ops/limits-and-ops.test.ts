@@ -1,7 +1,7 @@
 /** Limits (414, array items, callback length, time-out), safe headers, request ids, /health, /ready, /metrics. */
 import { expect } from 'chai';
 import request from 'supertest';
-import type { LedgerStore } from '../../../src/store/ledger-store.ts';
+import type { LedgerStore } from '../../../src/store/ledger/ledger-store.ts';
 import { openStore } from '../../../src/store/open-store.ts';
 import { workedExampleBatch } from '../../fixtures/worked-example.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';

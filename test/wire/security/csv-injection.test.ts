@@ -7,8 +7,8 @@
  */
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
-import { importLedgerCsv } from '../../../src/store/csv-import.ts';
-import { DuckDbLedgerStore } from '../../../src/store/duckdb-store.ts';
+import { importLedgerCsv } from '../../../src/store/import/csv-import.ts';
+import { DuckDbLedgerStore } from '../../../src/store/duckdb/duckdb-store.ts';
 import { listenTestApp, type ListeningTestApp } from '../../support/listening.ts';
 
 const PAYLOAD = "=cmd|' /C calc'!A0";

@@ -5,8 +5,8 @@
 import { expect } from 'chai';
 import { Readable } from 'node:stream';
 import request from 'supertest';
-import { CsvImportError, importLedgerCsv } from '../../../src/store/csv-import.ts';
-import { DuckDbLedgerStore } from '../../../src/store/duckdb-store.ts';
+import { CsvImportError, importLedgerCsv } from '../../../src/store/import/csv-import.ts';
+import { DuckDbLedgerStore } from '../../../src/store/duckdb/duckdb-store.ts';
 import { JOURNAL_1, REFERENCE_1, attacks, q } from '../../support/import-attacks-suite.ts';
 import { createTestApp } from '../../support/test-app.ts';
 

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { loadConfig } from '../../../src/config.ts';
 import { createTestApp } from '../../support/test-app.ts';
 import { openStore } from '../../../src/store/open-store.ts';
-import type { LedgerStore } from '../../../src/store/ledger-store.ts';
+import type { LedgerStore } from '../../../src/store/ledger/ledger-store.ts';
 import { workedExampleBatch } from '../../fixtures/worked-example.ts';
 
 const FLAT = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&IncludeComputedColumns=true';

@@ -5,8 +5,8 @@
  * ±9,999,999,999,999.99 (15 significant digits: what a JSON number and a spreadsheet cell hold) is refused.
  */
 import { expect } from 'chai';
-import { importLedgerCsv } from '../../../src/store/csv-import.ts';
-import { DuckDbLedgerStore } from '../../../src/store/duckdb-store.ts';
+import { importLedgerCsv } from '../../../src/store/import/csv-import.ts';
+import { DuckDbLedgerStore } from '../../../src/store/duckdb/duckdb-store.ts';
 import { MAX_REPORT_CENTS, sumCents } from '../../../src/reports/money.ts';
 import { listenTestApp, type ListeningTestApp } from '../../support/listening.ts';
 

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { DuckDbLedgerStore } from '../../../src/store/duckdb-store.ts';
+import { DuckDbLedgerStore } from '../../../src/store/duckdb/duckdb-store.ts';
 import { TINY_BUDGET, asCompany, expectEvictions, ledgers, merged, reportsAgree } from '../../support/index-budget.ts';
 import { randomLedger } from '../../support/random-store-ledger.ts';
 import { createTestApp } from '../../support/test-app.ts';

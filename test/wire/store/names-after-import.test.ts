@@ -3,7 +3,7 @@
  * company agrees with the report's, on DuckDB (the importing process), with no cache of names in between.
  */
 import { expect } from 'chai';
-import { importLedgerCsv } from '../../../src/store/csv-import.ts';
+import { importLedgerCsv } from '../../../src/store/import/csv-import.ts';
 import { JOURNAL, RENAME, echoName, reportName } from '../../support/company-names.ts';
 import { createTestApp } from '../../support/test-app.ts';
 

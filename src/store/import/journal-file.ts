@@ -9,7 +9,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
-import { JournalLineError } from './errors.ts';
+import { JournalLineError } from '../ledger/errors.ts';
 
 /** The journal's columns (scripts/import-format.md); the first five are required. */
 export const JOURNAL_COLUMNS = ['entry', 'date', 'location', 'account', 'amount', 'options', 'memo', 'posted'] as const;

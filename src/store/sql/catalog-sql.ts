@@ -3,9 +3,9 @@
  * company as (kind, c1…c6) text columns, decoded per kind. One statement instead of six keeps the report's
  * fixed cost low (each statement costs about a millisecond on either engine).
  */
-import type { BatchIds } from './batch-validation.ts';
-import type { AccountType, CompanyCatalog } from './ledger-store.ts';
-import { int, intOrNull, str, strOrNull, type SqlRow, type SqlSession } from './sql-session.ts';
+import type { BatchIds } from '../batch/batch-validation.ts';
+import type { AccountType, CompanyCatalog } from '../ledger/ledger-store.ts';
+import { int, intOrNull, str, strOrNull, type SqlRow, type SqlSession } from './session.ts';
 
 const T = (expr: string) => `CAST(${expr} AS VARCHAR)`;
 const NULL = 'CAST(NULL AS VARCHAR)';

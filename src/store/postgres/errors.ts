@@ -1,5 +1,5 @@
 /** Classifies node-postgres errors: which ones mean "the database is unreachable" (→ StoreUnavailableError). */
-import { StoreUnavailableError } from './errors.ts';
+import { StoreUnavailableError } from '../ledger/errors.ts';
 
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',

@@ -1,6 +1,6 @@
 /** API keys and company listing (shared SQL for both dialects). Only hashes are stored, never keys. */
-import type { ApiKeyRecord, Company, NewApiKey } from './ledger-store.ts';
-import { int, str, type SqlRow, type SqlSession } from './sql-session.ts';
+import type { ApiKeyRecord, Company, NewApiKey } from '../ledger/ledger-store.ts';
+import { int, str, type SqlRow, type SqlSession } from './session.ts';
 
 function toDate(v: unknown): Date {
   if (v instanceof Date) return v;

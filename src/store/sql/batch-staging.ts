@@ -1,6 +1,6 @@
 /** Turns a validated batch into columnar staging rows with ids assigned (entry, line, tag set). */
-import type { NormalizedBatch } from './batch-validation.ts';
-import type { Staging } from './sql-session.ts';
+import type { NormalizedBatch } from '../batch/batch-validation.ts';
+import type { Staging } from './session.ts';
 
 export function buildStaging(
   batch: NormalizedBatch,

@@ -13,8 +13,8 @@
  * (FORMAT binary)` costs PostgreSQL 0.41 s at 1M to write but needs a new dependency and a decoder of its wire format.
  */
 import type pg from 'pg';
-import { CompanyBalances } from './balance-index.ts';
-import type { BuildTimes } from './index-budget.ts';
+import { CompanyBalances } from '../memory/balance-index.ts';
+import type { BuildTimes } from '../memory/index-budget.ts';
 
 /** The month of `day` as CompanyBalances indexes months (`year * 12 + month - 1`). */
 export const MONTH_INDEX_OF_DAY = 'CAST(EXTRACT(YEAR FROM day) * 12 + EXTRACT(MONTH FROM day) - 1 AS INTEGER)';

@@ -2,13 +2,13 @@
  * sumPnlByAccountMonth over the pre-aggregates (shared SQL): whole months from balance_monthly, the clipped
  * first/last months from balance_daily, P&L account types only, location and tag-set filters as parameters.
  */
-import { planRange } from './dates.ts';
-import { PNL_ACCOUNT_TYPES, type AccountMonthTotal, type PnlQuery } from './ledger-store.ts';
-import { toSafeCents } from './money.ts';
-import { isoLastOfMonth } from '../scalars/dates.ts';
-import { parseGuid } from '../scalars/guids.ts';
-import { resolveTagSets } from './tag-sets.ts';
-import { int, str, type SqlSession } from './sql-session.ts';
+import { planRange } from './date-spans.ts';
+import { PNL_ACCOUNT_TYPES, type AccountMonthTotal, type PnlQuery } from '../ledger/ledger-store.ts';
+import { toSafeCents } from '../ledger/money.ts';
+import { isoLastOfMonth } from '../../scalars/dates.ts';
+import { parseGuid } from '../../scalars/guids.ts';
+import { resolveTagSets } from '../ledger/tag-sets.ts';
+import { int, str, type SqlSession } from './session.ts';
 
 const FILTERS = 'company_id = $1 AND ($4 OR location_id = ANY($5)) AND ($6 OR tag_set_id = ANY($7))';
 const PNL_TYPES = PNL_ACCOUNT_TYPES.map((t) => `'${t}'`).join(', '); // constants, not user input

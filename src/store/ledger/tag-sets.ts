@@ -2,7 +2,7 @@
  * Tag sets: the distinct set of tracking options a journal line carries, stored once per company and referenced
  * by the pre-aggregates. The key is the sorted canonical option ids joined with ',' ('' = untagged).
  */
-import { parseGuid } from '../scalars/guids.ts';
+import { parseGuid } from '../../scalars/guids.ts';
 
 export function tagSetKey(sortedOptionIds: readonly string[]): string {
   return sortedOptionIds.join(',');

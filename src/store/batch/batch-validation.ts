@@ -2,10 +2,10 @@
  * Validation of a LedgerBatch against itself and the rows already stored, shared by every adapter.
  * Produces a normalized batch (canonical GUIDs, sorted options, tag-set keys) or throws LedgerValidationError.
  */
-import { LedgerValidationError, ordinal, type BatchIssue, type BatchLocation } from './errors.ts';
-import { isIsoDate } from '../scalars/dates.ts';
-import { parseGuid } from '../scalars/guids.ts';
-import { tagSetKey } from './tag-sets.ts';
+import { LedgerValidationError, ordinal, type BatchIssue, type BatchLocation } from '../ledger/errors.ts';
+import { isIsoDate } from '../../scalars/dates.ts';
+import { parseGuid } from '../../scalars/guids.ts';
+import { tagSetKey } from '../ledger/tag-sets.ts';
 import {
   BALANCE_SHEET_ACCOUNT_TYPES,
   PNL_ACCOUNT_TYPES,
@@ -17,7 +17,7 @@ import {
   type StandardAccount,
   type TrackingCategory,
   type TrackingOption,
-} from './ledger-store.ts';
+} from '../ledger/ledger-store.ts';
 
 const ACCOUNT_TYPES = new Set<string>([...PNL_ACCOUNT_TYPES, ...BALANCE_SHEET_ACCOUNT_TYPES]);
 const MAX_ISSUES = 50;

@@ -1,6 +1,6 @@
 /** A node-postgres client as the shared store logic's SqlSession. */
 import type pg from 'pg';
-import type { SqlParam, SqlRow, SqlSession } from './sql-session.ts';
+import type { SqlParam, SqlRow, SqlSession } from '../sql/session.ts';
 
 export function session(client: pg.PoolClient): SqlSession {
   return {

@@ -9,9 +9,9 @@
  *
  * Amounts are integer cents held in float64, exact while |sum| < 2^53; `sum()` checks every figure it returns.
  */
-import { daysInMonth } from '../scalars/dates.ts';
-import type { AccountMonthTotal } from './ledger-store.ts';
-import { toSafeCents } from './money.ts';
+import { daysInMonth } from '../../scalars/dates.ts';
+import type { AccountMonthTotal } from '../ledger/ledger-store.ts';
+import { toSafeCents } from '../ledger/money.ts';
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 31;

@@ -1,14 +1,14 @@
 /**
  * LedgerStore over PostgreSQL (node-postgres Pool from a connection string). Reports are answered from memory: each
- * instance follows the companies it reports on (pg-followed-companies.ts), kept current by the shared change log and
- * LISTEN/NOTIFY (change-log-sql.ts, pg-change-feed.ts).
+ * instance follows the companies it reports on (followed-companies.ts), kept current by the shared change log and
+ * LISTEN/NOTIFY (change-log-sql.ts, change-feed.ts).
  */
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { readCatalog } from './catalog-sql.ts';
-import * as keys from './api-key-sql.ts';
+import { readCatalog } from '../sql/catalog-sql.ts';
+import * as keys from '../sql/api-key-sql.ts';
 import type {
   AccountMonthTotal,
   ApiKeyRecord,
@@ -21,24 +21,24 @@ import type {
   NewApiKey,
   PnlQuery,
   ReadOptions,
-} from './ledger-store.ts';
-import { loadJournal, type JournalReader, type RowsReading } from './journal-import-sql.ts';
+} from '../ledger/ledger-store.ts';
+import { loadJournal, type JournalReader, type RowsReading } from '../sql/journal-import-sql.ts';
 import { API_KEYS_CHANNEL, recordChange } from './change-log-sql.ts';
-import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
-import { loadBatch } from './load-sql.ts';
-import { FoundApiKeys } from './found-api-keys.ts';
-import { ChangeFeed } from './pg-change-feed.ts';
-import { FollowedCompanies, type CompanyState } from './pg-followed-companies.ts';
-import { defaultIndexMemoryMb, type IndexStats } from './index-budget.ts';
-import { session } from './pg-session.ts';
-import { mapPgError } from './pg-errors.ts';
-import { pnlSpan, scanPnl, sumPnl } from './pnl-sql.ts';
-import { STAGE_DDL, schemaStatements } from './schema.ts';
-import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
-import { inTransaction, type Staging } from './sql-session.ts';
-import { JournalLineError } from './errors.ts';
-import { deepFreeze } from './deep-freeze.ts';
-import type { JournalFile } from './journal-file.ts';
+import { checkRange, isFiltered, sumFromIndex } from '../memory/index-sums.ts';
+import { loadBatch } from '../sql/load-sql.ts';
+import { FoundApiKeys } from '../memory/found-api-keys.ts';
+import { ChangeFeed } from './change-feed.ts';
+import { FollowedCompanies, type CompanyState } from './followed-companies.ts';
+import { defaultIndexMemoryMb, type IndexStats } from '../memory/index-budget.ts';
+import { session } from './session.ts';
+import { mapPgError } from './errors.ts';
+import { pnlSpan, scanPnl, sumPnl } from '../sql/pnl-sql.ts';
+import { STAGE_DDL, schemaStatements } from '../sql/schema.ts';
+import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from '../sql/settings-sql.ts';
+import { inTransaction, type Staging } from '../sql/session.ts';
+import { JournalLineError } from '../ledger/errors.ts';
+import { deepFreeze } from '../memory/deep-freeze.ts';
+import type { JournalFile } from '../import/journal-file.ts';
 
 const STAGE_BATCH = 20_000;
 const MIGRATE_LOCK = 7_310_411; // advisory lock id serializing concurrent migrations

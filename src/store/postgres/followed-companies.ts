@@ -2,23 +2,23 @@
  * What an instance over PostgreSQL keeps of each company it reports on: its catalog, tag sets and the in-memory
  * pre-aggregates (balance-index.ts), as of one committed change of the shared change log (change-log-sql.ts). A
  * company is read in one snapshot on first use; afterwards every change another process commits reaches it by
- * LISTEN/NOTIFY (pg-change-feed.ts), and the instance reads, again in one snapshot, only what changed: the new
+ * LISTEN/NOTIFY (change-feed.ts), and the instance reads, again in one snapshot, only what changed: the new
  * catalogs and the changes' deltas, applied to the index in one synchronous step. So a report reads memory only,
  * an import is in it entirely or not at all, and a restarted instance starts from a fresh snapshot. The companies
  * followed fit the instance's index budget (index-budget.ts): the least recently used one is dropped, and no longer
  * followed, when a build or a change would pass it.
  */
 import type pg from 'pg';
-import type { CompanyBalances } from './balance-index.ts';
-import { deepFreeze } from './deep-freeze.ts';
-import { IndexBudget, objectBytes, type BuildTimes, type IndexStats } from './index-budget.ts';
-import { readCatalog } from './catalog-sql.ts';
+import type { CompanyBalances } from '../memory/balance-index.ts';
+import { deepFreeze } from '../memory/deep-freeze.ts';
+import { IndexBudget, objectBytes, type BuildTimes, type IndexStats } from '../memory/index-budget.ts';
+import { readCatalog } from '../sql/catalog-sql.ts';
 import { changesSince, lastChange, prunedThrough, type LoggedChange } from './change-log-sql.ts';
-import type { CompanyCatalog } from './ledger-store.ts';
-import { addPackedMonth, MONTH_INDEX_OF_DAY, PACKED_DAYS, readCompanyBalances } from './pg-packed-balances.ts';
-import { readTagSets } from './pnl-sql.ts';
-import { session } from './pg-session.ts';
-import type { TagSetRows } from './index-sums.ts';
+import type { CompanyCatalog } from '../ledger/ledger-store.ts';
+import { addPackedMonth, MONTH_INDEX_OF_DAY, PACKED_DAYS, readCompanyBalances } from './packed-balances.ts';
+import { readTagSets } from '../sql/pnl-sql.ts';
+import { session } from './session.ts';
+import type { TagSetRows } from '../memory/index-sums.ts';
 
 /**
  * One company's report inputs as of change `seq`; a later change makes a new state (`version` + 1), only `seq` moves
@@ -67,7 +67,7 @@ interface Update {
   deltas?: PackedDeltas;
 }
 
-/** Logged deltas, one row per change, company and month, packed as pg-packed-balances.ts packs balance_daily. */
+/** Logged deltas, one row per change, company and month, packed as packed-balances.ts packs balance_daily. */
 type PackedDeltas = { seq: number; company_id: number; month: number; packed: Buffer }[];
 
 export class FollowedCompanies {

@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse/sync';
-import { atLine, JournalLineError, LedgerValidationError, type BatchIssue } from './errors.ts';
+import { atLine, JournalLineError, LedgerValidationError, type BatchIssue } from '../ledger/errors.ts';
 import { readImportText, withImportFile } from './import-file.ts';
 import { describeJournalFile, readHead } from './journal-file.ts';
 import { checkLedgerFileShapes } from './ledger-file-shape.ts';
-import type { Account, AccountType, JournalLoad, LedgerBatch, LedgerStore } from './ledger-store.ts';
-import { parseGuid } from '../scalars/guids.ts';
+import type { Account, AccountType, JournalLoad, LedgerBatch, LedgerStore } from '../ledger/ledger-store.ts';
+import { parseGuid } from '../../scalars/guids.ts';
 
 export class CsvImportError extends Error {
   override readonly name = 'CsvImportError';

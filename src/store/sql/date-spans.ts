@@ -1,5 +1,5 @@
 /** How the store answers a date range from its monthly and daily pre-aggregates (ISO day strings throughout). */
-import { addIsoDays, isIsoDate, isoFirstOfMonth, isoLastOfMonth } from '../scalars/dates.ts';
+import { addIsoDays, isIsoDate, isoFirstOfMonth, isoLastOfMonth } from '../../scalars/dates.ts';
 
 /** A span of days that lies within one calendar month, read from the daily pre-aggregates. */
 export interface DaySpan {

@@ -3,8 +3,8 @@
  * Rows are plain objects; money is integer cents (JS numbers, always safe integers).
  * Dates are calendar dates written `YYYY-MM-DD`; months `YYYY-MM`.
  */
-import type { JournalFile } from './journal-file.ts';
-import type { IndexStats } from './index-budget.ts';
+import type { JournalFile } from '../import/journal-file.ts';
+import type { IndexStats } from '../memory/index-budget.ts';
 
 export const PNL_ACCOUNT_TYPES = ['Income', 'COGS', 'Expense', 'OtherIncome', 'OtherExpense'] as const;
 export const BALANCE_SHEET_ACCOUNT_TYPES = [

@@ -8,9 +8,9 @@
  * validation reported them. The checked rows become the stage_* tables with SQL, and join the ledger as any load
  * (moveStaged).
  */
-import { JournalLineError, ordinal } from './errors.ts';
-import { JOURNAL_COLUMNS, type JournalColumn, type JournalFile } from './journal-file.ts';
-import { IMPORT_STEPS, type ImportProgress, type JournalLoad } from './ledger-store.ts';
+import { JournalLineError, ordinal } from '../ledger/errors.ts';
+import { JOURNAL_COLUMNS, type JournalColumn, type JournalFile } from '../import/journal-file.ts';
+import { IMPORT_STEPS, type ImportProgress, type JournalLoad } from '../ledger/ledger-store.ts';
 import {
   MOVE_FORM,
   moveStaged,
@@ -21,7 +21,7 @@ import {
   type StagedTable,
 } from './load-sql.ts';
 import { STAGE_DDL, type Dialect } from './schema.ts';
-import { int, str, type SqlParam, type SqlRow, type SqlSession } from './sql-session.ts';
+import { int, str, type SqlParam, type SqlRow, type SqlSession } from './session.ts';
 
 // ---------------------------------------------------------------- rows: the CSV's cells, checked and typed in SQL
 // The SQL below is the same for DuckDB and PostgreSQL: anchored regular expressions (`~` is a full match in DuckDB,

@@ -1,6 +1,6 @@
 /** Shared SQL for the `settings` table (both dialects): get-or-create of a value, first writer wins. */
 import { randomBytes } from 'node:crypto';
-import { str, type SqlSession } from './sql-session.ts';
+import { str, type SqlSession } from './session.ts';
 
 export const LINK_SECRET_KEY = 'report_link_secret';
 

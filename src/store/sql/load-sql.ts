@@ -3,14 +3,14 @@
  * catalogs, upserts reference rows, registers new tag sets, stages the journal in bulk (adapter writer), then moves
  * it into journal_* tables and folds posted lines into balance_monthly / balance_daily.
  */
-import { batchIds, referencedCompanyIds, validateBatch, type NormalizedBatch } from './batch-validation.ts';
+import { batchIds, referencedCompanyIds, validateBatch, type NormalizedBatch } from '../batch/batch-validation.ts';
 import { buildStaging } from './batch-staging.ts';
 import { ownerCompanyIds, readCatalog } from './catalog-sql.ts';
-import { LedgerValidationError, type BatchIssue } from './errors.ts';
-import type { CompanyCatalog, LedgerBatch } from './ledger-store.ts';
+import { LedgerValidationError, type BatchIssue } from '../ledger/errors.ts';
+import type { CompanyCatalog, LedgerBatch } from '../ledger/ledger-store.ts';
 import { BALANCE_PERIOD, balanceKey, type BalanceTable, type Dialect } from './schema.ts';
-import { int, str, type SqlSession, type StagingWriter } from './sql-session.ts';
-import { optionIdsOfKey } from './tag-sets.ts';
+import { int, str, type SqlSession, type StagingWriter } from './session.ts';
+import { optionIdsOfKey } from '../ledger/tag-sets.ts';
 
 const upsert = (table: string, cols: string[]) =>
   `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})

@@ -15,12 +15,12 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import { CompanyBalances } from './balance-index.ts';
-import { deepFreeze } from './deep-freeze.ts';
-import { FoundApiKeys } from './found-api-keys.ts';
-import { readCatalog } from './catalog-sql.ts';
-import { isoEpochDay } from '../scalars/dates.ts';
-import * as keys from './api-key-sql.ts';
+import { CompanyBalances } from '../memory/balance-index.ts';
+import { deepFreeze } from '../memory/deep-freeze.ts';
+import { FoundApiKeys } from '../memory/found-api-keys.ts';
+import { readCatalog } from '../sql/catalog-sql.ts';
+import { isoEpochDay } from '../../scalars/dates.ts';
+import * as keys from '../sql/api-key-sql.ts';
 import type {
   AccountMonthTotal,
   ApiKeyRecord,
@@ -33,16 +33,16 @@ import type {
   NewApiKey,
   PnlQuery,
   ReadOptions,
-} from './ledger-store.ts';
-import { loadJournal, type JournalReader } from './journal-import-sql.ts';
-import { loadBatch } from './load-sql.ts';
-import { pnlSpan, readTagSets, scanPnl, sumPnl } from './pnl-sql.ts';
-import { DUCKDB_KEYED_BALANCE_TABLES, STAGE_DDL, duckdbBalanceKeyMigration, schemaStatements } from './schema.ts';
-import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from './settings-sql.ts';
-import { JournalLineError } from './errors.ts';
-import { inTransaction, type SqlParam, type SqlRow, type SqlSession, type Staging } from './sql-session.ts';
-import { checkRange, isFiltered, sumFromIndex } from './index-sums.ts';
-import { defaultIndexMemoryMb, IndexBudget, objectBytes, type BuildTimes, type IndexStats } from './index-budget.ts';
+} from '../ledger/ledger-store.ts';
+import { loadJournal, type JournalReader } from '../sql/journal-import-sql.ts';
+import { loadBatch } from '../sql/load-sql.ts';
+import { pnlSpan, readTagSets, scanPnl, sumPnl } from '../sql/pnl-sql.ts';
+import { DUCKDB_KEYED_BALANCE_TABLES, STAGE_DDL, duckdbBalanceKeyMigration, schemaStatements } from '../sql/schema.ts';
+import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from '../sql/settings-sql.ts';
+import { JournalLineError } from '../ledger/errors.ts';
+import { inTransaction, type SqlParam, type SqlRow, type SqlSession, type Staging } from '../sql/session.ts';
+import { checkRange, isFiltered, sumFromIndex } from '../memory/index-sums.ts';
+import { defaultIndexMemoryMb, IndexBudget, objectBytes, type BuildTimes, type IndexStats } from '../memory/index-budget.ts';
 
 /** Runs one task at a time on a connection (DuckDB connections are not meant for interleaved statements). */
 class Serial {
