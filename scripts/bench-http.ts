@@ -18,8 +18,9 @@
  * memory (scripts/bench/startup.ts), and report requests/s through nginx with one and two instances over one
  * PostgreSQL (scripts/bench/nginx-instances.ts), then `npm run compare` replaying the battery between two
  * local instances against plain replays (compareScenario), then requests/s and p99 through `npm run shadow` against the
- * old host
- * direct (scripts/bench/shadow.ts). `--only overhead,startup,memory,instances,compare,shadow` picks sections.
+ * old host direct (scripts/bench/shadow.ts), then through nginx with its mirror feeding `npm run shadow --
+ * --mirror-sink` against nginx direct (scripts/bench/nginx-mirror.ts).
+ * `--only overhead,startup,memory,instances,compare,shadow,mirror` picks sections.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,6 +34,7 @@ import { processCpuMs } from './bench/process-cpu.ts';
 import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
 import { benchInstances } from './bench/nginx-instances.ts';
 import { benchShadow } from './bench/shadow.ts';
+import { benchNginxMirror } from './bench/nginx-mirror.ts';
 import { benchMemory, benchStartup } from './bench/startup.ts';
 import { spawnServer } from './bench/spawn-server.ts';
 
@@ -409,6 +411,12 @@ async function runSections(): Promise<void> {
     await compareScenario(Number(args.get('compare-rounds') ?? 3), Number(args.get('compare-concurrency') ?? 8));
   if (wanted('shadow'))
     await benchShadow(
+      Number(args.get('rounds') ?? 3),
+      Number(args.get('duration') ?? 5),
+      Number(args.get('connections') ?? 50),
+    );
+  if (wanted('mirror'))
+    await benchNginxMirror(
       Number(args.get('rounds') ?? 3),
       Number(args.get('duration') ?? 5),
       Number(args.get('connections') ?? 50),

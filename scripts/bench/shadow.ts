@@ -36,7 +36,7 @@ const ECHO = '/v1/echo/hello';
 const LIGHT_CONNECTIONS = 5;
 const REPORT = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true';
 
-interface Measured {
+export interface Measured {
   rps: number;
   p50: number;
   p99: number;
@@ -54,7 +54,7 @@ function cpuNow(pids: Record<string, number>): Record<string, number> {
 }
 
 /** `rate`: requests/s over all connections (open loop); none: as fast as the target answers. */
-async function load(
+export async function load(
   url: string,
   headers: Record<string, string>,
   duration: number,
@@ -89,7 +89,7 @@ async function load(
 }
 
 /** Until no proxy has mirrors waiting or in flight (the work a run left must not land in the next one). */
-async function drained(urls: readonly string[]): Promise<void> {
+export async function drained(urls: readonly string[]): Promise<void> {
   const until = Date.now() + 60_000;
   for (const url of urls) {
     while (((await (await fetch(`${url}/_shadow.json`)).json()) as ShadowSnapshot).queue.waitingOrInFlight > 0) {
@@ -100,7 +100,7 @@ async function drained(urls: readonly string[]): Promise<void> {
 }
 
 /** `node dist/src/start.js` over a fresh store with the demo ledger, and the demo key it prints. */
-async function startHost(
+export async function startHost(
   env: Record<string, string> = {},
 ): Promise<SpawnedServer & { dataDir: string; apiKey: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-shadow-'));
@@ -122,7 +122,7 @@ async function startHost(
 }
 
 /** The bench's environment less its NODE_OPTIONS (the proxies run as users start them). */
-function withoutBenchOptions(): NodeJS.ProcessEnv {
+export function withoutBenchOptions(): NodeJS.ProcessEnv {
   const { NODE_OPTIONS: _bench, ...env } = process.env;
   return env;
 }

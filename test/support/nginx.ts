@@ -15,6 +15,8 @@ import { REPO_ROOT } from './server-process.ts';
 const run = promisify(execFile);
 export const NGINX_BIN = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
 export const SITE_FILE = path.join(REPO_ROOT, 'deploy/nginx/reporting-service.conf');
+/** The shadow phase's site: the old host serves, a sample is mirrored to `npm run shadow -- --mirror-sink`. */
+export const SHADOW_SITE_FILE = path.join(REPO_ROOT, 'deploy/nginx/reporting-service-shadow.conf');
 
 export interface SitePorts {
   /** The plain-HTTP listener (the shipped `listen 80`, redirecting to HTTPS). */
@@ -34,25 +36,52 @@ export interface RunningNginx {
   stop(): Promise<void>;
 }
 
-function replaceOnce(text: string, from: string, to: string): string {
+function replaceOnce(text: string, from: string, to: string, file = SITE_FILE): string {
   const count = text.split(from).length - 1;
-  if (count !== 1) throw new Error(`${SITE_FILE}: expected "${from}" once, found it ${count} times`);
+  if (count !== 1) throw new Error(`${file}: expected "${from}" once, found it ${count} times`);
   return text.replace(from, to);
+}
+
+/** A shipped site's listeners, server names and certificate paths for a test (both server blocks: its address). */
+function localSite(file: string, ports: { http: number; https: number }, certificate: string, key: string): string {
+  let site = readFileSync(file, 'utf8');
+  site = replaceOnce(site, 'listen 80;', `listen 127.0.0.1:${ports.http};`, file);
+  site = replaceOnce(site, 'listen 443 ssl;', `listen 127.0.0.1:${ports.https} ssl;`, file);
+  if (site.split('server_name reports.example.com;').length - 1 !== 2)
+    throw new Error(`${file}: expected server_name reports.example.com twice`);
+  site = site.replaceAll('server_name reports.example.com;', 'server_name 127.0.0.1;');
+  site = replaceOnce(site, '/etc/ssl/certs/reports.example.com.pem', certificate, file);
+  return replaceOnce(site, '/etc/ssl/private/reports.example.com.key', key, file);
 }
 
 /** The shipped site with test ports and certificate paths. */
 export function siteFromDeploy(ports: SitePorts, certificate: string, key: string): string {
-  let site = readFileSync(SITE_FILE, 'utf8');
-  site = replaceOnce(site, 'listen 80;', `listen 127.0.0.1:${ports.http};`);
-  site = replaceOnce(site, 'listen 443 ssl;', `listen 127.0.0.1:${ports.https} ssl;`);
+  let site = localSite(SITE_FILE, ports, certificate, key);
   site = replaceOnce(site, 'server 127.0.0.1:8080 ', `server 127.0.0.1:${ports.upstreams[0]} `);
-  site = replaceOnce(site, 'server 127.0.0.1:8081 ', `server 127.0.0.1:${ports.upstreams[1]} `);
-  // Both server blocks answer as the test's address (the shipped file names reports.example.com in each).
-  if (site.split('server_name reports.example.com;').length - 1 !== 2)
-    throw new Error(`${SITE_FILE}: expected server_name reports.example.com twice`);
-  site = site.replaceAll('server_name reports.example.com;', 'server_name 127.0.0.1;');
-  site = replaceOnce(site, '/etc/ssl/certs/reports.example.com.pem', certificate);
-  site = replaceOnce(site, '/etc/ssl/private/reports.example.com.key', key);
+  return replaceOnce(site, 'server 127.0.0.1:8081 ', `server 127.0.0.1:${ports.upstreams[1]} `);
+}
+
+export interface ShadowSitePorts {
+  http: number;
+  https: number;
+  /** The old host (the shipped 8090). */
+  legacy: number;
+  /** The mirror sink (the shipped 9091). */
+  sink: number;
+  /** The sample mirrored, in place of the shipped `10%` (`100%`: every request); absent: as shipped. */
+  sample?: string;
+  /** No mirror at all (the `mirror` directive left out): nginx straight to the old host, a benchmark's anchor. */
+  noMirror?: boolean;
+}
+
+/** The shadow phase's shipped site with test ports and certificate paths. */
+export function shadowSiteFromDeploy(ports: ShadowSitePorts, certificate: string, key: string): string {
+  const file = SHADOW_SITE_FILE;
+  let site = localSite(file, ports, certificate, key);
+  site = replaceOnce(site, 'server 127.0.0.1:8090;', `server 127.0.0.1:${ports.legacy};`, file);
+  site = replaceOnce(site, 'server 127.0.0.1:9091;', `server 127.0.0.1:${ports.sink};`, file);
+  if (ports.sample) site = replaceOnce(site, '    10%     "1";', `    ${ports.sample}     "1";`, file);
+  if (ports.noMirror) site = replaceOnce(site, '        mirror /_reporting_shadow;\n', '', file);
   return site;
 }
 
@@ -76,7 +105,19 @@ function waitForPort(port: number, child: ChildProcess, log: () => string, timeo
   });
 }
 
-export async function startNginx(ports: SitePorts): Promise<RunningNginx> {
+export function startNginx(ports: SitePorts): Promise<RunningNginx> {
+  return startNginxSite(ports, (certificate, key) => siteFromDeploy(ports, certificate, key));
+}
+
+/** The shadow phase's site (deploy/nginx/reporting-service-shadow.conf) in front of an old host and a mirror sink. */
+export function startShadowNginx(ports: ShadowSitePorts): Promise<RunningNginx> {
+  return startNginxSite(ports, (certificate, key) => shadowSiteFromDeploy(ports, certificate, key));
+}
+
+async function startNginxSite(
+  ports: { http: number; https: number },
+  siteOf: (certificate: string, key: string) => string,
+): Promise<RunningNginx> {
   if (!existsSync(NGINX_BIN))
     throw new Error(`nginx not found at ${NGINX_BIN}: apt-get install nginx (scripts/ensure-system-packages.sh)`);
   const dir = mkdtempSync(path.join(tmpdir(), 'rs-nginx-'));
@@ -99,7 +140,7 @@ export async function startNginx(ports: SitePorts): Promise<RunningNginx> {
     '-out',
     certificate,
   ]);
-  writeFileSync(path.join(dir, 'site.conf'), siteFromDeploy(ports, certificate, key));
+  writeFileSync(path.join(dir, 'site.conf'), siteOf(certificate, key));
   // The main context a distribution's nginx.conf would give, pointed at the temp dir; the site is included as is.
   writeFileSync(
     path.join(dir, 'nginx.conf'),

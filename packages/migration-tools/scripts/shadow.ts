@@ -12,17 +12,22 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_HEADERS } from '../src/compare/rules.ts';
 import { JSON_PATH, PAGE_PATH, SHADOW_DEFAULTS, type ShadowOptions } from '../src/shadow/options.ts';
 import { ShadowProxy } from '../src/shadow/proxy.ts';
+import { CREDENTIAL_HEADERS } from '../src/shadow/redact.ts';
 import { runCli } from '../../../src/tooling-exports.ts';
 import { headerPairs, rulesFromOptions, UsageError } from './compare-options.ts';
 
 const D = SHADOW_DEFAULTS;
 const USAGE = `usage: npm run shadow -- --old <url> --new <url> --listen <port> [options]
+       npm run shadow -- --mirror-sink --old <url> --new <url> --listen <port> [options]   (behind nginx's mirror)
 
   --old <url>              the host clients are served from (before the switch)
   --new <url>              the new service, mirrored to and compared
   --old2 <url>             a second old instance for noise (default: the old host a second time, GET and HEAD only)
   --listen <port>          the proxy's port (0: any free port); --host <address> (default 127.0.0.1)
   --serve old|new          whose answers clients get (default old); new: after the switch, the old host in the shadow
+  --mirror-sink            no proxying: nginx serves the old host and mirrors requests here (deploy/nginx/
+                           reporting-service-shadow.conf); each is answered 204 at once, then the old host (or --old2)
+                           and the new service are asked and compared; only the caller's own credentials are sent
   --old-header 'K: V'      header sent to the old host (repeatable), replacing the client's of that name; also to
   --old2-header 'K: V'     --old2 unless it has headers of its own
   --new-header 'K: V'      header sent to the new service (repeatable), e.g. its own API key
@@ -107,6 +112,7 @@ async function main(): Promise<number> {
         'old2-header': { type: 'string', multiple: true },
         'new-header': { type: 'string', multiple: true },
         'allow-post': { type: 'boolean' },
+        'mirror-sink': { type: 'boolean' },
         sample: { type: 'string' },
         queue: { type: 'string' },
         concurrency: { type: 'string' },
@@ -141,6 +147,22 @@ async function main(): Promise<number> {
     host = o.host ?? '127.0.0.1';
     report = o.report;
     const oldHeaders = headerPairs(o['old-header'], '--old-header');
+    const mirrorSink = !!o['mirror-sink'];
+    if (mirrorSink) {
+      if (o.serve === 'new')
+        throw new UsageError('--mirror-sink compares what nginx serves: the old host (--serve old)');
+      // A sink is sent every mirrored caller's request: it forwards their own credentials, never a key of its own.
+      for (const [option, values] of [
+        ['--old-header', o['old-header']],
+        ['--old2-header', o['old2-header']],
+        ['--new-header', o['new-header']],
+      ] as const)
+        for (const name of Object.keys(headerPairs(values, option)))
+          if (CREDENTIAL_HEADERS.has(name.toLowerCase()))
+            throw new UsageError(
+              `${option} '${name}': a mirror sink sends only each caller's own credentials, never a key of its own`,
+            );
+    }
     options = {
       old: { base: baseUrl(o.old, '--old'), headers: oldHeaders },
       ...(o.old2
@@ -155,6 +177,7 @@ async function main(): Promise<number> {
       serve: (o.serve as 'old' | 'new' | undefined) ?? D.serve,
       rules,
       allowPost: !!o['allow-post'],
+      mirrorSink,
       sample: number(o.sample, '--sample', D.sample, (n) => n > 0 && n <= 1, 'a rate above 0 and at most 1'),
       queueLimit: positiveInt(o.queue, '--queue', D.queueLimit),
       concurrency: positiveInt(o.concurrency, '--concurrency', D.concurrency),
@@ -191,13 +214,17 @@ async function main(): Promise<number> {
   const url = await listen(server, listenPort, host);
   const pageUrl = pageServer ? await listen(pageServer, pagePort, host) : url;
   const other = options.serve === 'old' ? options.new.base : options.old.base;
+  const served = options.serve === 'old' ? options.old.base : options.new.base;
+  const noise = options.old2 ? ` and ${options.old2.base} (noise)` : '';
   console.log(
-    `serving ${options.serve} ${options.serve === 'old' ? options.old.base : options.new.base}, mirroring to ${other}${options.old2 ? ` and ${options.old2.base} (noise)` : ''}`,
+    options.mirrorSink
+      ? `comparing each mirrored request: old ${options.old.base} against new ${options.new.base}${noise}`
+      : `serving ${options.serve} ${served}, mirroring to ${other}${noise}`,
   );
   console.log(
     `live page ${pageUrl}${PAGE_PATH}, JSON ${pageUrl}${JSON_PATH}${report ? `; report ${report} on SIGTERM` : ''}`,
   );
-  console.log(`shadow proxy listening on ${url}`);
+  console.log(`${options.mirrorSink ? 'mirror sink' : 'shadow proxy'} listening on ${url}`);
 
   return new Promise<number>((resolve) => {
     const stop = (signal: string) => {

@@ -42,8 +42,11 @@ export interface MirrorJob {
   headers: Record<string, string>;
   /** The request body's bytes, as the client sent them. */
   body?: Uint8Array<ArrayBuffer>;
-  /** The served host's answer as it came: captured (decoded, rebased) here, on the mirror's thread. */
-  served: ServedAnswer;
+  /**
+   * The served host's answer as it came: captured (decoded, rebased) here, on the mirror's thread. Absent for a mirror
+   * sink (nginx's `mirror` sends the request, not the answer): the old host is then asked here too, as Diffy's primary.
+   */
+  served?: ServedAnswer;
   /** Bases the answers may name besides each host's own (the proxy's address as the client called it). */
   bases: string[];
   /** The request's own credentials, redacted from the record. */
@@ -100,16 +103,18 @@ export class Mirror {
       origin: { source: 'shadow' },
     };
     const [servedHost, other] = config.serve === 'old' ? [config.old, config.new] : [config.new, config.old];
-    const { status, rawHeaders, bytes, ms } = job.served;
-    const served = captureAnswer(
-      status,
-      headerRecord(rawHeaders),
-      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      [servedHost.base, ...job.bases],
-      ms,
-    );
-    const noiseHost = config.old2 ?? (REPEATABLE.has(job.method) ? config.old : undefined);
-    const mirrored = await replay(request, other, config.timeoutMs);
+    // A sink asks the old host itself (for a verb that must not be sent twice, the second old instance instead).
+    const repeatable = REPEATABLE.has(job.method);
+    const primary = job.served ? undefined : repeatable ? config.old : config.old2;
+    if (!job.served && !primary) throw new Error(`a mirror sink needs --old2 to compare ${job.method}`);
+    const [mirrored, asked] = await Promise.all([
+      replay(request, other, config.timeoutMs),
+      primary && replay(request, primary, config.timeoutMs),
+    ]);
+    const served = asked ? rebaseCaptured(asked, job.bases) : this.capture(job.served!, servedHost, job.bases);
+    // The noise host: the second old instance, else the old host again for a verb that may be sent twice; none when
+    // the second old instance already answered for the old host.
+    const noiseHost = primary && !repeatable ? undefined : (config.old2 ?? (repeatable ? config.old : undefined));
     const shadow = rebaseCaptured(mirrored, job.bases);
     const old = config.serve === 'old' ? served : shadow;
     const neu = config.serve === 'old' ? shadow : served;
@@ -128,6 +133,11 @@ export class Mirror {
       mirroredFailed: !!mirrored.error,
       record: redactRecord(record, [...job.secrets, ...config.hostSecrets]),
     };
+  }
+
+  private capture({ status, rawHeaders, bytes, ms }: ServedAnswer, host: HostConfig, bases: string[]): Captured {
+    const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return captureAnswer(status, headerRecord(rawHeaders), body, [host.base, ...bases], ms);
   }
 
   private classify(

@@ -16,6 +16,11 @@ export interface ShadowOptions {
   rules: Rules;
   /** Mirror POST too (default: GET and HEAD only). */
   allowPost: boolean;
+  /**
+   * A mirror sink behind nginx's `mirror` (nginx serves the old host to clients and sends the sink a copy of the
+   * request): nothing is proxied, each request is answered `204` once read, and the old host is asked by the sink.
+   */
+  mirrorSink: boolean;
   /** Share of requests mirrored, 0 < sample ≤ 1. */
   sample: number;
   /** Mirrors waiting or in flight at most; one more is dropped (and counted). */
@@ -45,6 +50,7 @@ export interface ShadowOptions {
 export const SHADOW_DEFAULTS = {
   serve: 'old',
   allowPost: false,
+  mirrorSink: false,
   sample: 1,
   queueLimit: 100,
   concurrency: 4,

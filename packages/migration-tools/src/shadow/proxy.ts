@@ -134,10 +134,11 @@ export class ShadowProxy {
     });
   }
 
-  /** The proxy's request listener. */
+  /** The proxy's (or the mirror sink's) request listener. */
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
     if (this.pageOnProxy && this.servePage(req, res)) return;
-    this.proxy(req, res);
+    if (this.options.mirrorSink) this.sink(req, res);
+    else this.proxy(req, res);
   };
 
   /** The listener of the page's own port: the page, its JSON, else 404. */
@@ -198,6 +199,8 @@ export class ShadowProxy {
   private notMirrored(method: string): NotMirrored | undefined {
     if (!SAFE.has(method) && !(method === 'POST' && this.options.allowPost))
       return { skipped: method === 'POST' ? 'POST without --allow-post' : `${method} is never mirrored` };
+    if (this.options.mirrorSink && !SAFE.has(method) && !this.options.old2)
+      return { skipped: `${method} in a mirror sink needs --old2 (the old host has answered it already)` };
     if (this.options.sample < 1 && Math.random() >= this.options.sample) return { skipped: 'not in the --sample' };
     if (this.breaker.refusing) return { dropped: this.openReason };
     if (this.pool.full) return { dropped: 'queue full' };
@@ -293,10 +296,9 @@ export class ShadowProxy {
         if (late) return this.count(endpoint, late);
         const host = clientHeaders.host;
         const bases = host ? [`http://${host}`, `https://${host}`] : [];
-        const id = this.nextId++;
         const [body, bytes] = [copies.request.bytes(), copies.answer.bytes()];
         const job: MirrorJob = {
-          id,
+          id: this.nextId++,
           method,
           url,
           endpoint,
@@ -306,14 +308,62 @@ export class ShadowProxy {
           bases,
           secrets,
         };
-        void this.breaker
-          .send(id, () => {
-            this.pool.offer(job, [body.buffer, bytes.buffer]);
-            this.pending.set(id, endpoint);
-          })
-          .then((sent) => sent || this.count(endpoint, { dropped: this.openReason }));
+        this.offer(job, [body.buffer, bytes.buffer]);
       });
     });
+  }
+
+  /**
+   * A mirror sink's request: nginx's `mirror` subrequest, the client's request without its answer. It is answered
+   * `204` as soon as its body has come (nginx holds the client's connection until its mirrors end, so the sink never
+   * makes it wait for a comparison); the old host (or `--old2`) and the new service are asked afterwards, on the
+   * mirror's thread, and compared. Nothing is forwarded but the caller's own request, its own credentials included.
+   */
+  private sink(req: IncomingMessage, res: ServerResponse): void {
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const clientHeaders = headerRecord(endToEnd(req.rawHeaders));
+    const secrets = requestSecrets(clientHeaders, url);
+    const endpoint = this.endpointName(method, url, secrets);
+    this.stats.served(endpoint);
+    const why = this.notMirrored(method);
+    const copy = why ? undefined : new BodyCopy(this.options.bodyLimit);
+    if (copy) req.on('data', copy.add);
+    else req.resume();
+    req.on('error', () => res.destroy());
+    req.on('end', () => {
+      res.writeHead(204).end();
+      if (!copy) return this.count(endpoint, why!);
+      const late = copy.over
+        ? { skipped: 'request body over --body-limit' }
+        : this.pool.full
+          ? { dropped: 'queue full' }
+          : undefined;
+      if (late) return this.count(endpoint, late);
+      const host = clientHeaders.host;
+      const body = copy.bytes();
+      const job: MirrorJob = {
+        id: this.nextId++,
+        method,
+        url,
+        endpoint,
+        headers: clientHeaders,
+        ...(body.length ? { body } : {}),
+        bases: host ? [`http://${host}`, `https://${host}`] : [],
+        secrets,
+      };
+      this.offer(job, [body.buffer]);
+    });
+  }
+
+  /** Hands a job to the mirror's queue through the circuit breaker; an open circuit drops it (counted). */
+  private offer(job: MirrorJob, transfer: ArrayBuffer[]): void {
+    void this.breaker
+      .send(job.id, () => {
+        this.pool.offer(job, transfer);
+        this.pending.set(job.id, job.endpoint);
+      })
+      .then((sent) => sent || this.count(job.endpoint, { dropped: this.openReason }));
   }
 
   private onMirrored(result: MirrorResult | MirrorFailure): void {

@@ -8,7 +8,13 @@
 import { KEY_LIKE, REDACTED, redactApiKey } from '../../../../src/tooling-exports.ts';
 import type { ExchangeRecord } from '../compare/types.ts';
 
-const CREDENTIAL_HEADERS = new Set(['x-apikey', 'authorization', 'proxy-authorization', 'cookie']);
+/** Request headers that carry a caller's credentials (lower-case). */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  'x-apikey',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+]);
 /** Our keys' shape (src/auth/api-keys.ts), every occurrence. */
 const KEY_SHAPED = new RegExp(KEY_LIKE.source, 'g');
 /** Shorter values are not treated as secrets (replacing them would garble the record and hide nothing). */

@@ -1,0 +1,213 @@
+/**
+ * `npm run shadow -- --mirror-sink` behind real nginx running the shipped shadow-phase site
+ * (deploy/nginx/reporting-service-shadow.conf, only its ports, paths and sample replaced): nginx serves the old host to
+ * clients and mirrors their requests to the sink, which asks the old host and the new service itself and compares.
+ * Old and new are real instances of this service started as users start them (`node dist/src/start.js`, the demo
+ * ledger, each its own demo key, BASE_PATH=/reporting behind nginx), the old one with another COMPANY_NAME. Clients
+ * get the old host's answers; the sink finds the new one's differences; it forwards the caller's own credentials
+ * only (a key of its own is refused at start); a stopped sink never fails a client; the shipped 10% sample mirrors
+ * about one request in ten.
+ */
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { ShadowSnapshot } from '../../src/shadow/stats.ts';
+import { freePort } from '../../../../test/support/free-port.ts';
+import { httpsRequest } from '../../../../test/support/https-client.ts';
+import { startShadowNginx, type RunningNginx } from '../../../../test/support/nginx.ts';
+import {
+  ensureProductionBuild,
+  REPO_ROOT,
+  startProductionServer,
+  startServerProcess,
+  type ServerProcess,
+} from '../../../../test/support/server-process.ts';
+
+const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
+const ECHO = '/reporting/v1/echo/hello';
+const FLAT = '/reporting/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true';
+
+interface Service {
+  origin: string;
+  port: number;
+  apiKey: string;
+  server: ServerProcess;
+}
+
+async function startService(dataDir: string, env: Record<string, string>): Promise<Service> {
+  const server = await startProductionServer({
+    DATA_DIR: dataDir,
+    DEMO_DATA: '1',
+    LOG_LEVEL: 'warn',
+    BASE_PATH: '/reporting',
+    TRUST_PROXY: 'loopback',
+    ...env,
+  });
+  await server.waitForOutput(/Demo API key for company 1[^:]*: \S+\n/, 120_000);
+  const url = new URL(server.url);
+  return {
+    origin: url.origin,
+    port: Number(url.port),
+    apiKey: /Demo API key for company 1[^:]*: (\S+)/.exec(server.output())![1]!,
+    server,
+  };
+}
+
+function startSink(...args: string[]): Promise<ServerProcess> {
+  return startServerProcess(TSX, ['packages/migration-tools/scripts/shadow.ts', '--mirror-sink', ...args], {
+    env: { ...process.env, NODE_OPTIONS: '' },
+    timeoutMs: 60_000,
+  });
+}
+
+async function figures(sink: ServerProcess): Promise<ShadowSnapshot> {
+  return (await (await fetch(`${sink.url}/_shadow.json`)).json()) as ShadowSnapshot;
+}
+
+/** The sink's figures once it has received `received` requests and none is waiting. */
+async function settled(sink: ServerProcess, received: number): Promise<ShadowSnapshot> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const s = await figures(sink);
+    const t = s.totals;
+    if (t.served >= received && s.queue.waitingOrInFlight === 0 && t.mirrored + t.skipped + t.dropped === t.served)
+      return s;
+    if (Date.now() > deadline) throw new Error(`the sink never settled: ${JSON.stringify(s.totals)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-service-shadow.conf)', function () {
+  this.timeout(300_000);
+  let dir: string;
+  let old: Service;
+  let neu: Service;
+  let sink: ServerProcess;
+  let sinkPort: number;
+  let nginx: RunningNginx;
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    httpsRequest(nginx.httpsUrl + path, { ca: nginx.certificate, headers });
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rs-mirror-sink-'));
+    await ensureProductionBuild();
+    [old, neu] = await Promise.all([
+      startService(mkdtempSync(join(dir, 'old-')), { COMPANY_NAME: 'Legacy Host', REPORT_LINK_SECRET: 'old-secret' }),
+      startService(mkdtempSync(join(dir, 'new-')), { REPORT_LINK_SECRET: 'new-secret' }),
+    ]);
+    sinkPort = await freePort();
+    sink = await startSink('--old', old.origin, '--new', neu.origin, '--listen', String(sinkPort));
+    nginx = await startShadowNginx({
+      http: await freePort(),
+      https: await freePort(),
+      legacy: old.port,
+      sink: sinkPort,
+      sample: '100%',
+    });
+  });
+  after(async () => {
+    await nginx?.stop();
+    await Promise.all([sink, old?.server, neu?.server].filter(Boolean).map((p) => p!.stop()));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("clients get the old host's answers; the sink compares each request and finds the differences", async () => {
+    for (let i = 0; i < 5; i++) {
+      const res = await get(ECHO);
+      expect(res.status).to.equal(200);
+      expect(JSON.parse(res.text).CompanyName).to.equal('Legacy Host');
+    }
+    const s = await settled(sink, 5);
+    expect(s.totals).to.include({ served: 5, mirrored: 5, different: 5, dropped: 0, errors: 0 });
+    // Named by its path: the contract's routes do not hold the /reporting base.
+    const echo = s.endpoints.find((e) => e.endpoint === `GET ${ECHO}`)!;
+    expect(echo.fields.map((f) => `${f.path} ${f.example}`)).to.deep.equal([
+      '$.CompanyName "Legacy Host" → "Reporting Service"',
+    ]);
+    expect(s.latest[0]!.request.url).to.equal(ECHO);
+  });
+
+  it("only the caller's credentials are sent: the old key fails on the new host; none is kept", async () => {
+    const res = await get(FLAT, { 'X-ApiKey': old.apiKey });
+    expect(res.status).to.equal(200);
+    const s = await settled(sink, 6);
+    const flat = s.latest.find((e) => e.request.url.includes('ProfitAndLoss'))!;
+    expect(flat.old!.status).to.equal(200);
+    expect([401, 403]).to.include(flat.new!.status);
+    expect(flat.differences.map((d) => d.path)).to.include('status');
+    const json = JSON.stringify(await figures(sink));
+    expect(json).not.to.include(old.apiKey);
+    expect(json).not.to.include(neu.apiKey);
+  });
+
+  it('a key of its own is refused at start (exit 2): a sink never widens what a caller may read', async () => {
+    const run = promisify(execFile);
+    const failed = await run(
+      TSX,
+      [
+        'packages/migration-tools/scripts/shadow.ts',
+        '--mirror-sink',
+        '--old',
+        old.origin,
+        '--new',
+        neu.origin,
+        '--listen',
+        '0',
+        '--new-header',
+        `X-ApiKey: ${neu.apiKey}`,
+      ],
+      { cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: '' } },
+    ).then(
+      () => undefined,
+      (e: { code?: number; stderr?: string }) => e,
+    );
+    expect(failed?.code).to.equal(2);
+    expect(failed?.stderr).to.include(
+      "--new-header 'X-ApiKey': a mirror sink sends only each caller's own credentials, never a key of its own",
+    );
+  });
+
+  it('a POST is served, not mirrored (the old host answered it; --allow-post and --old2 to compare)', async () => {
+    const res = await httpsRequest(`${nginx.httpsUrl}/reporting/json/reply/EchoRequest`, {
+      ca: nginx.certificate,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"Message":"posted"}',
+    });
+    expect(res.status).to.equal(200);
+    expect(JSON.parse(res.text).Message).to.equal('posted');
+    const s = await settled(sink, 7);
+    expect(s.skippedBecause).to.deep.equal({ 'POST without --allow-post': 1 });
+  });
+
+  it('the shipped 10% sample mirrors about one request in ten', async () => {
+    const sampled = await startShadowNginx({
+      http: await freePort(),
+      https: await freePort(),
+      legacy: old.port,
+      sink: sinkPort,
+    });
+    try {
+      const before = (await figures(sink)).totals.served;
+      for (let i = 0; i < 200; i++)
+        expect((await httpsRequest(sampled.httpsUrl + ECHO, { ca: sampled.certificate })).status).to.equal(200);
+      const received = (await settled(sink, before)).totals.served - before;
+      // Binomial(200, 0.1): 20 expected; outside 3..50 has a probability below one in a million.
+      expect(received).to.be.within(3, 50);
+    } finally {
+      await sampled.stop();
+    }
+  });
+
+  it('a stopped sink never fails a client: nginx serves the old host and gives up on the mirror', async () => {
+    await sink.stop();
+    for (let i = 0; i < 5; i++) {
+      const res = await get(ECHO);
+      expect(res.status).to.equal(200);
+      expect(JSON.parse(res.text).CompanyName).to.equal('Legacy Host');
+    }
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * nginx's mirror feeding `npm run shadow -- --mirror-sink` (`npm run bench -- --only mirror`): clients through the
+ * shipped shadow-phase site (deploy/nginx/reporting-service-shadow.conf, TLS) with the mirror on (its shipped 10%
+ * sample, and every request) against the same site with the mirror directive left out (nginx straight to the old host:
+ * the anchor), every process alive through every run, rounds rotating the targets, the sink's queue drained before
+ * each run. Old and new are production processes with the demo ledger (BASE_PATH=/reporting, as behind the site); the
+ * sink runs as users run it (tsx). Each table gives requests/s, p50 and p99 (medians over the rounds) and the ratios to
+ * the anchor, as fast as each answers and at a tenth of the anchor's rate over 5 connections, where the p99 difference
+ * is what the mirror costs a client (goal: ≥ 0.95× and ≤ +1 ms). The clients' failures are counted (errors); the
+ * sink's drops are its own, read from its /_shadow.json.
+ */
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { freePort } from '../../test/support/free-port.ts';
+import { startShadowNginx, type RunningNginx } from '../../test/support/nginx.ts';
+import { REPO_ROOT, startServerProcess, type ServerProcess } from '../../test/support/server-process.ts';
+import type { ShadowSnapshot } from '../../packages/migration-tools/src/shadow/stats.ts';
+import { drained, load, startHost, withoutBenchOptions, type Measured } from './shadow.ts';
+import { fmtInt, fmtMs, fmtRatio, median, table } from './stats.ts';
+
+const ECHO = '/reporting/v1/echo/hello';
+const REPORT = '/reporting/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true';
+const LIGHT_CONNECTIONS = 5;
+
+export async function benchNginxMirror(rounds: number, duration: number, connections: number): Promise<void> {
+  console.log(
+    `\nnginx mirror → npm run shadow -- --mirror-sink: ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), ${rounds} rounds; old and new: node dist/src/start.js with the demo ledger`,
+  );
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/ensure-build.mjs')], { stdio: 'inherit' });
+  const env = { BASE_PATH: '/reporting', TRUST_PROXY: 'loopback' };
+  const [old, neu] = await Promise.all([startHost(env), startHost({ ...env, COMPANY_NAME: 'Another Company' })]);
+  const sites: [string, RunningNginx][] = [];
+  let sink: ServerProcess | undefined;
+  try {
+    const [oldPort, sinkPort] = [Number(new URL(old.url).port), await freePort()];
+    sink = await startServerProcess(
+      path.join(REPO_ROOT, 'node_modules/.bin/tsx'),
+      [
+        'packages/migration-tools/scripts/shadow.ts',
+        '--mirror-sink',
+        '--old',
+        new URL(old.url).origin,
+        '--new',
+        new URL(neu.url).origin,
+        '--listen',
+        String(sinkPort),
+      ],
+      { env: withoutBenchOptions() },
+    );
+    const site = async (sample: { sample?: string; noMirror?: boolean }) =>
+      startShadowNginx({ http: await freePort(), https: await freePort(), legacy: oldPort, sink: sinkPort, ...sample });
+    sites.push(['nginx → old host, no mirror (anchor)', await site({ noMirror: true })]);
+    sites.push(['nginx → old host, mirror 10% (as shipped)', await site({})]);
+    sites.push(['nginx → old host, mirror 100%', await site({ sample: '100%' })]);
+    const sinkUrl = sink.url;
+    const received = async () => ((await (await fetch(`${sinkUrl}/_shadow.json`)).json()) as ShadowSnapshot).totals;
+
+    for (const [label, url, headers] of [
+      ['GET /v1/echo/hello', ECHO, {}],
+      ['GET ProfitAndLoss/Flat (demo ledger, 2 years)', REPORT, { 'X-ApiKey': old.apiKey }],
+    ] as const) {
+      const pids: Record<string, number> = { old: old.child.pid!, new: neu.child.pid!, sink: sink.child.pid! };
+      const measure = async (rate?: number, clients = connections) => {
+        const perTarget = new Map<string, Measured[]>(sites.map(([name]) => [name, []]));
+        for (let round = 0; round < rounds; round++) {
+          const shift = round % sites.length;
+          for (const [name, nginx] of [...sites.slice(shift), ...sites.slice(0, shift)]) {
+            await drained([sinkUrl]);
+            perTarget.get(name)!.push(await load(nginx.httpsUrl + url, headers, duration, clients, pids, rate));
+          }
+        }
+        return (name: string) => {
+          const all = perTarget.get(name)!;
+          return {
+            rps: median(all.map((m) => m.rps)),
+            p50: median(all.map((m) => m.p50)),
+            p99: median(all.map((m) => m.p99)),
+            errors: all.reduce((n, m) => n + m.errors, 0),
+            sinkCpu: median(all.map((m) => m.cpu.sink!)),
+          };
+        };
+      };
+      const print = (title: string, mid: Awaited<ReturnType<typeof measure>>) => {
+        const anchor = mid(sites[0]![0]);
+        console.log(`\n${label}, ${title}`);
+        console.log(
+          table([
+            [
+              'target',
+              'req/s',
+              'p50 ms',
+              'p99 ms',
+              'client errors',
+              'req/s vs anchor',
+              'p99 − anchor',
+              'sink CPU ms/req',
+            ],
+            ...sites.map(([name]) => {
+              const m = mid(name);
+              return [
+                name,
+                fmtInt(m.rps),
+                fmtMs(m.p50),
+                fmtMs(m.p99),
+                String(m.errors),
+                fmtRatio(m.rps / anchor.rps),
+                `${(m.p99 - anchor.p99).toFixed(2)} ms`,
+                fmtMs(m.sinkCpu),
+              ];
+            }),
+          ]),
+        );
+        return anchor;
+      };
+      const before = await received();
+      const saturated = print('as fast as each answers', await measure());
+      const light = Math.max(50, Math.round(saturated.rps / 10 / 50) * 50);
+      print(
+        `at a fixed ${fmtInt(light)} requests/s (a tenth of the anchor's) over ${LIGHT_CONNECTIONS} connections, open loop`,
+        await measure(light, LIGHT_CONNECTIONS),
+      );
+      await drained([sinkUrl]);
+      const after = await received();
+      const delta = (key: keyof typeof after) => fmtInt(after[key] - before[key]);
+      console.log(
+        `sink: received ${delta('served')}, mirrored ${delta('mirrored')} (${delta('different')} different, ${delta('errors')} errors), dropped ${delta('dropped')}, skipped ${delta('skipped')}`,
+      );
+    }
+    const s = (await (await fetch(`${sinkUrl}/_shadow.json`)).json()) as ShadowSnapshot;
+    console.log(`sink drops by reason: ${JSON.stringify(s.droppedBecause)}`);
+    console.log(
+      "Goal (issue 38): with the mirror on, ≥ 0.95× the anchor's requests/s and p99 ≤ the anchor's + 1 ms at a tenth of the anchor's rate (medians over the rounds); client errors count every failed client request, the sink's drops are counted apart.",
+    );
+  } finally {
+    await Promise.all([...sites.map(([, n]) => n.stop()), sink?.stop(), old.stop(), neu.stop()]);
+    for (const host of [old, neu]) rmSync(host.dataDir, { recursive: true, force: true });
+  }
+}
