@@ -26,7 +26,6 @@ import { metadataPages } from './http/metadata-pages.ts';
 import { notFound } from './http/not-found.ts';
 import { contextOf } from './http/request-context.ts';
 import { requestValidation } from './http/request-validation.ts';
-import { readBody } from './http/read-body.ts';
 import { callbackLimit, resolveOperation } from './http/resolve-operation.ts';
 import { SECURITY_HEADER_OPTIONS } from './http/security-headers.ts';
 import { createResponseWriter } from './http/response-writer.ts';
@@ -112,14 +111,8 @@ export async function createApp({
     mode: config.auth,
     defaultCompanyName: config.companyName,
     requiresKey: (_req, res) => contextOf(res).operation?.secured === true,
-    deny: (res, error) => {
-      contextOf(res).pendingError = error;
-    },
   });
-  const bodySteps = [
-    ...readRequestBody({ limit: config.bodyLimitBytes, formats }),
-    ...(formats.entries.some((e) => e.read) ? [readBody(formats, config.bodyLimitBytes)] : []),
-  ];
+  const readBody = readRequestBody({ limit: config.bodyLimitBytes, formats });
   const binder = bindRequest({ maxArrayItems: config.maxArrayItems });
   const validateRequest = referenceRequestValidation ? undefined : requestValidation(openApiContract().document);
   // express-openapi-validator, loaded only where it acts: response validation (tests, VALIDATE_RESPONSES=1) and the
@@ -135,7 +128,6 @@ export async function createApp({
       next(contextOf(res).operation === op ? undefined : 'route');
     const runService: RequestHandler = async (req, res, next) => {
       const context = contextOf(res);
-      if (context.pendingError) return next(context.pendingError);
       const bound = op.batch ? context.batch : context.dto;
       if (!bound) return next(new Error(`${op.operationId}: no request DTO was bound`));
       context.serviceStarted = true;
@@ -165,7 +157,7 @@ export async function createApp({
       resolvedHere,
       callbackLimit(),
       authentication,
-      ...(op.binding.body ? bodySteps : []),
+      ...(op.binding.body ? [readBody] : []),
       binder,
       ...(validateRequest ? [validateRequest(op)] : []),
       ...reference,

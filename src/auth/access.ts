@@ -2,12 +2,13 @@
  * Who is calling, and may they read this company. `authenticate()` runs once per request, early: it resolves the
  * presented API key to a Caller (`callerOf(res)`; anonymous when no key is sent) and refuses a key that is unknown
  * or revoked (401). An anonymous call to an operation whose openapi/ `security` requires a key is refused with 401
- * through `deny`, which the composition root delivers after binding and validation, in place of any error those
- * raise (so an anonymous caller learns nothing but the 401). The one authorisation rule every service applies is
+ * here, before its body is read, bound or validated (so an anonymous caller learns nothing but the 401; the unread
+ * body is discarded within a grace period). The one authorisation rule every service applies is
  * `requireCompanyAccess(caller, companyId)`: 403 unless the caller's key covers the company.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { appError, type AppError } from '../errors/app-error.ts';
+import { discardRest } from '../http/discard-rest.ts';
 import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 import { hashApiKey, presentedApiKey } from './api-keys.ts';
 import type { AuthMode } from './auth-mode.ts';
@@ -23,8 +24,6 @@ export interface AuthenticateOptions {
   defaultCompanyName: string;
   /** True when the request's operation cannot be called without a key. */
   requiresKey(req: Request, res: Response): boolean;
-  /** Records the 401 for an anonymous call to such an operation, to be answered after binding and validation. */
-  deny(res: Response, error: AppError): void;
 }
 
 const ANONYMOUS: Caller = { companyName: '', companyIds: [] };
@@ -54,7 +53,6 @@ export function authenticate({
   mode = 'apikey',
   defaultCompanyName,
   requiresKey,
-  deny,
 }: AuthenticateOptions): RequestHandler {
   if (mode === 'none') {
     // As a host without an auth feature: credentials are not read, every caller reads every company.
@@ -87,8 +85,9 @@ export function authenticate({
       key = presentedApiKey(req.headers, req.originalUrl);
       if (key === undefined) {
         res.locals.caller = { companyName: defaultCompanyName, companyIds: [] } satisfies Caller;
-        if (requiresKey(req, res)) deny(res, unauthorized(res, 'ApiKeyRequired'));
-        return next();
+        if (!requiresKey(req, res)) return next();
+        discardRest(req);
+        return next(unauthorized(res, 'ApiKeyRequired'));
       }
     } catch (error) {
       return next(error);

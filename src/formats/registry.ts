@@ -9,10 +9,9 @@
  *      `/{format}/reply/{Op}` prefix use; `mediaType` is what Accept and openapi/ name. Give it
  *      `writeDto(dto, ctx)` to write any response DTO (errors included: `ctx.status`, `ctx.dtoType` say which), and/or
  *      `writeResult(result, ctx)` to render a RichResult whole (the report's page and downloads); `read(body, ctx)`
- *      to accept request bodies of that media type (src/http/read-body.ts hands them to the binder), and
- *      `readList(body, ctx)` for a batch of them (`/{format}/reply/{Op}[]`; `writeDto` then gets the list, `ctx.list`);
- * an entry
- *      may only read (a form) or only write.
+ *      to read the bodies of its `/{format}/reply/{Op}` routes (src/http/request-body.ts hands them to the binder),
+ *      and `readList(body, ctx)` for a batch of them (`/{format}/reply/{Op}[]`; `writeDto` then gets the list,
+ *      `ctx.list`); an entry may only read or only write.
  *   2. Add it to the list in src/formats/built-in.ts (the app registers it; `npm run compare`'s battery replays it);
  *      list order is the Accept preference order.
  *   3. Document the media type on the operations that answer it in openapi/ (negotiation offers an operation only

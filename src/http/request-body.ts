@@ -27,7 +27,7 @@ import { contextOf } from './request-context.ts';
 /** Charsets a body may declare (lower case): UTF-8 and its names, US-ASCII, ISO-8859-1 and its names. */
 export const ACCEPTED_BODY_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii', 'iso-8859-1', 'latin1']);
 
-export function readRequestBody({ limit, formats }: { limit: number; formats: FormatRegistry }): RequestHandler[] {
+export function readRequestBody({ limit, formats }: { limit: number; formats: FormatRegistry }): RequestHandler {
   const form = express.urlencoded({
     extended: false,
     limit,
@@ -86,5 +86,5 @@ export function readRequestBody({ limit, formats }: { limit: number; formats: Fo
       asJson();
     });
   };
-  return [read];
+  return read;
 }

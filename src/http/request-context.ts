@@ -43,11 +43,6 @@ export interface RequestContext {
   batch?: Record<string, unknown>[];
   /** Canonical field → name as sent, for error messages. */
   sentNames: Record<string, string>;
-  /**
-   * An error decided before the request was read (an anonymous call to a secured operation). The request is still
-   * bound and validated, then this error is answered (by the service step), in place of any error those steps raise.
-   */
-  pendingError?: AppError;
   edge?: ErrorEdge;
   /** Set once the operation's service runs: errors after this point are the service's own. */
   serviceStarted?: boolean;

@@ -116,8 +116,7 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
 
   const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
     const context = contextOf(res);
-    const appError: AppError =
-      context.pendingError ?? fromLibraryError(error, context.sentNames, requestDtoName(context)) ?? toAppError(error);
+    const appError: AppError = fromLibraryError(error, context.sentNames, requestDtoName(context)) ?? toAppError(error);
     if (appError.status >= 500) logger.error({ err: appError.cause ?? error, code: appError.code }, 'request failed');
     if (res.writableEnded) return; // already answered (e.g. a request that ran past its time-out)
     if (res.headersSent) {

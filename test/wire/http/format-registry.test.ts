@@ -12,7 +12,6 @@ import { jsonpFormat } from '../../../src/formats/jsonp.ts';
 import { createFormatRegistry, type FormatEntry } from '../../../src/formats/registry.ts';
 import { xmlFormat } from '../../../src/formats/xml.ts';
 import { createNegotiator } from '../../../src/http/negotiate.ts';
-import { readBody } from '../../../src/http/read-body.ts';
 import { contextOf } from '../../../src/http/request-context.ts';
 import { resolveOperation } from '../../../src/http/resolve-operation.ts';
 
@@ -84,39 +83,5 @@ describe('format registry: entries reach routing and negotiation', () => {
       url: '/v1/echo/hello.xml',
       format: 'json',
     });
-  });
-
-  it('When an entry can read a media type, then a body of that type reaches the binder as the DTO properties; otherwise it is left unread', async () => {
-    const form: FormatEntry = {
-      format: 'form',
-      mediaType: 'application/x-www-form-urlencoded',
-      contentType: 'application/x-www-form-urlencoded',
-      read: (body) => Object.fromEntries(new URLSearchParams(body)),
-    };
-    const bodyProbe = (entries: FormatEntry[]) => {
-      const formats = createFormatRegistry(entries);
-      const app = express();
-      app.use(resolveOperation(contractOperations().all, formats));
-      app.use(express.json());
-      app.use(readBody(formats, 1024));
-      app.use((req: Request, res) => {
-        res.json({ body: req.body ?? null });
-      });
-      app.use((error: { status?: number }, _req: Request, res: express.Response, _next: express.NextFunction) => {
-        res.status(error.status ?? 500).json({});
-      });
-      return app;
-    };
-    const send = (app: express.Express) =>
-      request(app).post('/json/reply/EchoRequest').type('form').send('Message=hi&Extra=1');
-    expect((await send(bodyProbe([jsonFormat, xmlFormat, form]))).body).to.deep.equal({
-      body: { Message: 'hi', Extra: '1' },
-    });
-    expect((await send(bodyProbe([jsonFormat, xmlFormat]))).body).to.deep.equal({ body: null });
-    const tooLarge = await request(bodyProbe([jsonFormat, form]))
-      .post('/json/reply/EchoRequest')
-      .type('form')
-      .send(`Message=${'x'.repeat(2000)}`);
-    expect(tooLarge.status).to.equal(413);
   });
 });
