@@ -37,10 +37,29 @@ export async function withKeyStore(
     return use(server, config, (await server.serviceUrl()) ?? configuredServiceUrl(config));
   }
   try {
-    return await use(keyAdminOf(store), config, configuredServiceUrl(config));
+    return await use(keyAdminOf(store), config, await runningServiceUrl(config));
   } finally {
     await store.close({ beforeExit: true });
   }
+}
+
+/** How long a tool waits for a running server to say where it answers. */
+const ASK_SERVER_MS = 2_000;
+
+/**
+ * Where the service answers: as the server running on this DATA_DIR says (its keys.sock; PUBLIC_BASE_URL, or its
+ * port and BASE_PATH), else as a server started with this configuration would.
+ */
+export async function runningServiceUrl(config: AppConfig): Promise<string> {
+  const socket = keyAdminSocketPath(config.dataDir);
+  if (existsSync(socket)) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ASK_SERVER_MS)));
+    const told = await Promise.race([keyAdminClient(socket).serviceUrl(), late]).catch(() => undefined);
+    clearTimeout(timer);
+    if (told) return told;
+  }
+  return configuredServiceUrl(config);
 }
 
 /** Where a server started with this configuration answers (PUBLIC_BASE_URL when set). */

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { parseOperatorId } from '../src/auth/api-keys.ts';
 import { runCli, usageError } from '../src/ops/cli-failure.ts';
 import { withKeyStore } from './cli.ts';
+import { ledgerSpan, spanReportUrl } from '../src/ops/ledger-span.ts';
 
 const USAGE = 'usage: npm run keys -- create --company <id>[,<id>...] [--name <name>] | revoke <id> | list';
 
@@ -57,9 +58,14 @@ async function main(): Promise<number> {
         });
         console.log(`created key ${record.id} (${record.name}) for companies ${record.companyIds.join(', ')}`);
         console.log(`key (shown once, stored hashed): ${key}`);
-        console.log(
-          `  curl -H 'X-ApiKey: ${key}' '${serviceUrl}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${record.companyIds[0]}'`,
-        );
+        // A range that covers the company's figures: the default one (this year to date) may show only zeros.
+        for (const companyId of record.companyIds) {
+          const span = await ledgerSpan(store, companyId);
+          const url = span
+            ? spanReportUrl(serviceUrl, companyId, span)
+            : `${serviceUrl}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${companyId}`;
+          console.log(`  curl -H 'X-ApiKey: ${key}' '${url}'`);
+        }
         return 0;
       }
       case 'revoke': {

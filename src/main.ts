@@ -4,7 +4,7 @@
  * comes after the listen: the demo key (shown once) and the key-administration socket. A failure is one sentence
  * (src/ops/failure-sentence.ts; the stack under DEBUG=1) and exit code 1.
  */
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { createFirstApiKey } from './auth/api-keys.ts';
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
@@ -12,9 +12,9 @@ import { debugEnabled, failureSentence } from './ops/failure-sentence.ts';
 import { createLogger } from './ops/logger.ts';
 import { printStartBanner } from './ops/start-banner.ts';
 import { openStore } from './store/open-store.ts';
-import { keyAdminSocketPath, listenKeyAdmin } from './ops/key-admin-socket.ts';
+import { keyAdminAnswers, keyAdminSocketPath, listenKeyAdmin } from './ops/key-admin-socket.ts';
 import { seedDemoIfEmpty } from './store/demo-ledger.ts';
-import { listen, warmUp } from './server.ts';
+import { listen, warmUp, withFreePortSuggested } from './server.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -44,23 +44,33 @@ async function main(): Promise<void> {
   const app = await createApp({ config, store, logger, finishLater: (work) => void unfinished.push(work) });
   const listening = await listen(app, config.port, config.host).catch(async (err: unknown) => {
     await store.close({ beforeExit: true });
-    throw err;
+    throw await withFreePortSuggested(err, config.host);
   });
   const { server } = listening;
   // The service's root: under BASE_PATH when one is set.
   const url = listening.url + (config.basePath ?? '');
+  // Where users reach it: every URL printed here or by the tools (asked through the socket) is this one.
+  const publicUrl = config.publicBaseUrl?.replace(/\/$/, '') ?? url;
   // The embedded file has one writer, this process: `npm run keys` reaches its key operations through this socket.
-  const keyAdminPath = store.kind === 'duckdb' ? keyAdminSocketPath(config.dataDir) : undefined;
+  // Over PostgreSQL the tools open the database themselves and ask the socket only where the service answers; the
+  // first instance on this DATA_DIR keeps it, and without it (DATA_DIR not writable) they print the configured URL.
+  const socketPath = keyAdminSocketPath(config.dataDir);
+  const embedded = store.kind === 'duckdb';
+  const keyAdminPath = embedded || !(await keyAdminAnswers(socketPath)) ? socketPath : undefined;
   // Not fatal: without it (a path too long for a Unix socket, a read-only directory) keys are managed with the server
   // stopped.
   const keyAdmin = keyAdminPath
-    ? await listenKeyAdmin(keyAdminPath, store, () => url).catch(
-        (err: unknown) =>
-          void logger.warn(
-            { err, path: keyAdminPath },
-            'no key administration socket: stop the server to run npm run keys',
-          ),
-      )
+    ? await Promise.resolve()
+        .then(() => embedded || mkdirSync(config.dataDir, { recursive: true }))
+        .then(() => listenKeyAdmin(keyAdminPath, store, () => publicUrl))
+        .catch((err: unknown) =>
+          embedded
+            ? void logger.warn(
+                { err, path: keyAdminPath },
+                'no key administration socket: stop the server to run npm run keys',
+              )
+            : void logger.debug({ err, path: keyAdminPath }, 'no socket telling the tools where this server answers'),
+        )
     : undefined;
   if (keyAdmin && keyAdminPath) process.once('exit', () => rmSync(keyAdminPath, { force: true }));
   await warmUp(url);
@@ -103,7 +113,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   // Printed once a signal would stop the process cleanly: a caller may act on the first banner line (and a stop that
   // comes while the rest reads the store ends the process with 0, as any stop does).
-  await printStartBanner({ url, store, auth: config.auth, demoKey }, (text) => console.log(text)).catch(
+  await printStartBanner({ url, publicUrl, store, auth: config.auth, demoKey }, (text) => console.log(text)).catch(
     (err: unknown) => {
       if (!stopping) throw err;
     },

@@ -4,7 +4,7 @@
  */
 import type { Express } from 'express';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { contractOperations } from './contract/operations.ts';
 import { warmUpHeaders } from './ops/warm-up-requests.ts';
 
@@ -25,6 +25,33 @@ export async function listen(app: Express, port: number, host: string): Promise<
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return { server, url: `http://${hostPart}:${address.port}` };
+}
+
+/** How far above a busy port a free one is looked for. */
+const PORTS_TRIED = 50;
+
+function portIsFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createNetServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A busy port's error with `suggestedPort`: the first port above it that was free when looked at (the start's
+ * one-sentence failure names it).
+ */
+export async function withFreePortSuggested(error: unknown, host: string): Promise<unknown> {
+  const e = error as { code?: string; port?: number; suggestedPort?: number };
+  if (e?.code !== 'EADDRINUSE' || typeof e.port !== 'number') return error;
+  for (let port = e.port + 1; port <= Math.min(e.port + PORTS_TRIED, 65_535); port++) {
+    if (await portIsFree(port, host)) {
+      e.suggestedPort = port;
+      break;
+    }
+  }
+  return error;
 }
 
 /**

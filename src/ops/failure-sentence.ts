@@ -10,6 +10,8 @@ type SystemError = Error & {
   path?: string;
   address?: string;
   port?: number;
+  /** A port that was free when the error was raised (a busy port's). */
+  suggestedPort?: number;
   cause?: unknown;
 };
 
@@ -27,7 +29,7 @@ const SYSTEM_ERRORS: Record<string, (e: SystemError) => string> = {
     `${e.path ?? 'a file'} cannot be opened (operation not permitted): run as a user who may, or choose another path.`,
   EROFS: (e) => `${e.path ?? 'the path'} is on a read-only file system: choose a writable DATA_DIR.`,
   EADDRINUSE: (e) =>
-    `Port ${e.port} (PORT) is already in use${e.address ? ` on ${e.address}` : ''}: stop the process that holds it, or start on another port, e.g. PORT=${(e.port ?? 8080) + 1} npm start.`,
+    `Port ${e.port} (PORT) is already in use${e.address ? ` on ${e.address}` : ''}: stop the process that holds it, or start on another port, e.g. PORT=${e.suggestedPort ?? (e.port ?? 8080) + 1} npm start${e.suggestedPort ? ` (${e.suggestedPort} is free)` : ''}.`,
   EADDRNOTAVAIL: (e) =>
     `${e.address} (HOST) is not an address of this machine: set HOST to one of its addresses, e.g. HOST=127.0.0.1.`,
   ECONNREFUSED: (e) =>

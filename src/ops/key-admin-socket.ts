@@ -9,18 +9,22 @@
  * Only the four key-administration operations are reachable, each checking its arguments: a new key is made by the
  * server (issueApiKey: the caller never chooses its hash) for companies that exist; a revocation names a positive
  * integer id. And `serviceUrl`: where the server answers (so the curl line `npm run keys -- create` prints
- * names the port the server really listens on). And `importCsv`: `npm run import` hands the server the paths of its
- * files, which the server reads and loads into its own store (readers keep seeing the old figures until the import
- * commits, then the new ones).
+ * names where the server really answers: PUBLIC_BASE_URL, or its address, port and BASE_PATH). And `importCsv`:
+ * `npm run import` hands the server the paths of its files, which the server reads and loads into its own store
+ * (readers keep seeing the old figures until the import commits, then the new ones); the server sends
+ * `{"progress": ...}` lines while it works, may ask `{"confirm": changes}` (the CLI answers `{"confirmed": bool}`),
+ * and ends with the result line.
  */
 import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
-import { createConnection, createServer, type Server } from 'node:net';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { issueApiKey } from '../auth/api-keys.ts';
-import type { ApiKeyRecord, LedgerStore } from '../store/ledger/ledger-store.ts';
+import type { ApiKeyRecord, ImportProgress, LedgerStore } from '../store/ledger/ledger-store.ts';
 import { importLedgerFiles, type ImportFilesReply, type ImportFilesRequest } from '../store/import/csv-import.ts';
+import { unallowed, type AllowedChanges, type ImportChange } from '../store/import/import-changes.ts';
+import { importedCompanies, type ImportedCompany } from './import-summary.ts';
 
 /** What the keys CLI does: on the store itself (keyAdminOf) or through a running server's socket (keyAdminClient). */
 export interface KeyAdminStore {
@@ -28,10 +32,16 @@ export interface KeyAdminStore {
   listApiKeys: LedgerStore['listApiKeys'];
   revokeApiKey: LedgerStore['revokeApiKey'];
   issueApiKey(request: { name: string; companyIds: number[] }): Promise<{ key: string; record: ApiKeyRecord }>;
+  /** The company's first and last day with figures (for a curl line whose range covers them). */
+  pnlSpan: LedgerStore['pnlSpan'];
 }
 type Op = keyof KeyAdminStore;
-const OPS: readonly Op[] = ['listCompanies', 'issueApiKey', 'revokeApiKey', 'listApiKeys'];
-type AdminStore = Pick<LedgerStore, 'listCompanies' | 'createApiKey' | 'revokeApiKey' | 'listApiKeys'>;
+const OPS: readonly Op[] = ['listCompanies', 'issueApiKey', 'revokeApiKey', 'listApiKeys', 'pnlSpan'];
+type AdminStore = Pick<LedgerStore, 'listCompanies' | 'createApiKey' | 'revokeApiKey' | 'listApiKeys' | 'pnlSpan'>;
+/** What an import through the socket needs of the server's store. */
+type ImportStore = Pick<LedgerStore, 'loadJournal' | 'storedCatalog'>;
+
+const positiveId = (id: unknown): id is number => typeof id === 'number' && Number.isSafeInteger(id) && id > 0;
 
 /** The key operations on a store, each checking what it is given (the socket passes another process's arguments). */
 export function keyAdminOf(store: AdminStore): KeyAdminStore {
@@ -40,9 +50,14 @@ export function keyAdminOf(store: AdminStore): KeyAdminStore {
     listApiKeys: () => store.listApiKeys(),
     issueApiKey: (request) => issueApiKey(store, request),
     revokeApiKey: (id: unknown) => {
-      if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0)
+      if (!positiveId(id))
         return Promise.reject(new Error(`a key id is a positive integer, got ${JSON.stringify(id)}`));
       return store.revokeApiKey(id);
+    },
+    pnlSpan: (id: unknown) => {
+      if (!positiveId(id))
+        return Promise.reject(new Error(`a company id is a positive integer, got ${JSON.stringify(id)}`));
+      return store.pnlSpan(id);
     },
   };
 }
@@ -84,28 +99,75 @@ function ensurePrivateDirectory(path: string): void {
   }
 }
 
+/** True when a server listens on the socket (one that is gone leaves a file nobody answers). */
+export function keyAdminAnswers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** One connection's lines, read one at a time (a request, then an answer to the server's question). */
+function lineReader(socket: Socket): () => Promise<string> {
+  let buffered = '';
+  let waiting: ((line: string) => void) | undefined;
+  const deliver = () => {
+    const end = buffered.indexOf('\n');
+    if (end === -1 || !waiting) return;
+    const line = buffered.slice(0, end);
+    buffered = buffered.slice(end + 1);
+    const resolve = waiting;
+    waiting = undefined;
+    resolve(line);
+  };
+  socket.on('data', (chunk: string) => {
+    buffered += chunk;
+    if (buffered.length > MAX_REQUEST_BYTES) return void socket.destroy();
+    deliver();
+  });
+  return () =>
+    new Promise<string>((resolve, reject) => {
+      waiting = resolve;
+      socket.once('close', () => reject(new Error('the client went away')));
+      deliver();
+    });
+}
+
+/** How a connection talks back while it is answered: lines before the result, and a question awaiting its answer. */
+interface Conversation {
+  send(message: object): void;
+  ask(message: object): Promise<unknown>;
+}
+
 export async function listenKeyAdmin(
   path: string,
-  ledger: AdminStore & Pick<LedgerStore, 'loadJournal'>,
+  ledger: AdminStore & ImportStore,
   serviceUrl: ServiceUrl = () => undefined,
 ): Promise<Server> {
   const store = keyAdminOf(ledger);
   ensurePrivateDirectory(path);
   rmSync(path, { force: true }); // a socket file left by a process that was killed
   const server = createServer((socket) => {
-    let buffered = '';
     socket.setEncoding('utf8');
     socket.on('error', () => undefined);
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      if (buffered.length > MAX_REQUEST_BYTES) return void socket.destroy();
-      const end = buffered.indexOf('\n');
-      if (end === -1) return;
-      socket.pause();
-      void answer(buffered.slice(0, end), store, serviceUrl, ledger).then((reply) =>
-        socket.end(`${JSON.stringify(reply)}\n`),
+    const nextLine = lineReader(socket);
+    const conversation: Conversation = {
+      send: (message) => void socket.write(`${JSON.stringify(message)}\n`),
+      ask: async (message) => {
+        socket.write(`${JSON.stringify(message)}\n`);
+        return JSON.parse(await nextLine()) as unknown;
+      },
+    };
+    void nextLine()
+      .then((line) => answer(line, store, serviceUrl, ledger, conversation))
+      .then(
+        (reply) => socket.end(`${JSON.stringify(reply)}\n`),
+        () => socket.destroy(),
       );
-    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -119,11 +181,12 @@ async function answer(
   line: string,
   store: KeyAdminStore,
   serviceUrl: ServiceUrl,
-  ledger: Pick<LedgerStore, 'loadJournal'>,
+  ledger: AdminStore & ImportStore,
+  conversation: Conversation,
 ): Promise<{ ok: unknown } | { error: string }> {
   try {
     const { op, args } = JSON.parse(line) as { op: Op | 'serviceUrl' | typeof IMPORT_OP; args: unknown[] };
-    if (op === IMPORT_OP) return { ok: await importLedgerFiles(ledger, importRequest(args)) };
+    if (op === IMPORT_OP) return { ok: await importAnswer(ledger, importRequest(args), conversation) };
     if (op === 'serviceUrl') return { ok: serviceUrl() ?? null };
     if (!OPS.includes(op) || !Array.isArray(args)) return { error: `unknown operation ${String(op)}` };
     const run = store[op] as (...a: unknown[]) => Promise<unknown>;
@@ -131,6 +194,31 @@ async function answer(
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** The server's answer to an import: progress lines meanwhile, a question when a change needs confirming. */
+export type ImportAnswer =
+  | { loaded: number; companies: ImportedCompany[] }
+  | Exclude<ImportFilesReply, { loaded: number }>;
+
+async function importAnswer(
+  ledger: AdminStore & ImportStore,
+  { ask, ...request }: ImportFilesRequest & { ask: boolean },
+  conversation: Conversation,
+): Promise<ImportAnswer> {
+  const reply = await importLedgerFiles(ledger, request, {
+    progress: (progress) => conversation.send({ progress }),
+    confirm: async (changes) => {
+      conversation.send({ changes });
+      const open = unallowed(changes, request.allow ?? {});
+      if (!open.length) return true;
+      if (!ask) return false;
+      const answer = (await conversation.ask({ confirm: open })) as { confirmed?: unknown };
+      return answer.confirmed === true;
+    },
+  });
+  if (!('loaded' in reply)) return reply;
+  return { loaded: reply.loaded, companies: await importedCompanies(ledger, reply.companyIds) };
 }
 
 function revive(record: ApiKeyRecord): ApiKeyRecord {
@@ -143,19 +231,29 @@ function revive(record: ApiKeyRecord): ApiKeyRecord {
 
 const IMPORT_OP = 'importCsv';
 
-/** The import's arguments as another process sent them: absolute paths, an optional positive company, a flag. */
-function importRequest(args: unknown): ImportFilesRequest {
+/**
+ * The import's arguments as another process sent them: absolute paths, an optional positive company, flags, the
+ * kinds of change allowed, and whether the caller can be asked.
+ */
+function importRequest(args: unknown): ImportFilesRequest & { ask: boolean } {
   const [request] = Array.isArray(args) ? (args as unknown[]) : [];
-  const { journal, reference, companyId, replace } = (request ?? {}) as Record<string, unknown>;
+  const { journal, reference, companyId, replace, allow, ask } = (request ?? {}) as Record<string, unknown>;
   const path = (p: unknown) => typeof p === 'string' && p.startsWith('/');
+  const flags = (a: unknown) =>
+    a === undefined ||
+    (typeof a === 'object' &&
+      a !== null &&
+      Object.entries(a).every(([k, v]) => ['reference', 'entries'].includes(k) && typeof v === 'boolean'));
   if (
     !path(journal) ||
     (reference !== undefined && !path(reference)) ||
-    (companyId !== undefined && !(Number.isSafeInteger(companyId) && (companyId as number) > 0)) ||
-    (replace !== undefined && typeof replace !== 'boolean')
+    (companyId !== undefined && !positiveId(companyId)) ||
+    (replace !== undefined && typeof replace !== 'boolean') ||
+    !flags(allow) ||
+    (ask !== undefined && typeof ask !== 'boolean')
   ) {
     throw new Error(
-      'importCsv takes { journal, reference?, companyId?, replace? }: absolute paths, a positive company id, a boolean',
+      'importCsv takes { journal, reference?, companyId?, replace?, allow?, ask? }: absolute paths, a positive company id, booleans',
     );
   }
   return {
@@ -163,25 +261,68 @@ function importRequest(args: unknown): ImportFilesRequest {
     reference: reference as string | undefined,
     companyId: companyId as number | undefined,
     replace: replace as boolean | undefined,
+    allow: allow as AllowedChanges | undefined,
+    ask: ask === true,
   };
 }
 
-function call(path: string, op: Op | 'serviceUrl' | typeof IMPORT_OP, args: unknown[]): Promise<unknown> {
+/** What a client does with the lines the server sends before its result. */
+interface Listener {
+  progress?: (progress: ImportProgress) => void;
+  /** Every change the import makes to existing data, before it asks or goes on. */
+  changes?: (changes: ImportChange[]) => void;
+  /** Asked about the changes the request's flags do not allow; without it the server refuses them. */
+  confirm?: (changes: ImportChange[]) => Promise<boolean>;
+}
+
+function call(
+  path: string,
+  op: Op | 'serviceUrl' | typeof IMPORT_OP,
+  args: unknown[],
+  listener: Listener = {},
+): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(path);
-    let reply = '';
+    let buffered = '';
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      fn();
+    };
+    const onLine = (line: string) => {
+      const parsed = JSON.parse(line) as {
+        ok?: unknown;
+        error?: string;
+        progress?: ImportProgress;
+        changes?: ImportChange[];
+        confirm?: ImportChange[];
+      };
+      if (parsed.progress) return listener.progress?.(parsed.progress);
+      if (parsed.changes) return listener.changes?.(parsed.changes);
+      if (parsed.confirm) {
+        const confirm = listener.confirm ?? (() => Promise.resolve(false));
+        return void confirm(parsed.confirm).then((confirmed) => socket.write(`${JSON.stringify({ confirmed })}\n`));
+      }
+      settle(() => (parsed.error !== undefined ? reject(new Error(parsed.error)) : resolve(parsed.ok)));
+    };
     socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (reply += chunk));
-    socket.on('error', reject);
-    socket.on('end', () => {
-      try {
-        const parsed = JSON.parse(reply) as { ok?: unknown; error?: string };
-        if (parsed.error !== undefined) reject(new Error(parsed.error));
-        else resolve(parsed.ok);
-      } catch (error) {
-        reject(error);
+    socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
+        const line = buffered.slice(0, end);
+        buffered = buffered.slice(end + 1);
+        try {
+          onLine(line);
+        } catch (error) {
+          settle(() => reject(error));
+        }
       }
     });
+    socket.on('error', (error) => settle(() => reject(error)));
+    socket.on('close', () =>
+      settle(() => reject(new Error(`the server closed ${path} before it answered (did it stop?)`))),
+    );
     socket.write(`${JSON.stringify({ op, args })}\n`);
   });
 }
@@ -197,10 +338,23 @@ export function keyAdminClient(path: string): KeyAdminStore & { serviceUrl(): Pr
     },
     revokeApiKey: (id) => call(path, 'revokeApiKey', [id]) as Promise<boolean>,
     listApiKeys: async () => ((await call(path, 'listApiKeys', [])) as ApiKeyRecord[]).map(revive),
+    pnlSpan: async (id) => ((await call(path, 'pnlSpan', [id])) as { first: string; last: string } | null) ?? undefined,
   };
 }
 
-/** `npm run import` through a running server's socket: the server reads the files and loads them into its store. */
-export function importThroughServer(path: string, request: ImportFilesRequest): Promise<ImportFilesReply> {
-  return call(path, IMPORT_OP, [request]) as Promise<ImportFilesReply>;
+/**
+ * `npm run import` through a running server's socket: the server reads the files and loads them into its store,
+ * telling `listener` its progress, and asking it to confirm changes to existing data the request does not allow.
+ */
+export function importThroughServer(
+  path: string,
+  request: ImportFilesRequest,
+  listener: Listener = {},
+): Promise<ImportAnswer> {
+  return call(
+    path,
+    IMPORT_OP,
+    [{ ...request, ask: listener.confirm !== undefined }],
+    listener,
+  ) as Promise<ImportAnswer>;
 }

@@ -13,8 +13,10 @@ import { warmUpHeaders } from './warm-up-requests.ts';
 const COMPANIES_SHOWN = 3;
 
 export interface BannerFacts {
-  /** The service's root (under BASE_PATH). */
+  /** The service's root where it listens (under BASE_PATH). */
   url: string;
+  /** Where users reach it (PUBLIC_BASE_URL, else `url`): the root of every URL printed. */
+  publicUrl?: string;
   store: Pick<LedgerStore, 'kind' | 'listCompanies' | 'pnlSpan'>;
   auth: AuthMode;
   /** The demo key made on this start, if one was. */
@@ -25,12 +27,15 @@ export interface BannerFacts {
  * The report page (HTML) of a report URL: its `Url`, with the key as `apikey` so a browser can open it. Asked as the
  * warm-up asks (not a user's request: not logged).
  */
-async function reportPageUrl(reportUrl: string, key?: string): Promise<string | undefined> {
+async function reportLink(reportUrl: string, key?: string): Promise<string | undefined> {
   const res = await fetch(reportUrl, { headers: { ...warmUpHeaders(), ...(key ? { 'X-ApiKey': key } : {}) } });
   if (!res.ok) return undefined;
-  const { Url } = (await res.json()) as { Url: string };
-  return key ? `${Url}${Url.includes('?') ? '&' : '?'}apikey=${encodeURIComponent(key)}` : Url;
+  return ((await res.json()) as { Url: string }).Url;
 }
+
+/** A report link with the key as `apikey`, which a browser sends. */
+const withKeyParameter = (link: string, key: string | undefined) =>
+  key ? `${link}${link.includes('?') ? '&' : '?'}apikey=${encodeURIComponent(key)}` : link;
 
 /**
  * Prints the banner: where it listens at once, then the lines that read the store (each company's span, one query) as
@@ -46,18 +51,18 @@ export async function printStartBanner(
   print((await ledgerLines(facts, today)).join('\n'));
 }
 
-async function ledgerLines({ url, store, auth, demoKey }: BannerFacts, today: Date): Promise<string[]> {
+async function ledgerLines({ url, publicUrl, store, auth, demoKey }: BannerFacts, today: Date): Promise<string[]> {
   const keyHeader = auth === 'none' ? '' : `-H 'X-ApiKey: ${demoKey ?? '<your key>'}' `;
   const lines: string[] = [];
   const companies = await store.listCompanies();
-  let demoPage: string | undefined;
+  let demoLink: string | undefined;
   for (const company of companies.slice(0, COMPANIES_SHOWN)) {
     const span = await ledgerSpan(store, company.id);
     lines.push(describeSpan(`Company ${company.id} (${company.name})`, span, today));
     if (!span) continue;
-    const reportUrl = spanReportUrl(url, company.id, span);
-    lines.push(`  curl ${keyHeader}'${reportUrl}'`);
-    if (company.id === 1 && (demoKey || auth === 'none')) demoPage = await reportPageUrl(reportUrl, demoKey);
+    lines.push(`  curl ${keyHeader}'${spanReportUrl(publicUrl ?? url, company.id, span)}'`);
+    if (company.id === 1 && (demoKey || auth === 'none'))
+      demoLink = await reportLink(spanReportUrl(url, company.id, span), demoKey);
   }
   if (companies.length > COMPANIES_SHOWN)
     lines.push(`  (${companies.length - COMPANIES_SHOWN} more companies: change CompanyId)`);
@@ -69,6 +74,13 @@ async function ledgerLines({ url, store, auth, demoKey }: BannerFacts, today: Da
     lines.push(
       'Reports need an API key: make one with `npm run keys -- create --company 1` (list: `npm run keys -- list`).',
     );
-  if (demoPage) lines.push(`  open in a browser (report page with chart): ${demoPage}`);
+  if (demoLink) {
+    lines.push(`  open in a browser (report page with chart): ${withKeyParameter(demoLink, demoKey)}`);
+    lines.push(`  as a spreadsheet (or .csv): curl ${keyHeader}-o report.xlsx '${demoLink}.xlsx'`);
+  } else if (companies.length > 0) {
+    lines.push(
+      `  as CSV or XLSX: the report's Url (in its JSON answer) with .csv or .xlsx appended, e.g. curl ${keyHeader}-o report.csv '<Url>.csv'`,
+    );
+  }
   return lines;
 }

@@ -2,7 +2,13 @@
  * Which report row each account's amounts land in (pnl-semantics §3.5, §3.7): the native account, or with
  * account mapping its standard account (unmapped accounts go to `Unmapped <Type>` in their own section).
  */
-import type { Account, AccountType, CompanyCatalog, PnlAccountType, StandardAccount } from '../store/ledger/ledger-store.ts';
+import type {
+  Account,
+  AccountType,
+  CompanyCatalog,
+  PnlAccountType,
+  StandardAccount,
+} from '../store/ledger/ledger-store.ts';
 import { SECTION_OF_TYPE, type SectionSpec } from './pnl-layout.ts';
 
 export interface RowKey {

@@ -42,7 +42,13 @@ import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from '../sql/setti
 import { JournalLineError } from '../ledger/errors.ts';
 import { inTransaction, type SqlParam, type SqlRow, type SqlSession, type Staging } from '../sql/session.ts';
 import { checkRange, isFiltered, sumFromIndex } from '../memory/index-sums.ts';
-import { defaultIndexMemoryMb, IndexBudget, objectBytes, type BuildTimes, type IndexStats } from '../memory/index-budget.ts';
+import {
+  defaultIndexMemoryMb,
+  IndexBudget,
+  objectBytes,
+  type BuildTimes,
+  type IndexStats,
+} from '../memory/index-budget.ts';
 
 /** Runs one task at a time on a connection (DuckDB connections are not meant for interleaved statements). */
 class Serial {
@@ -516,6 +522,10 @@ export class DuckDbLedgerStore implements LedgerStore {
 
   pnlSpan(companyId: number): Promise<{ first: string; last: string } | undefined> {
     return this.read((s) => pnlSpan(s, companyId));
+  }
+
+  storedCatalog(companyId: number): Promise<CompanyCatalog | undefined> {
+    return this.read((s) => readCatalog(s, companyId));
   }
 
   listCompanies(): Promise<Company[]> {

@@ -14,6 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse/sync';
 import { atLine, JournalLineError, LedgerValidationError, type BatchIssue } from '../ledger/errors.ts';
 import { readImportText, withImportFile } from './import-file.ts';
+import { importChanges, ImportNotConfirmed, type AllowedChanges, type ImportChange } from './import-changes.ts';
 import { describeJournalFile, readHead } from './journal-file.ts';
 import { checkLedgerFileShapes } from './ledger-file-shape.ts';
 import type { Account, AccountType, JournalLoad, LedgerBatch, LedgerStore } from '../ledger/ledger-store.ts';
@@ -156,6 +157,12 @@ export function parseReferenceCsv(text: string): { referenceLines: ReferenceLine
   return { batch, referenceLines: lines };
 }
 
+/** The companies an import loads: the journal's first, then those its reference file names. */
+export function importedCompanyIds(reference: string | undefined, companyId: number | undefined): number[] {
+  const ref = reference === undefined ? undefined : parseReferenceCsv(reference);
+  return [...new Set([journalCompany(ref, companyId), ...(ref?.batch.companies ?? []).map((c) => c.id)])];
+}
+
 /** `--company N`, else the single company of the reference file, else 1. */
 function journalCompany(ref: { batch: LedgerBatch } | undefined, companyId: number | undefined): number {
   return companyId ?? (ref?.batch.companies?.length === 1 ? ref.batch.companies[0]!.id : 1);
@@ -195,13 +202,18 @@ async function withJournalFile<T>(journal: JournalInput, use: (path: string) => 
  * checks it. Returns the number of entries loaded.
  */
 export async function importLedgerCsv(
-  store: Pick<LedgerStore, 'loadJournal'>,
+  store: Pick<LedgerStore, 'loadJournal' | 'storedCatalog' | 'pnlSpan'>,
   journal: JournalInput,
   options: {
     reference?: string;
     companyId?: number /** Re-imported entry ids replace their earlier entries. */;
     replace?: boolean;
     /** Told each step of the import as it starts (and the share of the file read, when the engine says). */ progress?: JournalLoad['progress'];
+    /**
+     * Asked, before anything is written, whether to go on with the changes the import makes to data the store holds
+     * (import-changes.ts); false refuses the import with ImportNotConfirmed. Without it the import does not look.
+     */
+    confirm?: (changes: ImportChange[]) => Promise<boolean>;
   } = {},
 ): Promise<number> {
   return withJournalFile(journal, async (path) => {
@@ -209,11 +221,16 @@ export async function importLedgerCsv(
     checkLedgerFileShapes(head, options.reference, (file, reason) => new CsvImportError(1, reason, file));
     const ref = options.reference !== undefined ? parseReferenceCsv(options.reference) : undefined;
     const references: LedgerBatch = { ...(ref?.batch ?? {}), replaceEntries: options.replace === true };
+    const companyId = journalCompany(ref, options.companyId);
+    if (options.confirm) {
+      const changes = await importChanges(store, references, companyId);
+      if (changes.length && !(await options.confirm(changes))) throw new ImportNotConfirmed(changes);
+    }
     try {
       const file = await describeJournalFile(path, head);
       return await store.loadJournal({
         references,
-        companyId: journalCompany(ref, options.companyId),
+        companyId,
         journal: file,
         progress: options.progress,
       });
@@ -230,27 +247,35 @@ export interface ImportFilesRequest {
   reference?: string;
   companyId?: number;
   replace?: boolean;
+  /** The kinds of change to existing data the user allowed by flag (import-changes.ts). */
+  allow?: AllowedChanges;
 }
 
 export type ImportFilesReply =
-  | { loaded: number }
-  | { refused: { line: number; reason: string; file: 'journal' | 'reference' } };
+  | { loaded: number; companyIds: number[] }
+  | { refused: { line: number; reason: string; file: 'journal' | 'reference' } }
+  | { unconfirmed: ImportChange[] };
 
-/** Imports the files as the CLI would; a refusal is an answer (its CSV line and reason), not an error. */
+/**
+ * Imports the files as the CLI would; a refusal is an answer (its CSV line and reason, or the changes to existing data
+ * that were neither allowed nor confirmed through `confirm`), not an error.
+ */
 export async function importLedgerFiles(
-  store: Pick<LedgerStore, 'loadJournal'>,
+  store: Pick<LedgerStore, 'loadJournal' | 'storedCatalog' | 'pnlSpan'>,
   request: ImportFilesRequest,
+  report: Pick<NonNullable<Parameters<typeof importLedgerCsv>[2]>, 'progress' | 'confirm'> = {},
 ): Promise<ImportFilesReply> {
   const reference = request.reference === undefined ? undefined : await readImportText(request.reference);
   try {
     const loaded = await importLedgerCsv(
       store,
       { path: request.journal },
-      { reference, companyId: request.companyId, replace: request.replace },
+      { reference, companyId: request.companyId, replace: request.replace, ...report },
     );
-    return { loaded };
+    return { loaded, companyIds: importedCompanyIds(reference, request.companyId) };
   } catch (err) {
     if (err instanceof CsvImportError) return { refused: { line: err.line, reason: err.reason, file: err.file } };
+    if (err instanceof ImportNotConfirmed) return { unconfirmed: err.changes };
     throw err;
   }
 }

@@ -241,6 +241,11 @@ export interface LedgerStore {
    * exit right after: no in-memory index is built); undefined when it has none.
    */
   pnlSpan(companyId: number): Promise<{ first: string; last: string } | undefined>;
+  /**
+   * The company's catalog as stored now, by SQL (for tools: no in-memory state is built or kept), or undefined when
+   * there is no such company.
+   */
+  storedCatalog(companyId: number): Promise<CompanyCatalog | undefined>;
   /** Every company, by id (for key scopes and tooling). */
   listCompanies(): Promise<Company[]>;
   /** Stores a new API key (hash and scope) and returns it with its id. */

@@ -417,6 +417,10 @@ export class PostgresLedgerStore implements LedgerStore {
     return this.withClient((c) => pnlSpan(session(c), companyId));
   }
 
+  storedCatalog(companyId: number): Promise<CompanyCatalog | undefined> {
+    return this.withClient((c) => readCatalog(session(c), companyId));
+  }
+
   listCompanies(): Promise<Company[]> {
     return this.withClient((c) => keys.listCompanies(session(c)));
   }

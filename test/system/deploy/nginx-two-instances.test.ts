@@ -236,6 +236,7 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
       path.join(dir, 'journal-2.csv'),
       '--reference',
       path.join(dir, 'reference-2.csv'),
+      '--append',
     );
     await new Promise((r) => setTimeout(r, Math.max(300, (Date.now() - started) / 4)));
     importing = false;

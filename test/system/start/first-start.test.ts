@@ -105,8 +105,10 @@ describe('first start: what a new user reads', function () {
     try {
       const outcome = await failedStart({ DATA_DIR: data, PORT: String(port) });
       expect(outcome.code).to.equal(1);
-      expect(outcome.stderr.trim()).to.equal(
-        `Port ${port} (PORT) is already in use on 127.0.0.1: stop the process that holds it, or start on another port, e.g. PORT=${port + 1} npm start.`,
+      expect(outcome.stderr.trim()).to.match(
+        new RegExp(
+          `^Port ${port} \\(PORT\\) is already in use on 127\\.0\\.0\\.1: stop the process that holds it, or start on another port, e\\.g\\. PORT=(\\d+) npm start \\(\\1 is free\\)\\.$`,
+        ),
       );
       expect(outcome.stdout).to.equal('');
       expect(existsSync(path.join(data, 'keys.sock')), 'no keys.sock left').to.equal(false);
@@ -151,7 +153,7 @@ describe('first start: what a new user reads', function () {
       env,
     );
     expect(imported.code, imported.stderr).to.equal(0);
-    const spanLine = `Company 1: figures from ${year}-03-05 to ${year}-05-20 (all before this year: a report without UseCustomDateRange=true covers this year to date and shows zeros; this URL covers them).`;
+    const spanLine = `Company 1 (Import Co): figures from ${year}-03-05 to ${year}-05-20 (all before this year: a report without UseCustomDateRange=true covers this year to date and shows zeros; this URL covers them).`;
     expect(imported.stdout).to.include(spanLine);
     const query = `CompanyId=1&UseCustomDateRange=true&StartDate=${year}-03-05&EndDate=${year}-05-20&IncludeComputedColumns=true`;
     expect(imported.stdout).to.include(`http://127.0.0.1:8080/v1/Reporting/ProfitAndLoss/Flat?${query}`);
@@ -169,16 +171,19 @@ describe('first start: what a new user reads', function () {
     const curl = /curl -H 'X-ApiKey: (\S+)' '([^']+)'/.exec(created.stdout)!;
     expect(curl[2]!.startsWith(`${server.url}/`), `${curl[2]} is on the server's port`).to.equal(true);
     const key = { 'X-ApiKey': curl[1]! };
-    const defaultRange = (await (await fetch(curl[2]!, { headers: key })).json()) as {
+    const defaultRange = (await (
+      await fetch(`${server.url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1`, { headers: key })
+    ).json()) as {
       ReportModel: { Rows: { RowName: string; Values: number[] }[] };
     };
     expect(
       defaultRange.ReportModel.Rows.flatMap((r) => r.Values).every((v) => v === 0),
       'the default range shows zeros',
     ).to.equal(true);
-    const spanned = (await (
-      await fetch(`${server.url}/v1/Reporting/ProfitAndLoss/Flat?${query}`, { headers: key })
-    ).json()) as typeof defaultRange;
+    expect(curl[2], "keys create's curl line covers the span").to.equal(
+      `${server.url}/v1/Reporting/ProfitAndLoss/Flat?${query}`,
+    );
+    const spanned = (await (await fetch(curl[2]!, { headers: key })).json()) as typeof defaultRange;
     expect(spanned.ReportModel.Rows.find((r) => r.RowName === 'Total Income')?.Values.at(-1)).to.equal(1250);
   });
 });

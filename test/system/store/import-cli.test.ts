@@ -68,7 +68,7 @@ describe('npm run import (CLI)', function () {
   });
 
   it('When a file has one unbalanced entry, then the command fails naming the line and writes nothing', async () => {
-    const error = await importCsv('bad.csv').then(
+    const error = await importCsv('bad.csv', '--append').then(
       () => undefined,
       (e: { code: number; stderr: string; stdout: string }) => e,
     );
@@ -150,13 +150,13 @@ describe('npm run import while a server holds the DuckDB file', function () {
 
   it('When a handed-over file has a bad line or repeats an import, then it is refused at its line and nothing changes', async () => {
     const before = await figures();
-    const bad = await importCsv('bad.csv').then(
+    const bad = await importCsv('bad.csv', '--append').then(
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );
     expect(bad?.code).to.equal(1);
     expect(bad?.stderr).to.match(/line 4 \(entry C2, 2024-01-20\): lines do not balance/);
-    const again = await importCsv('good.csv').then(
+    const again = await importCsv('good.csv', '--append').then(
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );
@@ -172,7 +172,7 @@ describe('npm run import while a server holds the DuckDB file', function () {
     const readers = Array.from({ length: 3 }, async () => {
       while (importing) seen.push(await figures());
     });
-    await importCsv('big.csv').finally(() => {
+    await importCsv('big.csv', '--append').finally(() => {
       importing = false;
     });
     await Promise.all(readers);

@@ -127,6 +127,7 @@ async function figures(instance: ServerProcess, key: string): Promise<string> {
         ),
         '--reference',
         file('r2.csv', REFERENCE_2),
+        '--append',
       );
       const { figures: after } = await nextFigures(a!);
       expect(after[0]).to.equal(after[1]);
@@ -145,6 +146,7 @@ async function figures(instance: ServerProcess, key: string): Promise<string> {
             [5000, 999],
           ]),
         ),
+        '--append',
       );
       const {
         figures: [running],
