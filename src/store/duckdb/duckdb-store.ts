@@ -295,6 +295,8 @@ export class DuckDbLedgerStore implements LedgerStore {
     private readonly writer: DuckDBConnection,
     /** DuckDB's settings during an import (IMPORT_SETTINGS, without the memory cap in memory). */
     private readonly importSettings: Record<string, string>,
+    /** DuckDB's settings during a load (its default memory cap, for a file store). */
+    private readonly loadSettings: Record<string, string> | undefined,
     budgetBytes: number,
   ) {
     this.budget = new IndexBudget(budgetBytes, (companyId) => {
@@ -306,16 +308,22 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   static async open(path: string, options: { indexMemoryBytes?: number } = {}): Promise<DuckDbLedgerStore> {
-    // A file's pages are cached by the OS: DuckDB's own buffer pool (80% of the machine's memory by default) is capped
-    // so that an instance's memory is its index budget plus a bounded rest. An import sets its own cap (IMPORT_SETTINGS).
-    const instance = await DuckDBInstance.create(
-      path,
-      path === ':memory:' ? {} : { memory_limit: SERVING_MEMORY_LIMIT },
-    );
+    const instance = await DuckDBInstance.create(path);
     const readers = await Promise.all(Array.from({ length: READ_CONNECTIONS }, () => instance.connect()));
     const writer = await instance.connect();
     const budget = options.indexMemoryBytes ?? defaultIndexMemoryMb() * 2 ** 20;
-    return new DuckDbLedgerStore(instance, new ReaderPool(readers), writer, importSettings(path), budget);
+    // A file's pages are cached by the OS: DuckDB's own buffer pool (80% of the machine's memory by default) is capped
+    // while serving, so that an instance's memory is its index budget plus a bounded rest. A load (API batches, the
+    // demo ledger) runs under DuckDB's default, which its staging needs; an import under IMPORT_SETTINGS (it spills).
+    let loadSettings: Record<string, string> | undefined;
+    if (path !== ':memory:') {
+      const [row] = (
+        await writer.runAndReadAll("SELECT CAST(current_setting('memory_limit') AS VARCHAR) AS m")
+      ).getRowObjectsJS();
+      loadSettings = { memory_limit: String(row!.m) };
+      await writer.run(`SET memory_limit = '${SERVING_MEMORY_LIMIT}'`);
+    }
+    return new DuckDbLedgerStore(instance, new ReaderPool(readers), writer, importSettings(path), loadSettings, budget);
   }
 
   private read<T>(fn: (s: SqlSession) => Promise<T>): Promise<T> {
@@ -463,7 +471,7 @@ export class DuckDbLedgerStore implements LedgerStore {
         if (onlyIfEmpty && (await s.query('SELECT 1 AS x FROM companies LIMIT 1')).length > 0) return false;
         await loadBatch(s, 'duckdb', batch, (_s, staging) => writeStaging(this.writer, (staged = staging)));
         return true;
-      });
+      }, this.loadSettings);
     } finally {
       // Replaced entries left the pre-aggregates in SQL: their companies' indexes are read again rather than patched.
       const replaced = loaded && staged && batch.replaceEntries === true ? new Set(staged.entries.companyId) : [];
@@ -481,7 +489,7 @@ export class DuckDbLedgerStore implements LedgerStore {
     try {
       // DuckDB's memory is capped for the import: its import tables and joins spill to disk instead of growing with the
       // file.
-      loaded = await this.write((s) => loadJournal(s, load, journalReader(this.writer)), true);
+      loaded = await this.write((s) => loadJournal(s, load, journalReader(this.writer)), this.importSettings);
     } finally {
       this.afterLoad(undefined, [load.companyId]);
     }
@@ -533,18 +541,18 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   /**
-   * One transaction in the write queue. An import runs under importSettings and may drop insertion order once its
-   * rows are read (journalReader): every setting it changes is restored after it.
+   * One transaction in the write queue, under `settings` when given (a load's, an import's). An import may also drop
+   * insertion order once its rows are read (journalReader): every setting changed is restored after it.
    */
-  private write<T>(fn: (s: SqlSession) => Promise<T>, importing = false): Promise<T> {
+  private write<T>(fn: (s: SqlSession) => Promise<T>, settings?: Record<string, string>): Promise<T> {
     return this.writeQueue.run(async () => {
       const s = session(this.writer);
-      if (!importing) return inTransaction(s, () => fn(s), 'BEGIN TRANSACTION');
-      const changed = [...Object.keys(this.importSettings), ...IMPORT_CHANGES];
+      if (!settings) return inTransaction(s, () => fn(s), 'BEGIN TRANSACTION');
+      const changed = [...new Set([...Object.keys(settings), ...IMPORT_CHANGES])];
       const [saved] = await s.query(
         `SELECT ${changed.map((n) => `CAST(current_setting('${n}') AS VARCHAR) AS ${n}`).join(', ')}`,
       );
-      for (const [name, value] of Object.entries(this.importSettings))
+      for (const [name, value] of Object.entries(settings))
         await this.writer.run(`SET ${name} = ${settingLiteral(value)}`);
       try {
         return await inTransaction(s, () => fn(s), 'BEGIN TRANSACTION');
