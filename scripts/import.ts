@@ -22,7 +22,7 @@ import {
   type AllowedChanges,
   type ImportChange,
 } from '../src/store/import/import-changes.ts';
-import { IMPORT_STEPS, type ImportProgress } from '../src/store/ledger/ledger-store.ts';
+import { IMPORT_STEPS, type ImportProgress } from '../src/store/ledger/writer.ts';
 import { readImportText, withImportFile } from '../src/store/import/import-file.ts';
 import { runCli, usageError } from '../src/ops/cli-failure.ts';
 import { runningServiceUrl, withConfiguredStore } from './cli.ts';

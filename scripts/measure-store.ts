@@ -4,7 +4,7 @@
  */
 import { DuckDbLedgerStore } from '../src/store/duckdb/duckdb-store.ts';
 import { DEMO_OPTIONS, generateDemoLedger } from '../src/store/demo-ledger.ts';
-import type { PnlQuery } from '../src/store/ledger/ledger-store.ts';
+import type { PnlQuery } from '../src/domain/ledger.ts';
 
 const target = Number(process.argv[2] ?? 100_000);
 const path = process.argv[3] ?? ':memory:';

@@ -8,7 +8,7 @@
  */
 import pg from 'pg';
 import { PostgresLedgerStore } from '../../src/store/postgres/postgres-store.ts';
-import type { LedgerBatch } from '../../src/store/ledger/ledger-store.ts';
+import type { LedgerBatch } from '../../src/domain/ledger.ts';
 import { CHANGE_CHANNEL } from '../../src/store/postgres/change-log-sql.ts';
 
 export const PROPAGATION_COMPANY = 9001;

@@ -7,7 +7,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ApiKeyRecord, LedgerStore } from '../store/ledger/ledger-store.ts';
+import type { ApiKeyRecord } from '../store/ledger/api-keys.ts';
+import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 
 export const API_KEY_HEADER = 'x-apikey';
 export const API_KEY_QUERY = 'apikey';

@@ -21,7 +21,9 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { issueApiKey } from '../auth/api-keys.ts';
-import type { ApiKeyRecord, ImportProgress, LedgerStore } from '../store/ledger/ledger-store.ts';
+import type { ApiKeyRecord } from '../store/ledger/api-keys.ts';
+import type { ImportProgress } from '../store/ledger/writer.ts';
+import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 import { importLedgerFiles, type ImportFilesReply, type ImportFilesRequest } from '../store/import/csv-import.ts';
 import { unallowed, type AllowedChanges, type ImportChange } from '../store/import/import-changes.ts';
 import { importedCompanies, type ImportedCompany } from './import-summary.ts';

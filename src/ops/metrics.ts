@@ -6,7 +6,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { IndexStats } from '../store/memory/index-budget.ts';
+import type { IndexStats } from '../store/ledger/lifecycle.ts';
 
 let processRegistry: Registry | undefined;
 function processMetrics(): Registry {

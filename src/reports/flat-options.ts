@@ -4,7 +4,7 @@
  */
 import type { GetFlatRequest, OrderBy, RelativeDateRange } from '../contract/dtos.ts';
 import { appError, type FieldError } from '../errors/app-error.ts';
-import type { CompanyCatalog } from '../store/ledger/ledger-store.ts';
+import type { CompanyCatalog } from '../domain/ledger.ts';
 import { compareDates, parseLegacyCalendarDate, type CalendarDate } from '../scalars/dates.ts';
 import { resolveRelativeRange, type DateRange } from './relative-ranges.ts';
 

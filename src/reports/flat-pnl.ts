@@ -2,7 +2,7 @@
  * The flat profit-and-loss report: a pure function from the company catalog, the effective options and the
  * store's per-account monthly sums to the report (pnl-semantics §3.3–3.12). No I/O, no formatting.
  */
-import type { AccountMonthTotal, CompanyCatalog } from '../store/ledger/ledger-store.ts';
+import type { AccountMonthTotal, CompanyCatalog } from '../domain/ledger.ts';
 import type { FlatOptions } from './flat-options.ts';
 import { monthlyPeriods, type Period } from './periods.ts';
 import { PNL_LAYOUT, type SectionName } from './pnl-layout.ts';

@@ -2,7 +2,7 @@
  * The income statement declared as data (pnl-semantics §3.8): sections in fixed order with their account
  * types and sign, and the computed rows as signed sums of section totals.
  */
-import type { PnlAccountType } from '../store/ledger/ledger-store.ts';
+import type { PnlAccountType } from '../domain/ledger.ts';
 
 export type SectionName = 'Income' | 'COGS' | 'Expenses' | 'Other Income' | 'Other Expenses';
 

@@ -3,7 +3,7 @@
  * was built with, in words, and the file name of a download. Pure: from the catalog and the effective options.
  */
 import { formatIsoDate } from '../scalars/dates.ts';
-import type { CompanyCatalog } from '../store/ledger/ledger-store.ts';
+import type { CompanyCatalog } from '../domain/ledger.ts';
 import type { FlatOptions } from './flat-options.ts';
 import { REPORT_HEADER } from './render-report-model.ts';
 

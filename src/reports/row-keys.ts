@@ -2,13 +2,7 @@
  * Which report row each account's amounts land in (pnl-semantics §3.5, §3.7): the native account, or with
  * account mapping its standard account (unmapped accounts go to `Unmapped <Type>` in their own section).
  */
-import type {
-  Account,
-  AccountType,
-  CompanyCatalog,
-  PnlAccountType,
-  StandardAccount,
-} from '../store/ledger/ledger-store.ts';
+import type { Account, AccountType, CompanyCatalog, PnlAccountType, StandardAccount } from '../domain/ledger.ts';
 import { SECTION_OF_TYPE, type SectionSpec } from './pnl-layout.ts';
 
 export interface RowKey {

@@ -9,7 +9,8 @@ import { buildFlatPnl, type FlatReport } from '../reports/flat-pnl.ts';
 import type { FlatOptions } from '../reports/flat-options.ts';
 import { toReportModel } from '../reports/render-report-model.ts';
 import { reportUrl, toSelectedOptions } from '../reports/selected-options.ts';
-import type { AccountMonthTotal, CompanyCatalog, LedgerStore } from '../store/ledger/ledger-store.ts';
+import type { AccountMonthTotal, CompanyCatalog } from '../domain/ledger.ts';
+import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 
 export interface FlatReadInput {
   store: LedgerStore;

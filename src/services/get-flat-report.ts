@@ -14,7 +14,8 @@ import { FlatReportResult } from '../reports/flat-report-result.ts';
 import { decodeReportToken, type ReportLinkPayload } from '../reports/report-link.ts';
 import { reportMeta } from '../reports/report-meta.ts';
 import { buildFlatResponse, readFlat } from './flat-response.ts';
-import type { CompanyCatalog, LedgerStore } from '../store/ledger/ledger-store.ts';
+import type { CompanyCatalog } from '../domain/ledger.ts';
+import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 import type { LinkSecretSource } from './link-secret.ts';
 
 export interface GetFlatReportContext {

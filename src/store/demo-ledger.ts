@@ -4,7 +4,8 @@
  * a "Channel" tracking category, and daily activity balanced against 1000 Cash. Seeded PRNG; no Math.random.
  */
 import { isIsoDate, isoEpochDay, isoFromEpochDay, isoLastOfMonth } from '../scalars/dates.ts';
-import type { Account, JournalEntryInput, LedgerBatch, LedgerStore, StandardAccount } from './ledger/ledger-store.ts';
+import type { Account, JournalEntryInput, LedgerBatch, StandardAccount } from '../domain/ledger.ts';
+import type { LedgerStore } from './ledger/ledger-store.ts';
 
 export const DEMO_COMPANY_ID = 1;
 export const DEMO_CHANNEL = '6f1c2a0e9b7d4c3e8a5f1b2c3d4e5f60';

@@ -16,13 +16,7 @@
 import { execFile } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
-import type {
-  Account,
-  AccountType,
-  JournalEntryInput,
-  LedgerBatch,
-  TrackingOption,
-} from '../../src/store/ledger/ledger-store.ts';
+import type { Account, AccountType, JournalEntryInput, LedgerBatch, TrackingOption } from '../../src/domain/ledger.ts';
 
 const run = promisify(execFile);
 

@@ -7,7 +7,8 @@
  */
 import { expect } from 'chai';
 import { CsvImportError, importLedgerCsv } from '../../src/store/import/csv-import.ts';
-import type { LedgerStore, PnlQuery } from '../../src/store/ledger/ledger-store.ts';
+import type { LedgerStore } from '../../src/store/ledger/ledger-store.ts';
+import type { PnlQuery } from '../../src/domain/ledger.ts';
 
 export const REFERENCE_1 = `kind,id,company_id,name,type,number,time_zone
 company,1,,Company One,,,America/New_York

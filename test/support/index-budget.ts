@@ -4,7 +4,8 @@
  */
 import { expect } from 'chai';
 import { seededRandom } from '../../src/store/demo-ledger.ts';
-import type { LedgerBatch, LedgerStore, PnlQuery } from '../../src/store/ledger/ledger-store.ts';
+import type { LedgerBatch, PnlQuery } from '../../src/domain/ledger.ts';
+import type { LedgerStore } from '../../src/store/ledger/ledger-store.ts';
 import { RANDOM_COMPANY, expectedTotals, randomLedger, randomQuery } from './random-store-ledger.ts';
 
 export const COMPANIES = [7, 8, 9];

@@ -8,13 +8,9 @@
 import { expect } from 'chai';
 import { stringify } from 'csv-stringify/sync';
 import { CsvImportError, importLedgerCsv } from '../../src/store/import/csv-import.ts';
-import {
-  IMPORT_STEPS,
-  type ImportProgress,
-  type LedgerBatch,
-  type LedgerStore,
-  type PnlQuery,
-} from '../../src/store/ledger/ledger-store.ts';
+import { IMPORT_STEPS, type ImportProgress } from '../../src/store/ledger/writer.ts';
+import type { LedgerBatch, PnlQuery } from '../../src/domain/ledger.ts';
+import type { LedgerStore } from '../../src/store/ledger/ledger-store.ts';
 import { OPTIONS_A, OPTIONS_B, RANDOM_COMPANY, expectedTotals, randomLedger } from './random-store-ledger.ts';
 
 const ENTRIES = 6_000; // about 15,000 rows: two chunks and more

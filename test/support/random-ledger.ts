@@ -19,7 +19,7 @@ import type {
   Location,
   TrackingCategory,
   TrackingOption,
-} from '../../src/store/ledger/ledger-store.ts';
+} from '../../src/domain/ledger.ts';
 
 export interface RandomLedgerOptions {
   seed: number;

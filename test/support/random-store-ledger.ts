@@ -3,8 +3,8 @@
  */
 import { seededRandom } from '../../src/store/demo-ledger.ts';
 import { addIsoDays } from '../../src/scalars/dates.ts';
-import type { AccountMonthTotal, LedgerBatch, PnlQuery } from '../../src/store/ledger/ledger-store.ts';
-import { PNL_ACCOUNT_TYPES } from '../../src/store/ledger/ledger-store.ts';
+import type { AccountMonthTotal, LedgerBatch, PnlQuery } from '../../src/domain/ledger.ts';
+import { PNL_ACCOUNT_TYPES } from '../../src/domain/ledger.ts';
 
 const hex = (n: number) => n.toString(16).padStart(32, '0');
 export const CATEGORY_A = hex(0xa0),

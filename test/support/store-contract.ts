@@ -6,7 +6,8 @@ import { expect } from 'chai';
 import { LedgerValidationError } from '../../src/store/ledger/errors.ts';
 import { CsvImportError, importLedgerCsv } from '../../src/store/import/csv-import.ts';
 import { seedDemoIfEmpty, seededRandom } from '../../src/store/demo-ledger.ts';
-import type { AccountMonthTotal, LedgerBatch, LedgerStore, PnlQuery } from '../../src/store/ledger/ledger-store.ts';
+import type { AccountMonthTotal, LedgerBatch, PnlQuery } from '../../src/domain/ledger.ts';
+import type { LedgerStore } from '../../src/store/ledger/ledger-store.ts';
 import { AIRPORT, DELIVERY, DINE_IN, workedExampleBatch } from '../fixtures/worked-example.ts';
 import { expectedTotals, randomLedger, randomQuery } from './random-store-ledger.ts';
 

@@ -12,7 +12,8 @@ import { pino, type Logger } from 'pino';
 import { createApp } from '../../src/app.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import type { AppConfig } from '../../src/config.ts';
-import type { LedgerBatch, LedgerStore } from '../../src/store/ledger/ledger-store.ts';
+import type { LedgerBatch } from '../../src/domain/ledger.ts';
+import type { LedgerStore } from '../../src/store/ledger/ledger-store.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { workedExampleBatch } from '../fixtures/worked-example.ts';
 

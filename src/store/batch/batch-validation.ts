@@ -17,7 +17,7 @@ import {
   type StandardAccount,
   type TrackingCategory,
   type TrackingOption,
-} from '../ledger/ledger-store.ts';
+} from '../../domain/ledger.ts';
 
 const ACCOUNT_TYPES = new Set<string>([...PNL_ACCOUNT_TYPES, ...BALANCE_SHEET_ACCOUNT_TYPES]);
 const MAX_ISSUES = 50;

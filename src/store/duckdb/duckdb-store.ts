@@ -21,19 +21,11 @@ import { FoundApiKeys } from '../memory/found-api-keys.ts';
 import { readCatalog } from '../sql/catalog-sql.ts';
 import { isoEpochDay } from '../../scalars/dates.ts';
 import * as keys from '../sql/api-key-sql.ts';
-import type {
-  AccountMonthTotal,
-  ApiKeyRecord,
-  Company,
-  CompanyCatalog,
-  JournalLoad,
-  LedgerBatch,
-  LedgerStore,
-  LedgerView,
-  NewApiKey,
-  PnlQuery,
-  ReadOptions,
-} from '../ledger/ledger-store.ts';
+import type { AccountMonthTotal, Company, CompanyCatalog, LedgerBatch, PnlQuery } from '../../domain/ledger.ts';
+import type { ApiKeyRecord, NewApiKey } from '../ledger/api-keys.ts';
+import type { JournalLoad } from '../ledger/writer.ts';
+import type { LedgerStore } from '../ledger/ledger-store.ts';
+import type { LedgerView, ReadOptions } from '../ledger/reader.ts';
 import { loadJournal, type JournalReader } from '../sql/journal-import-sql.ts';
 import { loadBatch } from '../sql/load-sql.ts';
 import { pnlSpan, readTagSets, scanPnl, sumPnl } from '../sql/pnl-sql.ts';
@@ -42,13 +34,8 @@ import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from '../sql/setti
 import { JournalLineError } from '../ledger/errors.ts';
 import { inTransaction, type SqlParam, type SqlRow, type SqlSession, type Staging } from '../sql/session.ts';
 import { checkRange, isFiltered, sumFromIndex } from '../memory/index-sums.ts';
-import {
-  defaultIndexMemoryMb,
-  IndexBudget,
-  objectBytes,
-  type BuildTimes,
-  type IndexStats,
-} from '../memory/index-budget.ts';
+import { defaultIndexMemoryMb, IndexBudget, objectBytes, type BuildTimes } from '../memory/index-budget.ts';
+import type { IndexStats } from '../ledger/lifecycle.ts';
 
 /** Runs one task at a time on a connection (DuckDB connections are not meant for interleaved statements). */
 class Serial {

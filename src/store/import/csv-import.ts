@@ -17,7 +17,9 @@ import { readImportText, withImportFile } from './import-file.ts';
 import { importChanges, ImportNotConfirmed, type AllowedChanges, type ImportChange } from './import-changes.ts';
 import { describeJournalFile, readHead } from './journal-file.ts';
 import { checkLedgerFileShapes } from './ledger-file-shape.ts';
-import type { Account, AccountType, JournalLoad, LedgerBatch, LedgerStore } from '../ledger/ledger-store.ts';
+import type { Account, AccountType, LedgerBatch } from '../../domain/ledger.ts';
+import type { JournalLoad } from '../ledger/writer.ts';
+import type { LedgerStore } from '../ledger/ledger-store.ts';
 import { parseGuid } from '../../scalars/guids.ts';
 
 export class CsvImportError extends Error {

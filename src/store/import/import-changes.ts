@@ -4,7 +4,8 @@
  * other attributes, and entries added to a company that already has figures. The import tools list these and go on
  * only when the user confirms, or passes the flag that allows that kind of change.
  */
-import type { CompanyCatalog, LedgerBatch, LedgerStore } from '../ledger/ledger-store.ts';
+import type { CompanyCatalog, LedgerBatch } from '../../domain/ledger.ts';
+import type { LedgerStore } from '../ledger/ledger-store.ts';
 
 export type ImportChangeKind = 'reference' | 'entries';
 

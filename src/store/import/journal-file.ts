@@ -10,25 +10,9 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { JournalLineError } from '../ledger/errors.ts';
+import { JOURNAL_COLUMNS, type JournalFile } from '../ledger/writer.ts';
 
-/** The journal's columns (scripts/import-format.md); the first five are required. */
-export const JOURNAL_COLUMNS = ['entry', 'date', 'location', 'account', 'amount', 'options', 'memo', 'posted'] as const;
-export type JournalColumn = (typeof JOURNAL_COLUMNS)[number];
 const REQUIRED = JOURNAL_COLUMNS.slice(0, 5);
-
-export interface JournalFile {
-  path: string;
-  /** Cells per row (the header's). */
-  width: number;
-  /** The header's names (trimmed, lower-cased), by position. */
-  header: string[];
-  /** The position of each journal column the header names. */
-  columns: Partial<Record<JournalColumn, number>>;
-  /** True when the file holds a quote: some cell may then span lines. */
-  quoted: boolean;
-  /** Bytes up to the last row's end (trailing blank lines left out). */
-  size: number;
-}
 
 const LF = 0x0a,
   CR = 0x0d,

@@ -10,7 +10,7 @@
  * Amounts are integer cents held in float64, exact while |sum| < 2^53; `sum()` checks every figure it returns.
  */
 import { daysInMonth } from '../../scalars/dates.ts';
-import type { AccountMonthTotal } from '../ledger/ledger-store.ts';
+import type { AccountMonthTotal } from '../../domain/ledger.ts';
 import { toSafeCents } from '../ledger/money.ts';
 
 const DAY_MS = 86_400_000;

@@ -2,7 +2,7 @@
  * The API keys a store has found, by hash, so a request does not look its key up again. Unknown hashes are never
  * kept; `forget()` drops everything (a key was created or revoked) and a lookup that was running meanwhile is not kept.
  */
-import type { ApiKeyRecord } from '../ledger/ledger-store.ts';
+import type { ApiKeyRecord } from '../ledger/api-keys.ts';
 import { deepFreeze } from './deep-freeze.ts';
 
 export class FoundApiKeys {

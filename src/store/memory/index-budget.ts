@@ -5,6 +5,7 @@
  * alone is over the budget: the report that asked for it reads it. Counts what /metrics exports.
  */
 import { totalmem } from 'node:os';
+import type { IndexStats } from '../ledger/lifecycle.ts';
 
 const MIB = 2 ** 20;
 
@@ -12,23 +13,6 @@ const MIB = 2 ** 20;
 export function defaultIndexMemoryMb(): number {
   const limit = Math.min(totalmem(), process.constrainedMemory() || Number.POSITIVE_INFINITY);
   return Math.max(64, Math.floor(limit / 4 / MIB));
-}
-
-export interface IndexStats {
-  budgetBytes: number;
-  /** Estimated bytes of every index held now. */
-  heldBytes: number;
-  companies: number;
-  /** Reports that found their company's index in memory. */
-  hits: number;
-  /** Reports that had to build it (the first report of a company, or one evicted before). */
-  misses: number;
-  /** Builds of a company evicted before (a subset of misses). */
-  rebuilds: number;
-  evictions: number;
-  /** Where the builds' time went: reading the company's daily sums from the store, and adding them to the index. */
-  readMs: number;
-  indexMs: number;
 }
 
 /** Build time by part, added to by the stores' readers of daily sums. */

@@ -1,12 +1,7 @@
 /** A report's sums answered from a company's in-memory pre-aggregates (balance-index.ts), as both adapters do. */
 import { isIsoDate, isoEpochDay } from '../../scalars/dates.ts';
 import type { CompanyBalances } from './balance-index.ts';
-import {
-  PNL_ACCOUNT_TYPES,
-  type AccountMonthTotal,
-  type CompanyCatalog,
-  type PnlQuery,
-} from '../ledger/ledger-store.ts';
+import { PNL_ACCOUNT_TYPES, type AccountMonthTotal, type CompanyCatalog, type PnlQuery } from '../../domain/ledger.ts';
 import { resolveTagSets } from '../ledger/tag-sets.ts';
 
 export type TagSetRows = readonly { id: number; optionIds: readonly string[] }[];

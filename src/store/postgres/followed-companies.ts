@@ -11,10 +11,11 @@
 import type pg from 'pg';
 import type { CompanyBalances } from '../memory/balance-index.ts';
 import { deepFreeze } from '../memory/deep-freeze.ts';
-import { IndexBudget, objectBytes, type BuildTimes, type IndexStats } from '../memory/index-budget.ts';
+import { IndexBudget, objectBytes, type BuildTimes } from '../memory/index-budget.ts';
+import type { IndexStats } from '../ledger/lifecycle.ts';
 import { readCatalog } from '../sql/catalog-sql.ts';
 import { changesSince, lastChange, prunedThrough, type LoggedChange } from './change-log-sql.ts';
-import type { CompanyCatalog } from '../ledger/ledger-store.ts';
+import type { CompanyCatalog } from '../../domain/ledger.ts';
 import { addPackedMonth, MONTH_INDEX_OF_DAY, PACKED_DAYS, readCompanyBalances } from './packed-balances.ts';
 import { readTagSets } from '../sql/pnl-sql.ts';
 import { session } from './session.ts';

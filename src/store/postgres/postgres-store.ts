@@ -9,19 +9,11 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { readCatalog } from '../sql/catalog-sql.ts';
 import * as keys from '../sql/api-key-sql.ts';
-import type {
-  AccountMonthTotal,
-  ApiKeyRecord,
-  Company,
-  CompanyCatalog,
-  JournalLoad,
-  LedgerBatch,
-  LedgerStore,
-  LedgerView,
-  NewApiKey,
-  PnlQuery,
-  ReadOptions,
-} from '../ledger/ledger-store.ts';
+import type { AccountMonthTotal, Company, CompanyCatalog, LedgerBatch, PnlQuery } from '../../domain/ledger.ts';
+import type { ApiKeyRecord, NewApiKey } from '../ledger/api-keys.ts';
+import type { JournalLoad } from '../ledger/writer.ts';
+import type { LedgerStore } from '../ledger/ledger-store.ts';
+import type { LedgerView, ReadOptions } from '../ledger/reader.ts';
 import { loadJournal, type JournalReader, type RowsReading } from '../sql/journal-import-sql.ts';
 import { API_KEYS_CHANNEL, recordChange } from './change-log-sql.ts';
 import { checkRange, isFiltered, sumFromIndex } from '../memory/index-sums.ts';
@@ -29,7 +21,8 @@ import { loadBatch } from '../sql/load-sql.ts';
 import { FoundApiKeys } from '../memory/found-api-keys.ts';
 import { ChangeFeed } from './change-feed.ts';
 import { FollowedCompanies, type CompanyState } from './followed-companies.ts';
-import { defaultIndexMemoryMb, type IndexStats } from '../memory/index-budget.ts';
+import { defaultIndexMemoryMb } from '../memory/index-budget.ts';
+import type { IndexStats } from '../ledger/lifecycle.ts';
 import { session } from './session.ts';
 import { mapPgError } from './errors.ts';
 import { pnlSpan, scanPnl, sumPnl } from '../sql/pnl-sql.ts';
@@ -38,7 +31,7 @@ import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from '../sql/setti
 import { inTransaction, type Staging } from '../sql/session.ts';
 import { JournalLineError } from '../ledger/errors.ts';
 import { deepFreeze } from '../memory/deep-freeze.ts';
-import type { JournalFile } from '../import/journal-file.ts';
+import type { JournalFile } from '../ledger/writer.ts';
 
 const STAGE_BATCH = 20_000;
 const MIGRATE_LOCK = 7_310_411; // advisory lock id serializing concurrent migrations

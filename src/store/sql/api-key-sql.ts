@@ -1,5 +1,6 @@
 /** API keys and company listing (shared SQL for both dialects). Only hashes are stored, never keys. */
-import type { ApiKeyRecord, Company, NewApiKey } from '../ledger/ledger-store.ts';
+import type { ApiKeyRecord, NewApiKey } from '../ledger/api-keys.ts';
+import type { Company } from '../../domain/ledger.ts';
 import { int, str, type SqlRow, type SqlSession } from './session.ts';
 
 function toDate(v: unknown): Date {

@@ -4,7 +4,7 @@
  * fixed cost low (each statement costs about a millisecond on either engine).
  */
 import type { BatchIds } from '../batch/batch-validation.ts';
-import type { AccountType, CompanyCatalog } from '../ledger/ledger-store.ts';
+import type { AccountType, CompanyCatalog } from '../../domain/ledger.ts';
 import { int, intOrNull, str, strOrNull, type SqlRow, type SqlSession } from './session.ts';
 
 const T = (expr: string) => `CAST(${expr} AS VARCHAR)`;

@@ -9,8 +9,8 @@
  * (moveStaged).
  */
 import { JournalLineError, ordinal } from '../ledger/errors.ts';
-import { JOURNAL_COLUMNS, type JournalColumn, type JournalFile } from '../import/journal-file.ts';
-import { IMPORT_STEPS, type ImportProgress, type JournalLoad } from '../ledger/ledger-store.ts';
+import { JOURNAL_COLUMNS, type JournalColumn, type JournalFile } from '../ledger/writer.ts';
+import { IMPORT_STEPS, type ImportProgress, type JournalLoad } from '../ledger/writer.ts';
 import {
   MOVE_FORM,
   moveStaged,

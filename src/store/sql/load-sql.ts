@@ -7,7 +7,7 @@ import { batchIds, referencedCompanyIds, validateBatch, type NormalizedBatch } f
 import { buildStaging } from './batch-staging.ts';
 import { ownerCompanyIds, readCatalog } from './catalog-sql.ts';
 import { LedgerValidationError, type BatchIssue } from '../ledger/errors.ts';
-import type { CompanyCatalog, LedgerBatch } from '../ledger/ledger-store.ts';
+import type { CompanyCatalog, LedgerBatch } from '../../domain/ledger.ts';
 import { BALANCE_PERIOD, balanceKey, type BalanceTable, type Dialect } from './schema.ts';
 import { int, str, type SqlSession, type StagingWriter } from './session.ts';
 import { optionIdsOfKey } from '../ledger/tag-sets.ts';

@@ -3,7 +3,7 @@
  * first/last months from balance_daily, P&L account types only, location and tag-set filters as parameters.
  */
 import { planRange } from './date-spans.ts';
-import { PNL_ACCOUNT_TYPES, type AccountMonthTotal, type PnlQuery } from '../ledger/ledger-store.ts';
+import { PNL_ACCOUNT_TYPES, type AccountMonthTotal, type PnlQuery } from '../../domain/ledger.ts';
 import { toSafeCents } from '../ledger/money.ts';
 import { isoLastOfMonth } from '../../scalars/dates.ts';
 import { parseGuid } from '../../scalars/guids.ts';

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { createApiKey } from '../../../src/auth/api-keys.ts';
-import type { LedgerBatch } from '../../../src/store/ledger/ledger-store.ts';
+import type { LedgerBatch } from '../../../src/domain/ledger.ts';
 import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.ts';
 import { freePort } from '../../support/free-port.ts';
 import { httpsRequest } from '../../support/https-client.ts';

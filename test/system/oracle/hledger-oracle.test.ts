@@ -19,7 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
-import type { LedgerBatch, LedgerStore } from '../../../src/store/ledger/ledger-store.ts';
+import type { LedgerBatch } from '../../../src/domain/ledger.ts';
+import type { LedgerStore } from '../../../src/store/ledger/ledger-store.ts';
 import { openStore } from '../../../src/store/open-store.ts';
 import {
   HLEDGER_BIN,

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { createFirstApiKey } from '../../../src/auth/api-keys.ts';
 import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.ts';
 import { generateDemoLedger, seedDemoIfEmpty } from '../../../src/store/demo-ledger.ts';
-import type { LedgerBatch, PnlQuery } from '../../../src/store/ledger/ledger-store.ts';
+import type { LedgerBatch, PnlQuery } from '../../../src/domain/ledger.ts';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
 import { workedExampleBatch } from '../../fixtures/worked-example.ts';
 

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.ts';
 import { seededRandom } from '../../../src/store/demo-ledger.ts';
-import type { AccountMonthTotal, LedgerBatch, PnlQuery } from '../../../src/store/ledger/ledger-store.ts';
+import type { AccountMonthTotal, LedgerBatch, PnlQuery } from '../../../src/domain/ledger.ts';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
 import { RANDOM_COMPANY, expectedTotals, randomLedger, randomQuery } from '../../support/random-store-ledger.ts';
 

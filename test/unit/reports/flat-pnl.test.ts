@@ -7,7 +7,7 @@ import { resolveFlatOptions } from '../../../src/reports/flat-options.ts';
 import { monthlyPeriods } from '../../../src/reports/periods.ts';
 import { resolveRelativeRange } from '../../../src/reports/relative-ranges.ts';
 import { formatIsoDate } from '../../../src/scalars/dates.ts';
-import type { Account, AccountMonthTotal, CompanyCatalog } from '../../../src/store/ledger/ledger-store.ts';
+import type { Account, AccountMonthTotal, CompanyCatalog } from '../../../src/domain/ledger.ts';
 
 const d = (iso: string) => {
   const [year, month, day] = iso.split('-').map(Number);

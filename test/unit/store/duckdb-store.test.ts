@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DuckDbLedgerStore } from '../../../src/store/duckdb/duckdb-store.ts';
 import { seededRandom } from '../../../src/store/demo-ledger.ts';
-import type { LedgerBatch } from '../../../src/store/ledger/ledger-store.ts';
+import type { LedgerBatch } from '../../../src/domain/ledger.ts';
 import { contract, expectOracleFigures } from '../../support/store-contract.ts';
 import { expectedTotals, randomLedger, randomQuery } from '../../support/random-store-ledger.ts';
 

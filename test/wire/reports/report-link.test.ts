@@ -15,7 +15,7 @@ import type { FlatReport } from '../../../src/reports/flat-pnl.ts';
 import { renderCsv } from '../../../src/reports/render-csv.ts';
 import { decodeReportToken, encodeReportToken, type ReportLinkPayload } from '../../../src/reports/report-link.ts';
 import { linkSecretSource } from '../../../src/services/link-secret.ts';
-import type { LedgerBatch } from '../../../src/store/ledger/ledger-store.ts';
+import type { LedgerBatch } from '../../../src/domain/ledger.ts';
 import { AIRPORT, DINE_IN, workedExampleBatch } from '../../fixtures/worked-example.ts';
 import { createTestApp, NO_KEY_HEADER, type TestApp } from '../../support/test-app.ts';
 import { EXPECTED_A } from '../../fixtures/worked-example.ts';

@@ -1,0 +1,41 @@
+/** A store's life: its kind, schema, probes, read-ahead, index memory and release. */
+
+export interface IndexStats {
+  budgetBytes: number;
+  /** Estimated bytes of every index held now. */
+  heldBytes: number;
+  companies: number;
+  /** Reports that found their company's index in memory. */
+  hits: number;
+  /** Reports that had to build it (the first report of a company, or one evicted before). */
+  misses: number;
+  /** Builds of a company evicted before (a subset of misses). */
+  rebuilds: number;
+  evictions: number;
+  /** Where the builds' time went: reading the company's daily sums from the store, and adding them to the index. */
+  readMs: number;
+  indexMs: number;
+}
+
+export interface StoreLifecycle {
+  readonly kind: 'duckdb' | 'postgres';
+  /** Creates the schema if missing. Idempotent. */
+  migrate(): Promise<void>;
+  /** True when the store holds no company at all (first start). */
+  isEmpty(): Promise<boolean>;
+  /** Cheap reachability probe. */
+  ping(): Promise<void>;
+  /**
+   * Reads ahead what reports read, so the first report does not wait for it (DuckDB: the in-memory pre-aggregates
+   * of the first `companies` companies by id, within the index budget). Optional work: the server starts it in the
+   * background once it is ready.
+   */
+  preload(companies?: number): Promise<void>;
+  /** The in-memory indexes against their budget (INDEX_MEMORY_MB): what /metrics exports. */
+  indexStats(): IndexStats;
+  /**
+   * Releases the store. With `beforeExit` (the process ends right after) an embedded store only makes its data
+   * durable in its file and leaves its handles to the process's end (see DuckDbLedgerStore.close).
+   */
+  close(options?: { beforeExit?: boolean }): Promise<void>;
+}
