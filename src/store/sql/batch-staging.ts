@@ -1,5 +1,5 @@
 /** Turns a validated batch into columnar staging rows with ids assigned (entry, line, tag set). */
-import type { NormalizedBatch } from '../batch/batch-validation.ts';
+import type { NormalizedBatch } from '../batch/normalized-batch.ts';
 import type { Staging } from './session.ts';
 
 export function buildStaging(

@@ -3,7 +3,8 @@
  * catalogs, upserts reference rows, registers new tag sets, stages the journal in bulk (adapter writer), then moves
  * it into journal_* tables and folds posted lines into balance_monthly / balance_daily.
  */
-import { batchIds, referencedCompanyIds, validateBatch, type NormalizedBatch } from '../batch/batch-validation.ts';
+import { batchIds, referencedCompanyIds, validateBatch } from '../batch/batch-validation.ts';
+import type { NormalizedBatch } from '../batch/normalized-batch.ts';
 import { buildStaging } from './batch-staging.ts';
 import { ownerCompanyIds, readCatalog } from './catalog-sql.ts';
 import { LedgerValidationError, type BatchIssue } from '../ledger/errors.ts';
