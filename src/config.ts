@@ -96,6 +96,12 @@ export const configSchema = {
     text,
     'PostgreSQL connection string; when set, the store is PostgreSQL instead of DuckDB.',
   ),
+  databaseReadUrl: setting<string>(
+    'DATABASE_READ_URL',
+    undefined,
+    text,
+    'With DATABASE_URL: a streaming standby of it that reports read from (imports, keys and the change log stay on DATABASE_URL).',
+  ),
   indexMemoryMb: setting<number>(
     'INDEX_MEMORY_MB',
     undefined,

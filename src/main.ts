@@ -24,6 +24,7 @@ async function main(): Promise<void> {
 
   const store = await openStore({
     databaseUrl: config.databaseUrl,
+    databaseReadUrl: config.databaseReadUrl,
     dataDir: config.dataDir,
     indexMemoryMb: config.indexMemoryMb,
   });

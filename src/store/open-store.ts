@@ -7,6 +7,8 @@ import { privateDataDirectory, privateLedgerFiles } from './duckdb/private-files
 
 export interface StoreConfig {
   databaseUrl?: string;
+  /** DATABASE_READ_URL: reports read from this PostgreSQL standby, the rest from DATABASE_URL. */
+  databaseReadUrl?: string;
   dataDir: string;
   /** Overrides `<dataDir>/ledger.duckdb`; ':memory:' for tests. */
   duckdbPath?: string;
@@ -20,7 +22,7 @@ export async function openStore(config: StoreConfig): Promise<LedgerStore> {
   if (config.databaseUrl) {
     // Each adapter's driver is loaded only when chosen (start-up time).
     const { PostgresLedgerStore } = await import('./postgres/postgres-store.ts');
-    store = new PostgresLedgerStore(config.databaseUrl, { indexMemoryBytes });
+    store = new PostgresLedgerStore(config.databaseUrl, { indexMemoryBytes, readUrl: config.databaseReadUrl });
   } else {
     const path = config.duckdbPath ?? join(config.dataDir, 'ledger.duckdb');
     if (path !== ':memory:' && !config.duckdbPath) privateDataDirectory(config.dataDir);

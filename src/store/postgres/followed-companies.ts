@@ -6,7 +6,9 @@
  * catalogs and the changes' deltas, applied to the index in one synchronous step. So a report reads memory only,
  * an import is in it entirely or not at all, and a restarted instance starts from a fresh snapshot. The companies
  * followed fit the instance's index budget (index-budget.ts): the least recently used one is dropped, and no longer
- * followed, when a build or a change would pass it.
+ * followed, when a build or a change would pass it. The snapshots may come from a streaming standby (DATABASE_READ_URL)
+ * while notifications come from the primary: a change not replayed yet is read again shortly. A standby replays in
+ * order, so every snapshot an instance reads is at least as new as the ones before: its figures never go back.
  */
 import type pg from 'pg';
 import type { CompanyBalances } from '../memory/balance-index.ts';
@@ -33,6 +35,9 @@ export interface CompanyState {
   /** Undefined when some daily sum is beyond 2^53 cents: reports of the company are answered by SQL. */
   balances: CompanyBalances | undefined;
 }
+
+/** How soon a standby (DATABASE_READ_URL) that has not replayed a change heard of is read again. */
+const LAG_RETRY_MS = 50;
 
 export type Snapshot = <T>(read: (client: pg.PoolClient) => Promise<T>) => Promise<T>;
 
@@ -79,6 +84,7 @@ export class FollowedCompanies {
   private running: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
   private retry: NodeJS.Timeout | undefined;
+  private soon: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly budget: IndexBudget;
 
@@ -148,6 +154,16 @@ export class FollowedCompanies {
         return this.catchUp();
       });
     return this.queued;
+  }
+
+  /** The read database has not replayed a change this instance heard of: read again shortly. */
+  private retrySoon(): void {
+    if (this.closed || this.soon) return;
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      void this.catchUp().catch(() => undefined);
+    }, LAG_RETRY_MS);
+    this.soon.unref();
   }
 
   private retryLater(): void {
@@ -226,7 +242,10 @@ export class FollowedCompanies {
     // Builds started before this catch-up may hold older snapshots: later callers start a fresh one.
     this.building.clear();
     this.latestSeq = Math.max(this.latestSeq, seq);
-    if ([...this.states.values()].some((s) => s.seq < this.latestSeq)) void this.catchUp().catch(() => undefined);
+    if (![...this.states.values()].some((s) => s.seq < this.latestSeq)) return;
+    // Behind a change heard of: a standby that has not replayed it yet is asked again shortly, else at once.
+    if (seq < this.latestSeq) this.retrySoon();
+    else void this.catchUp().catch(() => undefined);
   }
 
   /** The company's state when it is followed now (no build, not a use). */
@@ -253,6 +272,7 @@ export class FollowedCompanies {
   close(): void {
     this.closed = true;
     clearTimeout(this.retry);
+    clearTimeout(this.soon);
     this.states.clear();
     this.building.clear();
     this.budget.clear();

@@ -142,6 +142,8 @@ class NotInMemory extends Error {}
 export class PostgresLedgerStore implements LedgerStore {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
+  /** Where reports read (DATABASE_READ_URL: a streaming standby), else the primary's pool. */
+  private readonly readPool: pg.Pool;
   private readonly followed: FollowedCompanies;
   private readonly feed: ChangeFeed;
   private following = false;
@@ -152,18 +154,25 @@ export class PostgresLedgerStore implements LedgerStore {
 
   constructor(
     connectionString: string,
-    options: { max?: number; connectionTimeoutMillis?: number; indexMemoryBytes?: number } = {},
+    options: { max?: number; connectionTimeoutMillis?: number; indexMemoryBytes?: number; readUrl?: string } = {},
   ) {
-    this.pool = new pg.Pool({
-      connectionString,
-      max: options.max ?? 10,
-      connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5_000,
-      idleTimeoutMillis: 30_000,
-    });
-    // Idle clients die when the server goes away; the pool drops them and reconnects on the next checkout.
-    this.pool.on('error', () => undefined);
+    const poolOf = (url: string) => {
+      const pool = new pg.Pool({
+        connectionString: url,
+        max: options.max ?? 10,
+        connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5_000,
+        idleTimeoutMillis: 30_000,
+      });
+      // Idle clients die when the server goes away; the pool drops them and reconnects on the next checkout.
+      pool.on('error', () => undefined);
+      return pool;
+    };
+    this.pool = poolOf(connectionString);
+    this.readPool = options.readUrl ? poolOf(options.readUrl) : this.pool;
+    // Reports read from the read pool; the change feed, key lookups, imports and the change log stay on the primary
+    // (a standby hears no NOTIFY and takes no writes).
     this.followed = new FollowedCompanies(
-      (read) => this.transaction(read, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'),
+      (read) => this.transaction(read, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', this.readPool),
       options.indexMemoryBytes ?? defaultIndexMemoryMb() * 2 ** 20,
     );
     this.feed = new ChangeFeed(
@@ -193,10 +202,10 @@ export class PostgresLedgerStore implements LedgerStore {
   }
 
   /** Runs fn on one pooled client; connection failures surface as StoreUnavailableError and the client is discarded. */
-  private async withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  private async withClient<T>(fn: (client: pg.PoolClient) => Promise<T>, pool = this.pool): Promise<T> {
     let client: pg.PoolClient;
     try {
-      client = await this.pool.connect();
+      client = await pool.connect();
     } catch (err) {
       throw mapPgError(err);
     }
@@ -217,8 +226,12 @@ export class PostgresLedgerStore implements LedgerStore {
     }
   }
 
-  private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
-    return this.withClient((client) => inTransaction(session(client), () => fn(client), begin));
+  private async transaction<T>(
+    fn: (client: pg.PoolClient) => Promise<T>,
+    begin = 'BEGIN',
+    pool = this.pool,
+  ): Promise<T> {
+    return this.withClient((client) => inTransaction(session(client), () => fn(client), begin), pool);
   }
 
   async migrate(): Promise<void> {
@@ -240,7 +253,8 @@ export class PostgresLedgerStore implements LedgerStore {
     const held = this.followed.held(companyId);
     if (held) return held.catalog;
     this.follow();
-    const read = () => this.withClient((c) => readCatalog(session(c), companyId)).then((c) => c && deepFreeze(c));
+    const read = () =>
+      this.withClient((c) => readCatalog(session(c), companyId), this.readPool).then((c) => c && deepFreeze(c));
     if (!this.feed.connected) return read();
     let catalog = this.catalogs.get(companyId);
     if (!catalog) {
@@ -326,7 +340,7 @@ export class PostgresLedgerStore implements LedgerStore {
     return this.withClient(async (client) => {
       const pid = (client as unknown as { processID?: number }).processID;
       const cancel = () => {
-        if (pid !== undefined) void this.pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
+        if (pid !== undefined) void this.readPool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
       };
       signal?.addEventListener('abort', cancel, { once: true });
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -348,7 +362,7 @@ export class PostgresLedgerStore implements LedgerStore {
       } finally {
         signal?.removeEventListener('abort', cancel);
       }
-    });
+    }, this.readPool);
   }
 
   /** Reference implementation: the same figures by a direct scan of journal lines (slow; for tests and checks). */
@@ -488,5 +502,6 @@ export class PostgresLedgerStore implements LedgerStore {
     this.apiKeys.forget();
     await this.feed.close();
     await this.pool.end();
+    if (this.readPool !== this.pool) await this.readPool.end();
   }
 }
