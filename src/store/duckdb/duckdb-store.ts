@@ -1,264 +1,30 @@
 /** LedgerStore over DuckDB (embedded; a file path or ':memory:'). */
-import {
-  BIGINT,
-  BOOLEAN,
-  DATE,
-  DuckDBDataChunk,
-  DuckDBInstance,
-  INTEGER,
-  LIST,
-  VARCHAR,
-  dateValue,
-  listValue,
-  type DuckDBConnection,
-  type DuckDBDateValue,
-  type DuckDBType,
-  type DuckDBValue,
-} from '@duckdb/node-api';
-import { CompanyBalances } from '../memory/balance-index.ts';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { AccountMonthTotal, Company, CompanyCatalog, LedgerBatch, PnlQuery } from '../../domain/ledger.ts';
+import { isoEpochDay } from '../../scalars/dates.ts';
+import type { ApiKeyRecord, NewApiKey } from '../ledger/api-keys.ts';
+import type { LedgerStore } from '../ledger/ledger-store.ts';
+import type { IndexStats } from '../ledger/lifecycle.ts';
+import type { LedgerView, ReadOptions } from '../ledger/reader.ts';
+import type { JournalLoad } from '../ledger/writer.ts';
+import type { CompanyBalances } from '../memory/balance-index.ts';
 import { deepFreeze } from '../memory/deep-freeze.ts';
 import { FoundApiKeys } from '../memory/found-api-keys.ts';
-import { readCatalog } from '../sql/catalog-sql.ts';
-import { isoEpochDay } from '../../scalars/dates.ts';
+import { IndexBudget, defaultIndexMemoryMb, objectBytes } from '../memory/index-budget.ts';
+import { checkRange, isFiltered, sumFromIndex } from '../memory/index-sums.ts';
 import * as keys from '../sql/api-key-sql.ts';
-import type { AccountMonthTotal, Company, CompanyCatalog, LedgerBatch, PnlQuery } from '../../domain/ledger.ts';
-import type { ApiKeyRecord, NewApiKey } from '../ledger/api-keys.ts';
-import type { JournalLoad } from '../ledger/writer.ts';
-import type { LedgerStore } from '../ledger/ledger-store.ts';
-import type { LedgerView, ReadOptions } from '../ledger/reader.ts';
+import { readCatalog } from '../sql/catalog-sql.ts';
 import { loadJournal } from '../sql/journal-import-sql.ts';
-import type { JournalReader } from '../sql/journal-import/rows.ts';
 import { loadBatch } from '../sql/load-sql.ts';
 import { pnlSpan, readTagSets, scanPnl, sumPnl } from '../sql/pnl-sql.ts';
-import { DUCKDB_KEYED_BALANCE_TABLES, STAGE_DDL, duckdbBalanceKeyMigration, schemaStatements } from '../sql/schema.ts';
-import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from '../sql/settings-sql.ts';
-import { JournalLineError } from '../ledger/errors.ts';
-import { inTransaction, type SqlParam, type SqlRow, type SqlSession, type Staging } from '../sql/session.ts';
-import { checkRange, isFiltered, sumFromIndex } from '../memory/index-sums.ts';
-import { defaultIndexMemoryMb, IndexBudget, objectBytes, type BuildTimes } from '../memory/index-budget.ts';
-import type { IndexStats } from '../ledger/lifecycle.ts';
-
-/** Runs one task at a time on a connection (DuckDB connections are not meant for interleaved statements). */
-class Serial {
-  private tail: Promise<unknown> = Promise.resolve();
-  run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(task, task);
-    this.tail = result.catch(() => undefined);
-    return result;
-  }
-}
-
-/**
- * Read connections of one instance: DuckDB runs statements of different connections in parallel, so concurrent
- * report requests do not queue behind one another. Each task goes to the connection with the fewest waiting.
- */
-class ReaderPool {
-  private readonly slots: { connection: DuckDBConnection; queue: Serial; waiting: number }[];
-  constructor(connections: DuckDBConnection[]) {
-    this.slots = connections.map((connection) => ({ connection, queue: new Serial(), waiting: 0 }));
-  }
-
-  run<T>(task: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    const slot = this.slots.reduce((best, s) => (s.waiting < best.waiting ? s : best));
-    slot.waiting++;
-    return slot.queue.run(() => task(slot.connection)).finally(() => slot.waiting--);
-  }
-
-  async close(): Promise<void> {
-    await Promise.all(this.slots.map((s) => s.queue.run(async () => undefined)));
-    for (const s of this.slots) s.connection.closeSync();
-  }
-}
-
-/**
- * DuckDB's settings while a journal is imported (restored after it): with the process's own memory, the import stays
- * under 500 MB of RSS whatever the file's size. Its memory is capped (`memory_limit`, a file store only: ':memory:' has
- * no disk to spill to), so its import tables, sorts and joins spill to disk instead of growing with the file. Its
- * allocator gives freed memory back as it goes (a flush after each task past 8 MB, purged by background threads)
- * instead of keeping up to 128 MB per thread: about 60 MiB less peak RSS at 1M entries.
- */
-const IMPORT_SETTINGS = {
-  memory_limit: '128MB',
-  allocator_flush_threshold: '8MB',
-  allocator_background_threads: 'true',
-} as const;
-/** DuckDB's memory cap while serving (a file store; ':memory:' holds its data in it and has no cap). */
-const SERVING_MEMORY_LIMIT = '128MB';
-/** Settings an import may change as it goes (journalReader), restored after it with the others. */
-const IMPORT_CHANGES = ['preserve_insertion_order'] as const;
-
-/** The import's settings for a store at `path`. */
-function importSettings(path: string): Record<string, string> {
-  const { memory_limit: cap, ...allocator } = IMPORT_SETTINGS;
-  return path === ':memory:' ? allocator : { memory_limit: cap, ...allocator };
-}
-
-const settingLiteral = (v: unknown) => `'${String(v).replace(/'/g, "''")}'`;
-
-/** Read connections per store: enough to overlap requests on a small machine without oversubscribing it. */
-const READ_CONNECTIONS = 4;
-
-function session(conn: DuckDBConnection): SqlSession {
-  return {
-    async query(sql: string, params: readonly SqlParam[] = []): Promise<SqlRow[]> {
-      const values: DuckDBValue[] = [];
-      const types: (DuckDBType | undefined)[] = [];
-      for (const p of params) {
-        if (Array.isArray(p)) {
-          values.push(listValue(p as DuckDBValue[]));
-          types.push(typeof p[0] === 'string' ? LIST(VARCHAR) : LIST(INTEGER));
-        } else if (typeof p === 'number' && Number.isInteger(p)) {
-          values.push(BigInt(p));
-          types.push(BIGINT);
-        } else {
-          values.push(p as DuckDBValue);
-          types.push(undefined);
-        }
-      }
-      const reader = await conn.runAndReadAll(sql, values, types as DuckDBType[]);
-      return reader.getRowObjectsJS() as SqlRow[];
-    },
-  };
-}
-
-const CHUNK = 2048;
-
-async function appendColumns(
-  conn: DuckDBConnection,
-  table: string,
-  types: DuckDBType[],
-  columns: DuckDBValue[][],
-): Promise<void> {
-  const appender = await conn.createAppender(table);
-  const rows = columns[0]?.length ?? 0;
-  for (let off = 0; off < rows; off += CHUNK) {
-    const n = Math.min(CHUNK, rows - off);
-    const chunk = DuckDBDataChunk.create(types, n);
-    columns.forEach((col, i) => chunk.setColumnValues(i, col.slice(off, off + n)));
-    appender.appendDataChunk(chunk);
-  }
-  appender.closeSync();
-}
-
-/** `YYYY-MM-DD` → DuckDB DATE, each distinct date converted once. */
-function dateCache(): (d: string) => DuckDBDateValue {
-  const dates = new Map<string, DuckDBDateValue>();
-  return (d) => {
-    let v = dates.get(d);
-    if (!v) dates.set(d, (v = dateValue(isoEpochDay(d))));
-    return v;
-  };
-}
-
-const bigints = (a: number[]) => a.map((v) => BigInt(v));
-
-async function writeStaging(conn: DuckDBConnection, st: Staging): Promise<void> {
-  const s = session(conn);
-  for (const ddl of STAGE_DDL) await s.query(ddl);
-  const date = dateCache();
-  const big = bigints;
-  const E = st.entries,
-    L = st.lines;
-  await appendColumns(
-    conn,
-    'stage_entries',
-    [BIGINT, INTEGER, INTEGER, DATE, VARCHAR, BOOLEAN, VARCHAR],
-    [big(E.id), E.companyId, E.locationId, E.date.map(date), E.memo, E.posted, E.ref],
-  );
-  await appendColumns(
-    conn,
-    'stage_lines',
-    [BIGINT, BIGINT, INTEGER, INTEGER, INTEGER, INTEGER, DATE, BOOLEAN, BIGINT],
-    [
-      big(L.id),
-      big(L.entryId),
-      L.companyId,
-      L.locationId,
-      L.accountId,
-      L.tagSetId,
-      L.date.map(date),
-      L.posted,
-      big(L.cents),
-    ],
-  );
-}
-
-/**
- * DuckDB reads the journal file itself (read_csv: every cell as text, the options set, no sniffing), straight into
- * import_rows (journal-import-sql.ts), in the file's order (insertion order is kept), so a row's rowid gives its
- * ordinal. It tells no share of the file read: DuckDB's query progress stays unknown (-1) for this statement.
- */
-function journalReader(conn: DuckDBConnection): JournalReader {
-  return {
-    dialect: 'duckdb',
-    async read(journal, createRows) {
-      const columns = Array.from({ length: journal.width }, (_, i) => `'c${i}': 'VARCHAR'`).join(', ');
-      const path = `'${journal.path.replace(/'/g, "''")}'`;
-      try {
-        await conn.run(
-          createRows(`read_csv(${path}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"',
-          columns = {${columns}}, strict_mode = true, null_padding = false)`),
-        );
-      } catch (err) {
-        throw malformedCsv(err) ?? err;
-      }
-      // Rows written in this transaction are numbered from a base of DuckDB's (not 0), contiguously in insertion order.
-      const [base] = (
-        await conn.runAndReadAll('SELECT CAST(COALESCE(MIN(rowid), 0) AS VARCHAR) AS b FROM import_rows')
-      ).getRowObjectsJS();
-      // Every later table is keyed, not read in order: without keeping it, DuckDB's inserts need far less memory.
-      await conn.run('SET preserve_insertion_order = false');
-      return { ordinal: `(rowid - ${BigInt(String(base?.b ?? 0))})` };
-    },
-  };
-}
-
-/** DuckDB's refusal of a malformed CSV row ("CSV Error on Line: N", the row, then the reason) as the import's own. */
-function malformedCsv(err: unknown): JournalLineError | undefined {
-  const message = String((err as Error | undefined)?.message ?? err);
-  const line = /CSV Error on Line: (\d+)/.exec(message)?.[1];
-  if (line === undefined) return undefined;
-  const rest = message.split('\n');
-  const reason = rest
-    .slice(rest.findIndex((l) => l.startsWith('Original Line:')) + 1)
-    .find((l) => l.trim() !== '')
-    ?.trim();
-  return new JournalLineError(Number(line), `malformed CSV: ${reason ?? 'the row cannot be read'}`);
-}
-
-/**
- * A company's balance_daily rows, read column by column into the in-memory index; undefined when some daily sum is
- * beyond 2^53 cents (such a company is answered by SQL, which reports the unsafe amount).
- */
-async function readBalances(
-  conn: DuckDBConnection,
-  companyId: number,
-  times: BuildTimes,
-): Promise<CompanyBalances | undefined> {
-  let at = performance.now();
-  // Ordered so that consecutive rows share their month and cell: the index then looks each cell up once per month.
-  const result = await conn.run(
-    `SELECT CAST(year(day) * 12 + month(day) - 1 AS INTEGER) AS month_index, CAST(day(day) AS INTEGER) AS day_of_month,
-            location_id, account_id, tag_set_id, CAST(cents AS DOUBLE) AS cents
-       FROM balance_daily WHERE company_id = $1
-      ORDER BY month_index, location_id, account_id, tag_set_id`,
-    [companyId],
-    [INTEGER],
-  );
-  const balances = new CompanyBalances();
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    const columns = [0, 1, 2, 3, 4, 5].map((i) => chunk!.getColumnValues(i) as number[]);
-    const read = performance.now();
-    times.readMs += read - at;
-    const exact = balances.addColumns(columns, chunk.rowCount);
-    at = performance.now();
-    times.indexMs += at - read;
-    if (!exact) return undefined;
-  }
-  times.readMs += performance.now() - at;
-  balances.compact();
-  return balances;
-}
+import { DUCKDB_KEYED_BALANCE_TABLES, duckdbBalanceKeyMigration, schemaStatements } from '../sql/schema.ts';
+import { type SqlSession, type Staging, inTransaction } from '../sql/session.ts';
+import { LINK_SECRET_KEY, getOrCreateSetting, newLinkSecret } from '../sql/settings-sql.ts';
+import { readBalances } from './balances.ts';
+import { READ_CONNECTIONS, ReaderPool, Serial, session } from './connections.ts';
+import { journalReader } from './journal-reader.ts';
+import { IMPORT_CHANGES, SERVING_MEMORY_LIMIT, importSettings, settingLiteral } from './settings.ts';
+import { writeStaging } from './staging-writer.ts';
 
 export class DuckDbLedgerStore implements LedgerStore {
   readonly kind = 'duckdb' as const;

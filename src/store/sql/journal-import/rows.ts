@@ -65,8 +65,7 @@ const GUID = `(${GUID_BODY}|[{]${GUID_BODY}[}]|[(]${GUID_BODY}[)])`;
 /** Options already canonical (32 lowercase hex each), `;`-separated without spaces or empty ones: the usual form. */
 const plainOptions = (o: string) => `${o} ~ '^[0-9a-f]{32}(;[0-9a-f]{32})*$'`;
 /** `;`-separated GUIDs, each trimmed, empty ones ignored. */
-const options = (o: string) =>
-  orElse(`${o} = '' OR ${plainOptions(o)}`, `${o} ~ '^ *${GUID}? *(; *${GUID}? *)*$'`);
+const options = (o: string) => orElse(`${o} = '' OR ${plainOptions(o)}`, `${o} ~ '^ *${GUID}? *(; *${GUID}? *)*$'`);
 /** A checked option's canonical form (32 lowercase hex): only other forms need their braces and hyphens removed. */
 export const canonical = (o: string) =>
   `CASE WHEN length(${o}) = 32 THEN lower(${o}) ELSE lower(regexp_replace(${o}, '[^0-9a-fA-F]', '', 'g')) END`;

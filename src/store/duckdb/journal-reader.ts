@@ -1,0 +1,47 @@
+/** How DuckDB reads a journal CSV file into import_rows (read_csv), and its refusals as the import's own. */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { JournalLineError } from '../ledger/errors.ts';
+import type { JournalReader } from '../sql/journal-import/rows.ts';
+
+/**
+ * DuckDB reads the journal file itself (read_csv: every cell as text, the options set, no sniffing), straight into
+ * import_rows (journal-import-sql.ts), in the file's order (insertion order is kept), so a row's rowid gives its
+ * ordinal. It tells no share of the file read: DuckDB's query progress stays unknown (-1) for this statement.
+ */
+export function journalReader(conn: DuckDBConnection): JournalReader {
+  return {
+    dialect: 'duckdb',
+    async read(journal, createRows) {
+      const columns = Array.from({ length: journal.width }, (_, i) => `'c${i}': 'VARCHAR'`).join(', ');
+      const path = `'${journal.path.replace(/'/g, "''")}'`;
+      try {
+        await conn.run(
+          createRows(`read_csv(${path}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"',
+          columns = {${columns}}, strict_mode = true, null_padding = false)`),
+        );
+      } catch (err) {
+        throw malformedCsv(err) ?? err;
+      }
+      // Rows written in this transaction are numbered from a base of DuckDB's (not 0), contiguously in insertion order.
+      const [base] = (
+        await conn.runAndReadAll('SELECT CAST(COALESCE(MIN(rowid), 0) AS VARCHAR) AS b FROM import_rows')
+      ).getRowObjectsJS();
+      // Every later table is keyed, not read in order: without keeping it, DuckDB's inserts need far less memory.
+      await conn.run('SET preserve_insertion_order = false');
+      return { ordinal: `(rowid - ${BigInt(String(base?.b ?? 0))})` };
+    },
+  };
+}
+
+/** DuckDB's refusal of a malformed CSV row ("CSV Error on Line: N", the row, then the reason) as the import's own. */
+function malformedCsv(err: unknown): JournalLineError | undefined {
+  const message = String((err as Error | undefined)?.message ?? err);
+  const line = /CSV Error on Line: (\d+)/.exec(message)?.[1];
+  if (line === undefined) return undefined;
+  const rest = message.split('\n');
+  const reason = rest
+    .slice(rest.findIndex((l) => l.startsWith('Original Line:')) + 1)
+    .find((l) => l.trim() !== '')
+    ?.trim();
+  return new JournalLineError(Number(line), `malformed CSV: ${reason ?? 'the row cannot be read'}`);
+}
