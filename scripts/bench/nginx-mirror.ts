@@ -16,7 +16,7 @@ import { freePort } from '../../test/support/free-port.ts';
 import { startShadowNginx, type RunningNginx } from '../../test/support/nginx.ts';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from '../../test/support/server-process.ts';
 import type { ShadowSnapshot } from '../../packages/migration-tools/src/shadow/stats.ts';
-import { drained, load, startHost, withoutBenchOptions, type Measured } from './shadow.ts';
+import { drained, figuresUrl, load, startHost, withoutBenchOptions, type Measured } from './shadow.ts';
 import { fmtInt, fmtMs, fmtRatio, median, table } from './stats.ts';
 
 const ECHO = '/reporting/v1/echo/hello';
@@ -53,8 +53,8 @@ export async function benchNginxMirror(rounds: number, duration: number, connect
     sites.push(['nginx → old host, no mirror (anchor)', await site({ noMirror: true })]);
     sites.push(['nginx → old host, mirror 10% (as shipped)', await site({})]);
     sites.push(['nginx → old host, mirror 100%', await site({ sample: '100%' })]);
-    const sinkUrl = sink.url;
-    const received = async () => ((await (await fetch(`${sinkUrl}/_shadow.json`)).json()) as ShadowSnapshot).totals;
+    const sinkUrl = figuresUrl(sink);
+    const received = async () => ((await (await fetch(sinkUrl)).json()) as ShadowSnapshot).totals;
 
     for (const [label, url, headers] of [
       ['GET /v1/echo/hello', ECHO, {}],
@@ -127,7 +127,7 @@ export async function benchNginxMirror(rounds: number, duration: number, connect
         `sink: received ${delta('served')}, mirrored ${delta('mirrored')} (${delta('different')} different, ${delta('errors')} errors), dropped ${delta('dropped')}, skipped ${delta('skipped')}`,
       );
     }
-    const s = (await (await fetch(`${sinkUrl}/_shadow.json`)).json()) as ShadowSnapshot;
+    const s = (await (await fetch(sinkUrl)).json()) as ShadowSnapshot;
     console.log(`sink drops by reason: ${JSON.stringify(s.droppedBecause)}`);
     console.log(
       "Goal (issue 38): with the mirror on, ≥ 0.95× the anchor's requests/s and p99 ≤ the anchor's + 1 ms at a tenth of the anchor's rate (medians over the rounds); client errors count every failed client request, the sink's drops are counted apart.",

@@ -22,7 +22,7 @@
  * proxy on node:http has on this machine in this run.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -88,11 +88,16 @@ export async function load(
   };
 }
 
+/** A proxy's (or sink's) JSON figures address, with the page's token, as it printed them at start. */
+export function figuresUrl(proxy: { output(): string }): string {
+  return /live page \S+, JSON (\S+?)[;\s]/.exec(proxy.output())![1]!;
+}
+
 /** Until no proxy has mirrors waiting or in flight (the work a run left must not land in the next one). */
 export async function drained(urls: readonly string[]): Promise<void> {
   const until = Date.now() + 60_000;
   for (const url of urls) {
-    while (((await (await fetch(`${url}/_shadow.json`)).json()) as ShadowSnapshot).queue.waitingOrInFlight > 0) {
+    while (((await (await fetch(url)).json()) as ShadowSnapshot).queue.waitingOrInFlight > 0) {
       if (Date.now() > until) throw new Error(`the mirror queue of ${url} never drained`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -143,7 +148,10 @@ export async function benchShadow(rounds: number, duration: number, connections:
   const [old, neu] = await Promise.all([startHost(), startHost({ COMPANY_NAME: 'Another Company' })]);
   const proxies: [string, ServerProcess][] = [];
   try {
-    const newKey = ['--new-header', `X-ApiKey: ${neu.apiKey}`];
+    // Callers send the old host's key; the new service gets its counterpart (never a key for every caller).
+    const credentials = path.join(old.dataDir, 'credentials.json');
+    writeFileSync(credentials, JSON.stringify([{ old: `X-ApiKey: ${old.apiKey}`, new: `X-ApiKey: ${neu.apiKey}` }]));
+    const newKey = ['--credential-map', credentials];
     proxies.push(['through shadow (mirror all)', await startShadow(old.url, neu.url, ...newKey)]);
     proxies.push(['through shadow (--sample 0.1)', await startShadow(old.url, neu.url, ...newKey, '--sample', '0.1')]);
     // The floor: a bare node:http proxy in front of the same old host, nothing mirrored.
@@ -181,7 +189,7 @@ export async function benchShadow(rounds: number, duration: number, connections:
         for (let round = 0; round < rounds; round++) {
           const shift = round % targets.length;
           for (const [name, base] of [...targets.slice(shift), ...targets.slice(0, shift)]) {
-            await drained(shadows.map(([, p]) => p.url));
+            await drained(shadows.map(([, p]) => figuresUrl(p)));
             // The proxy's CPU is that of the one under load; the anchor's run counts none.
             const proxy = proxies.find(([n]) => n === name)?.[1];
             perTarget
@@ -255,7 +263,7 @@ export async function benchShadow(rounds: number, duration: number, connections:
     }
     console.log('');
     for (const [name, proxy] of shadows) {
-      const s = (await (await fetch(`${proxy.url}/_shadow.json`)).json()) as ShadowSnapshot;
+      const s = (await (await fetch(figuresUrl(proxy))).json()) as ShadowSnapshot;
       const t = s.totals;
       console.log(
         `${name}: served ${fmtInt(t.served)}, mirrored ${fmtInt(t.mirrored)} (${fmtInt(t.different)} different, ${fmtInt(t.errors)} errors), dropped ${fmtInt(t.dropped)} (queue full), skipped ${fmtInt(t.skipped)}; old p50/p99 ${s.latency.old.p50}/${s.latency.old.p99} ms, new ${s.latency.new.p50}/${s.latency.new.p99} ms`,

@@ -15,6 +15,15 @@ import { ShadowProxy } from '../src/shadow/proxy.ts';
 import { CREDENTIAL_HEADERS } from '../src/shadow/redact.ts';
 import { runCli } from '../../../src/tooling-exports.ts';
 import { headerPairs, rulesFromOptions, UsageError } from './compare-options.ts';
+import { CredentialOptionError, loadCredentialMap, refuseCredentialHeaders } from '../src/shadow/credentials.ts';
+import { pageToken } from '../src/shadow/page-access.ts';
+
+/** Per-host headers: never a credential (credentials.ts). */
+function hostHeaders(values: string[] | undefined, option: string): Record<string, string> {
+  const headers = headerPairs(values, option);
+  refuseCredentialHeaders(headers, option);
+  return headers;
+}
 
 const D = SHADOW_DEFAULTS;
 const USAGE = `usage: npm run shadow -- --old <url> --new <url> --listen <port> [options]
@@ -29,8 +38,10 @@ const USAGE = `usage: npm run shadow -- --old <url> --new <url> --listen <port> 
                            reporting-service-shadow.conf); each is answered 204 at once, then the old host (or --old2)
                            and the new service are asked and compared; only the caller's own credentials are sent
   --old-header 'K: V'      header sent to the old host (repeatable), replacing the client's of that name; also to
-  --old2-header 'K: V'     --old2 unless it has headers of its own
-  --new-header 'K: V'      header sent to the new service (repeatable), e.g. its own API key
+  --old2-header 'K: V'     --old2 unless it has headers of its own; never a credential (X-ApiKey, Authorization,
+  --new-header 'K: V'      Cookie): every request carries its caller's own
+  --credential-map <file>  JSON list of {"old": "X-ApiKey: <old host's>", "new": "X-ApiKey: <new service's>"}: a
+                           request with a mapped credential is mirrored with its counterpart
   --allow-post             mirror POST too (default: GET and HEAD only)
   --sample <rate>          share of requests mirrored, 0 < rate <= 1 (default ${D.sample})
   --queue <n>              mirrors waiting or in flight at most; more are dropped and counted (default ${D.queueLimit})
@@ -47,7 +58,11 @@ const USAGE = `usage: npm run shadow -- --old <url> --new <url> --listen <port> 
                            CPU serving leaves (default ${D.mirrorNice}; 0: the proxy's own priority)
   --header NAME, --headers A,B, --ignore PATH, --tolerance PATH=N[%], --rules FILE
                            what is compared and allowed, as in npm run compare (default headers: ${DEFAULT_HEADERS.join(', ')})
-  --page-listen <port>     serve ${PAGE_PATH} and ${JSON_PATH} on this port instead of reserving them on the proxy's
+  --page-listen <port>     the port of ${PAGE_PATH} and ${JSON_PATH} (default 0: any free port; never the proxy's)
+  --page-host <address>    where the page listens (default 127.0.0.1)
+  --page-token <token>     the page's token, at least 16 characters (default: a random one, printed at start)
+  --show-bodies            keep the old and new bodies of differing exchanges for the page (default: fields only)
+  --memory-limit <bytes>   bytes the copies of requests and answers may hold at once (default ${D.memoryLimit})
   --report <file>          write the JSON figures and latest differences there on SIGTERM or SIGINT`;
 
 function number(
@@ -79,7 +94,9 @@ function baseUrl(value: string | undefined, option: string): string {
   if (!/^https?:$/.test(url.protocol) || url.search || url.hash)
     throw new UsageError(`${option} must be an http(s) base URL without query, got '${value}'`);
   if (url.username || url.password)
-    throw new UsageError(`${option}: put credentials in --old-header/--new-header, not in the URL`);
+    throw new UsageError(
+      `${option}: credentials in the URL would be sent for every caller; callers' own go, or map them with --credential-map`,
+    );
   return value.replace(/\/+$/, '');
 }
 
@@ -97,6 +114,8 @@ async function main(): Promise<number> {
   let options: ShadowOptions;
   let listenPort: number;
   let pagePort: number;
+  let pageHost: string;
+  let token: string;
   let host: string;
   let report: string | undefined;
   try {
@@ -130,6 +149,11 @@ async function main(): Promise<number> {
         tolerance: { type: 'string', multiple: true },
         rules: { type: 'string' },
         'page-listen': { type: 'string' },
+        'page-host': { type: 'string' },
+        'page-token': { type: 'string' },
+        'credential-map': { type: 'string' },
+        'show-bodies': { type: 'boolean' },
+        'memory-limit': { type: 'string' },
         report: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -143,7 +167,9 @@ async function main(): Promise<number> {
       throw new UsageError(`--serve must be 'old' or 'new', got '${o.serve}'`);
     if (o.listen === undefined) throw new UsageError('--listen is required');
     listenPort = port(o.listen, '--listen');
-    pagePort = port(o['page-listen'], '--page-listen');
+    pagePort = o['page-listen'] === undefined ? 0 : port(o['page-listen'], '--page-listen');
+    pageHost = o['page-host'] ?? '127.0.0.1';
+    token = pageToken(o['page-token']);
     host = o.host ?? '127.0.0.1';
     report = o.report;
     const oldHeaders = headerPairs(o['old-header'], '--old-header');
@@ -163,17 +189,18 @@ async function main(): Promise<number> {
               `${option} '${name}': a mirror sink sends only each caller's own credentials, never a key of its own`,
             );
     }
+    refuseCredentialHeaders(oldHeaders, '--old-header');
     options = {
       old: { base: baseUrl(o.old, '--old'), headers: oldHeaders },
       ...(o.old2
         ? {
             old2: {
               base: baseUrl(o.old2, '--old2'),
-              headers: o['old2-header'] ? headerPairs(o['old2-header'], '--old2-header') : oldHeaders,
+              headers: o['old2-header'] ? hostHeaders(o['old2-header'], '--old2-header') : oldHeaders,
             },
           }
         : {}),
-      new: { base: baseUrl(o.new, '--new'), headers: headerPairs(o['new-header'], '--new-header') },
+      new: { base: baseUrl(o.new, '--new'), headers: hostHeaders(o['new-header'], '--new-header') },
       serve: (o.serve as 'old' | 'new' | undefined) ?? D.serve,
       rules,
       allowPost: !!o['allow-post'],
@@ -195,10 +222,15 @@ async function main(): Promise<number> {
         (n) => Number.isInteger(n) && n >= 0 && n <= 19,
         'a whole number from 0 to 19',
       ),
+      credentialMap: o['credential-map'] ? loadCredentialMap(o['credential-map']) : [],
+      showBodies: !!o['show-bodies'],
+      memoryLimit: positiveInt(o['memory-limit'], '--memory-limit', D.memoryLimit),
     };
   } catch (error) {
     if (
       error instanceof UsageError ||
+      error instanceof CredentialOptionError ||
+      /^--page-token/.test((error as Error).message) ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ||
       /^(rules file|--tolerance)/.test((error as Error).message)
     ) {
@@ -208,11 +240,11 @@ async function main(): Promise<number> {
     throw error;
   }
 
-  const shadow = new ShadowProxy(options, pagePort < 0);
+  const shadow = new ShadowProxy(options, token);
   const server = createServer({ keepAliveTimeout: 65_000 }, shadow.handle);
-  const pageServer = pagePort >= 0 ? createServer(shadow.handlePage) : undefined;
+  const pageServer = createServer(shadow.handlePage);
   const url = await listen(server, listenPort, host);
-  const pageUrl = pageServer ? await listen(pageServer, pagePort, host) : url;
+  const pageUrl = await listen(pageServer, pagePort, pageHost);
   const other = options.serve === 'old' ? options.new.base : options.old.base;
   const served = options.serve === 'old' ? options.old.base : options.new.base;
   const noise = options.old2 ? ` and ${options.old2.base} (noise)` : '';
@@ -222,7 +254,7 @@ async function main(): Promise<number> {
       : `serving ${options.serve} ${served}, mirroring to ${other}${noise}`,
   );
   console.log(
-    `live page ${pageUrl}${PAGE_PATH}, JSON ${pageUrl}${JSON_PATH}${report ? `; report ${report} on SIGTERM` : ''}`,
+    `live page ${pageUrl}${PAGE_PATH}?token=${token}, JSON ${pageUrl}${JSON_PATH}?token=${token}${report ? `; report ${report} on SIGTERM` : ''}`,
   );
   console.log(`${options.mirrorSink ? 'mirror sink' : 'shadow proxy'} listening on ${url}`);
 
@@ -234,7 +266,7 @@ async function main(): Promise<number> {
       }
       server.close();
       server.closeIdleConnections();
-      pageServer?.close();
+      pageServer.close();
       void shadow.close().then(() => resolve(0));
     };
     process.once('SIGTERM', () => stop('SIGTERM'));

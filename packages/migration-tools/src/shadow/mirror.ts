@@ -12,7 +12,9 @@ import { builtInNoise } from '../compare/noise.ts';
 import { rebaseCaptured, replay, type HostConfig } from '../compare/replay.ts';
 import { RuleMatcher, type Rules } from '../compare/rules.ts';
 import type { AnswerSummary, Captured, ExchangeRecord } from '../compare/types.ts';
+import { boundedRecord } from './bounded-record.ts';
 import { captureAnswer } from './capture.ts';
+import { mirroredHeaders, type CredentialPair } from './credentials.ts';
 import { headerRecord } from './hop-headers.ts';
 import type { Served } from './options.ts';
 import { redactRecord } from './redact.ts';
@@ -29,6 +31,10 @@ export interface MirrorConfig {
   hostSecrets: string[];
   /** Largest body kept per side for the side-by-side view (characters). */
   maxBodyChars: number;
+  /** Keep the two bodies of a differing exchange (`--show-bodies`); else only its differing fields. */
+  showBodies: boolean;
+  /** Old-host credentials and the new-service ones they stand for (`--credential-map`). */
+  credentialMap: CredentialPair[];
   /** Nice value of the mirror's thread (Linux; 0: the proxy's own priority). */
   niceness: number;
 }
@@ -95,21 +101,24 @@ export class Mirror {
 
   async run(job: MirrorJob): Promise<MirrorResult> {
     const { config } = this;
-    const request = {
+    // The caller's own credentials, or their mapped counterparts; old-host ones for the noise host.
+    const request = (headers: Record<string, string>) => ({
       method: job.method,
       url: job.url,
-      headers: job.headers,
+      headers,
       body: job.body,
       origin: { source: 'shadow' },
-    };
+    });
+    const toOld = request(mirroredHeaders(job.headers, config.credentialMap, 'old'));
+    const toNew = request(mirroredHeaders(job.headers, config.credentialMap, 'new'));
     const [servedHost, other] = config.serve === 'old' ? [config.old, config.new] : [config.new, config.old];
     // A sink asks the old host itself (for a verb that must not be sent twice, the second old instance instead).
     const repeatable = REPEATABLE.has(job.method);
     const primary = job.served ? undefined : repeatable ? config.old : config.old2;
     if (!job.served && !primary) throw new Error(`a mirror sink needs --old2 to compare ${job.method}`);
     const [mirrored, asked] = await Promise.all([
-      replay(request, other, config.timeoutMs),
-      primary && replay(request, primary, config.timeoutMs),
+      replay(config.serve === 'old' ? toNew : toOld, other, config.timeoutMs),
+      primary && replay(toOld, primary, config.timeoutMs),
     ]);
     const served = asked ? rebaseCaptured(asked, job.bases) : this.capture(job.served!, servedHost, job.bases);
     // The noise host: the second old instance, else the old host again for a verb that may be sent twice; none when
@@ -123,7 +132,7 @@ export class Mirror {
     const main = compareAnswers(old, neu, config.rules.headers, job.method);
     const noise =
       main.diffs.length > 0 && !old.error && !neu.error && noiseHost
-        ? await replay(request, noiseHost, config.timeoutMs)
+        ? await replay(toOld, noiseHost, config.timeoutMs)
         : undefined;
     const old2 = noise ? rebaseCaptured(noise, job.bases) : undefined;
     const { record, outcome } = this.classify(job, old, neu, old2, main);
@@ -131,7 +140,7 @@ export class Mirror {
       id: job.id,
       outcome,
       mirroredFailed: !!mirrored.error,
-      record: redactRecord(record, [...job.secrets, ...config.hostSecrets]),
+      record: redactRecord(boundedRecord(record), [...job.secrets, ...config.hostSecrets]),
     };
   }
 
@@ -191,7 +200,7 @@ export class Mirror {
         : record.allowed.length
           ? 'allowed-only'
           : 'identical';
-    if (record.differences.length) {
+    if (record.differences.length && this.config.showBodies) {
       const clip = (text: string) =>
         text.length > this.config.maxBodyChars
           ? `${text.slice(0, this.config.maxBodyChars)}\n… (${text.length - this.config.maxBodyChars} more characters)`

@@ -1,6 +1,7 @@
 /** What `npm run shadow` is configured with (scripts/shadow.ts parses the command line into this). */
 import type { HostConfig } from '../compare/replay.ts';
 import type { Rules } from '../compare/rules.ts';
+import type { CredentialPair } from './credentials.ts';
 
 /** Which host answers the clients: `old` (before the switch) or `new` (after it, the old one in the shadow). */
 export type Served = 'old' | 'new';
@@ -45,6 +46,12 @@ export interface ShadowOptions {
    * Nice value of the mirror's thread on Linux (0-19; 0: as the proxy), so mirroring takes only the CPU serving leaves.
    */
   mirrorNice: number;
+  /** Old-host credentials and the new-service ones they stand for (`--credential-map FILE`); none by default. */
+  credentialMap: CredentialPair[];
+  /** Keep the old and new bodies of differing exchanges for the page (`--show-bodies`); default: the fields only. */
+  showBodies: boolean;
+  /** Bytes the copies of requests and answers may hold at once, in flight and queued; one more is dropped. */
+  memoryLimit: number;
 }
 
 export const SHADOW_DEFAULTS = {
@@ -62,11 +69,10 @@ export const SHADOW_DEFAULTS = {
   breakerFailures: 5,
   breakerDelayMs: 10_000,
   mirrorNice: 19,
+  showBodies: false,
+  memoryLimit: 256 * 1_048_576,
 } as const satisfies Partial<ShadowOptions>;
 
-/**
- * The page and its JSON twin: on the proxy's own port (reserved paths) unless `--page-listen` gives them a port of
- * their own.
- */
+/** The page and its JSON twin, on the page's own port (page-access.ts: loopback by default, behind a token). */
 export const PAGE_PATH = '/_shadow';
 export const JSON_PATH = '/_shadow.json';

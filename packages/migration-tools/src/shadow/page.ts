@@ -52,7 +52,8 @@ function reasons(label: string, counts: Record<string, number>): SafeHtml | stri
   return entries.length ? html` · ${label}: ${entries.map(([reason, n]) => `${reason} ×${n}`).join(', ')}` : '';
 }
 
-export function renderShadowPage(s: ShadowSnapshot): string {
+/** The page; `jsonHref` is its JSON twin's address (with the page's token). */
+export function renderShadowPage(s: ShadowSnapshot, jsonHref = JSON_PATH): string {
   const t = s.totals;
   const verdict =
     t.mirrored === 0
@@ -65,7 +66,7 @@ export function renderShadowPage(s: ShadowSnapshot): string {
 <style>${new SafeHtml(DIFF2HTML_CSS)}</style><style>${new SafeHtml(PAGE_CSS)}</style><style>${new SafeHtml(SHADOW_CSS)}</style></head>
 <body>
 <h1>Shadow traffic</h1>
-<p>serving <strong id="serving">${s.serving}</strong> · old <code>${s.hosts.old}</code>${s.hosts.old2 !== s.hosts.old ? html` (noise from <code>${s.hosts.old2}</code>)` : ''} · new <code>${s.hosts.new}</code> · since ${s.startedAt} · as of ${s.at} · <a href="${JSON_PATH}">JSON</a></p>
+<p>serving <strong id="serving">${s.serving}</strong> · old <code>${s.hosts.old}</code>${s.hosts.old2 !== s.hosts.old ? html` (noise from <code>${s.hosts.old2}</code>)` : ''} · new <code>${s.hosts.new}</code> · since ${s.startedAt} · as of ${s.at} · <a href="${jsonHref}">JSON</a></p>
 <p class="verdict ${t.different || t.errors ? 'fail' : 'pass'}" id="verdict">${verdict} (${t.served} served, ${t.identical} identical, ${t.noiseOnly} noise only, ${t.allowedOnly} allowed only, ${t.errors} errors, ${t.dropped} dropped, ${t.skipped} skipped)</p>
 <p class="meta" id="queue">mirror queue: ${s.queue.waitingOrInFlight} waiting or in flight of ${s.queue.limit} (${s.queue.concurrency} at once)${reasons('skipped', s.skippedBecause)}${reasons('dropped', s.droppedBecause)}</p>
 <p class="meta ${s.breaker.state === 'closed' ? '' : 'fail'}" id="breaker">circuit breaker: <strong data-state="${s.breaker.state}">${s.breaker.state}</strong> (opens after ${s.breaker.threshold} failures in a row, probes every ${s.breaker.delayMs} ms; ${s.breaker.failuresInARow} in a row now, opened ${s.breaker.opened}×)</p>

@@ -20,6 +20,9 @@ import { MirrorPool } from './mirror-pool.ts';
 import type { MirrorJob, MirrorResult } from './mirror.ts';
 import { JSON_PATH, PAGE_PATH, type ShadowOptions } from './options.ts';
 import { PAGE_CSP, renderShadowPage } from './page.ts';
+import { pageAuthorized } from './page-access.ts';
+import { mirroredRawHeaders } from './credentials.ts';
+import { ByteBudget } from './byte-budget.ts';
 import { redactText, requestSecrets } from './redact.ts';
 import { ShadowStats } from './stats.ts';
 
@@ -29,24 +32,44 @@ const SAFE = new Set(['GET', 'HEAD']);
  */
 const NAMES_KEPT = 1_000;
 
-/** Appends to a body copy until `limit` bytes; past it the copy is dropped and marked over. */
+/**
+ * Appends to a body copy until `limit` bytes, each chunk taken from the proxy's byte budget; past the limit (`over`)
+ * or the budget (`starved`) the copy is dropped and its bytes given back.
+ */
 class BodyCopy {
   private chunks: Buffer[] = [];
-  private size = 0;
+  size = 0;
   over = false;
+  starved = false;
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly budget: ByteBudget,
+  ) {}
 
   readonly add = (chunk: Buffer): void => {
-    if (this.over) return;
-    this.size += chunk.length;
-    if (this.size > this.limit) {
-      this.over = true;
-      this.chunks = [];
-    } else this.chunks.push(chunk);
+    if (this.over || this.starved) return;
+    if (this.size + chunk.length > this.limit) this.over = true;
+    else if (!this.budget.take(chunk.length)) this.starved = true;
+    else {
+      this.size += chunk.length;
+      this.chunks.push(chunk);
+      return;
+    }
+    this.release();
   };
 
-  /** The bytes in a buffer of their own (not a view of a shared pool), so it can be moved to the mirror's thread. */
+  /** Gives the copy's bytes back to the budget (the copy is dropped, or its job has run). */
+  release(): void {
+    this.budget.give(this.size);
+    this.size = 0;
+    this.chunks = [];
+  }
+
+  /**
+   * The bytes in a buffer of their own (not a view of a shared pool), so it can be moved to the mirror's thread; the
+   * chunks are dropped (the budget is given back with the job's result).
+   */
   bytes(): Uint8Array<ArrayBuffer> {
     const out = new Uint8Array(this.size);
     let at = 0;
@@ -54,6 +77,7 @@ class BodyCopy {
       out.set(chunk, at);
       at += chunk.length;
     }
+    this.chunks = [];
     return out;
   }
 }
@@ -80,11 +104,15 @@ export class ShadowProxy {
   private readonly names = new Map<string, string>();
   private readonly pending = new Map<number, string>();
   private nextId = 1;
+  private readonly budget: ByteBudget;
+  /** Bytes each job offered to the mirror holds until its result comes back. */
+  private readonly held = new Map<number, number>();
 
   constructor(
     private readonly options: ShadowOptions,
-    private readonly pageOnProxy: boolean,
+    private readonly pageToken: string,
   ) {
+    this.budget = new ByteBudget(options.memoryLimit);
     this.served = options.serve === 'old' ? options.old : options.new;
     const target = new URL(this.served.base);
     const client = target.protocol === 'https:' ? https : http;
@@ -99,9 +127,12 @@ export class ShadowProxy {
     this.agent = new client.Agent({ keepAlive: true, maxSockets: 512, scheduling: 'lifo' });
     this.breaker = new MirrorBreaker(options.breakerFailures, options.breakerDelayMs);
     this.openReason = `circuit open: the ${options.serve === 'old' ? 'new' : 'old'} host failed ${options.breakerFailures} times in a row`;
-    const hostSecrets = [options.old, options.old2, options.new].flatMap((h) =>
-      h ? requestSecrets(h.headers, '') : [],
-    );
+    const hostSecrets = [
+      ...[options.old, options.old2, options.new].flatMap((h) => (h ? requestSecrets(h.headers, '') : [])),
+      ...options.credentialMap.flatMap((pair) =>
+        requestSecrets({ [pair.old.name]: pair.old.value, [pair.new.name]: pair.new.value }, ''),
+      ),
+    ];
     this.pool = new MirrorPool(
       {
         old: options.old,
@@ -113,6 +144,8 @@ export class ShadowProxy {
         concurrency: options.concurrency,
         hostSecrets,
         maxBodyChars: 200_000,
+        showBodies: options.showBodies,
+        credentialMap: options.credentialMap,
         niceness: options.mirrorNice,
       },
       options.queueLimit,
@@ -134,19 +167,27 @@ export class ShadowProxy {
     });
   }
 
-  /** The proxy's (or the mirror sink's) request listener. */
+  /** The proxy's (or the mirror sink's) request listener: the page is never on this port. */
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
-    if (this.pageOnProxy && this.servePage(req, res)) return;
     if (this.options.mirrorSink) this.sink(req, res);
     else this.proxy(req, res);
   };
 
-  /** The listener of the page's own port: the page, its JSON, else 404. */
+  /**
+   * The listener of the page's own port: the page and its JSON for a request with the page's token (page-access.ts),
+   * else 401 or 404; a failure to render is a 500, never the proxy's end.
+   */
   readonly handlePage = (req: IncomingMessage, res: ServerResponse): void => {
-    if (!this.servePage(req, res))
-      res
-        .writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
-        .end(`not found: the page is ${PAGE_PATH}, its JSON ${JSON_PATH}\n`);
+    const text = (status: number, message: string) =>
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(message);
+    if (!pageAuthorized(req, this.pageToken))
+      return void text(401, `the page needs its token: ?token=… or Authorization: Bearer … (printed at start)\n`);
+    try {
+      if (!this.servePage(req, res)) text(404, `not found: the page is ${PAGE_PATH}, its JSON ${JSON_PATH}\n`);
+    } catch (error) {
+      if (!res.headersSent) text(500, `the page could not be made: ${(error as Error).message}\n`);
+      else res.destroy();
+    }
   };
 
   async close(): Promise<void> {
@@ -166,7 +207,10 @@ export class ShadowProxy {
     const snapshot = this.stats.snapshot();
     const [type, body] =
       path === PAGE_PATH
-        ? ['text/html; charset=utf-8', renderShadowPage(snapshot)]
+        ? [
+            'text/html; charset=utf-8',
+            renderShadowPage(snapshot, `${JSON_PATH}?token=${encodeURIComponent(this.pageToken)}`),
+          ]
         : ['application/json; charset=utf-8', `${JSON.stringify(snapshot, null, 2)}\n`];
     res.writeHead(200, {
       'content-type': type,
@@ -235,11 +279,21 @@ export class ShadowProxy {
       agent: this.agent,
       setHost: false,
       path: target.prefix + url,
-      headers: withHeaders(forwarded, { ...this.served.headers, 'X-Forwarded-For': forwardedFor }),
+      headers: withHeaders(mirroredRawHeaders(forwarded, this.options.credentialMap, this.options.serve), {
+        ...this.served.headers,
+        'X-Forwarded-For': forwardedFor,
+      }),
     });
     const copies = why
       ? undefined
-      : { request: new BodyCopy(this.options.bodyLimit), answer: new BodyCopy(this.options.answerLimit) };
+      : {
+          request: new BodyCopy(this.options.bodyLimit, this.budget),
+          answer: new BodyCopy(this.options.answerLimit, this.budget),
+        };
+    const release = () => {
+      copies?.request.release();
+      copies?.answer.release();
+    };
     // A request without a body (no Content-Length, no Transfer-Encoding: RFC 9112 §6.3) is sent at once, not piped.
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
       upstream.end();
@@ -265,12 +319,14 @@ export class ShadowProxy {
     upstream.on('error', (error) => {
       clearTimeout(timer);
       fail(502, `the ${this.options.serve} host failed: ${error.message}`);
+      release();
     });
     // A client that goes away ends the upstream exchange too: not the served host's failure, nothing to mirror.
     res.on('close', () => {
       clearTimeout(timer);
       if (res.writableFinished || failed || ended) return;
       gone = true;
+      release();
       upstream.destroy();
       this.stats.skipped(endpoint, 'the client went away before the answer ended');
     });
@@ -290,15 +346,23 @@ export class ShadowProxy {
           ? { skipped: 'request body over --body-limit' }
           : copies.answer.over
             ? { skipped: 'answer over --answer-limit' }
-            : this.pool.full
-              ? { dropped: 'queue full' }
-              : undefined;
-        if (late) return this.count(endpoint, late);
+            : copies.request.starved || copies.answer.starved
+              ? { dropped: 'copies over --memory-limit' }
+              : this.pool.full
+                ? { dropped: 'queue full' }
+                : undefined;
+        if (late) {
+          release();
+          return this.count(endpoint, late);
+        }
         const host = clientHeaders.host;
         const bases = host ? [`http://${host}`, `https://${host}`] : [];
+        const id = this.nextId++;
+        // The copies' bytes, now in the job's buffers, stay taken from the budget until its result comes.
+        this.held.set(id, copies.request.size + copies.answer.size);
         const [body, bytes] = [copies.request.bytes(), copies.answer.bytes()];
         const job: MirrorJob = {
-          id: this.nextId++,
+          id,
           method,
           url,
           endpoint,
@@ -327,7 +391,7 @@ export class ShadowProxy {
     const endpoint = this.endpointName(method, url, secrets);
     this.stats.served(endpoint);
     const why = this.notMirrored(method);
-    const copy = why ? undefined : new BodyCopy(this.options.bodyLimit);
+    const copy = why ? undefined : new BodyCopy(this.options.bodyLimit, this.budget);
     if (copy) req.on('data', copy.add);
     else req.resume();
     req.on('error', () => res.destroy());
@@ -336,14 +400,21 @@ export class ShadowProxy {
       if (!copy) return this.count(endpoint, why!);
       const late = copy.over
         ? { skipped: 'request body over --body-limit' }
-        : this.pool.full
-          ? { dropped: 'queue full' }
-          : undefined;
-      if (late) return this.count(endpoint, late);
+        : copy.starved
+          ? { dropped: 'copies over --memory-limit' }
+          : this.pool.full
+            ? { dropped: 'queue full' }
+            : undefined;
+      if (late) {
+        copy.release();
+        return this.count(endpoint, late);
+      }
       const host = clientHeaders.host;
+      const id = this.nextId++;
+      this.held.set(id, copy.size);
       const body = copy.bytes();
       const job: MirrorJob = {
-        id: this.nextId++,
+        id,
         method,
         url,
         endpoint,
@@ -356,17 +427,30 @@ export class ShadowProxy {
     });
   }
 
-  /** Hands a job to the mirror's queue through the circuit breaker; an open circuit drops it (counted). */
+  /**
+   * Hands a job to the mirror's queue through the circuit breaker; an open circuit drops it (counted). The bytes it
+   * holds are given back when it is dropped, else with its result.
+   */
   private offer(job: MirrorJob, transfer: ArrayBuffer[]): void {
     void this.breaker
       .send(job.id, () => {
-        this.pool.offer(job, transfer);
-        this.pending.set(job.id, job.endpoint);
+        if (this.pool.offer(job, transfer)) this.pending.set(job.id, job.endpoint);
+        else this.giveBack(job.id);
       })
-      .then((sent) => sent || this.count(job.endpoint, { dropped: this.openReason }));
+      .then((sent) => {
+        if (sent) return;
+        this.giveBack(job.id);
+        this.count(job.endpoint, { dropped: this.openReason });
+      });
+  }
+
+  private giveBack(id: number): void {
+    this.budget.give(this.held.get(id) ?? 0);
+    this.held.delete(id);
   }
 
   private onMirrored(result: MirrorResult | MirrorFailure): void {
+    this.giveBack(result.id);
     const endpoint = this.pending.get(result.id);
     this.pending.delete(result.id);
     const failed = 'failed' in result;

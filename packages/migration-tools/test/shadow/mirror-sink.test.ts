@@ -64,7 +64,9 @@ function startSink(...args: string[]): Promise<ServerProcess> {
 }
 
 async function figures(sink: ServerProcess): Promise<ShadowSnapshot> {
-  return (await (await fetch(`${sink.url}/_shadow.json`)).json()) as ShadowSnapshot;
+  // The page's JSON is on a port of its own, behind the token the sink prints.
+  const json = /live page \S+, JSON (\S+?)[;\s]/.exec(sink.output())![1]!;
+  return (await (await fetch(json)).json()) as ShadowSnapshot;
 }
 
 /** The sink's figures once it has received `received` requests and none is waiting. */

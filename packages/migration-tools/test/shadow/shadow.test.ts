@@ -10,7 +10,7 @@
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createHash } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
@@ -100,8 +100,27 @@ function rawRequest(
   });
 }
 
+/** The page's and the JSON's addresses, with their token, as the proxy printed them. */
+function pageOf(proxy: ServerProcess): { page: string; json: string } {
+  const [, page, json] = /live page (\S+), JSON (\S+?)[;\s]/.exec(proxy.output())!;
+  return { page: page!, json: json! };
+}
+
+/** A credential map (--credential-map) of the old instance's key to the new one's. */
+function credentialMap(dir: string, oldKey: string, newKey: string): string {
+  const file = join(
+    dir,
+    `credentials-${createHash('sha256')
+      .update(oldKey + newKey)
+      .digest('hex')
+      .slice(0, 8)}.json`,
+  );
+  writeFileSync(file, JSON.stringify([{ old: `X-ApiKey: ${oldKey}`, new: `X-ApiKey: ${newKey}` }]));
+  return file;
+}
+
 async function figures(proxy: ServerProcess): Promise<ShadowSnapshot> {
-  const res = await fetch(`${proxy.url}/_shadow.json`);
+  const res = await fetch(pageOf(proxy).json);
   expect(res.status).to.equal(200);
   expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
   return (await res.json()) as ShadowSnapshot;
@@ -151,8 +170,9 @@ describe('npm run shadow: a proxy between two real instances of this service', f
       b.url,
       '--listen',
       '0',
-      '--new-header',
-      `X-ApiKey: ${b.apiKey}`,
+      '--credential-map',
+      credentialMap(dir, a.apiKey, b.apiKey),
+      '--show-bodies',
       '--ignore',
       '$.ReportModel.BuildTime',
       '--report',
@@ -254,7 +274,7 @@ describe('npm run shadow: a proxy between two real instances of this service', f
       ].map(async (p) => expect((await p).status).to.equal(200)),
     );
     const s = await settled(proxy);
-    const page = await (await fetch(`${proxy.url}/_shadow`)).text();
+    const page = await (await fetch(pageOf(proxy).page)).text();
     const json = JSON.stringify(s);
     // The echo of the key is a difference (anonymous: another company name), so its body would be kept unredacted.
     expect(s.latest.some((r) => r.bodies?.old.includes('"Message": "[redacted]"'))).to.equal(true);
@@ -296,7 +316,7 @@ describe('npm run shadow: a proxy between two real instances of this service', f
         if (m.type() === 'error') problems.push(m.text());
       });
       page.on('requestfailed', (r) => problems.push(`requestfailed ${r.url()}`));
-      const response = await page.goto(`${proxy.url}/_shadow`, { waitUntil: 'load' });
+      const response = await page.goto(pageOf(proxy).page, { waitUntil: 'load' });
       expect(response!.status()).to.equal(200);
       expect(await page.locator('h1').textContent()).to.equal('Shadow traffic');
       expect(await page.locator('#verdict').textContent()).to.include(
@@ -406,8 +426,8 @@ describe('npm run shadow: a proxy between two real instances of this service', f
         `http://127.0.0.1:${port}`,
         '--listen',
         '0',
-        '--new-header',
-        `X-ApiKey: ${b.apiKey}`,
+        '--credential-map',
+        credentialMap(dir, a.apiKey, b.apiKey),
         '--breaker',
         '3',
         '--breaker-delay',
@@ -433,7 +453,7 @@ describe('npm run shadow: a proxy between two real instances of this service', f
         expect(down.totals).to.include({ served: 6, mirrored: 3, errors: 3, dropped: 3 });
         expect(down.droppedBecause).to.deep.equal({ 'circuit open: the new host failed 3 times in a row': 3 });
         expect(down.breaker).to.include({ state: 'open', failuresInARow: 3, threshold: 3, delayMs: 1500, opened: 1 });
-        const page = await (await fetch(`${shadow.url}/_shadow`)).text();
+        const page = await (await fetch(pageOf(shadow).page)).text();
         expect(page).to.include('circuit breaker: <strong data-state="open">open</strong>');
         expect(page).to.include('dropped: circuit open: the new host failed 3 times in a row ×3');
 
@@ -571,8 +591,8 @@ describe('npm run shadow: a proxy between two real instances of this service', f
       '--listen',
       '0',
       '--allow-post',
-      '--new-header',
-      `X-ApiKey: ${b.apiKey}`,
+      '--credential-map',
+      credentialMap(dir, a.apiKey, b.apiKey),
       '--ignore',
       '$.ReportModel.BuildTime',
     );
@@ -615,17 +635,26 @@ describe('npm run shadow: a proxy between two real instances of this service', f
   });
 
   it('--old2: what also differs between two old instances is noise (the new service as the second old: its differences are noise)', async () => {
+    // The second old instance takes the old host's keys: here the new service behind a relay that maps the one key.
+    const old2 = http.createServer((req, res) => {
+      const headers = { ...req.headers, ...(req.headers['x-apikey'] === a.apiKey ? { 'x-apikey': b.apiKey } : {}) };
+      const up = http.request(`${b.url}${req.url}`, { method: req.method, headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(up);
+    });
+    await new Promise<void>((resolve) => old2.listen(0, '127.0.0.1', resolve));
+    after(() => old2.close());
     const shadow = await startShadow(
       '--old',
       a.url,
       '--new',
       b.url,
       '--old2',
-      b.url,
-      '--old2-header',
-      `X-ApiKey: ${b.apiKey}`,
-      '--new-header',
-      `X-ApiKey: ${b.apiKey}`,
+      `http://127.0.0.1:${(old2.address() as { port: number }).port}`,
+      '--credential-map',
+      credentialMap(dir, a.apiKey, b.apiKey),
       '--ignore',
       '$.ReportModel.BuildTime',
       '--listen',
@@ -696,6 +725,23 @@ describe('npm run shadow: a proxy between two real instances of this service', f
     const nice = await run('--old', a.url, '--new', b.url, '--listen', '0', '--mirror-nice', '20');
     expect(nice.stderr).to.match(/^--mirror-nice must be a whole number from 0 to 19, got '20'/);
     const credentials = await run('--old', 'http://user:pw@old-host', '--new', b.url, '--listen', '0');
-    expect(credentials.stderr).to.match(/^--old: put credentials in --old-header/);
+    expect(credentials.stderr).to.match(/^--old: credentials in the URL would be sent for every caller/);
+    // Issue 36, finding 1: a blanket key for one host is refused; the caller's own credentials go, or mapped ones.
+    for (const option of ['--new-header', '--old-header', '--old2-header']) {
+      const old2 = option === '--old2-header' ? ['--old2', a.url] : [];
+      const blanket = await run(
+        '--old',
+        a.url,
+        '--new',
+        b.url,
+        ...old2,
+        '--listen',
+        '0',
+        option,
+        `X-ApiKey: ${b.apiKey}`,
+      );
+      expect(blanket.code).to.equal(2);
+      expect(blanket.stderr).to.match(new RegExp(`^${option} 'X-ApiKey' is a credential: .* --credential-map FILE`));
+    }
   });
 });
