@@ -118,6 +118,8 @@ async function ensureLedger(o: ManyCompaniesOptions, log: (s: string) => void): 
 interface RunResult {
   budgetMiB: number;
   peakRssMiB: number;
+  /** The peak during the Zipf-distributed reads (before the cold reports of the largest companies). */
+  readsPeakRssMiB: number;
   baseRssMiB: number;
   /** process.memoryUsage() at the peak, MiB: the JavaScript heap, and memory outside it (typed arrays' buffers). */
   heapMiB: number;
@@ -173,6 +175,7 @@ async function runInstance(path: string, o: ManyCompaniesOptions): Promise<RunRe
   }
   const seconds = (performance.now() - started) / 1000;
   const stats = store.indexStats();
+  const readsPeakRssMiB = peak / 2 ** 20;
   // Cold first reports: a small company's report between two samples evicts the measured one (it alone fills a budget
   // that holds one company: a store of its own with a 1-byte budget).
   await store.close();
@@ -205,6 +208,7 @@ async function runInstance(path: string, o: ManyCompaniesOptions): Promise<RunRe
   return {
     budgetMiB: o.indexMb,
     peakRssMiB: peak / 2 ** 20,
+    readsPeakRssMiB,
     baseRssMiB,
     heapMiB: atPeak.heapTotal / 2 ** 20,
     externalMiB: atPeak.external / 2 ** 20,
@@ -237,7 +241,7 @@ export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: str
       ['figure', 'value', 'bound'],
       [
         'peak RSS of the instance',
-        `${r.peakRssMiB.toFixed(0)} MiB (at open ${r.baseRssMiB.toFixed(0)}; at the peak JS heap ${r.heapMiB.toFixed(0)}, external ${r.externalMiB.toFixed(0)}, the rest native: DuckDB, code)`,
+        `${r.peakRssMiB.toFixed(0)} MiB (at open ${r.baseRssMiB.toFixed(0)}, during the Zipf reads ${r.readsPeakRssMiB.toFixed(0)}; at the peak JS heap ${r.heapMiB.toFixed(0)}, external ${r.externalMiB.toFixed(0)}, the rest native: DuckDB, code)`,
         `budget + 200 MiB = ${r.budgetMiB + 200} MiB: ${r.peakRssMiB <= r.budgetMiB + 200 ? 'met' : 'NOT met'}`,
       ],
       [
