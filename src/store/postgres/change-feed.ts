@@ -3,10 +3,16 @@
  * and on the API keys' one. Each notification, and each (re)connection (which may have missed some), calls its
  * handler: the instance then reads what it has not seen. While the connection is down (`connected` false) nothing
  * would tell the instance of a change, so it keeps nothing it could not re-check. A lost connection (server restart,
- * network) is re-opened after a growing pause (1 s .. 5 s).
+ * network) is re-opened after a growing pause (1 s .. 5 s). A connection that went half-open (a partition, a dropped
+ * NAT entry: no error, no end, no notification ever again) is found by a heartbeat: a `SELECT 1` every HEARTBEAT_MS
+ * that must answer within HEARTBEAT_TIMEOUT_MS, else the connection counts as lost (and TCP keepalive is on).
  */
 import pg from 'pg';
 import { API_KEYS_CHANNEL, CHANGE_CHANNEL } from './change-log-sql.ts';
+
+/** How often the listening connection is asked to answer, and how long it may take. */
+export const HEARTBEAT_MS = 5_000;
+export const HEARTBEAT_TIMEOUT_MS = 5_000;
 
 export class ChangeFeed {
   private client: pg.Client | undefined;
@@ -30,9 +36,16 @@ export class ChangeFeed {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: 5_000 });
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: HEARTBEAT_MS,
+    });
     this.client = client;
+    let heartbeat: NodeJS.Timeout | undefined;
     const lost = () => {
+      clearInterval(heartbeat);
       if (this.client !== client) return;
       this.client = undefined;
       this.connected = false;
@@ -57,6 +70,25 @@ export class ChangeFeed {
     }
     if (this.closed) return void client.end().catch(() => undefined);
     this.pause = 1_000;
+    // One heartbeat at a time: the connection answers `SELECT 1` in time, or it is lost (a half-open one never does).
+    let beating = false;
+    heartbeat = setInterval(() => {
+      if (beating) return;
+      beating = true;
+      const late = setTimeout(lost, HEARTBEAT_TIMEOUT_MS);
+      late.unref();
+      client.query('SELECT 1').then(
+        () => {
+          clearTimeout(late);
+          beating = false;
+        },
+        () => {
+          clearTimeout(late);
+          lost();
+        },
+      );
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
     this.connected = true;
     this.onKeysChange();
     this.onChange(undefined);
