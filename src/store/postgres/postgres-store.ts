@@ -3,135 +3,35 @@
  * instance follows the companies it reports on (followed-companies.ts), kept current by the shared change log and
  * LISTEN/NOTIFY (change-log-sql.ts, change-feed.ts).
  */
-import { createReadStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
-import { readCatalog } from '../sql/catalog-sql.ts';
-import * as keys from '../sql/api-key-sql.ts';
 import type { AccountMonthTotal, Company, CompanyCatalog, LedgerBatch, PnlQuery } from '../../domain/ledger.ts';
 import type { ApiKeyRecord, NewApiKey } from '../ledger/api-keys.ts';
-import type { JournalLoad } from '../ledger/writer.ts';
 import type { LedgerStore } from '../ledger/ledger-store.ts';
-import type { LedgerView, ReadOptions } from '../ledger/reader.ts';
-import { loadJournal } from '../sql/journal-import-sql.ts';
-import type { JournalReader, RowsReading } from '../sql/journal-import/rows.ts';
-import { API_KEYS_CHANNEL, recordChange } from './change-log-sql.ts';
-import { checkRange, isFiltered, sumFromIndex } from '../memory/index-sums.ts';
-import { loadBatch } from '../sql/load-sql.ts';
-import { FoundApiKeys } from '../memory/found-api-keys.ts';
-import { ChangeFeed } from './change-feed.ts';
-import { FollowedCompanies, type CompanyState } from './followed-companies.ts';
-import { defaultIndexMemoryMb } from '../memory/index-budget.ts';
 import type { IndexStats } from '../ledger/lifecycle.ts';
-import { session } from './session.ts';
-import { mapPgError } from './errors.ts';
-import { pnlSpan, scanPnl, sumPnl } from '../sql/pnl-sql.ts';
-import { STAGE_DDL, schemaStatements } from '../sql/schema.ts';
-import { getOrCreateSetting, LINK_SECRET_KEY, newLinkSecret } from '../sql/settings-sql.ts';
-import { inTransaction, type Staging } from '../sql/session.ts';
-import { JournalLineError } from '../ledger/errors.ts';
+import type { LedgerView, ReadOptions } from '../ledger/reader.ts';
+import type { JournalLoad } from '../ledger/writer.ts';
 import { deepFreeze } from '../memory/deep-freeze.ts';
-import type { JournalFile } from '../ledger/writer.ts';
+import { FoundApiKeys } from '../memory/found-api-keys.ts';
+import { defaultIndexMemoryMb } from '../memory/index-budget.ts';
+import { checkRange, isFiltered, sumFromIndex } from '../memory/index-sums.ts';
+import * as keys from '../sql/api-key-sql.ts';
+import { readCatalog } from '../sql/catalog-sql.ts';
+import { loadJournal } from '../sql/journal-import-sql.ts';
+import { loadBatch } from '../sql/load-sql.ts';
+import { pnlSpan, scanPnl, sumPnl } from '../sql/pnl-sql.ts';
+import { schemaStatements } from '../sql/schema.ts';
+import { inTransaction } from '../sql/session.ts';
+import { LINK_SECRET_KEY, getOrCreateSetting, newLinkSecret } from '../sql/settings-sql.ts';
+import * as keyWrites from './api-key-writes.ts';
+import { ChangeFeed } from './change-feed.ts';
+import { recordChange } from './change-log-sql.ts';
+import { mapPgError } from './errors.ts';
+import { type CompanyState, FollowedCompanies } from './followed-companies.ts';
+import { journalReader } from './journal-reader.ts';
+import { session } from './session.ts';
+import { writeStaging } from './staging-writer.ts';
 
-const STAGE_BATCH = 20_000;
 const MIGRATE_LOCK = 7_310_411; // advisory lock id serializing concurrent migrations
-
-async function insertColumns(
-  client: pg.PoolClient,
-  table: string,
-  casts: string[],
-  columns: unknown[][],
-): Promise<void> {
-  const rows = columns[0]?.length ?? 0;
-  const sql = `INSERT INTO ${table} SELECT * FROM unnest(${casts.map((c, i) => `$${i + 1}::${c}[]`).join(', ')})`;
-  for (let off = 0; off < rows; off += STAGE_BATCH) {
-    await client.query(
-      sql,
-      columns.map((col) => col.slice(off, off + STAGE_BATCH)),
-    );
-  }
-}
-
-async function writeStaging(client: pg.PoolClient, st: Staging): Promise<void> {
-  for (const ddl of STAGE_DDL) await client.query(ddl);
-  const E = st.entries,
-    L = st.lines;
-  await insertColumns(
-    client,
-    'stage_entries',
-    ['bigint', 'int', 'int', 'date', 'text', 'boolean', 'text'],
-    [E.id, E.companyId, E.locationId, E.date, E.memo, E.posted, E.ref],
-  );
-  await insertColumns(
-    client,
-    'stage_lines',
-    ['bigint', 'bigint', 'int', 'int', 'int', 'int', 'date', 'boolean', 'bigint'],
-    [L.id, L.entryId, L.companyId, L.locationId, L.accountId, L.tagSetId, L.date, L.posted, L.cents],
-  );
-}
-
-/**
- * PostgreSQL reads the journal file itself: COPY FROM STDIN (CSV, header skipped) into import_csv, every cell as text,
- * each row numbered in the file's order by an identity column; import_rows (with each row's line) is made from it
- * (journal-import-sql.ts). The rows are written frozen (the table is new in this transaction), so reading them back
- * skips the visibility check of rows of the current transaction.
- * `progress` follows the bytes sent.
- */
-function journalReader(client: pg.PoolClient): JournalReader {
-  return {
-    dialect: 'postgres',
-    async read(journal, createRows, progress) {
-      const columns = Array.from({ length: journal.width }, (_, i) => `c${i}`);
-      await client.query(
-        `CREATE TEMP TABLE import_csv (ord BIGINT GENERATED ALWAYS AS IDENTITY (MINVALUE 0 START WITH 0), ${columns.map((c) => `${c} text`).join(', ')})`,
-      );
-      const file = createReadStream(journal.path, { end: journal.size - 1, highWaterMark: 1 << 20 });
-      if (progress) file.on('data', () => progress(file.bytesRead / journal.size));
-      try {
-        await pipeline(
-          file,
-          client.query(
-            copyFrom(`COPY import_csv (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv, HEADER true, FREEZE true)`),
-          ),
-        );
-      } catch (err) {
-        throw malformedCopy(err, journal) ?? err;
-      }
-      await createImportRows(client, (reading) => createRows('import_csv', 'ord', reading));
-      await client.query('DROP TABLE import_csv');
-      return {};
-    },
-  };
-}
-
-/**
- * import_rows by the cast-first reading (journal-import-sql.ts CAST_FIRST) in a savepoint; when a cell's cast fails
- * (SQLSTATE class 22, a bad cell), by the checks alone, which name its line.
- */
-async function createImportRows(client: pg.PoolClient, createRows: (reading: RowsReading) => string): Promise<void> {
-  await client.query('SET LOCAL DateStyle = ISO');
-  await client.query('SAVEPOINT cast_first');
-  try {
-    await client.query(createRows({ castFirst: true }));
-    await client.query('RELEASE SAVEPOINT cast_first');
-  } catch (err) {
-    if (!/^22/.test(String((err as { code?: unknown }).code))) throw err;
-    await client.query('ROLLBACK TO SAVEPOINT cast_first');
-    await client.query(createRows({ castFirst: false }));
-  }
-}
-
-/** COPY's refusal of a malformed row (its `where` names the line) as the import's own, naming the header's columns. */
-function malformedCopy(err: unknown, journal: JournalFile): JournalLineError | undefined {
-  const { message, where } = err as { message?: string; where?: string };
-  const line = /^COPY import_csv, line (\d+)/.exec(where ?? '')?.[1];
-  if (line === undefined || message === undefined) return undefined;
-  return new JournalLineError(
-    Number(line),
-    `malformed CSV: ${message.replace(/"c(\d+)"/g, (_m, i: string) => `"${journal.header[Number(i)] ?? ''}"`)}`,
-  );
-}
 
 const IMPORT_WORK_MEM = '256MB';
 /** Catalogs of companies not followed kept at most (echo's company names), all dropped at each change. */
@@ -442,14 +342,9 @@ export class PostgresLedgerStore implements LedgerStore {
   }
 
   private insertKey(key: NewApiKey, onlyIfNone: boolean): Promise<ApiKeyRecord | undefined> {
-    return this.transaction(async (client) => {
-      // Serializes id allocation, and the check of createFirstApiKey with the insert.
-      await client.query('LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE');
-      if (onlyIfNone && (await keys.hasApiKeys(session(client)))) return undefined;
-      const record = await keys.insertApiKey(session(client), key);
-      await client.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANNEL, String(record.id)]);
-      return record;
-    }).finally(() => this.apiKeys.forget());
+    return this.transaction((client) => keyWrites.insertApiKey(client, key, onlyIfNone)).finally(() =>
+      this.apiKeys.forget(),
+    );
   }
 
   /**
@@ -467,11 +362,7 @@ export class PostgresLedgerStore implements LedgerStore {
   }
 
   revokeApiKey(id: number): Promise<boolean> {
-    return this.transaction(async (client) => {
-      const revoked = await keys.revokeApiKey(session(client), id);
-      if (revoked) await client.query('SELECT pg_notify($1, $2)', [API_KEYS_CHANNEL, String(id)]);
-      return revoked;
-    }).finally(() => this.apiKeys.forget());
+    return this.transaction((client) => keyWrites.revokeApiKey(client, id)).finally(() => this.apiKeys.forget());
   }
 
   /**
