@@ -5,7 +5,8 @@
  * read yet. A change and its deltas are kept for CHANGE_RETENTION, and the log keeps at most MAX_CHANGES_KEPT rows:
  * an instance that fell further behind (ledger_changes_pruned) re-reads every company it follows.
  */
-import { LOAD_IS_LARGE, type LoadChange } from '../sql/load-sql.ts';
+import type { LoadChange } from '../sql/load-sql.ts';
+import { LOAD_IS_LARGE } from '../sql/move-rows.ts';
 import { int, type SqlSession } from '../sql/session.ts';
 
 export const CHANGE_CHANNEL = 'ledger_changed';

@@ -18,7 +18,8 @@ import {
   registerTagSets,
   stageJournal,
 } from './journal-import/staging.ts';
-import { type ChangeRecorder, MOVE_FORM, moveStaged, writeBatchReferences } from './load-sql.ts';
+import { type ChangeRecorder, moveStaged, writeBatchReferences } from './load-sql.ts';
+import { MOVE_FORM } from './move-rows.ts';
 import { type SqlSession, int } from './session.ts';
 
 function stepReporter(progress: JournalLoad['progress']): StepReporter {

@@ -3,7 +3,8 @@
  * tables (then moved as any load: load-sql.ts moveStaged), each account-month kept within what a report shows exactly.
  */
 import { JournalLineError } from '../../ledger/errors.ts';
-import { type StagedTable, nextId, overfullAccountMonth } from '../load-sql.ts';
+import { nextId, overfullAccountMonth } from '../load-sql.ts';
+import type { StagedTable } from '../move-rows.ts';
 import { type Dialect, STAGE_DDL } from '../schema.ts';
 import { type SqlSession, int } from '../session.ts';
 import { firstRow } from './entries.ts';
