@@ -4,10 +4,11 @@
  * sample, and every request) against the same site with the mirror directive left out (nginx straight to the old host:
  * the anchor), every process alive through every run, rounds rotating the targets, the sink's queue drained before
  * each run. Old and new are production processes with the demo ledger (BASE_PATH=/reporting, as behind the site); the
- * sink runs as users run it (tsx). Each table gives requests/s, p50 and p99 (medians over the rounds) and the ratios to
- * the anchor, as fast as each answers and at a tenth of the anchor's rate over 5 connections, where the p99 difference
- * is what the mirror costs a client (goal: ≥ 0.95× and ≤ +1 ms). The clients' failures are counted (errors); the
- * sink's drops are its own, read from its /_shadow.json.
+ * sink runs as users run it (tsx). Each table gives requests/s, p50 and p99 (medians over the rounds), the ratio to
+ * the anchor and the p99 difference (the median of each round's difference to the anchor's run beside it), as fast as
+ * each answers and at a tenth of the anchor's rate over 5 connections (twice the rounds), where the p99 difference is
+ * what the mirror costs a client (goal: ≥ 0.95× and ≤ +1 ms). The clients' failures are counted (errors); the sink's
+ * drops are its own, read from its /_shadow.json.
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -61,21 +62,24 @@ export async function benchNginxMirror(rounds: number, duration: number, connect
       ['GET ProfitAndLoss/Flat (demo ledger, 2 years)', REPORT, { 'X-ApiKey': old.apiKey }],
     ] as const) {
       const pids: Record<string, number> = { old: old.child.pid!, new: neu.child.pid!, sink: sink.child.pid! };
-      const measure = async (rate?: number, clients = connections) => {
+      const measure = async (rate?: number, clients = connections, times = rounds) => {
         const perTarget = new Map<string, Measured[]>(sites.map(([name]) => [name, []]));
-        for (let round = 0; round < rounds; round++) {
+        for (let round = 0; round < times; round++) {
           const shift = round % sites.length;
           for (const [name, nginx] of [...sites.slice(shift), ...sites.slice(0, shift)]) {
             await drained([sinkUrl]);
             perTarget.get(name)!.push(await load(nginx.httpsUrl + url, headers, duration, clients, pids, rate));
           }
         }
+        const anchorRuns = perTarget.get(sites[0]![0])!;
         return (name: string) => {
           const all = perTarget.get(name)!;
           return {
             rps: median(all.map((m) => m.rps)),
             p50: median(all.map((m) => m.p50)),
             p99: median(all.map((m) => m.p99)),
+            // Each round's p99 against the anchor's of the same round (run next to it): the machine's load drifts.
+            p99Delta: median(all.map((m, round) => m.p99 - anchorRuns[round]!.p99)),
             errors: all.reduce((n, m) => n + m.errors, 0),
             sinkCpu: median(all.map((m) => m.cpu.sink!)),
           };
@@ -93,7 +97,7 @@ export async function benchNginxMirror(rounds: number, duration: number, connect
               'p99 ms',
               'client errors',
               'req/s vs anchor',
-              'p99 − anchor',
+              'p99 − anchor (paired)',
               'sink CPU ms/req',
             ],
             ...sites.map(([name]) => {
@@ -105,7 +109,7 @@ export async function benchNginxMirror(rounds: number, duration: number, connect
                 fmtMs(m.p99),
                 String(m.errors),
                 fmtRatio(m.rps / anchor.rps),
-                `${(m.p99 - anchor.p99).toFixed(2)} ms`,
+                `${m.p99Delta.toFixed(2)} ms`,
                 fmtMs(m.sinkCpu),
               ];
             }),
@@ -118,7 +122,7 @@ export async function benchNginxMirror(rounds: number, duration: number, connect
       const light = Math.max(50, Math.round(saturated.rps / 10 / 50) * 50);
       print(
         `at a fixed ${fmtInt(light)} requests/s (a tenth of the anchor's) over ${LIGHT_CONNECTIONS} connections, open loop`,
-        await measure(light, LIGHT_CONNECTIONS),
+        await measure(light, LIGHT_CONNECTIONS, rounds * 2),
       );
       await drained([sinkUrl]);
       const after = await received();
