@@ -208,7 +208,8 @@ async function main(): Promise<void> {
   const connections = Number(args.get('connections') ?? 50);
   const rounds = Number(args.get('rounds') ?? 3);
   console.log(
-    `HTTP overhead: GET ${PATH}, ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), loopback, ${rounds} rounds`,
+    `HTTP overhead: GET ${PATH}, ${connections} keep-alive connections, ${duration} s per target (+1 s ` +
+      `warm-up), loopback, ${rounds} rounds`,
   );
 
   // The app's response body is what the anchors must answer, byte for byte.
@@ -297,10 +298,13 @@ async function main(): Promise<void> {
     fmtRatio(m.find((r) => r.target === 'app')!.rps / m.find((r) => r.target === 'express')!.rps),
   );
   console.log(
-    `\napp / express throughput in each of the ${rounds} rounds: ${perRoundRatio.join(', ')} (the table: medians over the rounds; requests and errors: sums)`,
+    `\napp / express throughput in each of the ${rounds} rounds: ${perRoundRatio.join(', ')} (the table: ` +
+      `medians over the rounds; requests and errors: sums)`,
   );
   console.log(
-    `goal: app throughput ≥ 0.8× plain Express 5 with validation, logging and metrics on: ${fmtRatio(app.rps / exp.rps)} ${app.rps / exp.rps >= 0.8 ? 'met' : 'NOT met'}; app p99 ${fmtMs(app.p99)} ms`,
+    `goal: app throughput ≥ 0.8× plain Express 5 with validation, logging and metrics ` +
+      `on: ${fmtRatio(app.rps / exp.rps)} ${app.rps / exp.rps >= 0.8 ? 'met' : 'NOT met'}; app ` +
+      `p99 ${fmtMs(app.p99)} ms`,
   );
   console.log(
     'Latency and CPU ratios > 1 mean slower than the anchor; throughput ratios < 1 mean fewer requests per second.',
@@ -309,7 +313,8 @@ async function main(): Promise<void> {
     "Server CPU is the server process's own (user + system) over the measured window; autocannon shares the machine.",
   );
   console.log(
-    'app: node dist/src/start.js as deployed; app under tsx: createApp run from the sources (npm run start:dev, the tests).',
+    'app: node dist/src/start.js as deployed; app under tsx: createApp run from the sources (npm run start:dev, ' +
+      'the tests).',
   );
 }
 
@@ -328,7 +333,8 @@ async function compareScenario(rounds: number, concurrency: number): Promise<voi
   const gets = batteryRequests().filter((r) => r.method === 'GET' || r.method === 'HEAD');
   const requests = Array.from({ length: rounds }, () => gets).flat();
   console.log(
-    `\nCompare: ${requests.length} requests (the battery's ${gets.length} GET/HEAD × ${rounds}), each to old, old again and new, concurrency ${concurrency}, two app instances`,
+    `\nCompare: ${requests.length} requests (the battery's ${gets.length} GET/HEAD × ${rounds}), each to old, ` +
+      `old again and new, concurrency ${concurrency}, two app instances`,
   );
   const [old, neu] = await Promise.all([startChild('app under tsx'), startChild('app under tsx')]);
   try {

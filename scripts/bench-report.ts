@@ -15,10 +15,10 @@
  *   --import           also the import section (goal 3 of issue 23): `npm run import` of the ledger's CSV into a fresh
  *                      DuckDB and PostgreSQL (SKIP_POSTGRES=1: DuckDB only) against the engine's own read_csv / COPY +
  *                      balance check + sums, same run, with each process's peak RSS; --only import runs just that
- *   --companies N      only the many-companies section (issue 37, bench/many-companies.ts): N companies, --total-entries
- *                      in all (default 10,000,000; the largest company --largest, default 1,000,000), --reads Zipf
- *                      report reads (default 20,000) within --index-mb (default 256); a quick run: --companies 2000
- *                      --total-entries 300000 --largest 100000
+ *   --companies N      only the many-companies section (issue 37, bench/many-companies.ts): N companies,
+ *                      --total-entries in all (default 10,000,000; the largest company --largest, default 1,000,000),
+ *                      --reads Zipf report reads (default 20,000) within --index-mb (default 256); a quick run:
+ *                      --companies 2000 --total-entries 300000 --largest 100000
  *
  * With --store postgres, at 1M and at 10M entries, the same ledger is also served from the DuckDB file in the same run:
  * each scenario's p50 and the req/s at 50 connections are printed against DuckDB's and the scan's (goal 1: p50 ≤ 5 ms,
@@ -392,7 +392,8 @@ function ensureJournal(size: number): string {
     writeHledgerJournal(file, ref, randomLedgerEntries({ ...LEDGER, entries: size }));
     writeFileSync(`${file}.ok`, '');
     log(
-      `  wrote ${fmtInt(size)}-entry journal in ${secs(performance.now() - t0)} (${(statSync(file).size / 1e6).toFixed(0)} MB)`,
+      `  wrote ${fmtInt(size)}-entry journal in ${secs(performance.now() - t0)} ` +
+        `(${(statSync(file).size / 1e6).toFixed(0)} MB)`,
     );
   }
   return file;
@@ -581,7 +582,8 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
     `Flat P&L benchmark: ${fmtInt(size)} entries, seed ${seed}, ${storeKind} store, ${requests} requests per scenario`,
   );
   log(
-    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), Node ${process.version}`,
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM ` +
+      `(${(freemem() / 2 ** 30).toFixed(1)} free), Node ${process.version}`,
   );
   const tOpen = performance.now();
   const main =
@@ -624,8 +626,10 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
     const { url } = server.ready;
     apiKey = server.ready.key;
     log(
-      `Report server (child process): store opened in ${fmtMs(server.ready.openMs)} ms, first report query (builds the in-memory index) ` +
-        `${fmtMs(server.ready.firstQueryMs)} ms, index ${server.ready.indexMiB.toFixed(1)} MiB, RSS ${server.ready.rssMiB.toFixed(0)} MiB`,
+      `Report server (child process): store opened in ${fmtMs(server.ready.openMs)} ms, first report query ` +
+        `(builds the in-memory index) ` +
+        `${fmtMs(server.ready.firstQueryMs)} ms, index ${server.ready.indexMiB.toFixed(1)} MiB, ` +
+        `RSS ${server.ready.rssMiB.toFixed(0)} MiB`,
     );
     for (const s of SCENARIOS) {
       const http = await measureHttp(reportUrl(url, s));
@@ -707,7 +711,8 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
   log(table(rows));
   log('');
   log(
-    'HTTP p50/p95: wall time of sequential fetch() requests (request → full body) over loopback, after 5 warm-up requests.',
+    'HTTP p50/p95: wall time of sequential fetch() requests (request → full body) over loopback, after 5 ' +
+      'warm-up requests.',
   );
   log("BuildTime: the service's own ReportModel.BuildTime (catalog read + store query + report build), integer ms.");
   log('scan: one pass over Int32/Float64 typed arrays of the same posted P&L lines, summing per account × month');
@@ -715,13 +720,15 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
   if (!version) log('hledger: not found (set HLEDGER or install hledger) — anchor (b) skipped.');
   else {
     log(
-      `hledger: ${version}; incomestatement --flat -O csv over a ${fmtInt(hledgerEntries)}-entry journal (the first entries of the`,
+      `hledger: ${version}; incomestatement --flat -O csv over a ${fmtInt(hledgerEntries)}-entry journal (the ` +
+        `first entries of the`,
     );
     log('         same ledger), parse included (hledger has no persistent index); one run per timed scenario.');
     const h = results.find((r) => r.hledgerMs !== undefined);
     if (h && hledgerEntries < size) {
       log(
-        `         Report at ${fmtInt(size)} entries vs hledger at ${fmtInt(hledgerEntries)}: ${fmtRatio(h.hledgerMs! / h.p50)} faster ` +
+        `         Report at ${fmtInt(size)} entries vs hledger ` +
+          `at ${fmtInt(hledgerEntries)}: ${fmtRatio(h.hledgerMs! / h.p50)} faster ` +
           `(${h.s.name}); hledger scales ~linearly with the journal.`,
       );
     }
@@ -734,7 +741,8 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
   }
   log('');
   log(
-    `Throughput: ${connections} keep-alive connections, ${duration} s per scenario (+1 s warm-up), autocannon against the server process.`,
+    `Throughput: ${connections} keep-alive connections, ${duration} s per scenario (+1 s warm-up), autocannon ` +
+      `against the server process.`,
   );
   log(table(loadRows));
   log("raw query/s: the same store's sumPnlByAccountMonth for the same query, called by the same number of concurrent");
@@ -744,14 +752,16 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
   if (!duckdbReady || !server) return undefined;
   log('');
   log(
-    `PostgreSQL against DuckDB, same ledger (${fmtInt(size)} entries), same run (goal: p50 ≤ 5 ms; req/s ≥ 0.5× DuckDB's):`,
+    `PostgreSQL against DuckDB, same ledger (${fmtInt(size)} entries), same run (goal: p50 ≤ 5 ms; req/s ≥ 0.5× ` +
+      `DuckDB's):`,
   );
   log(table(duckdbRows));
   const pgRps = loadRows.filter((r) => r[0]!.startsWith('postgres')).map((r) => Number(r[2]!.replace(/\D/g, '')));
   const duckRps = loadRows.filter((r) => r[0]!.startsWith('duckdb')).map((r) => Number(r[2]!.replace(/\D/g, '')));
   LOAD_SCENARIOS.forEach((sc, i) =>
     log(
-      `  req/s at ${connections} connections, ${sc.name}: postgres ${fmtInt(pgRps[i]!)} / duckdb ${fmtInt(duckRps[i]!)} = ${fmtRatio(pgRps[i]! / duckRps[i]!)}`,
+      `  req/s at ${connections} connections, ${sc.name}: postgres ${fmtInt(pgRps[i]!)} / ` +
+        `duckdb ${fmtInt(duckRps[i]!)} = ${fmtRatio(pgRps[i]! / duckRps[i]!)}`,
     ),
   );
   log('');
@@ -761,7 +771,8 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
 /** Goals 2 and 5 over every size: a PostgreSQL instance's index, its start, and how soon it shows another's import. */
 function instanceSummary(figures: InstanceFigures[]): void {
   log(
-    'PostgreSQL instance, per ledger size (goal 5: index memory, start to first report; goal 2: an import through another',
+    'PostgreSQL instance, per ledger size (goal 5: index memory, start to first report; goal 2: an import ' +
+      'through another',
   );
   log("instance in this one's report, ≤ 1 s):");
   log(
@@ -789,17 +800,21 @@ function instanceSummary(figures: InstanceFigures[]): void {
     ]),
   );
   log(
-    "first report: the store's first report query of the company, which reads its balance_daily in one snapshot into the",
+    "first report: the store's first report query of the company, which reads its balance_daily in one snapshot " +
+      'into the',
   );
   log(
-    '              index (bulk: one packed bytea per month, src/store/postgres/packed-balances.ts); process start: since the child',
+    '              index (bulk: one packed bytea per month, src/store/postgres/packed-balances.ts); process ' +
+      'start: since the child',
   );
   log('              process began (Node, modules through tsx, store, first report). RSS after the raw-rate runs.');
   log(
-    `import → visible: ${figures[0]?.propagationMs.length ?? 0} one-entry imports through another instance (this benchmark's process),`,
+    `import → visible: ${figures[0]?.propagationMs.length ?? 0} one-entry imports through another instance ` +
+      `(this benchmark's process),`,
   );
   log(
-    '              from the moment its COMMIT is notified to the first report over HTTP of the serving instance that shows it.',
+    '              from the moment its COMMIT is notified to the first report over HTTP of the serving instance ' +
+      'that shows it.',
   );
 }
 

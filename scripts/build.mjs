@@ -1,8 +1,9 @@
 // `npm run build`: the production build in dist/, which `npm start` runs (`node dist/src/start.js`). tsc
 // (tsconfig.build.json: .ts imports rewritten to .js, declarations) mirrors the repository (dist/src, dist/generated,
 // dist/scripts for the CLIs); the contract (with a JSON copy of it), the WSDL and the report page's assets are copied
-// beside them, so the compiled modules find them at the same relative paths as the sources do. The modules are the ones the tests run,
-// compiled; nothing else. Plain JavaScript, like ensure-node-modules.mjs: it needs nothing but typescript and yaml.
+// beside them, so the compiled modules find them at the same relative paths as the sources do. The modules are the
+// ones the tests run, compiled; nothing else. Plain JavaScript, like ensure-node-modules.mjs: it needs nothing but
+// typescript and yaml.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

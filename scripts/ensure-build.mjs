@@ -35,7 +35,8 @@ if (builtAt >= sourcesAt) process.exit(0);
 if (!existsSync(path.join(root, 'node_modules', 'typescript'))) {
   if (builtAt) {
     console.error(
-      'warning: dist/ is older than the sources and typescript is not installed (production install): starting the existing build',
+      'warning: dist/ is older than the sources and typescript is not installed (production install): starting ' +
+        'the existing build',
     );
     process.exit(0);
   }

@@ -288,7 +288,8 @@ export const nativeTypes: Generator = {
   async render(root) {
     const model = await nativeTypesModel(root);
     return (
-      `${GENERATED_HEADER}// Source: openapi/reporting-service.yaml, wsdl/types.xsd (scripts/generate-native-types.ts)\n\n` +
+      `${GENERATED_HEADER}// Source: openapi/reporting-service.yaml, wsdl/types.xsd ` +
+      `(scripts/generate-native-types.ts)\n\n` +
       '/** What GET /types/typescript serves; `{{Date}}` and `{{BaseUrl}}` are filled in per request. */\n' +
       `export const typescriptNativeTypes = ${JSON.stringify(renderTypeScript(model))};\n\n` +
       '/** What GET /types/csharp serves; `{{Date}}` and `{{BaseUrl}}` are filled in per request. */\n' +

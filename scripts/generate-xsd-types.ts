@@ -220,7 +220,8 @@ export function renderXsdTypes(parsed: ParsedSchemas): string {
 
   for (const simple of parsed.simpleTypes) {
     lines.push(
-      `/** {${simple.namespace}}${simple.name}: restriction of ${simple.base}${simple.patterns.map((p) => `, pattern ${p}`).join('')} */`,
+      `/** {${simple.namespace}}${simple.name}: restriction ` +
+        `of ${simple.base}${simple.patterns.map((p) => `, pattern ${p}`).join('')} */`,
     );
     lines.push(`export type ${tsName(simple.name)} = ${tsType(simple.base, parsed)};`, '');
   }
@@ -252,7 +253,8 @@ export function renderXsdTypes(parsed: ParsedSchemas): string {
     for (const m of complex.members) {
       const max = m.maxOccurs === 'unbounded' ? quote('unbounded') : String(m.maxOccurs);
       lines.push(
-        `    { name: ${quote(m.name)}, type: ${quote(m.type)}, minOccurs: ${m.minOccurs}, maxOccurs: ${max}, nillable: ${m.nillable} },`,
+        `    { name: ${quote(m.name)}, type: ${quote(m.type)}, minOccurs: ${m.minOccurs}, maxOccurs: ${max}, ` +
+          `nillable: ${m.nillable} },`,
       );
     }
     lines.push('  ],');
@@ -273,7 +275,8 @@ export function renderXsdTypes(parsed: ParsedSchemas): string {
       s.maxInclusive !== undefined ? `maxInclusive: ${quote(s.maxInclusive)}` : '',
     ].filter(Boolean);
     lines.push(
-      `  ${key(s.name)}: { base: ${quote(s.base)}, patterns: [${s.patterns.map(quote).join(', ')}]${extra.length ? `, ${extra.join(', ')}` : ''} },`,
+      `  ${key(s.name)}: { base: ${quote(s.base)}, patterns: ` +
+        `[${s.patterns.map(quote).join(', ')}]${extra.length ? `, ${extra.join(', ')}` : ''} },`,
     );
   }
   lines.push('} as const;', '');

@@ -48,7 +48,8 @@ async function main(): Promise<number> {
         const unknown = companyIds.filter((id) => !known.has(id));
         if (unknown.length) {
           console.error(
-            `No company ${unknown.join(', ')} in the store: import its ledger first (npm run import -- journal.csv --reference reference.csv), or name one of ${[...known].join(', ') || 'none yet'}.`,
+            `No company ${unknown.join(', ')} in the store: import its ledger first (npm run import -- ` +
+              `journal.csv --reference reference.csv), or name one of ${[...known].join(', ') || 'none yet'}.`,
           );
           return 1;
         }

@@ -64,7 +64,9 @@ const requests: autocannon.Request[] = [
   },
   {
     method: 'GET',
-    path: `/json/reply/GetFlatRequest?CompanyId=1&UseCustomDateRange=true&StartDate=${year - 1}0101&EndDate=${year - 1}1231&UseAccountMapping=true&OrderBy=AmountDescending`,
+    path:
+      `/json/reply/GetFlatRequest?CompanyId=1&UseCustomDateRange=true&StartDate=${year - 1}0101&` +
+      `EndDate=${year - 1}1231&UseAccountMapping=true&OrderBy=AmountDescending`,
     headers: auth,
   },
   { method: 'POST', path: '/json/reply/EchoRequest', headers: json, body: '{"Message":"soak"}' },
@@ -83,7 +85,8 @@ function run(seconds: number): Promise<autocannon.Result> {
 await run(5); // warm-up: JIT, validators, caches
 const rssStart = rssMiB(pid);
 console.log(
-  `soak: ${duration} s, ${connections} connections, ${requests.length} request kinds; RSS at start ${rssStart.toFixed(1)} MiB`,
+  `soak: ${duration} s, ${connections} connections, ${requests.length} request kinds; RSS at ` +
+    `start ${rssStart.toFixed(1)} MiB`,
 );
 const result = await run(duration);
 const rssEnd = rssMiB(pid);
@@ -98,7 +101,8 @@ console.log(
   `RSS:           start ${rssStart.toFixed(1)} MiB, end ${rssEnd.toFixed(1)} MiB, growth ${growth.toFixed(1)} %`,
 );
 console.log(
-  `goal (0 errors, 0 non-2xx, RSS growth <= 10 %): ${errors === 0 && result.non2xx === 0 && growth <= 10 ? 'met' : 'NOT met'}`,
+  `goal (0 errors, 0 non-2xx, RSS growth <= 10 ` +
+    `%): ${errors === 0 && result.non2xx === 0 && growth <= 10 ? 'met' : 'NOT met'}`,
 );
 
 child.kill('SIGTERM');

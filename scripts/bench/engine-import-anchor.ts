@@ -14,13 +14,16 @@ const quoted = `'${journal.replace(/'/g, "''")}'`;
 const WORK = {
   duckdb: [
     `CREATE TABLE j AS SELECT * FROM read_csv(${quoted}, header = true, all_varchar = true)`,
-    `CREATE TABLE jl AS SELECT entry, CAST(date AS DATE) AS day, CAST(location AS INTEGER) AS location, CAST(account AS INTEGER) AS account,
+    `CREATE TABLE jl AS SELECT entry, CAST(date AS DATE) AS day, CAST(location AS INTEGER) AS location, CAST(account AS
+      INTEGER) AS account,
        CAST(round(CAST(amount AS DECIMAL(18, 2)) * 100) AS BIGINT) AS cents, options, posted = 'true' AS posted FROM j`,
   ],
   postgres: [
-    'CREATE TABLE j (entry text, date text, location text, account text, amount text, options text, memo text, posted text)',
+    'CREATE TABLE j (entry text, date text, location text, account text, amount text, options text, memo text, ' +
+      'posted text)',
     `COPY j FROM ${quoted} WITH (FORMAT csv, HEADER true)`,
-    `CREATE TABLE jl AS SELECT entry, CAST(date AS DATE) AS day, CAST(location AS INTEGER) AS location, CAST(account AS INTEGER) AS account,
+    `CREATE TABLE jl AS SELECT entry, CAST(date AS DATE) AS day, CAST(location AS INTEGER) AS location, CAST(account AS
+      INTEGER) AS account,
        CAST(round(CAST(amount AS NUMERIC(18, 2)) * 100) AS BIGINT) AS cents, options, posted = 'true' AS posted FROM j`,
   ],
 }[kind === 'postgres' ? 'postgres' : 'duckdb'];
@@ -29,7 +32,8 @@ const CHECKS = [
   'SELECT entry FROM jl GROUP BY entry HAVING SUM(cents) <> 0 LIMIT 1',
   `CREATE TABLE monthly AS SELECT date_trunc('month', day) AS month, location, account, options, SUM(cents) AS cents
      FROM jl WHERE posted GROUP BY 1, 2, 3, 4`,
-  'CREATE TABLE daily AS SELECT day, location, account, options, SUM(cents) AS cents FROM jl WHERE posted GROUP BY 1, 2, 3, 4',
+  'CREATE TABLE daily AS SELECT day, location, account, options, SUM(cents) AS cents FROM jl WHERE posted GROUP ' +
+    'BY 1, 2, 3, 4',
 ];
 
 const started = performance.now();

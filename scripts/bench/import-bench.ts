@@ -54,8 +54,10 @@ export async function importSection(ledger: RandomLedgerOptions, stores: ('duckd
     `Import (goal 3: ≤ 2× the engine's own time, peak RSS ≤ 500 MB): ${fmtInt(ledger.entries)} entries, ` +
       `${(csv.bytes / 1e6).toFixed(0)} MB journal CSV (${csv.journal})`,
     table(rows),
-    'npm run import: wall time of the CLI process (start, parse, load, commit, summary) and its peak RSS (DuckDB included).',
-    "engine anchor: the same file read by the engine itself (DuckDB read_csv / PostgreSQL COPY) into a table, every entry's",
+    'npm run import: wall time of the CLI process (start, parse, load, commit, summary) and its peak RSS ' +
+      '(DuckDB included).',
+    'engine anchor: the same file read by the engine itself (DuckDB read_csv / PostgreSQL COPY) into a table, ' +
+      "every entry's",
     '               balance checked, monthly and daily sums built; time of that work, peak RSS of its process.',
   ];
 }

@@ -223,7 +223,10 @@ async function runInstance(path: string, o: ManyCompaniesOptions): Promise<RunRe
 
 export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: string) => void): Promise<void> {
   log(
-    `Many companies (issue 37): ${fmtInt(o.companies)} companies, ${fmtInt(o.totalEntries)} entries in all (largest ${fmtInt(o.largest)}, one of ${fmtInt(MEDIUM)}), DuckDB, INDEX_MEMORY_MB=${o.indexMb}, ${fmtInt(o.requests)} Zipf-distributed report reads (year 2024, one at a time)`,
+    `Many companies (issue 37): ${fmtInt(o.companies)} companies, ${fmtInt(o.totalEntries)} entries in all ` +
+      `(largest ${fmtInt(o.largest)}, one of ${fmtInt(MEDIUM)}), DuckDB, ` +
+      `INDEX_MEMORY_MB=${o.indexMb}, ${fmtInt(o.requests)} Zipf-distributed report reads (year 2024, one at a ` +
+      `time)`,
   );
   const path = await ensureLedger(o, log);
   const child = fork(fileURLToPath(import.meta.url), ['--many-companies-instance', path, JSON.stringify(o)], {
@@ -241,7 +244,9 @@ export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: str
       ['figure', 'value', 'bound'],
       [
         'peak RSS of the instance',
-        `${r.peakRssMiB.toFixed(0)} MiB (at open ${r.baseRssMiB.toFixed(0)}, during the Zipf reads ${r.readsPeakRssMiB.toFixed(0)}; at the peak JS heap ${r.heapMiB.toFixed(0)}, external ${r.externalMiB.toFixed(0)}, the rest native: DuckDB, code)`,
+        `${r.peakRssMiB.toFixed(0)} MiB (at open ${r.baseRssMiB.toFixed(0)}, during the Zipf ` +
+          `reads ${r.readsPeakRssMiB.toFixed(0)}; at the peak JS heap ${r.heapMiB.toFixed(0)}, ` +
+          `external ${r.externalMiB.toFixed(0)}, the rest native: DuckDB, code)`,
         `budget + 200 MiB = ${r.budgetMiB + 200} MiB: ${r.peakRssMiB <= r.budgetMiB + 200 ? 'met' : 'NOT met'}`,
       ],
       [
@@ -265,7 +270,8 @@ export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: str
       ...r.cold.map((c) => [
         `cold first report, ${c.name}: p50 / p99`,
         `${fmtMs(median(c.ms))} / ${fmtMs(percentile(c.ms, 99))} (${c.ms.length} samples)`,
-        `${c.entries <= MEDIUM ? 'goal p99 ≤ 100 ms' : 'goal ≤ 1 s (at 1M)'}; per build: reading daily sums ${fmtMs(c.readMs)}, adding to the index ${fmtMs(c.indexMs)}`,
+        `${c.entries <= MEDIUM ? 'goal p99 ≤ 100 ms' : 'goal ≤ 1 s (at 1M)'}; per build: reading daily ` +
+          `sums ${fmtMs(c.readMs)}, adding to the index ${fmtMs(c.indexMs)}`,
       ]),
     ]),
   );

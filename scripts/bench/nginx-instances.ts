@@ -73,7 +73,8 @@ export async function benchInstances(duration: number, connections = 50): Promis
     results.push(await drive('nginx → 2 instances', nginx.httpsUrl + REPORT, key, duration, connections));
 
     console.log(
-      `\nReports through nginx (deploy/nginx, TLS) over one PostgreSQL: GET ${REPORT.split('?')[0]} (demo ledger, this year), ` +
+      `\nReports through nginx (deploy/nginx, TLS) over one PostgreSQL: GET ${REPORT.split('?')[0]} (demo ` +
+        `ledger, this year), ` +
         `${connections} connections, ${duration} s each (+2 s warm-up); machine: ${availableParallelism()} cores`,
     );
     console.log(
@@ -84,11 +85,13 @@ export async function benchInstances(duration: number, connections = 50): Promis
     );
     const [direct, one, two] = results as [Measured, Measured, Measured];
     console.log(
-      `two instances / one instance through nginx: ${fmtRatio(two.rps / one.rps)}; nginx → 1 instance / direct: ${fmtRatio(one.rps / direct.rps)}`,
+      `two instances / one instance through nginx: ${fmtRatio(two.rps / one.rps)}; nginx → 1 instance / ` +
+        `direct: ${fmtRatio(one.rps / direct.rps)}`,
     );
     if (availableParallelism() <= 2)
       console.log(
-        '(2 cores or fewer: nginx, PostgreSQL, autocannon and the instances share them; two instances cannot double here)',
+        '(2 cores or fewer: nginx, PostgreSQL, autocannon and the instances share them; two instances cannot ' +
+          'double here)',
       );
   } finally {
     await nginx?.stop();

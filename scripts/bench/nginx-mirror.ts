@@ -26,7 +26,8 @@ const LIGHT_CONNECTIONS = 5;
 
 export async function benchNginxMirror(rounds: number, duration: number, connections: number): Promise<void> {
   console.log(
-    `\nnginx mirror → npm run shadow -- --mirror-sink: ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), ${rounds} rounds; old and new: node dist/src/start.js with the demo ledger`,
+    `\nnginx mirror → npm run shadow -- --mirror-sink: ${connections} keep-alive connections, ${duration} s per ` +
+      `target (+1 s warm-up), ${rounds} rounds; old and new: node dist/src/start.js with the demo ledger`,
   );
   execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/ensure-build.mjs')], { stdio: 'inherit' });
   const env = { BASE_PATH: '/reporting', TRUST_PROXY: 'loopback' };
@@ -121,20 +122,24 @@ export async function benchNginxMirror(rounds: number, duration: number, connect
       const saturated = print('as fast as each answers', await measure());
       const light = Math.max(50, Math.round(saturated.rps / 10 / 50) * 50);
       print(
-        `at a fixed ${fmtInt(light)} requests/s (a tenth of the anchor's) over ${LIGHT_CONNECTIONS} connections, open loop`,
+        `at a fixed ${fmtInt(light)} requests/s (a tenth of the anchor's) over ${LIGHT_CONNECTIONS} ` +
+          `connections, open loop`,
         await measure(light, LIGHT_CONNECTIONS, rounds * 2),
       );
       await drained([sinkUrl]);
       const after = await received();
       const delta = (key: keyof typeof after) => fmtInt(after[key] - before[key]);
       console.log(
-        `sink: received ${delta('served')}, mirrored ${delta('mirrored')} (${delta('different')} different, ${delta('errors')} errors), dropped ${delta('dropped')}, skipped ${delta('skipped')}`,
+        `sink: received ${delta('served')}, mirrored ${delta('mirrored')} (${delta('different')} ` +
+          `different, ${delta('errors')} errors), dropped ${delta('dropped')}, skipped ${delta('skipped')}`,
       );
     }
     const s = (await (await fetch(sinkUrl)).json()) as ShadowSnapshot;
     console.log(`sink drops by reason: ${JSON.stringify(s.droppedBecause)}`);
     console.log(
-      "Goal (issue 38): with the mirror on, ≥ 0.95× the anchor's requests/s and p99 ≤ the anchor's + 1 ms at a tenth of the anchor's rate (medians over the rounds); client errors count every failed client request, the sink's drops are counted apart.",
+      "Goal (issue 38): with the mirror on, ≥ 0.95× the anchor's requests/s and p99 ≤ the anchor's + 1 ms at a " +
+        "tenth of the anchor's rate (medians over the rounds); client errors count every failed client request, " +
+        "the sink's drops are counted apart.",
     );
   } finally {
     await Promise.all([...sites.map(([, n]) => n.stop()), sink?.stop(), old.stop(), neu.stop()]);

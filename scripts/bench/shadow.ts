@@ -142,7 +142,8 @@ function startShadow(old: string, neu: string, ...args: string[]): Promise<Serve
 
 export async function benchShadow(rounds: number, duration: number, connections: number): Promise<void> {
   console.log(
-    `\nShadow proxy: ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), ${rounds} rounds; old and new: node dist/src/start.js with the demo ledger`,
+    `\nShadow proxy: ${connections} keep-alive connections, ${duration} s per target (+1 s warm-up), ${rounds} ` +
+      `rounds; old and new: node dist/src/start.js with the demo ledger`,
   );
   execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/ensure-build.mjs')], { stdio: 'inherit' });
   const [old, neu] = await Promise.all([startHost(), startHost({ COMPANY_NAME: 'Another Company' })]);
@@ -257,7 +258,8 @@ export async function benchShadow(rounds: number, duration: number, connections:
       // itself.
       const light = Math.max(50, Math.round(saturated.rps / 10 / 50) * 50);
       print(
-        `at a fixed ${fmtInt(light)} requests/s (a tenth of the anchor's) over ${LIGHT_CONNECTIONS} connections, open loop`,
+        `at a fixed ${fmtInt(light)} requests/s (a tenth of the anchor's) over ${LIGHT_CONNECTIONS} ` +
+          `connections, open loop`,
         await measure(light, LIGHT_CONNECTIONS),
       );
     }
@@ -266,11 +268,16 @@ export async function benchShadow(rounds: number, duration: number, connections:
       const s = (await (await fetch(figuresUrl(proxy))).json()) as ShadowSnapshot;
       const t = s.totals;
       console.log(
-        `${name}: served ${fmtInt(t.served)}, mirrored ${fmtInt(t.mirrored)} (${fmtInt(t.different)} different, ${fmtInt(t.errors)} errors), dropped ${fmtInt(t.dropped)} (queue full), skipped ${fmtInt(t.skipped)}; old p50/p99 ${s.latency.old.p50}/${s.latency.old.p99} ms, new ${s.latency.new.p50}/${s.latency.new.p99} ms`,
+        `${name}: served ${fmtInt(t.served)}, mirrored ${fmtInt(t.mirrored)} (${fmtInt(t.different)} ` +
+          `different, ${fmtInt(t.errors)} errors), dropped ${fmtInt(t.dropped)} (queue full), ` +
+          `skipped ${fmtInt(t.skipped)}; old p50/p99 ${s.latency.old.p50}/${s.latency.old.p99} ms, ` +
+          `new ${s.latency.new.p50}/${s.latency.new.p99} ms`,
       );
     }
     console.log(
-      "Goal: through the proxy ≥ 0.8× the anchor's requests/s and p99 ≤ the anchor's + 2 ms (medians over the rounds); CPU ms/req: each process's CPU time over the measured window per request answered (proxy: its process tree, mirror thread included).",
+      "Goal: through the proxy ≥ 0.8× the anchor's requests/s and p99 ≤ the anchor's + 2 ms (medians over the " +
+        "rounds); CPU ms/req: each process's CPU time over the measured window per request answered (proxy: its " +
+        'process tree, mirror thread included).',
     );
   } finally {
     await Promise.all([...proxies.map(([, p]) => p.stop()), old.stop(), neu.stop()]);

@@ -26,7 +26,8 @@ const ECHO = '/v1/echo/hello';
  * The smallest servers answering the same request, started the same way: what any Node process costs on this machine.
  */
 const ANCHOR_LISTEN =
-  "listen(Number(process.env.PORT), process.env.HOST, () => console.log('listening on http://' + process.env.HOST + ':' + process.env.PORT))";
+  "listen(Number(process.env.PORT), process.env.HOST, () => console.log('listening on http://' + " +
+  "process.env.HOST + ':' + process.env.PORT))";
 const PRODUCTION = [process.execPath, 'dist/src/start.js'] as const;
 const BARE_NODE = [
   process.execPath,
@@ -121,21 +122,25 @@ export async function benchStartup(runs: number): Promise<void> {
       ]);
     }
     console.log(
-      `\nStart-up from spawn (DuckDB store, DEMO_DATA=0, ${runs} runs each, alternating): first 200 of GET ${ECHO}, and "listening on" (after the warm-up)`,
+      `\nStart-up from spawn (DuckDB store, DEMO_DATA=0, ${runs} runs each, alternating): first 200 of ` +
+        `GET ${ECHO}, and "listening on" (after the warm-up)`,
     );
     console.log(table(rows));
     const firstOk = (command: Command) => median(samples.get(command)!.firstOk);
     const build = firstOk('node dist/src/start.js'),
       bare = firstOk('anchor: bare node:http');
     console.log(
-      `production build: first 200 in ${fmtMs(build)} ms (goal ≤ 500 ms); vs tsx: ${fmtRatio(build / firstOk('tsx src/main.ts'))}; ` +
-        `vs bare node:http: ${fmtRatio(build / bare)} (+${fmtMs(build - bare)} ms); vs plain Express: ${fmtRatio(build / firstOk('anchor: plain Express 5'))}`,
+      `production build: first 200 in ${fmtMs(build)} ms (goal ≤ 500 ms); vs ` +
+        `tsx: ${fmtRatio(build / firstOk('tsx src/main.ts'))}; ` +
+        `vs bare node:http: ${fmtRatio(build / bare)} (+${fmtMs(build - bare)} ms); vs plain ` +
+        `Express: ${fmtRatio(build / firstOk('anchor: plain Express 5'))}`,
     );
     if (EXTRA_CA.length) {
       const buildClean = firstOk('node dist/src/start.js, NODE_EXTRA_CA_CERTS unset'),
         bareClean = firstOk('anchor: bare node:http, NODE_EXTRA_CA_CERTS unset');
       console.log(
-        `without NODE_EXTRA_CA_CERTS (as the systemd unit starts it): first 200 in ${fmtMs(buildClean)} ms; vs bare node:http alike: ` +
+        `without NODE_EXTRA_CA_CERTS (as the systemd unit starts it): first 200 in ${fmtMs(buildClean)} ms; vs ` +
+          `bare node:http alike: ` +
           `${fmtRatio(buildClean / bareClean)} (+${fmtMs(buildClean - bareClean)} ms)`,
       );
     }
@@ -162,7 +167,9 @@ export async function benchMemory(connections: number, seconds: number): Promise
     const key = /(rsk_[A-Za-z0-9_-]{43})/.exec(server.output())?.[1];
     const pid = server.child.pid!;
     const idle = memoryKiB(pid, 'VmRSS');
-    const report = `${url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-12-31&IncludeComputedColumns=true`;
+    const report =
+      `${url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2025-01-01&` +
+      `EndDate=2025-12-31&IncludeComputedColumns=true`;
     const load = async (target: string, headers: Record<string, string> = {}) => {
       const r = await autocannon({ url: target, connections, duration: seconds, headers });
       return { rps: r.requests.average, errors: r.errors + r.timeouts + r.non2xx };
@@ -179,7 +186,8 @@ export async function benchMemory(connections: number, seconds: number): Promise
         ['moment', 'RSS'],
         ['idle, ready (2 s after "listening on")', mib(idle)],
         [
-          `after ${seconds} s echo (${fmtInt(echo.rps)} req/s) + ${seconds} s report (${reports ? fmtInt(reports.rps) : '—'} req/s)`,
+          `after ${seconds} s echo (${fmtInt(echo.rps)} req/s) + ${seconds} s report ` +
+            `(${reports ? fmtInt(reports.rps) : '—'} req/s)`,
           mib(after),
         ],
         ['peak (VmHWM)', mib(peak)],

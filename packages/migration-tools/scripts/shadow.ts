@@ -47,17 +47,20 @@ const USAGE = `usage: npm run shadow -- --old <url> --new <url> --listen <port> 
   --queue <n>              mirrors waiting or in flight at most; more are dropped and counted (default ${D.queueLimit})
   --concurrency <n>        mirrors in flight at once (default ${D.concurrency})
   --timeout <ms>           time-out of every mirrored request (default ${D.timeoutMs})
-  --serve-timeout <ms>     time-out of the served host's answer: 504 when its headers have not come (default ${D.serveTimeoutMs})
+  --serve-timeout <ms>     time-out of the served host's answer: 504 when its headers have not come
+                           (default ${D.serveTimeoutMs})
   --body-limit <bytes>     largest request body mirrored (default ${D.bodyLimit}); larger ones are served, not mirrored
   --answer-limit <bytes>   largest answer compared (default ${D.answerLimit})
   --keep <n>               latest differing exchanges kept for the page (default ${D.keep})
   --breaker <n>            after n mirrored requests in a row found the mirrored host down (refused, reset, time-out),
-                           stop mirroring (dropped, counted) and probe with one request per --breaker-delay (default ${D.breakerFailures})
+                           stop mirroring (dropped, counted) and probe with one request per --breaker-delay
+                           (default ${D.breakerFailures})
   --breaker-delay <ms>     how long the open circuit waits before each probe (default ${D.breakerDelayMs})
   --mirror-nice <0-19>     nice value of the mirror's thread (Linux), so that mirroring and comparing take only the
                            CPU serving leaves (default ${D.mirrorNice}; 0: the proxy's own priority)
   --header NAME, --headers A,B, --ignore PATH, --tolerance PATH=N[%], --rules FILE
-                           what is compared and allowed, as in npm run compare (default headers: ${DEFAULT_HEADERS.join(', ')})
+                           what is compared and allowed, as in npm run compare
+                           (default headers: ${DEFAULT_HEADERS.join(', ')})
   --page-listen <port>     the port of ${PAGE_PATH} and ${JSON_PATH} (default 0: any free port; never the proxy's)
   --page-host <address>    where the page listens (default 127.0.0.1)
   --page-token <token>     the page's token, at least 16 characters (default: a random one, printed at start)
@@ -95,7 +98,8 @@ function baseUrl(value: string | undefined, option: string): string {
     throw new UsageError(`${option} must be an http(s) base URL without query, got '${value}'`);
   if (url.username || url.password)
     throw new UsageError(
-      `${option}: credentials in the URL would be sent for every caller; callers' own go, or map them with --credential-map`,
+      `${option}: credentials in the URL would be sent for every caller; callers' own go, or map them with ` +
+        `--credential-map`,
     );
   return value.replace(/\/+$/, '');
 }
@@ -254,7 +258,8 @@ async function main(): Promise<number> {
       : `serving ${options.serve} ${served}, mirroring to ${other}${noise}`,
   );
   console.log(
-    `live page ${pageUrl}${PAGE_PATH}?token=${token}, JSON ${pageUrl}${JSON_PATH}?token=${token}${report ? `; report ${report} on SIGTERM` : ''}`,
+    `live page ${pageUrl}${PAGE_PATH}?token=${token}, ` +
+      `JSON ${pageUrl}${JSON_PATH}?token=${token}${report ? `; report ${report} on SIGTERM` : ''}`,
   );
   console.log(`${options.mirrorSink ? 'mirror sink' : 'shadow proxy'} listening on ${url}`);
 

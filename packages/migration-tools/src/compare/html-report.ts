@@ -10,7 +10,7 @@ import { createTwoFilesPatch } from 'diff';
 import { html as diffHtml } from 'diff2html';
 import { html, SafeHtml } from '../../../../src/tooling-exports.ts';
 import type { CompareReport } from './run.ts';
-import type { ExchangeRecord } from './types.ts';
+import type { ExchangeRecord, FieldDiff } from './types.ts';
 import { describeDiff, ruleOf, type FieldCount, type GroupSummary } from './summary.ts';
 
 export interface HtmlReportLimits {
@@ -33,7 +33,9 @@ export const PAGE_CSS = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5rem; color: #1f2328; }
 h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin-top: 2rem; } h3 { font-size: 1rem; margin: 0; }
 table.summary { border-collapse: collapse; margin: .5rem 0 1rem; }
-table.summary th, table.summary td { border: 1px solid #d0d7de; padding: .25rem .5rem; text-align: left; vertical-align: top; }
+table.summary th, table.summary td {
+  border: 1px solid #d0d7de; padding: .25rem .5rem; text-align: left; vertical-align: top;
+}
 table.summary td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .verdict { font-size: 1.1rem; padding: .5rem .75rem; border-radius: 6px; display: inline-block; }
 .verdict.pass { background: #dafbe1; } .verdict.fail { background: #ffebe9; }
@@ -47,13 +49,22 @@ function more(n: number, what: string): SafeHtml | string {
 }
 
 function fieldList(fields: FieldCount[], max: number, noise: boolean): SafeHtml {
-  return html`${fields.slice(0, max).map((f) => html`<div><span class="path">${f.path}</span> ×${f.count}${f.endpoints && f.endpoints > 1 ? ` in ${f.endpoints} endpoints` : ''} <span class="meta">${noise ? (f.why ?? '') : `e.g. ${f.example}`}</span></div>`)}${more(fields.length - max, 'fields')}`;
+  const field = (f: FieldCount) => {
+    const where = f.endpoints && f.endpoints > 1 ? ` in ${f.endpoints} endpoints` : '';
+    const meta = noise ? (f.why ?? '') : `e.g. ${f.example}`;
+    return html`<div><span class="path">${f.path}</span> ×${f.count}${where} <span class="meta">${meta}</span></div>`;
+  };
+  return html`${fields.slice(0, max).map(field)}${more(fields.length - max, 'fields')}`;
 }
 
 function groupTable(groups: GroupSummary[], limits: Required<HtmlReportLimits>): SafeHtml {
-  return html`<table class="summary"><thead><tr><th>name</th><th>requests</th><th>identical</th><th>different</th><th>noise only</th><th>allowed only</th><th>skipped</th><th>fields that differ (how often)</th><th>noise</th></tr></thead><tbody>${groups.map(
+  return html`<table class="summary"><thead><tr><th>name</th><th>requests</th><th>identical</th><th>different</th>
+<th>noise only</th><th>allowed only</th><th>skipped</th><th>fields that differ (how often)</th><th>noise</th></tr>
+</thead><tbody>${groups.map(
     (g) => html`<tr>
-    <td><code>${g.name}</code></td><td class="n">${g.requests}</td><td class="n">${g.identical}</td><td class="n">${g.different}</td><td class="n">${g.noiseOnly}</td><td class="n">${g.allowedOnly}</td><td class="n">${g.skipped}</td>
+    <td><code>${g.name}</code></td><td class="n">${g.requests}</td><td class="n">${g.identical}</td>
+    <td class="n">${g.different}</td><td class="n">${g.noiseOnly}</td><td class="n">${g.allowedOnly}</td>
+    <td class="n">${g.skipped}</td>
     <td>${fieldList(g.fields, limits.fields, false)}</td>
     <td>${fieldList(g.noise, limits.fields, true)}</td></tr>`,
   )}</tbody></table>`;
@@ -92,7 +103,13 @@ function sideBySide(record: ExchangeRecord, maxChars: number): SafeHtml {
     notes.push(`the side-by-side view is cut after ${end} of ${patch.length} characters of patch`);
     patch = patch.slice(0, end + 1);
   }
-  return html`${new SafeHtml(diffHtml(patch, { outputFormat: 'side-by-side', drawFileList: false, matching: 'lines', diffStyle: 'word' }))}${notes.map((n) => html`<div class="meta">${n}</div>`)}`;
+  const view = diffHtml(patch, {
+    outputFormat: 'side-by-side',
+    drawFileList: false,
+    matching: 'lines',
+    diffStyle: 'word',
+  });
+  return html`${new SafeHtml(view)}${notes.map((n) => html`<div class="meta">${n}</div>`)}`;
 }
 
 export function exchangeSection(r: ExchangeRecord, limits: Required<HtmlReportLimits> = DEFAULT_LIMITS): SafeHtml {
@@ -100,12 +117,16 @@ export function exchangeSection(r: ExchangeRecord, limits: Required<HtmlReportLi
   const from =
     origin.rule ?? `${origin.source}${origin.file ? ` ${origin.file}` : ''}${origin.line ? `:${origin.line}` : ''}`;
   const noise = [...new Set(r.noise.map((d) => d.path))];
+  const url = r.request.url.length > 300 ? `${r.request.url.slice(0, 300)}…` : r.request.url;
+  const side = (answer: ExchangeRecord['old']) => `${answer?.status ?? ''} ${answer?.contentType ?? ''}`;
+  const difference = (d: FieldDiff) => html`<li><span class="path">${d.path}</span>: ${describeDiff(d)}</li>`;
+  const moreNoise = noise.length > limits.fields ? ` … ${noise.length - limits.fields} more` : '';
   return html`<section class="exchange" id="exchange-${r.id}">
-  <h3><code>${r.request.method} ${r.request.url.length > 300 ? `${r.request.url.slice(0, 300)}…` : r.request.url}</code></h3>
-  <div class="meta">${r.endpoint} · from ${from} · old ${r.old?.status ?? ''} ${r.old?.contentType ?? ''} · new ${r.new?.status ?? ''} ${r.new?.contentType ?? ''}</div>
-  <ul class="fields">${r.differences.slice(0, limits.fields).map((d) => html`<li><span class="path">${d.path}</span>: ${describeDiff(d)}</li>`)}</ul>
+  <h3><code>${r.request.method} ${url}</code></h3>
+  <div class="meta">${r.endpoint} · from ${from} · old ${side(r.old)} · new ${side(r.new)}</div>
+  <ul class="fields">${r.differences.slice(0, limits.fields).map(difference)}</ul>
   ${more(r.differences.length - limits.fields, 'fields differ')}
-  ${noise.length ? html`<div class="meta">noise: ${noise.slice(0, limits.fields).join(', ')}${noise.length > limits.fields ? ` … ${noise.length - limits.fields} more` : ''}</div>` : ''}
+  ${noise.length ? html`<div class="meta">noise: ${noise.slice(0, limits.fields).join(', ')}${moreNoise}</div>` : ''}
   ${sideBySide(r, limits.patchChars)}
 </section>`;
 }
@@ -140,25 +161,48 @@ export function renderHtmlReport(report: CompareReport, options: HtmlReportLimit
   const differing = report.exchanges.filter((e) => e.outcome === 'different');
   const { shown, hidden } = chooseShown(differing, limits);
   const hiddenTotal = differing.length - shown.length;
+  const { hosts, summary } = report;
+  const verdict = t.different
+    ? `${t.different} of ${t.requests} requests differ`
+    : `no differences in ${t.requests} requests`;
+  const list = <T>(items: T[] | undefined, title: string, item: (i: T) => SafeHtml) =>
+    items?.length ? html`<h2>${title}</h2><ul>${items.map(item)}</ul>` : '';
+  const fields = (title: string, counts: FieldCount[] | undefined, noise: boolean) =>
+    counts?.length ? html`<h2>${title}</h2>${fieldList(counts, limits.fields * 3, noise)}` : '';
+  const notShown = [...hidden].map(
+    ([group, n]) => html`<tr><td><code>${group}</code></td><td class="n">${n}</td></tr>`,
+  );
+  const notShownTable = hidden.size
+    ? html`<h3>Not shown, by endpoint and rule</h3>
+<table class="summary" id="not-shown"><tbody>${notShown}</tbody></table>`
+    : '';
+  const shownNote = hiddenTotal
+    ? html`<p class="meta" id="shown">
+The first ${shown.length} of ${differing.length} (at most ${limits.perGroup} per endpoint and rule);
+the others are in the JSON report.</p>`
+    : '';
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Compare report: ${report.hosts.old} vs ${report.hosts.new}</title>
 <style>${new SafeHtml(DIFF2HTML_CSS)}</style><style>${new SafeHtml(PAGE_CSS)}</style></head>
 <body>
 <h1>Compare report</h1>
-<p>old <code>${report.hosts.old}</code>${report.hosts.old2 !== report.hosts.old ? html` (noise from <code>${report.hosts.old2}</code>)` : ''} · new <code>${report.hosts.new}</code> · ${report.startedAt} → ${report.finishedAt}</p>
-<p class="verdict ${t.different ? 'fail' : 'pass'}" id="verdict">${t.different ? `${t.different} of ${t.requests} requests differ` : `no differences in ${t.requests} requests`} (${t.identical} identical, ${t.noiseOnly} noise only, ${t.allowedOnly} allowed only, ${t.skipped} skipped, ${t.errors} transport errors)</p>
-<p class="meta">Compared: status, headers ${report.headers.join(', ')}, bodies field by field. Rules: ${report.rules.length ? report.rules.join('; ') : 'none'}.</p>
-${report.summary.differences?.length ? html`<h2>Differences (each field once)</h2>${fieldList(report.summary.differences, limits.fields * 3, false)}` : ''}
-${report.summary.noise?.length ? html`<h2>Noise</h2>${fieldList(report.summary.noise, limits.fields * 3, true)}` : ''}
-<h2>By endpoint</h2>${groupTable(report.summary.byEndpoint, limits)}
-<h2>By rule</h2>${groupTable(report.summary.byRule, limits)}
-${report.summary.allowedBy.length ? html`<h2>Allowed by rules</h2><ul>${report.summary.allowedBy.map((a) => html`<li><code>${a.rule}</code> ×${a.count}</li>`)}</ul>` : ''}
-${report.summary.skippedBecause?.length ? html`<h2>Requests skipped (not replayed)</h2><ul>${report.summary.skippedBecause.map((s) => html`<li>×${s.count} ${s.reason}</li>`)}</ul>` : ''}
-${report.issues.length ? html`<h2>Source lines skipped</h2><ul>${report.issues.map((i) => html`<li><code>${i.file}:${i.line}</code> ${i.reason}</li>`)}</ul>` : ''}
+<p>old <code>${hosts.old}</code>${hosts.old2 !== hosts.old ? html` (noise from <code>${hosts.old2}</code>)` : ''}
+· new <code>${hosts.new}</code> · ${report.startedAt} → ${report.finishedAt}</p>
+<p class="verdict ${t.different ? 'fail' : 'pass'}" id="verdict">${verdict} (${t.identical} identical,
+${t.noiseOnly} noise only, ${t.allowedOnly} allowed only, ${t.skipped} skipped, ${t.errors} transport errors)</p>
+<p class="meta">Compared: status, headers ${report.headers.join(', ')}, bodies field by field. Rules:
+${report.rules.length ? report.rules.join('; ') : 'none'}.</p>
+${fields('Differences (each field once)', summary.differences, false)}
+${fields('Noise', summary.noise, true)}
+<h2>By endpoint</h2>${groupTable(summary.byEndpoint, limits)}
+<h2>By rule</h2>${groupTable(summary.byRule, limits)}
+${list(summary.allowedBy, 'Allowed by rules', (a) => html`<li><code>${a.rule}</code> ×${a.count}</li>`)}
+${list(summary.skippedBecause, 'Requests skipped (not replayed)', (s) => html`<li>×${s.count} ${s.reason}</li>`)}
+${list(report.issues, 'Source lines skipped', (i) => html`<li><code>${i.file}:${i.line}</code> ${i.reason}</li>`)}
 <h2>Requests that differ</h2>
-${hiddenTotal ? html`<p class="meta" id="shown">The first ${shown.length} of ${differing.length} (at most ${limits.perGroup} per endpoint and rule); the others are in the JSON report.</p>` : ''}
+${shownNote}
 ${shown.length ? shown.map((r) => exchangeSection(r, limits)) : html`<p>None.</p>`}
-${hidden.size ? html`<h3>Not shown, by endpoint and rule</h3><table class="summary" id="not-shown"><tbody>${[...hidden].map(([group, n]) => html`<tr><td><code>${group}</code></td><td class="n">${n}</td></tr>`)}</tbody></table>` : ''}
+${notShownTable}
 </body></html>
 `;
   return page.text;

@@ -75,7 +75,9 @@ export function ruleName(rule: PathRule | ToleranceRule): string {
   const where = rule.endpoint ? ` (${rule.endpoint})` : '';
   if ('absolute' in rule || 'relative' in rule) {
     const t = rule as ToleranceRule;
-    return `tolerance ${t.path}${t.absolute !== undefined ? ` ±${t.absolute}` : ''}${t.relative !== undefined ? ` ±${t.relative * 100}%` : ''}${where}`;
+    const absolute = t.absolute !== undefined ? ` ±${t.absolute}` : '';
+    const relative = t.relative !== undefined ? ` ±${t.relative * 100}%` : '';
+    return `tolerance ${t.path}${absolute}${relative}${where}`;
   }
   return `ignore ${rule.path}${where}`;
 }

@@ -187,15 +187,18 @@ export function formatSummary(
     const differing = groups.filter((g) => g.different);
     if (!differing.length) return;
     const shown = differing.slice(0, maxGroups);
+    const without = groups.length - differing.length;
     lines.push(
       '',
-      `${title} (${differing.length} with differences${groups.length > differing.length ? `; ${groups.length - differing.length} without, not listed` : ''})`,
+      `${title} (${differing.length} with differences${without ? `; ${without} without, not listed` : ''})`,
     );
     const width = Math.max(8, ...shown.map((g) => g.name.length));
     lines.push(`  ${'name'.padEnd(width)}  requests  identical  different  noise-only  allowed-only  skipped`);
     for (const g of shown) {
       lines.push(
-        `  ${g.name.padEnd(width)}  ${String(g.requests).padStart(8)}  ${String(g.identical).padStart(9)}  ${String(g.different).padStart(9)}  ${String(g.noiseOnly).padStart(10)}  ${String(g.allowedOnly).padStart(12)}  ${String(g.skipped).padStart(7)}`,
+        `  ${g.name.padEnd(width)}  ${String(g.requests).padStart(8)}  ${String(g.identical).padStart(9)}  ` +
+          `${String(g.different).padStart(9)}  ${String(g.noiseOnly).padStart(10)}  ` +
+          `${String(g.allowedOnly).padStart(12)}  ${String(g.skipped).padStart(7)}`,
       );
       if (withFields)
         lines.push(
@@ -211,7 +214,8 @@ export function formatSummary(
       lines.push(`  … ${differing.length - shown.length} more with differences (JSON and HTML reports)`);
   };
   lines.push(
-    `${t.requests} requests: ${t.identical} identical, ${t.different} different, ${t.noiseOnly} differing only in noise, ${t.allowedOnly} only in allowed ways, ${t.skipped} skipped, ${t.errors} with transport errors`,
+    `${t.requests} requests: ${t.identical} identical, ${t.different} different, ${t.noiseOnly} differing only ` +
+      `in noise, ${t.allowedOnly} only in allowed ways, ${t.skipped} skipped, ${t.errors} with transport errors`,
   );
   if (summary.skippedBecause.length) {
     lines.push('', 'Skipped (not replayed)');

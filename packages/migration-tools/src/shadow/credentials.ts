@@ -42,7 +42,8 @@ function header(text: unknown, where: string): { name: string; value: string } {
   const value = at > 0 ? (text as string).slice(at + 1).trim() : '';
   if (!name || !value || !CREDENTIAL_HEADERS.has(name.toLowerCase()))
     throw new CredentialOptionError(
-      `${where}: expected a credential header 'Name: value' (${[...CREDENTIAL_HEADERS].join(', ')}), got ${JSON.stringify(text)}`,
+      `${where}: expected a credential header 'Name: value' (${[...CREDENTIAL_HEADERS].join(', ')}), ` +
+        `got ${JSON.stringify(text)}`,
     );
   return { name, value };
 }

@@ -19,7 +19,9 @@ function startWorker(config: MirrorConfig): Worker {
   if (!fromSources) return new Worker(entry, { workerData: config });
   // A worker does not inherit tsx's loader (Node 20): register it there before importing the TypeScript entry.
   const tsx = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
+  const boot =
+    `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); ` +
+    `});`;
   return new Worker(boot, { eval: true, workerData: config });
 }
 

@@ -126,7 +126,9 @@ export class ShadowProxy {
     // Hot sockets first ('lifo'): under a light load fewer connections stay busy; the rest time out as idle.
     this.agent = new client.Agent({ keepAlive: true, maxSockets: 512, scheduling: 'lifo' });
     this.breaker = new MirrorBreaker(options.breakerFailures, options.breakerDelayMs);
-    this.openReason = `circuit open: the ${options.serve === 'old' ? 'new' : 'old'} host failed ${options.breakerFailures} times in a row`;
+    this.openReason =
+      `circuit open: the ${options.serve === 'old' ? 'new' : 'old'} host failed ${options.breakerFailures} times ` +
+      `in a row`;
     const hostSecrets = [
       ...[options.old, options.old2, options.new].flatMap((h) => (h ? requestSecrets(h.headers, '') : [])),
       ...options.credentialMap.flatMap((pair) =>

@@ -55,9 +55,8 @@ export function loadSource(spec: string, battery: BatteryOptions = {}): LoadedSo
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(
-      `source ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-    );
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new Error(`source ${file}: ${missing ? 'no such file' : (error as Error).message}`);
   }
   const source = explicit ?? REQUEST_SOURCES.find((s) => s.recognises(text.slice(0, 4096), file))!;
   return { spec, source: source.name, ...source.read(file, text) };
