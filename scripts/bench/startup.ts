@@ -135,6 +135,13 @@ export async function benchStartup(runs: number): Promise<void> {
         `vs bare node:http: ${fmtRatio(build / bare)} (+${fmtMs(build - bare)} ms); vs plain ` +
         `Express: ${fmtRatio(build / firstOk('anchor: plain Express 5'))}`,
     );
+    const startRatio = build / firstOk('anchor: plain Express 5');
+    const best = (command: Command) => Math.min(...samples.get(command)!.firstOk);
+    const bestRatio = best('node dist/src/start.js') / best('anchor: plain Express 5');
+    console.log(
+      `goal 3, start → first 200 ≤ 3.5× plain Express 5 (stretch 2.5×): ${fmtRatio(startRatio)} ` +
+        `${startRatio <= 3.5 ? 'met' : 'NOT met'} (medians; best of each: ${fmtRatio(bestRatio)})`,
+    );
     if (EXTRA_CA.length) {
       const buildClean = firstOk('node dist/src/start.js, NODE_EXTRA_CA_CERTS unset'),
         bareClean = firstOk('anchor: bare node:http, NODE_EXTRA_CA_CERTS unset');
@@ -192,6 +199,11 @@ export async function benchMemory(connections: number, seconds: number): Promise
         ],
         ['peak (VmHWM)', mib(peak)],
       ]),
+    );
+    const [idleMiB, peakMiB] = [idle / 1024, peak / 1024];
+    console.log(
+      `goal 4, idle RSS ≤ 200 MiB: ${idleMiB.toFixed(0)} MiB ${idleMiB <= 200 ? 'met' : 'NOT met'}; ` +
+        `peak under the bench ≤ 350 MiB: ${peakMiB.toFixed(0)} MiB ${peakMiB <= 350 ? 'met' : 'NOT met'}`,
     );
     if (echo.errors || reports?.errors) console.log(`errors: echo ${echo.errors}, report ${reports?.errors ?? '—'}`);
   } finally {
