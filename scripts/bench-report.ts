@@ -829,6 +829,7 @@ async function main(): Promise<void> {
         indexMb: Number(args.get('index-mb') ?? 256),
         requests: Number(args.get('reads') ?? 20_000),
         seed,
+        store: storeKind,
       },
       log,
     );

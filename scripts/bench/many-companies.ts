@@ -14,6 +14,7 @@ import type { IndexStats } from '../../src/store/ledger/lifecycle.ts';
 import type { JournalEntryInput, LedgerBatch, PnlQuery } from '../../src/domain/ledger.ts';
 import type { LedgerStore } from '../../src/store/ledger/ledger-store.ts';
 import { openStore } from '../../src/store/open-store.ts';
+import { startPostgresServer } from '../../test/support/postgres-server.ts';
 import { createRng, randomLedgerEntries, randomLedgerReference } from '../../test/support/random-ledger.ts';
 import { fmtInt, fmtMs, median, percentile, secs, table } from './stats.ts';
 
@@ -24,7 +25,12 @@ export interface ManyCompaniesOptions {
   indexMb: number;
   requests: number;
   seed: number;
+  store: 'duckdb' | 'postgres';
 }
+
+/** Where the instance finds the ledger: a DuckDB file or a PostgreSQL URL. */
+type Where = { duckdbPath: string } | { databaseUrl: string };
+const storeAt = (where: Where, indexMemoryMb: number) => openStore({ dataDir: tmpdir(), ...where, indexMemoryMb });
 
 const MEDIUM = 10_000;
 const YEAR: Omit<PnlQuery, 'companyId'> = { from: '2024-01-01', to: '2024-12-31', locationIds: [], optionGroups: [] };
@@ -78,15 +84,26 @@ function* companyBatches(id: number, entries: number, seed: number): Generator<L
   if (chunk.length > 0 || reference) yield batch(chunk);
 }
 
-/** The ledger in a DuckDB file kept under os.tmpdir()/reporting-bench (built once per options). */
-async function ensureLedger(o: ManyCompaniesOptions, log: (s: string) => void): Promise<string> {
+/**
+ * The ledger in a DuckDB file or a PostgreSQL cluster kept under os.tmpdir()/reporting-bench (built once per options);
+ * stop() stops the cluster's server.
+ */
+async function ensureLedger(
+  o: ManyCompaniesOptions,
+  log: (s: string) => void,
+): Promise<{ where: Where; stop: () => Promise<void> }> {
   const dir = join(tmpdir(), 'reporting-bench');
   mkdirSync(dir, { recursive: true });
-  const path = join(dir, `many-c${o.companies}-n${o.totalEntries}-l${o.largest}-s${o.seed}.duckdb`);
-  if (existsSync(`${path}.ok`)) return path;
-  rmSync(path, { force: true });
+  const name = join(dir, `many-c${o.companies}-n${o.totalEntries}-l${o.largest}-s${o.seed}`);
+  const path = o.store === 'duckdb' ? `${name}.duckdb` : `${name}-pg`;
+  const built = existsSync(`${path}.ok`);
+  if (!built) rmSync(path, { force: true, recursive: true });
+  const server = o.store === 'postgres' ? await startPostgresServer('ledger', { keepData: path }) : undefined;
+  const where: Where = server ? { databaseUrl: server.url } : { duckdbPath: path };
+  const stop = async () => void (await server?.destroy());
+  if (built) return { where, stop };
   const started = Date.now();
-  const store = await openStore({ dataDir: dir, duckdbPath: path, indexMemoryMb: 1 });
+  const store = await storeAt(where, 1);
   try {
     // Small companies share a load (one transaction per 50,000 entries).
     const sizes = companySizes(o);
@@ -112,7 +129,7 @@ async function ensureLedger(o: ManyCompaniesOptions, log: (s: string) => void): 
   }
   writeFileSync(`${path}.ok`, '');
   log(`  ledger built in ${secs(Date.now() - started)}: ${path}`);
-  return path;
+  return { where, stop };
 }
 
 interface RunResult {
@@ -133,8 +150,8 @@ interface RunResult {
 }
 
 /** The instance (child process): Zipf-distributed reports within the budget, then cold first reports. */
-async function runInstance(path: string, o: ManyCompaniesOptions): Promise<RunResult> {
-  const store: LedgerStore = await openStore({ dataDir: tmpdir(), duckdbPath: path, indexMemoryMb: o.indexMb });
+async function runInstance(where: Where, o: ManyCompaniesOptions): Promise<RunResult> {
+  const store: LedgerStore = await storeAt(where, o.indexMb);
   let peak = 0;
   let atPeak = process.memoryUsage();
   const sample = () => {
@@ -180,7 +197,7 @@ async function runInstance(path: string, o: ManyCompaniesOptions): Promise<RunRe
   // that holds one company: a store of its own with a 1-byte budget).
   await store.close();
   const cold: RunResult['cold'] = [];
-  const coldStore = await openStore({ dataDir: tmpdir(), duckdbPath: path, indexMemoryMb: 0 });
+  const coldStore = await storeAt(where, 0);
   for (const [name, companyId, entries, samples] of [
     ['10k-entry company', 2, MEDIUM, 30],
     [`${fmtInt(o.largest)}-entry company`, 1, o.largest, 10],
@@ -224,19 +241,23 @@ async function runInstance(path: string, o: ManyCompaniesOptions): Promise<RunRe
 export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: string) => void): Promise<void> {
   log(
     `Many companies (issue 37): ${fmtInt(o.companies)} companies, ${fmtInt(o.totalEntries)} entries in all ` +
-      `(largest ${fmtInt(o.largest)}, one of ${fmtInt(MEDIUM)}), DuckDB, ` +
+      `(largest ${fmtInt(o.largest)}, one of ${fmtInt(MEDIUM)}), ${o.store === 'duckdb' ? 'DuckDB' : 'PostgreSQL'}, ` +
       `INDEX_MEMORY_MB=${o.indexMb}, ${fmtInt(o.requests)} Zipf-distributed report reads (year 2024, one at a ` +
       `time)`,
   );
-  const path = await ensureLedger(o, log);
-  const child = fork(fileURLToPath(import.meta.url), ['--many-companies-instance', path, JSON.stringify(o)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const { where, stop } = await ensureLedger(o, log);
+  const child = fork(
+    fileURLToPath(import.meta.url),
+    ['--many-companies-instance', JSON.stringify(where), JSON.stringify(o)],
+    {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   const r = await new Promise<RunResult>((resolve, reject) => {
     child.once('message', (m) => resolve(m as RunResult));
     child.once('exit', (code) => reject(new Error(`the instance exited (${code}) before it answered`)));
-  });
+  }).finally(stop);
   const { stats } = r;
   const lookups = stats.hits + stats.misses;
   log(
@@ -279,6 +300,9 @@ export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: str
 
 const at = process.argv.indexOf('--many-companies-instance');
 if (at >= 0) {
-  const result = await runInstance(process.argv[at + 1]!, JSON.parse(process.argv[at + 2]!) as ManyCompaniesOptions);
+  const result = await runInstance(
+    JSON.parse(process.argv[at + 1]!) as Where,
+    JSON.parse(process.argv[at + 2]!) as ManyCompaniesOptions,
+  );
   process.send!(result, () => process.exit(0));
 }
