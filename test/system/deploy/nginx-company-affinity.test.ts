@@ -65,7 +65,8 @@ function manyCompanies(): LedgerBatch {
 }
 
 const report = (company: number | string, name = 'CompanyId') =>
-  `/reporting/v1/Reporting/ProfitAndLoss/Flat?${name}=${company}&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-12-31&IncludeComputedColumns=true`;
+  `/reporting/v1/Reporting/ProfitAndLoss/Flat?${name}=${company}&UseCustomDateRange=true` +
+  '&StartDate=2024-01-01&EndDate=2024-12-31&IncludeComputedColumns=true';
 
 describe('deployment: nginx sends each company to one instance (hash $company consistent)', function () {
   this.timeout(300_000);
@@ -148,7 +149,8 @@ describe('deployment: nginx sends each company to one instance (hash $company co
     for (const i of [0, 1]) {
       const [bytes, rss] = [await metric(i, 'reporting_index_bytes'), await metric(i, 'process_resident_memory_bytes')];
       console.log(
-        `      instance ${i}: ${held[i]} of ${COMPANIES} companies, index ${(bytes / 2 ** 20).toFixed(2)} MiB, RSS ${(rss / 2 ** 20).toFixed(0)} MiB`,
+        `      instance ${i}: ${held[i]} of ${COMPANIES} companies, index ${(bytes / 2 ** 20).toFixed(2)} MiB, ` +
+          `RSS ${(rss / 2 ** 20).toFixed(0)} MiB`,
       );
     }
   });

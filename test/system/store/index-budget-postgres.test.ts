@@ -29,7 +29,7 @@ import { expectedTotals, randomLedger, randomQuery } from '../../support/random-
       await server?.destroy();
     });
 
-    it('an instance with a budget for one company follows only it; an evicted company changed meanwhile is read again exactly', async () => {
+    it('a budget for one company: only it is followed; an evicted company changed meanwhile is read again exactly', async () => {
       const url = await server.createDatabase('index_budget_1');
       const writer = new PostgresLedgerStore(url);
       const reader = new PostgresLedgerStore(url, { indexMemoryBytes: TINY_BUDGET });

@@ -64,7 +64,7 @@ async function eventually(check: () => Promise<void>, ms = 15_000): Promise<void
     );
   });
 
-  it('the standby behind: the last figures shown stay, a key revoked on the primary is refused at once; then it catches up', async () => {
+  it('the standby behind: the figures shown stay, a key revoked on the primary is refused at once; then caught up', async () => {
     const before = expectedTotals(upTo(600), YEAR);
     await eventually(async () => void expect(await reader.sumPnlByAccountMonth(YEAR)).to.deep.equal(before));
     const hash = 'cd'.repeat(32);
