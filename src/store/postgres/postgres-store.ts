@@ -27,6 +27,7 @@ import { ChangeFeed } from './change-feed.ts';
 import { recordChange } from './change-log-sql.ts';
 import { mapPgError } from './errors.ts';
 import { type CompanyState, FollowedCompanies } from './followed-companies.ts';
+import { KeptCatalogs } from './kept-catalogs.ts';
 import { journalReader } from './journal-reader.ts';
 import { session } from './session.ts';
 import { writeStaging } from './staging-writer.ts';
@@ -34,8 +35,6 @@ import { writeStaging } from './staging-writer.ts';
 const MIGRATE_LOCK = 7_310_411; // advisory lock id serializing concurrent migrations
 
 const IMPORT_WORK_MEM = '256MB';
-/** Catalogs of companies not followed kept at most (echo's company names), all dropped at each change. */
-const MAX_CATALOGS_KEPT = 1_000;
 
 /** The company's sums are beyond what memory holds exactly: the report is read by SQL. */
 class NotInMemory extends Error {}
@@ -50,8 +49,7 @@ export class PostgresLedgerStore implements LedgerStore {
   private following = false;
   /** Found API keys, kept only while the feed is connected: a creation or revocation NOTIFYs every instance. */
   private readonly apiKeys = new FoundApiKeys();
-  private readonly catalogs = new Map<number, Promise<CompanyCatalog | undefined>>();
-  private catalogGeneration = 0;
+  private readonly keptCatalogs = new KeptCatalogs();
 
   constructor(
     connectionString: string,
@@ -79,11 +77,11 @@ export class PostgresLedgerStore implements LedgerStore {
     this.feed = new ChangeFeed(
       connectionString,
       (seq) => {
-        this.forgetCatalogs();
+        this.keptCatalogs.forget();
         this.followed.changed(seq);
       },
       () => {
-        this.forgetCatalogs();
+        this.keptCatalogs.forget();
         this.apiKeys.forget();
       },
     );
@@ -156,25 +154,7 @@ export class PostgresLedgerStore implements LedgerStore {
     this.follow();
     const read = () =>
       this.withClient((c) => readCatalog(session(c), companyId), this.readPool).then((c) => c && deepFreeze(c));
-    if (!this.feed.connected) return read();
-    let catalog = this.catalogs.get(companyId);
-    if (!catalog) {
-      if (this.catalogs.size >= MAX_CATALOGS_KEPT) this.catalogs.clear();
-      const generation = this.catalogGeneration;
-      catalog = read();
-      this.catalogs.set(companyId, catalog);
-      const forget = () => {
-        if (this.catalogs.get(companyId) === catalog) this.catalogs.delete(companyId);
-      };
-      catalog.then(() => generation !== this.catalogGeneration && forget(), forget);
-    }
-    return catalog;
-  }
-
-  /** A change was committed (or may have been missed): the catalogs kept apart from the followed ones are dropped. */
-  private forgetCatalogs(): void {
-    this.catalogGeneration++;
-    this.catalogs.clear();
+    return this.feed.connected ? this.keptCatalogs.get(companyId, read) : read();
   }
 
   /**
@@ -301,7 +281,7 @@ export class PostgresLedgerStore implements LedgerStore {
     // The planner uses the indexes of the pre-aggregates at once instead of waiting for autovacuum (a clipped range
     // otherwise scans balance_daily).
     if (hadEntries) await this.withClient((c) => c.query('ANALYZE balance_monthly, balance_daily, tag_sets'));
-    this.forgetCatalogs();
+    this.keptCatalogs.forget();
     await this.followed.catchUp().catch(() => undefined);
   }
 
