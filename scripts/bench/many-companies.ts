@@ -267,7 +267,7 @@ export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: str
         'peak RSS of the instance',
         `${r.peakRssMiB.toFixed(0)} MiB (at open ${r.baseRssMiB.toFixed(0)}, during the Zipf ` +
           `reads ${r.readsPeakRssMiB.toFixed(0)}; at the peak JS heap ${r.heapMiB.toFixed(0)}, ` +
-          `external ${r.externalMiB.toFixed(0)}, the rest native: DuckDB, code)`,
+          `external ${r.externalMiB.toFixed(0)}, the rest native: engine, code)`,
         `budget + 200 MiB = ${r.budgetMiB + 200} MiB: ${r.peakRssMiB <= r.budgetMiB + 200 ? 'met' : 'NOT met'}`,
       ],
       [
