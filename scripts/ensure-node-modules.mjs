@@ -11,9 +11,16 @@ const folder = path.resolve(root, process.argv[2] ?? '.');
 const installed = path.join(folder, 'node_modules/.package-lock.json');
 if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(path.join(folder, 'package-lock.json')).mtimeMs) {
   const what = folder === root ? 'dependencies' : `the tools of ${path.relative(root, folder)}/package.json`;
-  console.error(`Installing ${what} (npm ci${folder === root ? '' : ` --prefix ${path.relative(root, folder)}`})...`);
+  // npm may run on an older Node than the project's; the server and tools run on the Node 24 this install brings.
+  const major = Number(process.versions.node.split('.')[0]);
+  const nodeNote = major < 24 ? `; npm runs on Node ${process.version}, the service on the Node 24 it installs` : '';
+  console.error(
+    `Installing ${what} (npm ci${folder === root ? '' : ` --prefix ${path.relative(root, folder)}`}${nodeNote})...`,
+  );
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const started = performance.now();
   execFileSync(npm, ['ci', '--no-audit', '--no-fund', '--prefix', folder], { stdio: 'inherit', cwd: root });
+  console.error(`installed ${what} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 // The test tools' own packages (not what they depend on) are linked into test/node_modules, where Node and tsc look

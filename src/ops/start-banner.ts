@@ -70,9 +70,11 @@ async function ledgerLines({ url, publicUrl, store, auth, demoKey }: BannerFacts
     lines.push('The store has no ledger yet: load one with `npm run import -- journal.csv --reference chart.csv`.');
   if (auth === 'none') lines.push('AUTH=none: reports need no API key.');
   else if (demoKey) lines.push(`Demo API key for company 1 (shown once, stored hashed): ${demoKey}`);
+  else if (companies.length === 0)
+    lines.push('Reports need an API key: the import prints the command that makes one for its company.');
   else
     lines.push(
-      'Reports need an API key: make one with `npm run keys -- create --company 1` (list: `npm run keys -- list`).',
+      `Reports need an API key: make one with \`npm run keys -- create --company ${companies[0]!.id}\` (list: \`npm run keys -- list\`).`,
     );
   if (demoLink) {
     lines.push(`  open in a browser (report page with chart): ${withKeyParameter(demoLink, demoKey)}`);

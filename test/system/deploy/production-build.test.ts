@@ -17,6 +17,7 @@ import {
   ensureProductionBuild,
   productionEnv,
   startProductionServer,
+  startServerProcess,
 } from '../../support/server-process.ts';
 
 const run = promisify(execFile);
@@ -218,6 +219,73 @@ describe('production build: node dist/src/start.js with production dependencies 
       expect((await fetch(server.url.replace('/reporting', '/v1/echo/hi'))).status).to.equal(404);
     } finally {
       expect(await server.stop(), server.output()).to.equal(0);
+    }
+  });
+
+  it('every command the banner, the CLIs and --help print works in this layout (npm scripts pick dist/ there)', async () => {
+    const layoutData = mkdtempSync(path.join(tmpdir(), 'rs-prod-commands-'));
+    // npm as a user runs it there: the install's own node_modules/.bin first, then the repository's (its Node 24).
+    const env = {
+      ...productionEnv({ DATA_DIR: layoutData, DEMO_DATA: '0', PORT: '0' }),
+      PATH: `${path.join(REPO_ROOT, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`,
+    };
+    const npm = (args: string[]) =>
+      run('npm', ['run', '-s', ...args], { cwd: install, env }).catch(
+        (e: { code: number; stdout: string; stderr: string }) => e,
+      );
+    const said: string[] = [];
+    /** The commands a text tells the user to run, as written (usage lines with placeholders left out). */
+    const commandsIn = (text: string) =>
+      [...text.matchAll(/`(npm run [^`]+)`|: (npm run \S+ -- [^\n(]+)/g)]
+        .map((m) => (m[1] ?? m[2]!).trim())
+        .filter((c) => !/[<[]/.test(c));
+    try {
+      writeFileSync(path.join(layoutData, 'reference.csv'), REFERENCE);
+      writeFileSync(path.join(layoutData, 'journal.csv'), JOURNAL);
+      // The first-start banner of an empty store names the import and the keys commands.
+      const server = await startServerProcess('npm', ['start'], { cwd: install, env });
+      try {
+        await server.waitForOutput(/Reports need an API key|load one with/);
+        said.push(server.output());
+      } finally {
+        await server.stop();
+      }
+      const help = await npm(['import', '--', '--help']);
+      expect(help.stdout, help.stderr).to.match(/^usage: npm run import -- <file\.csv>/);
+      said.push(help.stdout);
+      const commands = new Set(
+        said
+          .flatMap(commandsIn)
+          .map((c) =>
+            c
+              .replace('journal.csv', path.join(layoutData, 'journal.csv'))
+              .replace('chart.csv', path.join(layoutData, 'reference.csv')),
+          ),
+      );
+      expect([...commands]).to.include.members([
+        `npm run import -- ${path.join(layoutData, 'journal.csv')} --reference ${path.join(layoutData, 'reference.csv')}`,
+      ]);
+      // Run them as printed, the import first, then what each prints in turn (the import's `keys create`).
+      const queue = [...commands].sort(
+        (a, b) => Number(!a.startsWith('npm run import')) - Number(!b.startsWith('npm run import')),
+      );
+      for (let command = queue.shift(); command; command = queue.shift()) {
+        const outcome = await npm(command.replace(/^npm run /, '').split(/\s+/));
+        expect('code' in outcome ? outcome.code : 0, `${command}: ${outcome.stderr}`).to.equal(0);
+        for (const next of commandsIn(outcome.stdout).filter((c) => !commands.has(c))) {
+          commands.add(next);
+          queue.push(next);
+        }
+      }
+      expect([...commands]).to.include('npm run keys -- create --company 7');
+      const created = await npm(['keys', '--', 'create', '--company', '7']);
+      expect(created.stdout, created.stderr).to.match(
+        /curl -H 'X-ApiKey: \S+' '\S+StartDate=2024-01-05&EndDate=2024-01-05/,
+      );
+      const listed = await npm(['keys', '--', 'list']);
+      expect(listed.stdout).to.match(/companies 7/);
+    } finally {
+      rmSync(layoutData, { recursive: true, force: true });
     }
   });
 });

@@ -7,9 +7,12 @@
  * - A second server on the same data folder is one sentence, no stack.
  * - A ledger of last year: the import's summary and the start banner give its date span and a report URL that shows
  *   its figures; `npm run keys -- create` prints a curl line with the port the server really listens on.
+ * - `npm start` on a fresh clone, with the machine's own Node on PATH: one line per step (install, build, start), no
+ *   EBADENGINE wall; the time to the banner is printed (a figure for the record, not a budget); the next start goes
+ *   straight to the server.
  */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -185,5 +188,42 @@ describe('first start: what a new user reads', function () {
     );
     const spanned = (await (await fetch(curl[2]!, { headers: key })).json()) as typeof defaultRange;
     expect(spanned.ReportModel.Rows.find((r) => r.RowName === 'Total Income')?.Values.at(-1)).to.equal(1250);
+  });
+
+  it('When npm start runs on a fresh clone, then it prints a line per step (install, build, start) and no engine warnings; the next start goes straight to the server', async function () {
+    this.timeout(900_000);
+    const clone = path.join(dir, 'clone');
+    execFileSync('git', ['clone', '--quiet', REPO_ROOT, clone]);
+    // As a new user has it: the machine's own Node and npm first on PATH, not the repository's node_modules/.bin.
+    const ownBin = path.join(REPO_ROOT, 'node_modules', '.bin');
+    const PATH = (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .filter((p) => p !== ownBin && !p.includes('node_modules'))
+      .join(path.delimiter);
+    const env = { ...productionEnv({ DATA_DIR: path.join(dir, 'clone-data') }), PATH };
+    try {
+      const started = performance.now();
+      const first = await startServerProcess('npm', ['start'], { cwd: clone, env, timeoutMs: 900_000 });
+      const seconds = (performance.now() - started) / 1000;
+      running.push(first);
+      const output = first.output();
+      console.log(`      first npm start on a fresh clone: ${seconds.toFixed(1)} s to "listening on"`);
+      for (const line of output.split('\n').filter((l) => /^(Installing|installed|Building|built|Starting)/.test(l)))
+        console.log(`        ${line}`);
+      expect(output).to.match(/^Installing dependencies \(npm ci[^)]*\)\.\.\.$/m);
+      expect(output).to.match(/^installed dependencies in \d+\.\d s$/m);
+      expect(output).to.match(/^Building dist\/ \(first start\)\.\.\.$/m);
+      expect(output).to.match(/^built dist\/ in \d+\.\d s/m);
+      expect(output).to.match(/^Starting the server \(node dist\/src\/start\.js\)\.\.\.$/m);
+      expect(output).not.to.include('EBADENGINE');
+      await first.stop();
+      running.splice(running.indexOf(first), 1);
+      const second = await startServerProcess('npm', ['start'], { cwd: clone, env });
+      running.push(second);
+      expect(second.output()).not.to.match(/Installing|Building|Starting the server/);
+    } finally {
+      for (const server of running.splice(0)) await server.stop();
+      rmSync(clone, { recursive: true, force: true });
+    }
   });
 });
