@@ -1,25 +1,37 @@
 // Runs `npm ci` when a package folder's node_modules is missing or older than its package-lock.json, so that
 // `npm start` and `npm test` work on a fresh clone. The folder is the repository (what the server and the build
 // need), or `test/tools` (test/tools/package.json: the tools only tests use, installed when those tests run).
-// Plain JavaScript: it runs before any dependency exists.
+// `--runtime` (npm start's): the production dependencies are enough (`npm ci --omit=dev`: the server, its Node and the
+// build's esbuild, about two thirds of the bytes); without it the devDependencies are installed too, also over such an
+// install. Plain JavaScript: it runs before any dependency exists.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..');
-const folder = path.resolve(root, process.argv[2] ?? '.');
+const runtime = process.argv.includes('--runtime');
+const folder = path.resolve(root, process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '.');
 const installed = path.join(folder, 'node_modules/.package-lock.json');
-if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(path.join(folder, 'package-lock.json')).mtimeMs) {
-  const what = folder === root ? 'dependencies' : `the tools of ${path.relative(root, folder)}/package.json`;
+const stale =
+  !existsSync(installed) || statSync(installed).mtimeMs < statSync(path.join(folder, 'package-lock.json')).mtimeMs;
+// A runtime install (npm start's) lacks the devDependencies, typescript among them.
+const devMissing = folder === root && !runtime && !existsSync(path.join(folder, 'node_modules/typescript'));
+if (stale || devMissing) {
+  const what =
+    folder === root
+      ? runtime
+        ? 'the runtime dependencies'
+        : 'dependencies'
+      : `the tools of ${path.relative(root, folder)}/package.json`;
+  const flags = `${folder === root ? '' : ` --prefix ${path.relative(root, folder)}`}${runtime ? ' --omit=dev' : ''}`;
   // npm may run on an older Node than the project's; the server and tools run on the Node 24 this install brings.
   const major = Number(process.versions.node.split('.')[0]);
   const nodeNote = major < 24 ? `; npm runs on Node ${process.version}, the service on the Node 24 it installs` : '';
-  console.error(
-    `Installing ${what} (npm ci${folder === root ? '' : ` --prefix ${path.relative(root, folder)}`}${nodeNote})...`,
-  );
+  console.error(`Installing ${what} (npm ci${flags}${nodeNote})...`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const started = performance.now();
-  execFileSync(npm, ['ci', '--no-audit', '--no-fund', '--prefix', folder], { stdio: 'inherit', cwd: root });
+  const args = ['ci', '--no-audit', '--no-fund', '--prefix', folder, ...(runtime ? ['--omit=dev'] : [])];
+  execFileSync(npm, args, { stdio: 'inherit', cwd: root });
   console.error(`installed ${what} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 

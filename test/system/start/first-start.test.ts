@@ -210,8 +210,8 @@ describe('first start: what a new user reads', function () {
       console.log(`      first npm start on a fresh clone: ${seconds.toFixed(1)} s to "listening on"`);
       for (const line of output.split('\n').filter((l) => /^(Installing|installed|Building|built|Starting)/.test(l)))
         console.log(`        ${line}`);
-      expect(output).to.match(/^Installing dependencies \(npm ci[^)]*\)\.\.\.$/m);
-      expect(output).to.match(/^installed dependencies in \d+\.\d s$/m);
+      expect(output).to.match(/^Installing the runtime dependencies \(npm ci --omit=dev[^)]*\)\.\.\.$/m);
+      expect(output).to.match(/^installed the runtime dependencies in \d+\.\d s$/m);
       expect(output).to.match(/^Building dist\/ \(first start\)\.\.\.$/m);
       expect(output).to.match(/^built dist\/ in \d+\.\d s/m);
       expect(output).to.match(/^Starting the server \(node dist\/src\/start\.js\)\.\.\.$/m);
