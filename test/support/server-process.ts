@@ -96,3 +96,14 @@ export function startProductionServer(
 ): Promise<ServerProcess> {
   return startServerProcess(process.execPath, ['dist/src/start.js'], { cwd, env: productionEnv(env) });
 }
+
+/**
+ * Stops a server started through `npm start` with SIGTERM to the server process itself (its pid is in its JSON log
+ * lines): npm does not pass the signal on, and the server would outlive it holding its data folder.
+ */
+export async function stopNpmStarted(server: ServerProcess): Promise<number | null> {
+  await server.waitForOutput(/"pid":\d+/).catch(() => undefined);
+  const pid = Number(/"pid":(\d+)/.exec(server.output())?.[1]);
+  if (pid) process.kill(pid, 'SIGTERM');
+  return server.stop();
+}

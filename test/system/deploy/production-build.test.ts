@@ -18,6 +18,7 @@ import {
   productionEnv,
   startProductionServer,
   startServerProcess,
+  stopNpmStarted,
 } from '../../support/server-process.ts';
 
 const run = promisify(execFile);
@@ -248,7 +249,7 @@ describe('production build: node dist/src/start.js with production dependencies 
         await server.waitForOutput(/Reports need an API key|load one with/);
         said.push(server.output());
       } finally {
-        await server.stop();
+        await stopNpmStarted(server);
       }
       const help = await npm(['import', '--', '--help']);
       expect(help.stdout, help.stderr).to.match(/^usage: npm run import -- <file\.csv>/);

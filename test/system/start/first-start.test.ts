@@ -23,6 +23,7 @@ import {
   REPO_ROOT,
   startProductionServer,
   startServerProcess,
+  stopNpmStarted,
   type ServerProcess,
 } from '../../support/server-process.ts';
 
@@ -205,8 +206,12 @@ describe('first start: what a new user reads', function () {
       const started = performance.now();
       const first = await startServerProcess('npm', ['start'], { cwd: clone, env, timeoutMs: 900_000 });
       const seconds = (performance.now() - started) / 1000;
-      running.push(first);
-      const output = first.output();
+      let output: string;
+      try {
+        output = first.output();
+      } finally {
+        await stopNpmStarted(first);
+      }
       console.log(`      first npm start on a fresh clone: ${seconds.toFixed(1)} s to "listening on"`);
       for (const line of output.split('\n').filter((l) => /^(Installing|installed|Building|built|Starting)/.test(l)))
         console.log(`        ${line}`);
@@ -216,13 +221,13 @@ describe('first start: what a new user reads', function () {
       expect(output).to.match(/^built dist\/ in \d+\.\d s/m);
       expect(output).to.match(/^Starting the server \(node dist\/src\/start\.js\)\.\.\.$/m);
       expect(output).not.to.include('EBADENGINE');
-      await first.stop();
-      running.splice(running.indexOf(first), 1);
       const second = await startServerProcess('npm', ['start'], { cwd: clone, env });
-      running.push(second);
-      expect(second.output()).not.to.match(/Installing|Building|Starting the server/);
+      try {
+        expect(second.output()).not.to.match(/Installing|Building|Starting the server/);
+      } finally {
+        await stopNpmStarted(second);
+      }
     } finally {
-      for (const server of running.splice(0)) await server.stop();
       rmSync(clone, { recursive: true, force: true });
     }
   });
