@@ -84,6 +84,22 @@ describe('first start: what a new user reads', function () {
     await server.waitForOutput(/"method":"GET","url":"\/v1\/echo\/hi".*"statusCode":200/);
   });
 
+  it("When the demo ledger is made, then it ends today (its company's time zone), and the default report covers that day", async () => {
+    const server = await startProductionServer({ DATA_DIR: path.join(dir, 'demo-today') });
+    running.push(server);
+    await server.waitForOutput(/Demo API key for company 1 \(shown once, stored hashed\): \S+\n/);
+    const key = /Demo API key for company 1 \(shown once, stored hashed\): (\S+)\n/.exec(server.output())![1]!;
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date());
+    expect(server.output()).to.include(
+      `Company 1 (Harbor Bistro Group): figures from ${Number(today.slice(0, 4)) - 2}-01-01 to ${today}.`,
+    );
+    const report = (await (
+      await fetch(`${server.url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1`, { headers: { 'X-ApiKey': key } })
+    ).json()) as { SelectedOptions: { EndDate: string } };
+    const end = Number(/\/Date\((-?\d+)/.exec(report.SelectedOptions.EndDate)![1]);
+    expect(new Date(end).toISOString().slice(0, 10), 'the default range ends today').to.equal(today);
+  });
+
   it('When stdout is a terminal, then log lines are readable (time, level, one access line per request), not JSON', async () => {
     const command = `${process.execPath} dist/src/start.js`;
     const server = await startServerProcess('script', ['-qfec', command, '/dev/null'], {
