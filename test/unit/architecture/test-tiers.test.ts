@@ -12,8 +12,8 @@ import { moduleSpecifiers, packageOf } from '../../support/module-specifiers.ts'
 import { REPO_ROOT } from '../../support/repo-root.ts';
 
 const TIERS = ['test/unit', 'test/wire', 'test/system'];
-/** Test folders outside the tiers: the migration tools' own package (issue 35 moves test/compare and test/shadow). */
-const OTHER_TEST_FOLDERS = ['packages/migration-tools/test', 'test/compare', 'test/shadow'];
+/** Test folders outside the tiers: the migration tools' own package (run by npm test, .mocharc.json). */
+const OTHER_TEST_FOLDERS = ['packages/migration-tools/test'];
 const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'generated', '.git']);
 
 function files(dir: string, keep: (name: string) => boolean): string[] {
@@ -91,6 +91,14 @@ describe('test tiers by folder', () => {
     };
     expect(fast.spec).to.deep.equal(['test/unit/**/*.test.ts', 'test/wire/**/*.test.ts']);
     expect(fast.ignore ?? []).to.deep.equal([]);
+  });
+
+  it('the whole suite (npm test) is the three tiers and the migration tools package, by glob', () => {
+    const whole = JSON.parse(readFileSync(path.join(REPO_ROOT, '.mocharc.json'), 'utf8')) as { spec: string[] };
+    expect(whole.spec).to.deep.equal([
+      ...TIERS.map((tier) => `${tier}/**/*.test.ts`),
+      ...OTHER_TEST_FOLDERS.map((folder) => `${folder}/**/*.test.ts`),
+    ]);
   });
 
   it('unit and wire tests need nothing but npm ci: no test/tools package, no external server, no production build', () => {
