@@ -13,26 +13,43 @@ export function maxUrlLength(limit: number): RequestHandler {
   };
 }
 
+/** What a request's time-out keeps: its abort controller, made only when something asks for its signal. */
+interface Timeout {
+  controller?: AbortController;
+  /** The time-out's error, once it fired. */
+  fired?: unknown;
+}
+
 /** The request's abort signal: aborted when it times out (undefined without a time-out). */
 export function requestSignal(res: Response): AbortSignal | undefined {
-  return (res.locals.timeout as AbortController | undefined)?.signal;
+  const timeout = res.locals.timeout as Timeout | undefined;
+  if (!timeout) return undefined;
+  if (!timeout.controller) {
+    timeout.controller = new AbortController();
+    if (timeout.fired !== undefined) timeout.controller.abort(timeout.fired);
+  }
+  return timeout.controller.signal;
 }
 
 /** One timer per request, cleared when its response closes ('close' also ends a request whose connection was cut). */
 export function requestTimeout(ms: number, render: ErrorRequestHandler): RequestHandler {
   if (!(ms > 0)) return (_req, _res, next) => next();
+  function clear(this: Response) {
+    clearTimeout((this.locals.timeout as Timeout & { timer: NodeJS.Timeout }).timer);
+  }
   return (req, res, next) => {
-    const controller = new AbortController();
-    res.locals.timeout = controller;
-    const timer = setTimeout(() => {
+    const timeout: Timeout & { timer?: NodeJS.Timeout } = {};
+    res.locals.timeout = timeout;
+    timeout.timer = setTimeout(() => {
       const error = appError('RequestTimedOut', { ms });
-      controller.abort(error);
+      timeout.fired = error;
+      timeout.controller?.abort(error);
       if (res.headersSent) return;
       res.setHeader('Retry-After', '1');
       res.setHeader('Connection', 'close');
       render(error, req, res, () => undefined);
     }, ms);
-    res.once('close', () => clearTimeout(timer));
+    res.on('close', clear);
     next();
   };
 }

@@ -71,32 +71,43 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
   };
   const sendBody = (_req: Request, res: Response, contentType: string, written: Written) => {
     const type = written.contentType ?? contentType;
-    res.vary('Accept');
+    // Most answers have no Vary yet: set it without parsing one (res.vary merges into an existing one).
+    if (res.hasHeader('Vary')) res.vary('Accept');
+    else res.setHeader('Vary', 'Accept');
     if (written.attachment) res.attachment(written.attachment); // Content-Disposition (content-disposition package)
-    for (const [name, value] of Object.entries(written.headers ?? {})) res.setHeader(name, value);
-    // A Buffer keeps the Content-Type exactly as set (Express adds a charset to strings).
+    if (written.headers) for (const [name, value] of Object.entries(written.headers)) res.setHeader(name, value);
+    // Written as is with node:http's own end(): the Content-Type exactly as set (res.send would add a charset to a
+    // string), no ETag (app.ts), and node:http sends no body to HEAD.
+    const { body } = written;
     res.setHeader('Content-Type', type);
-    res.send(typeof written.body === 'string' ? Buffer.from(written.body, 'utf8') : written.body);
+    res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length);
+    res.end(body, 'utf8');
   };
 
-  const install: RequestHandler = (req, res, next) => {
-    res.json = function writeDto(dto: unknown) {
-      const form = formOf(req, res);
-      const entry = form.entry.writeDto ? form.entry : formats.fallback;
-      // 4.5 wrapped only the service's own answers; an error raised before it (binding, unknown operation,
-      // authentication) is plain JSON with its status even when ?callback= is given.
-      const wrapper = form.wrapper && entry === form.entry && contextOf(res).serviceStarted ? form.wrapper : undefined;
-      const out = entry.writeDto!(dto, writeContext(req, res, wrapper !== undefined));
-      const written: Written = typeof out === 'string' || Buffer.isBuffer(out) ? { body: out } : out;
-      if (wrapper) {
-        sendBody(req, res, wrapper.entry.contentType, {
-          body: wrapper.entry.wraps!.wrap(String(written.body), wrapper.value),
-        });
-      } else {
-        sendBody(req, res, entry.contentType, written);
-      }
-      return res;
-    };
+  const writeDtoTo = (res: Response, dto: unknown): Response => {
+    const req = res.req;
+    const form = formOf(req, res);
+    const entry = form.entry.writeDto ? form.entry : formats.fallback;
+    // 4.5 wrapped only the service's own answers; an error raised before it (binding, unknown operation,
+    // authentication) is plain JSON with its status even when ?callback= is given.
+    const wrapper = form.wrapper && entry === form.entry && contextOf(res).serviceStarted ? form.wrapper : undefined;
+    const out = entry.writeDto!(dto, writeContext(req, res, wrapper !== undefined));
+    const written: Written = typeof out === 'string' || Buffer.isBuffer(out) ? { body: out } : out;
+    if (wrapper) {
+      sendBody(req, res, wrapper.entry.contentType, {
+        body: wrapper.entry.wraps!.wrap(String(written.body), wrapper.value),
+      });
+    } else {
+      sendBody(req, res, entry.contentType, written);
+    }
+    return res;
+  };
+  // One function for every response (`this` is the response), not a closure per request.
+  function writeDto(this: Response, dto: unknown): Response {
+    return writeDtoTo(this, dto);
+  }
+  const install: RequestHandler = (_req, res, next) => {
+    res.json = writeDto;
     next();
   };
 

@@ -35,10 +35,8 @@ interface Arrival {
 const ARRIVAL = Symbol('access-log arrival');
 type Logged = Response & { [ARRIVAL]?: Arrival };
 
-/** Written once per response, on `finish` or, for a response cut short, on `close`. */
+/** Written once per response, when it closes (after it finished, or cut short). */
 function writeLine(this: Logged): void {
-  this.off('finish', writeLine);
-  this.off('close', writeLine);
   const arrival = this[ARRIVAL]!;
   const { id, method, url, remoteAddress } = arrival;
   const statusCode = this.statusCode;
@@ -71,7 +69,6 @@ export function requestLog(logger: Logger): RequestHandler {
         startedAt: Date.now(),
         logger: access,
       };
-      res.on('finish', writeLine);
       res.on('close', writeLine);
     }
     next();
