@@ -21,7 +21,7 @@ const TSC = path.join(ROOT, 'node_modules', '.bin', 'tsc');
 
 /** Compiled with dtos.ts under tsc --strict, then run: echo and the report through JsonServiceClient. */
 const PROGRAM = `import { JsonServiceClient } from '@servicestack/client';
-import { EchoRequest, EchoResponse, GetFlatRequest, GetFlatResponse } from '../../clients/dtos';
+import { EchoRequest, EchoResponse, GetFlatRequest, GetFlatResponse } from './dtos';
 
 export async function callThroughDtos(baseUrl: string, apiKey: string, filter: string) {
   const client = new JsonServiceClient(baseUrl);

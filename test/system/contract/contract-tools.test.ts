@@ -412,7 +412,7 @@ describe('the contract in the tools users open first', function () {
     writeFileSync(
       path.join(dir, 'caller.ts'),
       `import { OpenAPIClientAxios } from 'openapi-client-axios';
-import type { Client, Paths } from '../../contract/client.js';
+import type { Client, Paths } from './client.js';
 
 const locations: number[] = [101, 102];
 const params: Paths.GetFlat.QueryParameters = { CompanyId: 1, UseCustomDateRange: true, StartDate: '2025-01-01', EndDate: '2025-02-28', Locations: locations };
