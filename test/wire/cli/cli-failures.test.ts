@@ -1,7 +1,7 @@
 /**
  * Every command-line tool fails as a user reads it: one sentence naming the cause and the fix, a non-zero exit code,
  * no stack trace (unless DEBUG=1). Each case runs the real command (the file `npm run import|keys|conformance|compare`
- * runs with tsx, read from package.json) as a child process.
+ * runs with tsx in the repository, read from package.json) as a child process.
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -21,8 +21,9 @@ const SCRIPTS = (
 ).scripts;
 
 function tool(name: string, args: string[], env: Record<string, string> = {}): Promise<Outcome> {
-  const file = /^tsx (\S+\.ts)$/.exec(SCRIPTS[name] ?? '')?.[1];
-  if (!file) throw new Error(`npm run ${name} is not 'tsx <file>.ts': ${SCRIPTS[name]}`);
+  // `tsx <file>.ts`, or the form that runs dist/ where the sources are absent: `... exec tsx <file>.ts ...`.
+  const file = /(?:^|exec )tsx (\S+\.ts)\b/.exec(SCRIPTS[name] ?? '')?.[1];
+  if (!file) throw new Error(`npm run ${name} does not run 'tsx <file>.ts': ${SCRIPTS[name]}`);
   return new Promise((resolve) => {
     execFile(
       process.execPath,
