@@ -103,10 +103,17 @@ module.exports = {
     },
     {
       name: 'tool-tests-through-declared-exports',
-      comment: "The tools' tests: the declared exports and the server's test helpers (test/support/).",
+      comment: "The tools' tests: the declared exports and the shared helpers (test/support/, scripts/lib/).",
       severity: 'error',
       from: { path: '^packages/migration-tools/test/' },
-      to: { path: '^(src|scripts|test)/', pathNot: '^src/tooling-exports\\.ts$|^test/support/' },
+      to: { path: '^(src|scripts|test)/', pathNot: '^src/tooling-exports\\.ts$|^test/support/|^scripts/lib/' },
+    },
+    {
+      name: 'scripts-without-tests',
+      comment: 'The scripts (benchmarks included) import nothing of test/: what both need is in scripts/lib/.',
+      severity: 'error',
+      from: { path: '^scripts/' },
+      to: { path: '^test/' },
     },
   ],
   options: {

@@ -26,7 +26,7 @@
  * (goal 5: what a new instance costs), and how long an import committed through another instance takes to reach its
  * reports (goal 2, bench/propagation.ts).
  *
- * It builds the seeded random ledger (test/support/random-ledger.ts) into a DuckDB file and a PostgreSQL cluster kept
+ * It builds the seeded random ledger (scripts/lib/random-ledger.ts) into a DuckDB file and a PostgreSQL cluster kept
  * under os.tmpdir() (bench/cached-ledger.ts); starts the real app in a child process over that store
  * (createApp + listen on port 0 + warmUp, responses not validated, as in production); and prints, in one run:
  *   - median and p95 latency of GET /v1/Reporting/ProfitAndLoss/Flat over HTTP, per scenario, with sequential requests;
@@ -50,8 +50,8 @@ import { listen, warmUp } from '../src/server.ts';
 import type { AccountType, PnlQuery } from '../src/domain/ledger.ts';
 import type { LedgerStore } from '../src/store/ledger/ledger-store.ts';
 import { openStore } from '../src/store/open-store.ts';
-import { hledgerQuery, hledgerVersion, runHledger, writeHledgerJournal } from '../test/support/hledger-journal.ts';
-import { randomLedgerEntries, randomLedgerReference, type RandomLedgerOptions } from '../test/support/random-ledger.ts';
+import { hledgerQuery, hledgerVersion, runHledger, writeHledgerJournal } from './lib/hledger-journal.ts';
+import { randomLedgerEntries, randomLedgerReference, type RandomLedgerOptions } from './lib/random-ledger.ts';
 import { cachedDuckDbLedger, cachedPostgresLedger } from './bench/cached-ledger.ts';
 import { importSection } from './bench/import-bench.ts';
 import { manyCompaniesSection } from './bench/many-companies.ts';
@@ -382,8 +382,8 @@ function ensureJournal(size: number): string {
   const dir = join(tmpdir(), 'reporting-bench');
   mkdirSync(dir, { recursive: true });
   const key = createHash('sha1')
-    .update(readFileSync(join(root, 'test/support/random-ledger.ts')))
-    .update(readFileSync(join(root, 'test/support/hledger-journal.ts')))
+    .update(readFileSync(join(root, 'scripts/lib/random-ledger.ts')))
+    .update(readFileSync(join(root, 'scripts/lib/hledger-journal.ts')))
     .digest('hex')
     .slice(0, 10);
   const file = join(dir, `ledger-s${seed}-n${size}-${key}.journal`);

@@ -11,8 +11,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startPostgresServer, type PostgresServer } from '../../test/support/postgres-server.ts';
-import type { RandomLedgerOptions } from '../../test/support/random-ledger.ts';
+import { startPostgresServer, type PostgresServer } from '../lib/postgres-server.ts';
+import type { RandomLedgerOptions } from '../lib/random-ledger.ts';
 import { ensureLedgerCsv } from './ledger-csv.ts';
 import { runScript } from './run-script.ts';
 import { secs } from './stats.ts';
@@ -22,7 +22,7 @@ const BENCH_DIR = join(tmpdir(), 'reporting-bench');
 
 function cacheName(store: string, ledger: RandomLedgerOptions): string {
   const h = createHash('sha1').update(JSON.stringify(ledger));
-  for (const f of ['test/support/random-ledger.ts', 'scripts/bench/ledger-csv.ts', 'src/store/sql/schema.ts'])
+  for (const f of ['scripts/lib/random-ledger.ts', 'scripts/bench/ledger-csv.ts', 'src/store/sql/schema.ts'])
     h.update(readFileSync(join(root, f)));
   return join(BENCH_DIR, `${store}-s${ledger.seed}-n${ledger.entries}-${h.digest('hex').slice(0, 10)}`);
 }

@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startPostgresServer } from '../../test/support/postgres-server.ts';
-import type { RandomLedgerOptions } from '../../test/support/random-ledger.ts';
+import { startPostgresServer } from '../lib/postgres-server.ts';
+import type { RandomLedgerOptions } from '../lib/random-ledger.ts';
 import { ensureLedgerCsv } from './ledger-csv.ts';
 import { runScript, type ScriptRun } from './run-script.ts';
 import { fmtInt, fmtRatio, secs, table } from './stats.ts';

@@ -1,5 +1,5 @@
 /**
- * The seeded random ledger (test/support/random-ledger.ts) written as the import's CSV files
+ * The seeded random ledger (scripts/lib/random-ledger.ts) written as the import's CSV files
  * (scripts/import-format.md):
  * a journal of one row per line and a reference file. Streamed (csv-stringify), so a file of any size is written in
  * bounded memory.
@@ -12,7 +12,7 @@ import {
   randomLedgerEntries,
   randomLedgerReference,
   type RandomLedgerOptions,
-} from '../../test/support/random-ledger.ts';
+} from '../lib/random-ledger.ts';
 
 export interface LedgerCsv {
   journal: string;

@@ -14,8 +14,8 @@ import type { IndexStats } from '../../src/store/ledger/lifecycle.ts';
 import type { JournalEntryInput, LedgerBatch, PnlQuery } from '../../src/domain/ledger.ts';
 import type { LedgerStore } from '../../src/store/ledger/ledger-store.ts';
 import { openStore } from '../../src/store/open-store.ts';
-import { startPostgresServer } from '../../test/support/postgres-server.ts';
-import { createRng, randomLedgerEntries, randomLedgerReference } from '../../test/support/random-ledger.ts';
+import { startPostgresServer } from '../lib/postgres-server.ts';
+import { createRng, randomLedgerEntries, randomLedgerReference } from '../lib/random-ledger.ts';
 import { fmtInt, fmtMs, median, percentile, secs, table } from './stats.ts';
 
 export interface ManyCompaniesOptions {

@@ -10,11 +10,11 @@ import autocannon from 'autocannon';
 import { execFile } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
-import { freePort } from '../../test/support/free-port.ts';
-import { startNginx, type RunningNginx } from '../../test/support/nginx.ts';
-import { startPostgresServer } from '../../test/support/postgres-server.ts';
-import { REPO_ROOT, ensureProductionBuild, type ServerProcess } from '../../test/support/server-process.ts';
-import { startUnitInstance } from '../../test/support/systemd-unit.ts';
+import { freePort } from '../lib/free-port.ts';
+import { startNginx, type RunningNginx } from '../lib/nginx.ts';
+import { startPostgresServer } from '../lib/postgres-server.ts';
+import { REPO_ROOT, ensureProductionBuild, type ServerProcess } from '../lib/server-process.ts';
+import { startUnitInstance } from '../lib/systemd-unit.ts';
 import { fmtInt, fmtMs, fmtRatio, table } from './stats.ts';
 
 const REPORT = '/reporting/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true';

@@ -13,9 +13,9 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from '../../test/support/free-port.ts';
-import { startShadowNginx, type RunningNginx } from '../../test/support/nginx.ts';
-import { REPO_ROOT, startServerProcess, type ServerProcess } from '../../test/support/server-process.ts';
+import { freePort } from '../lib/free-port.ts';
+import { startShadowNginx, type RunningNginx } from '../lib/nginx.ts';
+import { REPO_ROOT, startServerProcess, type ServerProcess } from '../lib/server-process.ts';
 import type { ShadowSnapshot } from '../../packages/migration-tools/src/shadow/stats.ts';
 import { drained, figuresUrl, load, startHost, withoutBenchOptions, type Measured } from './shadow.ts';
 import { fmtInt, fmtMs, fmtRatio, median, table } from './stats.ts';

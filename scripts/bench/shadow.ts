@@ -26,7 +26,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { REPO_ROOT, startServerProcess, type ServerProcess } from '../../test/support/server-process.ts';
+import { REPO_ROOT, startServerProcess, type ServerProcess } from '../lib/server-process.ts';
 import type { ShadowSnapshot } from '../../packages/migration-tools/src/shadow/stats.ts';
 import { spawnServer, type SpawnedServer } from './spawn-server.ts';
 import { processTreeCpuMs } from './process-cpu.ts';

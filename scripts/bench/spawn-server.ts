@@ -2,12 +2,12 @@
  * A server process started as a user starts it, for the benchmarks: its own command line, a free loopback port, a
  * scratch data directory, the embedded store without the demo ledger unless asked, and the bench's NODE_OPTIONS (tsx)
  * not inherited. `ready` is the time from spawn to its `listening on` line. Unlike the tests' helper
- * (test/support/server-process.ts, which settles once the process is ready and keeps all it prints), it returns at
+ * (scripts/lib/server-process.ts, which settles once the process is ready and keeps all it prints), it returns at
  * spawn, so a start can be probed while it runs, and drains the log of a process under load.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { freePort } from '../../test/support/free-port.ts';
+import { freePort } from '../lib/free-port.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

@@ -25,7 +25,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { loadOpenApiDocument, OPENAPI_PATH } from '../../../src/contract/openapi-document.ts';
 import { contractOperations, responseFor } from '../../../src/contract/operations.ts';
 import { generateDemoLedger } from '../../../src/store/demo-ledger.ts';
-import { freePort } from '../../support/free-port.ts';
+import { freePort } from '../../../scripts/lib/free-port.ts';
 import { listenTestApp, type ListeningTestApp } from '../../support/listening.ts';
 import { TEST_TOOLS, testToolBin } from '../../support/test-tools.ts';
 

@@ -9,12 +9,12 @@ import { expect } from 'chai';
 import { createApiKey } from '../../../src/auth/api-keys.ts';
 import type { LedgerBatch } from '../../../src/domain/ledger.ts';
 import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.ts';
-import { freePort } from '../../support/free-port.ts';
+import { freePort } from '../../../scripts/lib/free-port.ts';
 import { httpsRequest } from '../../support/https-client.ts';
-import { startNginx, type RunningNginx } from '../../support/nginx.ts';
-import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
-import { ensureProductionBuild, type ServerProcess } from '../../support/server-process.ts';
-import { startUnitInstance } from '../../support/systemd-unit.ts';
+import { startNginx, type RunningNginx } from '../../../scripts/lib/nginx.ts';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
+import { ensureProductionBuild, type ServerProcess } from '../../../scripts/lib/server-process.ts';
+import { startUnitInstance } from '../../../scripts/lib/systemd-unit.ts';
 
 const COMPANIES = 60;
 

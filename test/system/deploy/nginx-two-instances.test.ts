@@ -14,12 +14,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../support/free-port.ts';
+import { freePort } from '../../../scripts/lib/free-port.ts';
 import { httpsRequest } from '../../support/https-client.ts';
-import { startNginx, type RunningNginx } from '../../support/nginx.ts';
-import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
-import { REPO_ROOT, ensureProductionBuild, type ServerProcess } from '../../support/server-process.ts';
-import { startUnitInstance, verifyUnit } from '../../support/systemd-unit.ts';
+import { startNginx, type RunningNginx } from '../../../scripts/lib/nginx.ts';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
+import { REPO_ROOT, ensureProductionBuild, type ServerProcess } from '../../../scripts/lib/server-process.ts';
+import { startUnitInstance, verifyUnit } from '../../../scripts/lib/systemd-unit.ts';
 
 const run = promisify(execFile);
 const REPORT =

@@ -19,7 +19,7 @@ import {
   startProductionServer,
   startServerProcess,
   stopNpmStarted,
-} from '../../support/server-process.ts';
+} from '../../../scripts/lib/server-process.ts';
 
 const run = promisify(execFile);
 const REFERENCE = `kind,id,company_id,name,type,number,standard_account_id,category_id,base_currency,time_zone

@@ -23,7 +23,7 @@ import {
   productionEnv,
   startServerProcess,
   type ServerProcess,
-} from '../../support/server-process.ts';
+} from '../../../scripts/lib/server-process.ts';
 
 const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';

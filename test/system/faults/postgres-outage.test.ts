@@ -7,7 +7,7 @@ import request from 'supertest';
 import type { LedgerStore } from '../../../src/store/ledger/ledger-store.ts';
 import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.ts';
 import { workedExampleBatch } from '../../fixtures/worked-example.ts';
-import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 
 const REPORT =

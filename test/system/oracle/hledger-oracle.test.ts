@@ -8,11 +8,11 @@
  * the clipped head month and the clipped tail month without an interval (exact -b/-e), and the whole months in
  * between with -M. The Total column is the sum of those (and, unfiltered, a fourth run over the exact range).
  *
- * Query mapping (see test/support/hledger-journal.ts): posted = `status:*`; Locations=a,b = `tag:loc=^(a|b)$`;
+ * Query mapping (see scripts/lib/hledger-journal.ts): posted = `status:*`; Locations=a,b = `tag:loc=^(a|b)$`;
  * Filters = one `tag:c<category>=^(opt1|opt2)$` term per tracking category (OR within, hledger ANDs tag: terms).
  *
  * hledger is required: the suite fails with a clear message when the binary is missing, unless SKIP_HLEDGER=1.
- * The PostgreSQL run needs PostgreSQL 15 binaries (see test/support/postgres-server.ts) unless SKIP_POSTGRES=1.
+ * The PostgreSQL run needs PostgreSQL 15 binaries (see scripts/lib/postgres-server.ts) unless SKIP_POSTGRES=1.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,9 +30,9 @@ import {
   parseIncomeStatementCsv,
   runHledger,
   toHledgerJournal,
-} from '../../support/hledger-journal.ts';
-import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
-import { randomLedgerBatch, randomLedgerReference, type RandomLedgerOptions } from '../../support/random-ledger.ts';
+} from '../../../scripts/lib/hledger-journal.ts';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
+import { randomLedgerBatch, randomLedgerReference, type RandomLedgerOptions } from '../../../scripts/lib/random-ledger.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 
 const skipHledger = process.env.SKIP_HLEDGER === '1';

@@ -1,6 +1,6 @@
 /** pnl-semantics §5 through every HTTP route (test/support/worked-example-suite.ts) on a real PostgreSQL server. */
 import { openStore } from '../../../src/store/open-store.ts';
-import { skipPostgres, startPostgresServer } from '../../support/postgres-server.ts';
+import { skipPostgres, startPostgresServer } from '../../../scripts/lib/postgres-server.ts';
 import { workedExample } from '../../support/worked-example-suite.ts';
 
 if (skipPostgres) {

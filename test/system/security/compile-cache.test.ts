@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { ensureProductionBuild, startProductionServer } from '../../support/server-process.ts';
+import { ensureProductionBuild, startProductionServer } from '../../../scripts/lib/server-process.ts';
 
 const NOBODY = 65534;
 /** A directory as another local user would make it: theirs (when the test runs as root), open to everyone. */

@@ -9,11 +9,11 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../support/free-port.ts';
+import { freePort } from '../../../scripts/lib/free-port.ts';
 import { request } from 'node:https';
-import { startNginx, type RunningNginx } from '../../support/nginx.ts';
-import { ensureProductionBuild, type ServerProcess } from '../../support/server-process.ts';
-import { startUnitInstance } from '../../support/systemd-unit.ts';
+import { startNginx, type RunningNginx } from '../../../scripts/lib/nginx.ts';
+import { ensureProductionBuild, type ServerProcess } from '../../../scripts/lib/server-process.ts';
+import { startUnitInstance } from '../../../scripts/lib/systemd-unit.ts';
 
 const FORGED = { Host: 'evil.example', 'X-Forwarded-Host': 'evil.example:8443' };
 

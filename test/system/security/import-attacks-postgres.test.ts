@@ -1,7 +1,7 @@
 /** The CSV import's red-team findings (issue 15, test/support/import-attacks-suite.ts) on a real PostgreSQL server. */
 import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.ts';
 import { attacks } from '../../support/import-attacks-suite.ts';
-import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
 
 (skipPostgres ? describe.skip : describe)('import attacks on PostgreSQL', function () {
   this.timeout(120_000);

@@ -19,7 +19,7 @@ import {
   startProductionServer,
   REPO_ROOT,
   type ServerProcess,
-} from '../../support/server-process.ts';
+} from '../../../scripts/lib/server-process.ts';
 
 const run = promisify(execFile);
 

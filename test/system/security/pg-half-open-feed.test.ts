@@ -10,14 +10,14 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { promisify } from 'node:util';
-import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
 import {
   ensureProductionBuild,
   productionEnv,
   REPO_ROOT,
   startProductionServer,
   type ServerProcess,
-} from '../../support/server-process.ts';
+} from '../../../scripts/lib/server-process.ts';
 
 const run = promisify(execFile);
 

@@ -10,7 +10,7 @@ import { createFirstApiKey } from '../../../src/auth/api-keys.ts';
 import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.ts';
 import { generateDemoLedger, seedDemoIfEmpty } from '../../../src/store/demo-ledger.ts';
 import type { LedgerBatch, PnlQuery } from '../../../src/domain/ledger.ts';
-import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
 import { workedExampleBatch } from '../../fixtures/worked-example.ts';
 
 function startInstance(databaseUrl: string): { child: ChildProcess; ready: Promise<string> } {

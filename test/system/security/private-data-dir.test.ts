@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureProductionBuild, startProductionServer } from '../../support/server-process.ts';
+import { ensureProductionBuild, startProductionServer } from '../../../scripts/lib/server-process.ts';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 

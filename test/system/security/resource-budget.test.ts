@@ -15,8 +15,8 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
-import { ensureProductionBuild, startProductionServer, type ServerProcess } from '../../support/server-process.ts';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
+import { ensureProductionBuild, startProductionServer, type ServerProcess } from '../../../scripts/lib/server-process.ts';
 
 const HEALTH_BUDGET_MS = 100;
 /** Asks /health again and again (5 ms apart) and posts when each was asked and answered (ms, the shared clock). */

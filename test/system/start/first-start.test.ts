@@ -25,7 +25,7 @@ import {
   startServerProcess,
   stopNpmStarted,
   type ServerProcess,
-} from '../../support/server-process.ts';
+} from '../../../scripts/lib/server-process.ts';
 
 interface Outcome {
   code: number;

@@ -17,14 +17,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { skipPostgres, startPostgresServer } from '../../support/postgres-server.ts';
+import { skipPostgres, startPostgresServer } from '../../../scripts/lib/postgres-server.ts';
 import {
   ensureProductionBuild,
   productionEnv,
   REPO_ROOT,
   startProductionServer,
   type ServerProcess,
-} from '../../support/server-process.ts';
+} from '../../../scripts/lib/server-process.ts';
 
 interface Outcome {
   code: number;

@@ -14,7 +14,7 @@ import {
   queryOf,
   reportsAgree,
 } from '../../support/index-budget.ts';
-import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
 import { expectedTotals, randomLedger, randomQuery } from '../../support/random-store-ledger.ts';
 
 (skipPostgres ? describe.skip : describe)(

@@ -1,7 +1,7 @@
 /** The bulk journal import (test/support/journal-import-suite.ts) on a real PostgreSQL server. */
 import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.ts';
 import { journalImport } from '../../support/journal-import-suite.ts';
-import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
 
 describe('bulk journal import over PostgreSQL', () => {
   let server: PostgresServer | undefined;

@@ -7,7 +7,7 @@ import { importLedgerCsv } from '../../../src/store/import/csv-import.ts';
 import type { LedgerStore } from '../../../src/store/ledger/ledger-store.ts';
 import { openStore } from '../../../src/store/open-store.ts';
 import { JOURNAL, RENAME, echoName, reportName } from '../../support/company-names.ts';
-import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
 import { createTestApp } from '../../support/test-app.ts';
 
 (skipPostgres ? describe.skip : describe)('names after an import, over PostgreSQL', function () {

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.ts';
 import { seededRandom } from '../../../src/store/demo-ledger.ts';
 import type { AccountMonthTotal, LedgerBatch, PnlQuery } from '../../../src/domain/ledger.ts';
-import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
 import { RANDOM_COMPANY, expectedTotals, randomLedger, randomQuery } from '../../support/random-store-ledger.ts';
 
 /** How long a change may take to reach another instance here (the goal is 1 s; a loaded CI machine gets slack). */

@@ -10,13 +10,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
 import {
   REPO_ROOT,
   ensureProductionBuild,
   startProductionServer,
   type ServerProcess,
-} from '../../support/server-process.ts';
+} from '../../../scripts/lib/server-process.ts';
 
 const run = promisify(execFile);
 const PROPAGATION_MS = 3_000;

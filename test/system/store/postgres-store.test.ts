@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.ts';
 import { contract, expectOracleFigures } from '../../support/store-contract.ts';
-import { skipPostgres, startPostgresServer, type PostgresServer } from '../../support/postgres-server.ts';
+import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
 import { randomLedger } from '../../support/random-store-ledger.ts';
 
 describe('PostgreSQL adapter', function () {

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { moduleSpecifiers, packageOf } from '../../support/module-specifiers.ts';
-import { REPO_ROOT } from '../../support/repo-root.ts';
+import { REPO_ROOT } from '../../../scripts/lib/repo-root.ts';
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>

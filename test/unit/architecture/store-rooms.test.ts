@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { moduleSpecifiers } from '../../support/module-specifiers.ts';
-import { REPO_ROOT } from '../../support/repo-root.ts';
+import { REPO_ROOT } from '../../../scripts/lib/repo-root.ts';
 
 const SRC = path.join(REPO_ROOT, 'src');
 

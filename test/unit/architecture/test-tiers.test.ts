@@ -9,7 +9,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { moduleSpecifiers, packageOf } from '../../support/module-specifiers.ts';
-import { REPO_ROOT } from '../../support/repo-root.ts';
+import { REPO_ROOT } from '../../../scripts/lib/repo-root.ts';
 
 const TIERS = ['test/unit', 'test/wire', 'test/system'];
 /** Test folders outside the tiers: the migration tools' own package (run by npm test, .mocharc.json). */
@@ -29,7 +29,7 @@ const relative = (file: string) => path.relative(REPO_ROOT, file).split(path.sep
 const isTest = (name: string) => /\.test\.[cm]?[jt]s$/.test(name);
 const inFolder = (file: string, folder: string) => relative(file).startsWith(`${folder}/`);
 
-/** A test file and the modules of test/ it imports, transitively (src/ is not followed). */
+/** A test file and the modules of test/ and scripts/lib/ it imports, transitively (src/ is not followed). */
 function testClosure(file: string): string[] {
   const seen = new Set<string>();
   const visit = (current: string) => {
@@ -38,7 +38,7 @@ function testClosure(file: string): string[] {
     for (const specifier of moduleSpecifiers(current)) {
       if (!specifier.startsWith('.')) continue;
       const target = path.resolve(path.dirname(current), specifier);
-      if (inFolder(target, 'test') && existsSync(target)) visit(target);
+      if ((inFolder(target, 'test') || inFolder(target, 'scripts/lib')) && existsSync(target)) visit(target);
     }
   };
   visit(file);
@@ -51,20 +51,15 @@ const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'
 };
 const INSTALLED_BY_NPM_CI = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)]);
 const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builtinModules.includes(specifier);
-/** test/support modules that start or reach what only the system tier has. */
+/** Helpers (test/support/, and scripts/lib/ the benchmarks share) that start or reach what only the system tier has. */
 const SYSTEM_SUPPORT = [
-  'postgres-server.ts',
-  'nginx.ts',
-  'hledger-journal.ts',
-  'test-tools.ts',
-  'systemd-unit.ts',
-  'https-client.ts',
-  'servicestack-dtos.ts',
-].map((name) => `test/support/${name}`);
+  ...['test-tools.ts', 'https-client.ts', 'servicestack-dtos.ts'].map((name) => `test/support/${name}`),
+  ...['postgres-server.ts', 'nginx.ts', 'hledger-journal.ts', 'systemd-unit.ts'].map((name) => `scripts/lib/${name}`),
+];
 /** An import of server-process.ts's production start (`node dist/src/start.js`, built first). */
 const PRODUCTION_START = /import\s*\{[^}]*\b(?:startProductionServer|ensureProductionBuild)\b[^}]*\}\s*from/;
 const SOCKETS_AND_PROCESSES = ['supertest', 'node:http', 'node:https', 'node:net', 'node:child_process', 'autocannon'];
-const SOCKET_SUPPORT = ['listening.ts', 'free-port.ts', 'server-process.ts'].map((name) => `test/support/${name}`);
+const SOCKET_SUPPORT = ['test/support/listening.ts', 'scripts/lib/free-port.ts', 'scripts/lib/server-process.ts'];
 
 const tierFiles = (tier: string) => files(path.join(REPO_ROOT, tier), isTest);
 

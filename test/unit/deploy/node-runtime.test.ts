@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../../support/repo-root.ts';
+import { REPO_ROOT } from '../../../scripts/lib/repo-root.ts';
 
 const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
   engines: { node: string };

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { foreignShapeOf } from '../../../src/store/import/ledger-file-shape.ts';
-import { REPO_ROOT } from '../../support/repo-root.ts';
+import { REPO_ROOT } from '../../../scripts/lib/repo-root.ts';
 
 const EXPECTED =
   /expected a comma-separated CSV file whose first line is the header entry,date,location,account,amount/;

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
-import { REPO_ROOT } from '../../support/repo-root.ts';
+import { REPO_ROOT } from '../../../scripts/lib/repo-root.ts';
 
 const FLAT = '/v1/Reporting/ProfitAndLoss/Flat';
 const msOf = (iso: string) => Date.parse(`${iso}T00:00:00Z`);

@@ -27,7 +27,7 @@ import {
   ensureProductionBuild,
   startProductionServer,
   type ServerProcess,
-} from '../../../../test/support/server-process.ts';
+} from '../../../../scripts/lib/server-process.ts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));

@@ -24,7 +24,7 @@ import {
   startProductionServer,
   startServerProcess,
   type ServerProcess,
-} from '../../../../test/support/server-process.ts';
+} from '../../../../scripts/lib/server-process.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS || 200);
 const PROXY_RUNS = Math.max(20, Math.round(RUNS / 10));

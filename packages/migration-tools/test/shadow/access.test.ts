@@ -20,7 +20,7 @@ import {
   startProductionServer,
   startServerProcess,
   type ServerProcess,
-} from '../../../../test/support/server-process.ts';
+} from '../../../../scripts/lib/server-process.ts';
 
 const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
 const FLAT =

@@ -15,16 +15,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ShadowSnapshot } from '../../src/shadow/stats.ts';
-import { freePort } from '../../../../test/support/free-port.ts';
+import { freePort } from '../../../../scripts/lib/free-port.ts';
 import { httpsRequest } from '../../../../test/support/https-client.ts';
-import { startShadowNginx, type RunningNginx } from '../../../../test/support/nginx.ts';
+import { startShadowNginx, type RunningNginx } from '../../../../scripts/lib/nginx.ts';
 import {
   ensureProductionBuild,
   REPO_ROOT,
   startProductionServer,
   startServerProcess,
   type ServerProcess,
-} from '../../../../test/support/server-process.ts';
+} from '../../../../scripts/lib/server-process.ts';
 
 const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
 const ECHO = '/reporting/v1/echo/hello';

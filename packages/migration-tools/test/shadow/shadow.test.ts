@@ -20,14 +20,14 @@ import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import type { GetFlatResponse } from '../../../../src/tooling-exports.ts';
 import type { ShadowSnapshot } from '../../src/shadow/stats.ts';
-import { freePort } from '../../../../test/support/free-port.ts';
+import { freePort } from '../../../../scripts/lib/free-port.ts';
 import {
   ensureProductionBuild,
   REPO_ROOT,
   startProductionServer,
   startServerProcess,
   type ServerProcess,
-} from '../../../../test/support/server-process.ts';
+} from '../../../../scripts/lib/server-process.ts';
 
 const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
