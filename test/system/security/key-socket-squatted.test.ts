@@ -18,7 +18,7 @@ import {
   REPO_ROOT,
   startProductionServer,
   type ServerProcess,
-} from '../../support/server-process.ts';
+} from '../../../scripts/lib/server-process.ts';
 
 const run = promisify(execFile);
 const NOBODY = 65534;
