@@ -1,6 +1,6 @@
 /** How DuckDB reads a journal CSV file into import_rows (read_csv), and its refusals as the import's own. */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { JournalLineError } from '../ledger/errors.ts';
+import { cellCountReason, JournalLineError } from '../ledger/errors.ts';
 import type { JournalReader } from '../sql/journal-import/rows.ts';
 
 /**
@@ -43,5 +43,8 @@ function malformedCsv(err: unknown): JournalLineError | undefined {
     .slice(rest.findIndex((l) => l.startsWith('Original Line:')) + 1)
     .find((l) => l.trim() !== '')
     ?.trim();
+  const count = /Expected Number of Columns: (\d+) Found: (\d+)/.exec(message);
+  if (count)
+    return new JournalLineError(Number(line), cellCountReason(Number(count[2]) > Number(count[1]), Number(count[1])));
   return new JournalLineError(Number(line), `malformed CSV: ${reason ?? 'the row cannot be read'}`);
 }

@@ -13,6 +13,13 @@ import { JournalLineError } from '../ledger/errors.ts';
 import { JOURNAL_COLUMNS, type JournalFile } from '../ledger/writer.ts';
 
 const REQUIRED = JOURNAL_COLUMNS.slice(0, 5);
+/**
+ * What both stores refuse alike, before either engine reads the file (each has limits of its own, met differently: a
+ * PostgreSQL table has at most 1600 columns, DuckDB's CSV reader a 2 MB line, PostgreSQL's text no NUL).
+ */
+export const MAX_JOURNAL_COLUMNS = 100;
+export const MAX_LINE_BYTES = 1_048_576;
+const NUL = 0x00;
 
 const LF = 0x0a,
   CR = 0x0d,
@@ -39,6 +46,11 @@ function readHeader(head: string): { header: string[]; columns: JournalFile['col
   } catch (err) {
     throw new JournalLineError(1, `malformed CSV: ${(err as Error).message}`);
   }
+  if (header.length > MAX_JOURNAL_COLUMNS)
+    throw new JournalLineError(
+      1,
+      `the header has ${header.length} columns; a journal has at most ${MAX_JOURNAL_COLUMNS}`,
+    );
   const missing = REQUIRED.filter((c) => !header.includes(c));
   if (missing.length > 0) throw new JournalLineError(1, `missing column(s): ${missing.join(', ')}`);
   const columns: JournalFile['columns'] = {};
@@ -58,13 +70,24 @@ function countQuotes(buf: Buffer, from = 0, to = buf.length): number {
  * between rows (a line feed right after another, a CR between allowed, outside quotes, with content after it).
  * A line feed is inside a quoted cell when an odd number of quotes precede it.
  */
-async function scan(path: string): Promise<{ quoted: boolean; size: number; blankAt?: number }> {
+async function scan(
+  path: string,
+): Promise<{ quoted: boolean; size: number; blankAt?: number; nulAt?: number; longAt?: number }> {
   let offset = 0,
     quotes = 0,
-    lastContent = -1;
+    lastContent = -1,
+    lineStart = 0;
   let tail = Buffer.alloc(0);
   let blankAt: number | undefined;
+  let nulAt: number | undefined;
+  let longAt: number | undefined;
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    if (nulAt === undefined && chunk.indexOf(NUL) >= 0) nulAt = offset + chunk.indexOf(NUL);
+    for (let lf = chunk.indexOf(LF); lf >= 0 && longAt === undefined; lf = chunk.indexOf(LF, lf + 1)) {
+      if (offset + lf - lineStart > MAX_LINE_BYTES) longAt = lineStart;
+      lineStart = offset + lf + 1;
+    }
+    if (longAt === undefined && offset + chunk.length - lineStart > MAX_LINE_BYTES) longAt = lineStart;
     const window = Buffer.concat([tail, chunk]); // a pair of line breaks may straddle two chunks
     for (let from = 0; blankAt === undefined; ) {
       const candidates = [window.indexOf('\n\n', from), window.indexOf('\n\r\n', from)].filter((p) => p >= 0);
@@ -89,6 +112,8 @@ async function scan(path: string): Promise<{ quoted: boolean; size: number; blan
     quoted: quotes > 0,
     size: lastContent + 1,
     blankAt: blankAt !== undefined && blankAt < lastContent ? blankAt : undefined,
+    nulAt,
+    longAt,
   };
 }
 
@@ -108,7 +133,16 @@ async function lineAt(path: string, offset: number): Promise<number> {
 /** Reads the header and scans the file; refuses a missing column or a blank line between rows, naming its line. */
 export async function describeJournalFile(path: string, head: string): Promise<JournalFile> {
   const { header, columns } = readHeader(head);
-  const { quoted, size, blankAt } = await scan(path);
+  const { quoted, size, blankAt, nulAt, longAt } = await scan(path);
+  // The earliest problem is named: a line too long, a NUL byte, or a blank line between rows.
+  const problems: [number | undefined, string][] = [
+    [longAt, `a line longer than ${MAX_LINE_BYTES} bytes; a journal's line (with every cell on it) is at most that`],
+    [nulAt, 'a NUL byte (0x00): a journal is UTF-8 text'],
+  ];
+  const [at, reason] = problems
+    .filter((p): p is [number, string] => p[0] !== undefined && (blankAt === undefined || p[0] <= blankAt))
+    .sort((x, y) => x[0] - y[0])[0] ?? [undefined, ''];
+  if (at !== undefined) throw new JournalLineError(await lineAt(path, at), reason);
   if (blankAt !== undefined) {
     throw new JournalLineError(
       await lineAt(path, blankAt),

@@ -65,3 +65,11 @@ export class JournalLineError extends Error {
     super(atLine(line, reason));
   }
 }
+
+/**
+ * A row with another number of cells than the header, in the same words whichever engine found it (DuckDB's
+ * "Expected Number of Columns", PostgreSQL's "extra data after last expected column" or "missing data for column").
+ */
+export function cellCountReason(more: boolean, headerCells: number): string {
+  return `malformed CSV: ${more ? 'more' : 'fewer'} cells than the header's ${headerCells}`;
+}

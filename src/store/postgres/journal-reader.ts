@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { JournalLineError } from '../ledger/errors.ts';
+import { cellCountReason, JournalLineError } from '../ledger/errors.ts';
 import type { JournalFile } from '../ledger/writer.ts';
 import type { JournalReader, RowsReading } from '../sql/journal-import/rows.ts';
 
@@ -63,6 +63,8 @@ function malformedCopy(err: unknown, journal: JournalFile): JournalLineError | u
   const { message, where } = err as { message?: string; where?: string };
   const line = /^COPY import_csv, line (\d+)/.exec(where ?? '')?.[1];
   if (line === undefined || message === undefined) return undefined;
+  if (/^(extra data after last expected column|missing data for column)/.test(message))
+    return new JournalLineError(Number(line), cellCountReason(message.startsWith('extra'), journal.width));
   return new JournalLineError(
     Number(line),
     `malformed CSV: ${message.replace(/"c(\d+)"/g, (_m, i: string) => `"${journal.header[Number(i)] ?? ''}"`)}`,
