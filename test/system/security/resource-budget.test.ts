@@ -16,7 +16,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
-import { ensureProductionBuild, startProductionServer, type ServerProcess } from '../../../scripts/lib/server-process.ts';
+import {
+  ensureProductionBuild,
+  startProductionServer,
+  type ServerProcess,
+} from '../../../scripts/lib/server-process.ts';
 
 const HEALTH_BUDGET_MS = 100;
 /** Asks /health again and again (5 ms apart) and posts when each was asked and answered (ms, the shared clock). */

@@ -7,7 +7,11 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureProductionBuild, startProductionServer, type ServerProcess } from '../../../scripts/lib/server-process.ts';
+import {
+  ensureProductionBuild,
+  startProductionServer,
+  type ServerProcess,
+} from '../../../scripts/lib/server-process.ts';
 
 const SECRETS: Record<string, string> = {
   'ss-tok': 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlLXNlY3JldA',
