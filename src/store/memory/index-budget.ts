@@ -75,10 +75,6 @@ export class IndexBudget {
     this.heldBytes -= bytes;
   }
 
-  has(companyId: number): boolean {
-    return this.held.has(companyId);
-  }
-
   /** No room left: a preload stops here rather than evict what it read first. */
   full(): boolean {
     return this.heldBytes >= this.budgetBytes;
