@@ -8,11 +8,7 @@ import { stringify } from 'csv-stringify';
 import { createWriteStream, existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { stringify as stringifySync } from 'csv-stringify/sync';
-import {
-  randomLedgerEntries,
-  randomLedgerReference,
-  type RandomLedgerOptions,
-} from '../lib/random-ledger.ts';
+import { randomLedgerEntries, randomLedgerReference, type RandomLedgerOptions } from '../lib/random-ledger.ts';
 
 export interface LedgerCsv {
   journal: string;

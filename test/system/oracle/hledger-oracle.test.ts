@@ -32,7 +32,11 @@ import {
   toHledgerJournal,
 } from '../../../scripts/lib/hledger-journal.ts';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
-import { randomLedgerBatch, randomLedgerReference, type RandomLedgerOptions } from '../../../scripts/lib/random-ledger.ts';
+import {
+  randomLedgerBatch,
+  randomLedgerReference,
+  type RandomLedgerOptions,
+} from '../../../scripts/lib/random-ledger.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 
 const skipHledger = process.env.SKIP_HLEDGER === '1';

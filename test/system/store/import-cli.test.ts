@@ -9,7 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { openStore } from '../../../src/store/open-store.ts';
-import { ensureProductionBuild, startProductionServer, type ServerProcess } from '../../../scripts/lib/server-process.ts';
+import {
+  ensureProductionBuild,
+  startProductionServer,
+  type ServerProcess,
+} from '../../../scripts/lib/server-process.ts';
 
 const run = promisify(execFile);
 
