@@ -2,20 +2,22 @@
 // `npm start` and `npm test` work on a fresh clone. The folder is the repository (what the server and the build
 // need), or `test/tools` (test/tools/package.json: the tools only tests use, installed when those tests run).
 // `--runtime` (npm start's): the production dependencies are enough (`npm ci --omit=dev`: the server, its Node and the
-// build's esbuild, about two thirds of the bytes); without it the devDependencies are installed too, also over such an
-// install. Plain JavaScript: it runs before any dependency exists.
+// build's esbuild, about two thirds of the bytes) where none are installed yet; a checkout with its devDependencies
+// keeps them. Without it the devDependencies are installed too, also over a runtime install. Plain JavaScript: it runs before any dependency exists.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..');
-const runtime = process.argv.includes('--runtime');
 const folder = path.resolve(root, process.argv.slice(2).find((a) => !a.startsWith('--')) ?? '.');
+// A checkout that has its devDependencies (typescript among them) keeps them when it is brought up to date.
+const hasDev = existsSync(path.join(folder, 'node_modules/typescript'));
+const runtime = process.argv.includes('--runtime') && !hasDev;
 const installed = path.join(folder, 'node_modules/.package-lock.json');
 const stale =
   !existsSync(installed) || statSync(installed).mtimeMs < statSync(path.join(folder, 'package-lock.json')).mtimeMs;
 // A runtime install (npm start's) lacks the devDependencies, typescript among them.
-const devMissing = folder === root && !runtime && !existsSync(path.join(folder, 'node_modules/typescript'));
+const devMissing = folder === root && !process.argv.includes('--runtime') && !hasDev;
 if (stale || devMissing) {
   const what =
     folder === root

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const keyAdmin = keyAdminPath
     ? await Promise.resolve()
         .then(() => embedded || mkdirSync(config.dataDir, { recursive: true }))
-        .then(() => listenKeyAdmin(keyAdminPath, store, () => publicUrl))
+        .then(() => listenKeyAdmin(keyAdminPath, store, () => publicUrl, { urlOnly: !embedded }))
         .catch((err: unknown) =>
           embedded
             ? void logger.warn(

@@ -145,10 +145,15 @@ interface Conversation {
   ask(message: object): Promise<unknown>;
 }
 
+/**
+ * Listens on `path`. With `urlOnly` (a server over PostgreSQL, whose tools open the database themselves) it answers
+ * only where the server answers (`serviceUrl`).
+ */
 export async function listenKeyAdmin(
   path: string,
   ledger: AdminStore & ImportStore,
   serviceUrl: ServiceUrl = () => undefined,
+  { urlOnly = false }: { urlOnly?: boolean } = {},
 ): Promise<Server> {
   const store = keyAdminOf(ledger);
   ensurePrivateDirectory(path);
@@ -165,7 +170,11 @@ export async function listenKeyAdmin(
       },
     };
     void nextLine()
-      .then((line) => answer(line, store, serviceUrl, ledger, conversation))
+      .then((line) =>
+        urlOnly && (JSON.parse(line) as { op?: unknown }).op !== 'serviceUrl'
+          ? { error: 'this server tells only where it answers (serviceUrl); open its database with DATABASE_URL' }
+          : answer(line, store, serviceUrl, ledger, conversation),
+      )
       .then(
         (reply) => socket.end(`${JSON.stringify(reply)}\n`),
         () => socket.destroy(),
