@@ -3,7 +3,8 @@
 // need), or `test/tools` (test/tools/package.json: the tools only tests use, installed when those tests run).
 // `--runtime` (npm start's): the production dependencies are enough (`npm ci --omit=dev`: the server, its Node and the
 // build's esbuild, about two thirds of the bytes) where none are installed yet; a checkout with its devDependencies
-// keeps them. Without it the devDependencies are installed too, also over a runtime install. Plain JavaScript: it runs before any dependency exists.
+// keeps them. Without it the devDependencies are installed too, also over a runtime install. Plain JavaScript: it
+// runs before any dependency exists.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';

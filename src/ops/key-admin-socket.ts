@@ -264,7 +264,8 @@ function importRequest(args: unknown): ImportFilesRequest & { ask: boolean } {
     (ask !== undefined && typeof ask !== 'boolean')
   ) {
     throw new Error(
-      'importCsv takes { journal, reference?, companyId?, replace?, allow?, ask? }: absolute paths, a positive company id, booleans',
+      'importCsv takes { journal, reference?, companyId?, replace?, allow?, ask? }: ' +
+        'absolute paths, a positive company id, booleans',
     );
   }
   return {

@@ -74,14 +74,16 @@ async function ledgerLines({ url, publicUrl, store, auth, demoKey }: BannerFacts
     lines.push('Reports need an API key: the import prints the command that makes one for its company.');
   else
     lines.push(
-      `Reports need an API key: make one with \`npm run keys -- create --company ${companies[0]!.id}\` (list: \`npm run keys -- list\`).`,
+      `Reports need an API key: make one with \`npm run keys -- create --company ${companies[0]!.id}\` ` +
+        '(list: `npm run keys -- list`).',
     );
   if (demoLink) {
     lines.push(`  open in a browser (report page with chart): ${withKeyParameter(demoLink, demoKey)}`);
     lines.push(`  as a spreadsheet (or .csv): curl ${keyHeader}-o report.xlsx '${demoLink}.xlsx'`);
   } else if (companies.length > 0) {
     lines.push(
-      `  as CSV or XLSX: the report's Url (in its JSON answer) with .csv or .xlsx appended, e.g. curl ${keyHeader}-o report.csv '<Url>.csv'`,
+      "  as CSV or XLSX: the report's Url (in its JSON answer) with .csv or .xlsx appended, " +
+        `e.g. curl ${keyHeader}-o report.csv '<Url>.csv'`,
     );
   }
   return lines;

@@ -210,7 +210,8 @@ export async function importLedgerCsv(
     reference?: string;
     companyId?: number /** Re-imported entry ids replace their earlier entries. */;
     replace?: boolean;
-    /** Told each step of the import as it starts (and the share of the file read, when the engine says). */ progress?: JournalLoad['progress'];
+    /** Told each step of the import as it starts (and the share of the file read, when the engine says). */
+    progress?: JournalLoad['progress'];
     /**
      * Asked, before anything is written, whether to go on with the changes the import makes to data the store holds
      * (import-changes.ts); false refuses the import with ImportNotConfirmed. Without it the import does not look.

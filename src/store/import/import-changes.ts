@@ -131,7 +131,9 @@ export async function importChanges(
   if (span && !references.replaceEntries) {
     changes.push({
       kind: 'entries',
-      text: `company ${companyId} already has entries (figures from ${span.first} to ${span.last}): the journal's entries are added to them`,
+      text:
+        `company ${companyId} already has entries (figures from ${span.first} to ${span.last}): ` +
+        "the journal's entries are added to them",
     });
   }
   return changes;
@@ -147,7 +149,10 @@ export function unallowed(changes: readonly ImportChange[], allowed: AllowedChan
  */
 export function refusalSentence(changes: readonly ImportChange[]): string {
   const flags = [...new Set(changes.map((c) => IMPORT_CHANGE_FLAGS[c.kind]))];
-  return `Nothing was written: this import changes existing data (listed above); to go on, run it again with ${flags.join(' ')}.`;
+  return (
+    'Nothing was written: this import changes existing data (listed above); ' +
+    `to go on, run it again with ${flags.join(' ')}.`
+  );
 }
 
 /** An import the user did not confirm: nothing was written. */
