@@ -8,6 +8,7 @@
 import pLimit from 'p-limit';
 import pThrottle from 'p-throttle';
 import { compareAnswers } from './compare-exchange.ts';
+import { boundedRecord } from './bounded-record.ts';
 import { generalPath } from './comparers/paths.ts';
 import { BUILT_IN_NOISE, builtInNoise, type VolatileField } from './noise.ts';
 import { endpointOf } from './endpoint.ts';
@@ -181,7 +182,10 @@ export async function runComparison(
           ? 'allowed-only'
           : 'identical';
   }
-  const exchanges = pending.map((p) => p.record);
+  const records = pending.map((p) => p.record);
+  // The summary counts every field; each exchange is then kept bounded (bounded-record.ts).
+  const summary = summarise(records);
+  const exchanges = records.map(boundedRecord);
   return {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -189,7 +193,7 @@ export async function runComparison(
     headers: options.rules.headers,
     rules: [...options.rules.ignore, ...options.rules.tolerances].map((r) => JSON.stringify(r)),
     ...sourceInfo,
-    summary: summarise(exchanges),
+    summary,
     exchanges,
   };
 }

@@ -12,7 +12,7 @@ import { builtInNoise } from '../compare/noise.ts';
 import { rebaseCaptured, replay, type HostConfig } from '../compare/replay.ts';
 import { RuleMatcher, type Rules } from '../compare/rules.ts';
 import type { AnswerSummary, Captured, ExchangeRecord } from '../compare/types.ts';
-import { boundedRecord } from './bounded-record.ts';
+import { boundedRecord } from '../compare/bounded-record.ts';
 import { captureAnswer } from './capture.ts';
 import { mirroredHeaders, type CredentialPair } from './credentials.ts';
 import { headerRecord } from './hop-headers.ts';

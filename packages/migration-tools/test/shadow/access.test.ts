@@ -222,6 +222,50 @@ describe('npm run shadow never widens access and stays bounded (issue 36, findin
     }
   });
 
+  it('finding 2, npm run compare: twenty differing 9 MB answers from a HAR; compare.json is written, bounded', async () => {
+    const har = join(dir, 'big.har');
+    const entry = {
+      request: {
+        method: 'POST',
+        url: 'http://old-host/json/reply/EchoRequest[]',
+        headers: [],
+        postData: { mimeType: 'application/json', text: BIG_BATCH },
+      },
+    };
+    writeFileSync(har, JSON.stringify({ log: { version: '1.2', entries: Array.from({ length: 20 }, () => entry) } }));
+    const out = join(dir, 'compare.json');
+    const result = await promisify(execFile)(
+      TSX,
+      [
+        'packages/migration-tools/scripts/compare.ts',
+        '--old',
+        b.url,
+        '--new',
+        a.url,
+        '--allow-post',
+        har,
+        '--json',
+        out,
+        '--timeout',
+        '60000',
+      ],
+      { cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: '' }, maxBuffer: 64 << 20 },
+    ).then(
+      () => ({ code: 0 }),
+      (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+    );
+    expect(result.code, JSON.stringify(result).slice(0, 2000)).to.equal(1); // differences found, the report written
+    const text = readFileSync(out, 'utf8');
+    expect(text.length, 'compare.json characters').to.be.below(30_000_000);
+    const report = JSON.parse(text) as { exchanges: { differences: unknown[]; omitted?: { differences: number } }[] };
+    expect(report.exchanges).to.have.length(20);
+    for (const exchange of report.exchanges) {
+      expect(exchange.differences).to.have.length(50);
+      expect(exchange.omitted?.differences).to.equal(40);
+      for (const d of exchange.differences) expect(JSON.stringify(d).length).to.be.below(2_000);
+    }
+  });
+
   it('finding 7: 60 parallel 9 MB answers through the proxy: its copies stay within --memory-limit, the rest dropped', async () => {
     const proxy = await startShadow(
       '--old',

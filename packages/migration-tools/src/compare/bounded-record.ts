@@ -1,10 +1,10 @@
 /**
- * What the proxy keeps of one differing exchange is bounded in bytes, whatever the answers: at most FIELDS
- * differences (and as many noise and allowed fields) with each value's text clipped to VALUE_CHARS; the rest is
- * counted. Before, an exchange kept whole values (a 10 MB array added), and twenty of them made the page's JSON longer
- * than a string may be: JSON.stringify threw and the proxy exited.
+ * What a report keeps of one exchange (the shadow proxy's page and JSON, compare's JSON and HTML) is bounded in bytes,
+ * whatever the answers: at most FIELDS differences (and as many noise and allowed fields) with each value's text
+ * clipped to VALUE_CHARS; the rest is counted. Before, an exchange kept whole values (a 10 MB array added), and twenty
+ * of them made the JSON longer than a string may be: JSON.stringify threw (the proxy exited, compare wrote nothing).
  */
-import type { ExchangeRecord, FieldDiff } from '../compare/types.ts';
+import type { ExchangeRecord, FieldDiff } from './types.ts';
 
 export const FIELDS = 50;
 export const VALUE_CHARS = 512;
