@@ -53,7 +53,9 @@ const INSTALLED_BY_NPM_CI = new Set([...Object.keys(pkg.dependencies), ...Object
 const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builtinModules.includes(specifier);
 /** Helpers (test/support/, and scripts/lib/ the benchmarks share) that start or reach what only the system tier has. */
 const SYSTEM_SUPPORT = [
-  ...['test-tools.ts', 'https-client.ts', 'servicestack-dtos.ts'].map((name) => `test/support/${name}`),
+  ...['test-tools.ts', 'https-client.ts', 'servicestack-dtos.ts', 'postgres-standby.ts'].map(
+    (name) => `test/support/${name}`,
+  ),
   ...['postgres-server.ts', 'nginx.ts', 'hledger-journal.ts', 'systemd-unit.ts'].map((name) => `scripts/lib/${name}`),
 ];
 /** An import of server-process.ts's production start (`node dist/src/start.js`, built first). */
@@ -77,6 +79,11 @@ describe('test tiers by folder', () => {
       astray,
       'move these into test/unit, test/wire or test/system (README, "Tests and benchmarks")',
     ).to.deep.equal([]);
+  });
+
+  it('the helpers the fast tiers may not reach are where this guard looks for them', () => {
+    const missing = [...SYSTEM_SUPPORT, ...SOCKET_SUPPORT].filter((file) => !existsSync(path.join(REPO_ROOT, file)));
+    expect(missing, 'a helper moved: update the lists of this test').to.deep.equal([]);
   });
 
   it('the fast tier is the unit and wire folders, by glob', () => {
