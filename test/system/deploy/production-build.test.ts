@@ -185,45 +185,49 @@ describe('production build: node dist/src/start.js with production dependencies 
     }
   });
 
-  it('AUTH=none under BASE_PATH behind PUBLIC_BASE_URL: warns at start, prints the root with its prefix, links use the public base', async () => {
-    const server = await startProductionServer(
-      {
-        DATA_DIR: data,
-        DEMO_DATA: '1',
-        AUTH: 'none',
-        BASE_PATH: '/reporting',
-        PUBLIC_BASE_URL: 'https://reports.example.com/reporting',
-      },
-      install,
-    );
-    try {
-      expect(server.url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/reporting$/);
-      const warning = server
-        .output()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as { level: number; msg: string })
-        .find((l) => l.msg.startsWith('AUTH=none'));
-      expect(warning?.level, 'a pino warning').to.equal(40);
-      await server.waitForOutput(
-        /open in a browser \(report page with chart\): https:\/\/reports\.example\.com\/reporting\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\/\S+\n/,
+  it(
+    'AUTH=none under BASE_PATH behind PUBLIC_BASE_URL: warns at start, prints the root with its prefix, links ' +
+      'use the public base',
+    async () => {
+      const server = await startProductionServer(
+        {
+          DATA_DIR: data,
+          DEMO_DATA: '1',
+          AUTH: 'none',
+          BASE_PATH: '/reporting',
+          PUBLIC_BASE_URL: 'https://reports.example.com/reporting',
+        },
+        install,
       );
-      const report = await fetch(`${server.url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1`);
-      expect(report.status).to.equal(200);
-      const { Url } = (await report.json()) as { Url: string };
-      expect(Url).to.match(
-        /^https:\/\/reports\.example\.com\/reporting\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\//,
-      );
-      expect((await fetch(`${server.url}${new URL(Url).pathname.slice('/reporting'.length)}.csv`)).status).to.equal(
-        200,
-      );
-      expect((await fetch(server.url.replace('/reporting', '/v1/echo/hi'))).status).to.equal(404);
-    } finally {
-      expect(await server.stop(), server.output()).to.equal(0);
-    }
-  });
+      try {
+        expect(server.url).to.match(/^http:\/\/127\.0\.0\.1:\d+\/reporting$/);
+        const warning = server
+          .output()
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as { level: number; msg: string })
+          .find((l) => l.msg.startsWith('AUTH=none'));
+        expect(warning?.level, 'a pino warning').to.equal(40);
+        await server.waitForOutput(
+          /open in a browser \(report page with chart\): https:\/\/reports\.example\.com\/reporting\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\/\S+\n/,
+        );
+        const report = await fetch(`${server.url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1`);
+        expect(report.status).to.equal(200);
+        const { Url } = (await report.json()) as { Url: string };
+        expect(Url).to.match(
+          /^https:\/\/reports\.example\.com\/reporting\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\//,
+        );
+        expect((await fetch(`${server.url}${new URL(Url).pathname.slice('/reporting'.length)}.csv`)).status).to.equal(
+          200,
+        );
+        expect((await fetch(server.url.replace('/reporting', '/v1/echo/hi'))).status).to.equal(404);
+      } finally {
+        expect(await server.stop(), server.output()).to.equal(0);
+      }
+    },
+  );
 
-  it('every command the banner, the CLIs and --help print works in this layout (npm scripts pick dist/ there)', async () => {
+  it('every command the banner, the CLIs and --help print works in this layout (npm scripts run dist/)', async () => {
     const layoutData = mkdtempSync(path.join(tmpdir(), 'rs-prod-commands-'));
     // npm as a user runs it there: the install's own node_modules/.bin first, then the repository's (its Node 24).
     const env = {
@@ -264,7 +268,8 @@ describe('production build: node dist/src/start.js with production dependencies 
           ),
       );
       expect([...commands]).to.include.members([
-        `npm run import -- ${path.join(layoutData, 'journal.csv')} --reference ${path.join(layoutData, 'reference.csv')}`,
+        `npm run import -- ${path.join(layoutData, 'journal.csv')} ` +
+          `--reference ${path.join(layoutData, 'reference.csv')}`,
       ]);
       // Run them as printed, the import first, then what each prints in turn (the import's `keys create`).
       const queue = [...commands].sort(

@@ -22,7 +22,7 @@ import { createTestApp } from '../../support/test-app.ts';
     await pg?.destroy();
   });
 
-  it('When another instance renames the company, then echo answers the new name as soon as the report does', async () => {
+  it('When another instance renames the company, then echo names it as soon as the report does', async () => {
     const url = await pg.createDatabase('names_after_import');
     const serving = await openStore({ databaseUrl: url, dataDir: '.' });
     stores.push(serving);

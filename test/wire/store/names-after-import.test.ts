@@ -10,7 +10,7 @@ import { createTestApp } from '../../support/test-app.ts';
 describe('names after an import', function () {
   this.timeout(120_000);
 
-  it('When an import renames the company on DuckDB, then echo answers the new name at once, as the report does', async () => {
+  it('When an import renames the company on DuckDB, then echo names it at once, as the report does', async () => {
     const test = await createTestApp();
     try {
       const key = await test.keyFor(1);
