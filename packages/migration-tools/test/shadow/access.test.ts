@@ -165,7 +165,15 @@ describe('npm run shadow never widens access and stays bounded (issue 36, findin
         expect(res.status, url).to.equal(401);
         expect(await res.text()).to.not.contain('served');
       }
+      // Finding 10: ServiceStack's session and token names are secrets on the page too (this echo differs: kept).
+      const secrets = ['eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2Vu', 'SessionSecret123', 'JwtSecret4567', 'PwdSecret890'];
+      const query = `ss-tok=${secrets[0]}&ss-id=${secrets[1]}&jwt=${secrets[2]}&pwd=${secrets[3]}`;
+      expect((await fetch(`${proxy.url}/v1/echo/session?${query}`)).status).to.equal(200);
       const token = new URL(json).searchParams.get('token')!;
+      const kept = await settled(proxy, (f) => f.latest.some((r) => r.request.url.startsWith('/v1/echo/session')));
+      const keptText = JSON.stringify(kept);
+      for (const secret of secrets) expect(keptText, secret).to.not.contain(secret);
+      expect(keptText).to.contain('ss-tok=[redacted]');
       expect((await fetch(bare(json), { headers: { Authorization: `Bearer ${token}` } })).status).to.equal(200);
       expect((await fetch(page)).status).to.equal(200);
     } finally {
