@@ -24,7 +24,7 @@ import { maxUrlLength, requestSignal, requestTimeout } from './http/limits.ts';
 import { nativeTypesRoutes } from './http/native-types.ts';
 import { metadataPages } from './http/metadata-pages.ts';
 import { notFound } from './http/not-found.ts';
-import { contextOf } from './http/request-context.ts';
+import { boundContext, contextOf } from './http/request-context.ts';
 import { requestValidation } from './http/request-validation.ts';
 import { callbackLimit, resolveOperation } from './http/resolve-operation.ts';
 import { SECURITY_HEADER_OPTIONS } from './http/security-headers.ts';
@@ -127,9 +127,8 @@ export async function createApp({
     const resolvedHere: RequestHandler = (_req, res, next) =>
       next(contextOf(res).operation === op ? undefined : 'route');
     const runService: RequestHandler = async (req, res, next) => {
-      const context = contextOf(res);
-      const bound = op.batch ? context.batch : context.dto;
-      if (!bound) return next(new Error(`${op.operationId}: no request DTO was bound`));
+      const context = boundContext(res);
+      if (!context) return next(new Error(`${op.operationId}: no request DTO was bound`));
       context.serviceStarted = true;
       // The base URL and the abort signal are read by the services that need them (a report), not made for every echo.
       const answer = (dto: Record<string, unknown>) =>
@@ -147,9 +146,9 @@ export async function createApp({
           },
         });
       // A batch (`/{format}/reply/{Op}[]`): each DTO through the same service, answered as one list.
-      const result = Array.isArray(bound)
-        ? await runBatch(res, bound, answer, requestSignal(res))
-        : await answer(bound);
+      const { bound } = context;
+      const result =
+        'batch' in bound ? await runBatch(res, bound.batch, answer, requestSignal(res)) : await answer(bound.dto);
       if (res.headersSent) return; // the request ran past its time-out and was answered
       await writer.send(req, res, result);
     };

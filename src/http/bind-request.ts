@@ -4,11 +4,11 @@
  * context). Bad values stop here with a SerializationException listing every bad field, as ServiceStack's
  * "Unable to bind to request" did.
  */
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler } from 'express';
 import { Keywords, keywordText, keywordValue, RESERVED_QUERY_NAMES } from '../contract/keywords.ts';
 import { appError, type FieldError } from '../errors/app-error.ts';
 import { bindBody, bindPath, bindQuery, type BindingLimits } from './binding.ts';
-import { contextOf } from './request-context.ts';
+import { resolvedContext, type ResolvedContext } from './request-context.ts';
 
 type RawQuery = Record<string, string | string[] | undefined>;
 
@@ -38,9 +38,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * A batch (`/{format}/reply/{Op}[]`): each item bound by the operation's body plan, as one request's body is. An item
  * that is not an object refuses the batch (4.5 could not deserialize it either); a bad field is named `[index].Field`.
  */
-function bindBatch(req: Request, res: Response, next: NextFunction, limits: BindingLimits): void {
-  const context = contextOf(res);
-  const op = context.operation!;
+function bindBatch(req: Request, context: ResolvedContext, next: NextFunction, limits: BindingLimits): void {
+  const op = context.operation;
   const items: unknown = req.body;
   const unreadable = (reason: string) => next(appError('BodyUnreadable', { dto: `${op.requestDto}[]`, reason }));
   if (!Array.isArray(items)) return unreadable('the body must be an array of requests');
@@ -57,7 +56,7 @@ function bindBatch(req: Request, res: Response, next: NextFunction, limits: Bind
     return bound.values;
   });
   if (errors.length) return next(appError('BindFailed', { dto: `${op.requestDto}[]` }, { fieldErrors: errors }));
-  context.batch = dtos;
+  context.bound = { batch: dtos };
   req.body = dtos;
   setQuery(req, reservedOnly(req.query as RawQuery));
   next();
@@ -65,10 +64,10 @@ function bindBatch(req: Request, res: Response, next: NextFunction, limits: Bind
 
 export function bindRequest(limits: BindingLimits): RequestHandler {
   return (req, res, next) => {
-    const context = contextOf(res);
+    const context = resolvedContext(res);
+    if (!context) return next();
     const op = context.operation;
-    if (!op) return next();
-    if (op.batch) return bindBatch(req, res, next, limits);
+    if (op.batch) return bindBatch(req, context, next, limits);
     const plan = op.binding;
     const raw = req.query as RawQuery;
 
@@ -101,7 +100,7 @@ export function bindRequest(limits: BindingLimits): RequestHandler {
       return next(appError('BindFailed', { dto: op.requestDto }, { fieldErrors: errors }));
     }
     const pathValues = fromPath.values;
-    context.dto = { ...bound.values, ...pathValues };
+    context.bound = { dto: { ...bound.values, ...pathValues } };
     if (plan.body) {
       req.body = bound.values;
       setQuery(req, reservedOnly(raw));

@@ -1,7 +1,8 @@
 /**
  * What the pipeline knows about one request, kept in one typed object (res.locals.context): the operation record it
  * resolved to (once, at routing), the bound request DTO, the negotiated response form, and the edge
- * that renders its errors. Each step fills in its part; later steps only read.
+ * that renders its errors. Each step fills in its part; later steps only read, through the type of their stage
+ * (ResolvedContext after routing, BoundContext after binding).
  */
 import type { Response } from 'express';
 import type { OperationRecord } from '../contract/operations.ts';
@@ -37,15 +38,36 @@ export interface RequestContext {
   bodyFromDocument?: boolean;
   /** The body was form fields (urlencoded or multipart): flat names as sent, bound as the query is. */
   bodyFromForm?: boolean;
-  /** The request DTO: path, query and body values bound and merged. */
-  dto?: Record<string, unknown>;
-  /** A batch's request DTOs (`/{format}/reply/{Op}[]`), each bound from its item, in order. */
-  batch?: Record<string, unknown>[];
+  /** What the binder made of the request (src/http/bind-request.ts). */
+  bound?: BoundRequest;
   /** Canonical field → name as sent, for error messages. */
   sentNames: Record<string, string>;
   edge?: ErrorEdge;
   /** Set once the operation's service runs: errors after this point are the service's own. */
   serviceStarted?: boolean;
+}
+
+/**
+ * The request DTO (path, query and body values bound and merged), or a batch's request DTOs
+ * (`/{format}/reply/{Op}[]`), each bound from its item, in order.
+ */
+export type BoundRequest = { dto: Record<string, unknown> } | { batch: Record<string, unknown>[] };
+
+/** After routing (src/http/resolve-operation.ts): the request names a contract operation. */
+export type ResolvedContext = RequestContext & { operation: OperationRecord };
+/** After binding: the operation and its bound request, what validation and the service read. */
+export type BoundContext = ResolvedContext & { bound: BoundRequest };
+
+/** The context of a request that resolved to an operation; undefined before (or outside the contract). */
+export function resolvedContext(res: Response): ResolvedContext | undefined {
+  const context = contextOf(res);
+  return context.operation ? (context as ResolvedContext) : undefined;
+}
+
+/** The context of a request whose operation's request was bound; undefined before. */
+export function boundContext(res: Response): BoundContext | undefined {
+  const context = contextOf(res);
+  return context.operation && context.bound ? (context as BoundContext) : undefined;
 }
 
 export function contextOf(res: Response): RequestContext {
