@@ -58,7 +58,8 @@ export function parseTrustProxy(raw: string, env = 'TRUST_PROXY'): TrustProxy {
     proxyaddr.compile(list);
   } catch (error) {
     throw new Error(
-      `${env} must be false, true, a hop count, or a comma list of addresses, subnets or loopback/linklocal/uniquelocal: ${(error as Error).message}`,
+      `${env} must be false, true, a hop count, or a comma list of addresses, subnets or ` +
+        `loopback/linklocal/uniquelocal: ${(error as Error).message}`,
     );
   }
   return list;

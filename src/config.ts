@@ -100,19 +100,22 @@ export const configSchema = {
     'DATABASE_READ_URL',
     undefined,
     text,
-    'With DATABASE_URL: a streaming standby of it that reports read from (imports, keys and the change log stay on DATABASE_URL).',
+    'With DATABASE_URL: a streaming standby of it that reports read from (imports, keys and the change log stay ' +
+      'on DATABASE_URL).',
   ),
   indexMemoryMb: setting<number>(
     'INDEX_MEMORY_MB',
     undefined,
     positiveInt,
-    "MiB of in-memory report indexes per instance; past it the least recently used companies are dropped (read again on their next report); unset = a quarter of the machine's memory (or of the cgroup's limit).",
+    'MiB of in-memory report indexes per instance; past it the least recently used companies are dropped (read ' +
+      "again on their next report); unset = a quarter of the machine's memory (or of the cgroup's limit).",
   ),
   preloadCompanies: setting(
     'PRELOAD_COMPANIES',
     100,
     nonNegativeInt,
-    'Companies (the first by id) whose in-memory index an instance reads at start, within INDEX_MEMORY_MB; 0 behind a proxy that sends each company to one instance.',
+    'Companies (the first by id) whose in-memory index an instance reads at start, within INDEX_MEMORY_MB; 0 ' +
+      'behind a proxy that sends each company to one instance.',
   ),
   demoData: setting('DEMO_DATA', true, flag, 'Load the demo ledger into an empty store at start.'),
   companyName: setting(
@@ -145,7 +148,8 @@ export const configSchema = {
     'LOG_FORMAT',
     'auto',
     logFormat,
-    '`auto`: readable lines on a terminal, JSON lines otherwise; `json`: always JSON lines; `pretty`: always readable lines.',
+    '`auto`: readable lines on a terminal, JSON lines otherwise; `json`: always JSON lines; `pretty`: always ' +
+      'readable lines.',
   ),
   maxUrlLength: setting(
     'MAX_URL_LENGTH',
@@ -163,7 +167,8 @@ export const configSchema = {
     'MAX_REPORT_COLUMNS',
     1200,
     reportColumns,
-    "Most monthly columns one report may have (1200 = 100 years; 400 naming StartDate and EndDate above it; at most 16,376, XLSX's limit).",
+    'Most monthly columns one report may have (1200 = 100 years; 400 naming StartDate and EndDate above it; at ' +
+      "most 16,376, XLSX's limit).",
   ),
   requestTimeoutMs: setting(
     'REQUEST_TIMEOUT_MS',
@@ -181,7 +186,8 @@ export const configSchema = {
     'PUBLIC_BASE_URL',
     undefined,
     parsePublicBaseUrl,
-    'Absolute base of every link the service writes (report Url, WSDL address, native types), e.g. https://reports.example.com/reporting; unset = from the request.',
+    'Absolute base of every link the service writes (report Url, WSDL address, native types), e.g. ' +
+      'https://reports.example.com/reporting; unset = from the request.',
   ),
   basePath: setting<string>(
     'BASE_PATH',
@@ -193,13 +199,15 @@ export const configSchema = {
     'TRUST_PROXY',
     undefined,
     parseTrustProxy,
-    "Express's trust proxy: whose X-Forwarded-For/-Proto/-Host count (addresses, subnets, loopback, a hop count, true); false = nobody's.",
+    "Express's trust proxy: whose X-Forwarded-For/-Proto/-Host count (addresses, subnets, loopback, a hop " +
+      "count, true); false = nobody's.",
   ),
   metrics: setting<MetricsMode>(
     'METRICS',
     'public',
     metricsMode,
-    '`public`: /metrics open to anyone who reaches the port; `key`: only with a valid API key (X-ApiKey, Bearer, Basic user; any company); `off`: not served (404).',
+    '`public`: /metrics open to anyone who reaches the port; `key`: only with a valid API key (X-ApiKey, ' +
+      'Bearer, Basic user; any company); `off`: not served (404).',
   ),
   auth: setting<AuthMode>(
     'AUTH',

@@ -31,7 +31,8 @@ async function main(): Promise<void> {
   if (config.demoData) await seedDemoIfEmpty(store, new Date());
   if (config.trustProxy === true) {
     logger.warn(
-      'TRUST_PROXY=true: X-Forwarded-For/-Proto/-Host are believed from any peer; name the proxy instead unless only it can reach this port',
+      'TRUST_PROXY=true: X-Forwarded-For/-Proto/-Host are believed from any peer; name the proxy instead unless ' +
+        'only it can reach this port',
     );
   }
   if (config.auth === 'none') {

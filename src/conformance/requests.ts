@@ -97,13 +97,20 @@ export const WSDL_REQUESTS = {
     method: 'POST',
     url: '/soap12',
     headers: { 'Content-Type': 'application/soap+xml; charset=utf-8' },
-    body: `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><EchoRequest xmlns="http://schemas.servicestack.net/types"><Message>${SAMPLE_MESSAGE}</Message></EchoRequest></soap:Body></soap:Envelope>`,
+    body:
+      `<?xml version="1.0" encoding="utf-8"?><soap:Envelope ` +
+      `xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><EchoRequest ` +
+      `xmlns="http://schemas.servicestack.net/types"><Message>${SAMPLE_MESSAGE}</Message></EchoRequest></soap:Body>` +
+      `</soap:Envelope>`,
   },
 } as const satisfies Record<string, ContractRequest>;
 
 /** The report request of the wire rules that need one (January 2024 of `companyId`). */
 export function reportPath(companyId: number): string {
-  return `/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${companyId}&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-01-31`;
+  return (
+    `/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${companyId}&UseCustomDateRange=true&StartDate=2024-01-01&` +
+    `EndDate=2024-01-31`
+  );
 }
 
 export const HYPHENATED_GUID = '0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9';

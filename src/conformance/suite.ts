@@ -79,10 +79,10 @@ export async function runConformance(baseUrl: string, options: ConformanceOption
 export function formatResults(results: RuleResult[]): string {
   const width = Math.max(...results.map((r) => r.rule.length), 4);
   const lines = [`${'rule'.padEnd(width)}  status  description`, `${'-'.repeat(width)}  ------  -----------`];
-  for (const r of results)
-    lines.push(
-      `${r.rule.padEnd(width)}  ${r.status.padEnd(6)}  ${r.description}${r.status === 'n/a' && r.reason ? ` (${r.reason})` : ''}`,
-    );
+  for (const r of results) {
+    const reason = r.status === 'n/a' && r.reason ? ` (${r.reason})` : '';
+    lines.push(`${r.rule.padEnd(width)}  ${r.status.padEnd(6)}  ${r.description}${reason}`);
+  }
   const failed = results.filter((r) => r.status === 'fail');
   for (const f of failed) {
     lines.push('', `FAIL ${f.rule}: ${f.reason ?? ''}`);

@@ -21,6 +21,9 @@ type WireRuleName = keyof ReturnType<typeof wireRequests>;
 
 const isEcho = (json: unknown) => (json as { Message?: unknown } | undefined)?.Message === SAMPLE_MESSAGE;
 
+/** The expected date form with its milliseconds named, for a description. */
+const MS_FORM = EXPECTED_START_DATE.replace(/\d+/, 'ms');
+
 /** In the order the table lists them. */
 const WIRE_CHECKS: Record<WireRuleName, WireCheck> = {
   'wire:json-default': {
@@ -91,7 +94,7 @@ const WIRE_CHECKS: Record<WireRuleName, WireCheck> = {
     },
   },
   'wire:date-form': {
-    description: `a query date is written ${EXPECTED_START_DATE.replace(/\d+/, 'ms')} (a local DateTime, as 4.5.14 wrote it)`,
+    description: `a query date is written ${MS_FORM} (a local DateTime, as 4.5.14 wrote it)`,
     needsKey: true,
     check(res) {
       check(res.status === 200, `status ${res.status}`);

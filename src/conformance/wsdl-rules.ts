@@ -20,7 +20,9 @@ export function wsdlRules(): ConformanceRule[] {
   return [
     {
       name: 'wsdl:served',
-      description: `GET /soap12?wsdl serves the WSDL naming ${names.service}, ${names.portType}, ${names.binding} with no operations`,
+      description:
+        `GET /soap12?wsdl serves the WSDL naming ${names.service}, ${names.portType}, ${names.binding} with no ` +
+        `operations`,
       async run({ send }) {
         const res = await send(WSDL_REQUESTS['wsdl:served']);
         check(res.status === 200, `status ${res.status}, expected 200`);

@@ -2,7 +2,8 @@
  * Each operation's request as JSON Schemas, shaped as express-openapi-validator shapes them (one schema over
  * `{query, headers, params, cookies, body}` for the parameters, one for the JSON body), so that one ajv of the same
  * dialect checks a request as it did. `unsupportedRequestFeatures` names what of the contract this shape cannot carry
- * (a parameter style, `readOnly`, `discriminator`, a non-JSON body ...): such a contract is refused, never half-checked.
+ * (a parameter style, `readOnly`, `discriminator`, a non-JSON body ...): such a contract is refused, never
+ * half-checked.
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import type { Dereferenced, DereferencedDocument, SchemaShape } from './openapi-document.ts';
@@ -133,7 +134,7 @@ function bodySchema(operation: Operation): JsonSchema {
   return body?.required ? { properties, required: ['body'] } : { properties };
 }
 
-/** The request schemas of every operation, by `METHOD template`; throws when the contract uses what they cannot carry. */
+/** The request schemas of every operation, by `METHOD template`; throws on what of the contract they cannot carry. */
 export function requestSchemas(document: DereferencedDocument): Map<string, RequestSchemas> {
   const problems = unsupportedRequestFeatures(document);
   if (problems.length) throw new Error(`openapi: the request validators do not implement ${problems.join('; ')}`);

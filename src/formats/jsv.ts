@@ -107,7 +107,8 @@ export function parseJsv(text: string): JsvValue {
       at++;
       const quoted = text[at] === '"';
       const member = value(',}');
-      if (member !== '' || quoted) out[key] = member; // `{Message:}` is null in 4.5, `{Message:""}` is "" (both seen on a 4.5.14 host)
+      // `{Message:}` is null in 4.5, `{Message:""}` is "" (both seen on a 4.5.14 host).
+      if (member !== '' || quoted) out[key] = member;
       if (text[at] === ',') {
         at++;
         continue;

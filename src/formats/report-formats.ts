@@ -12,7 +12,8 @@ import type { FormatEntry } from './registry.ts';
 
 /** CSP of the report page: only the service's own scripts and styles. */
 export const REPORT_PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action " +
+  "'none'; frame-ancestors 'self'";
 
 /**
  * The same request in another format: path + `.ext`, the query kept (an API key in it, say) but `format` and

@@ -26,7 +26,8 @@ const PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 const STYLE = `body { font: 13px/1.4 Arial, Helvetica, sans-serif; color: #444; margin: 0; padding: 10px 30px; }
 h1 { font: 24px Helvetica, Arial; color: #069; } h2 { font: 18px Helvetica, Arial; }
-table { border-collapse: collapse; margin: 10px 0; } th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
+table { border-collapse: collapse; margin: 10px 0; } th, td { border: 1px solid #ccc; padding: 4px 8px;
+  text-align: left; vertical-align: top; }
 th { background: #f1f1f1; } pre { background: #f8f8f8; border: 1px solid #ddd; padding: 8px; white-space: pre-wrap; }
 caption { text-align: left; padding: 4px 0; }`;
 
@@ -76,19 +77,26 @@ function indexPage(req: Request, formats: FormatRegistry): string {
   const rows = model.operations
     .map(
       (op) =>
-        `<tr><th>${escapeHtml(op.requestDto)}</th>${links.map(([name, path]) => `<td><a href="${escapeHtml(`${path}?op=${encodeURIComponent(op.requestDto)}`)}">${name}</a></td>`).join('')}</tr>`,
+        `<tr><th>${escapeHtml(op.requestDto)}</th>${links
+          .map(([name, path]) => {
+            const href = escapeHtml(`${path}?op=${encodeURIComponent(op.requestDto)}`);
+            return `<td><a href="${href}">${name}</a></td>`;
+          })
+          .join('')}</tr>`,
     )
     .join('');
   return page(
     `${title} metadata`,
     `<h1>${escapeHtml(title)}</h1>
 <div class="operations">
-<p>The following operations are supported. For a formal definition, please review the contract: <a href="${base}/openapi.yaml">OpenAPI</a>, <a href="${base}/docs">API documentation</a>.</p>
+<p>The following operations are supported. For a formal definition, please review the contract:
+<a href="${base}/openapi.yaml">OpenAPI</a>, <a href="${base}/docs">API documentation</a>.</p>
 <h3>Operations</h3><table><tbody>${rows}</tbody></table>
 <h3>WSDLS:</h3>
 <ul><li><a href="${base}/soap11">soap11</a></li><li><a href="${base}/soap12">soap12</a></li></ul>
 <h3>Native types:</h3>
-<ul><li><a href="${base}/types">types</a></li><li><a href="${base}/types/metadata">metadata</a></li><li><a href="${base}/types/csharp">csharp</a></li><li><a href="${base}/types/typescript">typescript</a></li></ul>
+<ul><li><a href="${base}/types">types</a></li><li><a href="${base}/types/metadata">metadata</a></li><li>
+<a href="${base}/types/csharp">csharp</a></li><li><a href="${base}/types/typescript">typescript</a></li></ul>
 </div>`,
   );
 }
@@ -97,10 +105,15 @@ function propertiesTable(dto: string, properties: DtoProperty[], where: (p: DtoP
   const rows = properties
     .map(
       (p) =>
-        `<tr><td>${escapeHtml(p.name)}</td><td>${where(p)}</td><td>${escapeHtml(p.type.csharp)}</td><td>No</td><td></td></tr>`,
+        `<tr><td>${escapeHtml(p.name)}</td><td>${where(p)}</td><td>${escapeHtml(p.type.csharp)}</td><td>No</td>` +
+        `<td></td></tr>`,
     )
     .join('');
-  return `<table class="params"><caption><b>${escapeHtml(dto)}</b> Parameters:</caption><thead><tr><th>Name</th><th>Parameter</th><th>Data Type</th><th>Required</th><th>Description</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return (
+    `<table class="params"><caption><b>${escapeHtml(dto)}</b> ` +
+    `Parameters:</caption><thead><tr><th>Name</th><th>Parameter</th><th>Data ` +
+    `Type</th><th>Required</th><th>Description</th></tr></thead><tbody>${rows}</tbody></table>`
+  );
 }
 
 /** The DTOs a DTO refers to, depth first, each once. */
@@ -152,20 +165,28 @@ function operationPage(req: Request, entry: FormatEntry, op: MetadataOperation):
     ? `${rest.verbs.split(',')[0]} ${rest.path}`
     : `POST /${entry.format}/reply/${op.requestDto}`;
   const mediaType = entry.mediaType;
-  const postSample = `POST /${entry.format}/reply/${op.requestDto} HTTP/1.1 \nHost: ${host} \nAccept: ${mediaType}\nContent-Type: ${mediaType}\nContent-Length: length\n\n${sample(entry, op.requestDto, req.originalUrl)}`;
-  const response = `HTTP/1.1 200 OK\nContent-Type: ${mediaType}\nContent-Length: length\n\n${sample(entry, op.responseDto, req.originalUrl)}`;
+  const postSample =
+    `POST /${entry.format}/reply/${op.requestDto} HTTP/1.1 \nHost: ${host} ` +
+    `\nAccept: ${mediaType}\nContent-Type: ${mediaType}\nContent-Length: ` +
+    `length\n\n${sample(entry, op.requestDto, req.originalUrl)}`;
+  const response =
+    `HTTP/1.1 200 OK\nContent-Type: ${mediaType}\nContent-Length: ` +
+    `length\n\n${sample(entry, op.responseDto, req.originalUrl)}`;
   return page(
     `${op.requestDto} ${entry.format.toUpperCase()} metadata`,
     `<h1>${escapeHtml(title)}</h1>
 <div class="operation">
 <p><a href="${base}/metadata">&lt;back to all web services</a></p>
 <h2>${escapeHtml(op.requestDto)}</h2>
-<table class="routes"><caption>The following routes are available for this service:</caption><tbody>${routes}</tbody></table>
+<table class="routes"><caption>The following routes are available for this service:</caption><tbody>${routes}</tbody>
+</table>
 ${tables}
-<div class="call-info"><p>To override the Content-type in your clients, use the HTTP <b>Accept</b> Header, append the <b>.${escapeHtml(entry.format)}</b> suffix or <b>?format=${escapeHtml(entry.format)}</b></p></div>
+<div class="call-info"><p>To override the Content-type in your clients, use the HTTP <b>Accept</b> Header, append the
+<b>.${escapeHtml(entry.format)}</b> suffix or <b>?format=${escapeHtml(entry.format)}</b></p></div>
 <div class="example">
 <h3>HTTP + ${escapeHtml(entry.format.toUpperCase())}</h3>
-<p>The following are sample HTTP requests and responses. The placeholders shown need to be replaced with actual values.</p>
+<p>The following are sample HTTP requests and responses. The placeholders shown need to be replaced with actual
+values.</p>
 <div class="request"><pre>${escapeHtml(`${requestLine} HTTP/1.1 \nHost: ${host} \nAccept: ${mediaType}`)}</pre></div>
 <div class="request"><pre>${escapeHtml(postSample)}</pre></div>
 <div class="response"><pre>${escapeHtml(response)}</pre></div>

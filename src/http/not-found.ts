@@ -10,7 +10,8 @@ import type { OperationRecord } from '../contract/operations.ts';
 /**
  * `/{format}/reply/{Op}` or `/{format}/oneway/{Op}`; without an operation, 4.5 named the rest of the path (`reply/`).
  */
-const PREDEFINED = /^\/(?:json|xml|jsv|csv|html)\/((?:reply|oneway)(?:\/([^/?]+\/?))?\/?)$/i; // `EchoRequest/` is a name
+// `EchoRequest/` is a name.
+const PREDEFINED = /^\/(?:json|xml|jsv|csv|html)\/((?:reply|oneway)(?:\/([^/?]+\/?))?\/?)$/i;
 /** ServiceStack 6+'s `/api/{Op}` (an extension is the format, not part of the name). */
 const API = /^\/api\/([^/?.]+)(?:\.[^/?]*)?$/;
 
@@ -37,7 +38,10 @@ export function notFound(operations: readonly OperationRecord[], debug: boolean)
       );
     }
     const body = debug
-      ? `Handler for Request not found (404):\n\n  Request.HttpMethod: ${req.method}\n  Request.PathInfo: ${req.path}\n  Request.QueryString: ${new URLSearchParams(req.query as Record<string, string>).toString()}\n  Request.RawUrl: ${req.originalUrl}`
+      ? `Handler for Request not found (404):\n\n  Request.HttpMethod: ${req.method}\n  ` +
+        `Request.PathInfo: ${req.path}\n  ` +
+        `Request.QueryString: ${new URLSearchParams(req.query as Record<string, string>).toString()}\n  ` +
+        `Request.RawUrl: ${req.originalUrl}`
       : '404';
     res.status(404).setHeader('Content-Type', 'text/plain');
     res.vary('Accept'); // as every 4.5 answer, its 404 included

@@ -37,7 +37,8 @@ const DOCS_ASSET_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x
 const ASSET_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 const DOCS_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'self'";
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src " +
+  "'self'; base-uri 'none'; frame-ancestors 'self'";
 
 const docsPage = (prefix: string) => `<!DOCTYPE html>
 <html lang="en">
@@ -80,7 +81,8 @@ window.ui = SwaggerUIBundle({
 });
 `;
 
-const DOCS_STYLE = `.docs-bar { display: flex; gap: 24px; align-items: center; padding: 12px 24px; background: #1b2a3a; color: #fff;
+const DOCS_STYLE = `.docs-bar { display: flex; gap: 24px; align-items: center; padding: 12px 24px;
+  background: #1b2a3a; color: #fff;
   font: 15px system-ui, sans-serif; }
 .docs-bar nav { display: flex; gap: 16px; }
 .docs-bar a { color: #9fd3ff; }

@@ -25,7 +25,10 @@ export async function ledgerSpan(
 
 /** The flat report of the whole span (a URL of the service rooted at `base`). */
 export function spanReportUrl(base: string, companyId: number, span: LedgerSpan): string {
-  return `${base}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${companyId}&UseCustomDateRange=true&StartDate=${span.from}&EndDate=${span.to}&IncludeComputedColumns=true`;
+  return (
+    `${base}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=${companyId}&UseCustomDateRange=true&` +
+    `StartDate=${span.from}&EndDate=${span.to}&IncludeComputedColumns=true`
+  );
 }
 
 /**
@@ -37,7 +40,8 @@ export function describeSpan(company: string, span: LedgerSpan | undefined, toda
   const yearStart = `${today.getUTCFullYear()}-01-01`;
   const outside =
     span.to < yearStart
-      ? ' (all before this year: a report without UseCustomDateRange=true covers this year to date and shows zeros; this URL covers them)'
+      ? ' (all before this year: a report without UseCustomDateRange=true covers this year to date and shows ' +
+        'zeros; this URL covers them)'
       : '';
   return `${company}: figures from ${span.from} to ${span.to}${outside}.`;
 }

@@ -27,7 +27,7 @@ export interface MetricsSources {
   mountedPaths?: readonly string[];
 }
 
-/** The route template a finished request matched: the contract's path, an Express route, a mounted path, or `unmatched`. */
+/** The route a finished request matched: its contract path template, an Express route, a mounted path, `unmatched`. */
 function routeLabel(req: Request, res: Response, sources: MetricsSources): string {
   const template = sources.templateOf?.(res);
   if (template) return template;

@@ -51,7 +51,9 @@ export function monthsSpanned(range: DateRange): number {
 function checkColumns(range: DateRange, limits: ReportLimits, errors: FieldError[]): DateRange | undefined {
   const months = monthsSpanned(range);
   if (months <= limits.maxColumns) return range;
-  const message = `The range from 'Start Date' to 'End Date' spans ${months} months; a report has at most ${limits.maxColumns} monthly columns.`;
+  const message =
+    `The range from 'Start Date' to 'End Date' spans ${months} months; a report has at most ${limits.maxColumns} ` +
+    `monthly columns.`;
   errors.push(
     { errorCode: 'LessThanOrEqual', fieldName: 'StartDate', message },
     { errorCode: 'LessThanOrEqual', fieldName: 'EndDate', message },

@@ -87,14 +87,15 @@ function tableBody(report: FlatReport): SafeHtml[] {
       section = row.section;
       out.push(html`<tr class="section-head"><th colspan="${width}" scope="rowgroup">${section}</th></tr>`);
     }
-    out.push(
-      html`<tr class="${rowClass(row)}" data-row-type="${row.rowType}"><th scope="row">${row.rowName}</th>${row.cents.map((c, i) => cell(c, i === totalIndex))}</tr>`,
-    );
+    const cells = row.cents.map((c, i) => cell(c, i === totalIndex));
+    const head = html`<th scope="row">${row.rowName}</th>`;
+    out.push(html`<tr class="${rowClass(row)}" data-row-type="${row.rowType}">${head}${cells}</tr>`);
   }
   return out;
 }
 
 export function renderHtml(report: FlatReport, meta: ReportMeta, links: HtmlReportLinks, assets: HtmlAssets): string {
+  const columnHeads = report.columnNames.map((name) => html`<th scope="col">${name}</th>`);
   const range = `${longDate(meta.from)} – ${longDate(meta.to)}`;
   const page = html`<!DOCTYPE html>
 <html lang="en">
@@ -120,13 +121,14 @@ export function renderHtml(report: FlatReport, meta: ReportMeta, links: HtmlRepo
 <main>
   <section class="chart">
     <h2>Income, expenses and net income by month</h2>
-    <div class="chart-box"><canvas id="pnl-chart" role="img" aria-label="Bar chart of income and expenses with a net income line, per month"></canvas></div>
+    <div class="chart-box"><canvas id="pnl-chart" role="img"
+      aria-label="Bar chart of income and expenses with a net income line, per month"></canvas></div>
     <p class="note">Income includes other income; expenses include cost of goods sold and other expenses.</p>
   </section>
   <section class="statement">
     <h2>Statement</h2>
     <table class="pnl">
-      <thead><tr><th scope="col">Account</th>${report.columnNames.map((name) => html`<th scope="col">${name}</th>`)}</tr></thead>
+      <thead><tr><th scope="col">Account</th>${columnHeads}</tr></thead>
       <tbody>
 ${tableBody(report)}
       </tbody>

@@ -210,7 +210,8 @@ export function legacyWallClock(text: string): { wallClock: string; zone: string
 const TEN_CHAR_DATE = /^(\d{1,4})[-/](\d{1,2})[-/](\d{1,4})$/;
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const MONTH_NAME =
-  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)' +
+  '?|nov(?:ember)?|dec(?:ember)?)';
 const TIME_ZONE = '(?:[T ](\\d{1,2}):(\\d{2})(?::(\\d{2})(?:\\.\\d+)?)?(Z|[+-]\\d{2}:?\\d{2})?|([+-]\\d{2}:?\\d{2}))?';
 /** What .NET's DateTime.Parse (InvariantCulture) read of the forms clients send: numeric dates month first. */
 const GENERAL_FORMS: { pattern: RegExp; order: 'ymd' | 'mdy' | 'Mdy' | 'dMy' }[] = [
@@ -249,7 +250,8 @@ function zoneMinutes(zone: string): number | undefined {
 /** `+0200` / `-0500`: an offset as `/Date(ms±hhmm)/` writes it. */
 function wcfOffset(minutes: number): string {
   const abs = Math.abs(minutes);
-  return `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${minutes < 0 ? '-' : '+'}${two(Math.floor(abs / 60))}${two(abs % 60)}`;
 }
 
 /**

@@ -31,7 +31,8 @@ export async function openStore(config: StoreConfig): Promise<LedgerStore> {
       // DuckDB lets one process at a time open a file for writing: say so plainly.
       if (error instanceof Error && /Could not set lock/i.test(error.message)) {
         throw new Error(
-          `The ledger file ${path} is in use by another process (a running server?). Stop it first, or use PostgreSQL (DATABASE_URL) to share one ledger between processes.`,
+          `The ledger file ${path} is in use by another process (a running server?). Stop it first, or use ` +
+            `PostgreSQL (DATABASE_URL) to share one ledger between processes.`,
           { cause: error },
         );
       }

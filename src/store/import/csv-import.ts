@@ -151,7 +151,8 @@ export function parseReferenceCsv(text: string): { referenceLines: ReferenceLine
       default:
         throw new CsvImportError(
           line,
-          `unknown kind "${cell(r, 'kind')}" (expected company, location, account, standard_account, tracking_category or tracking_option)`,
+          `unknown kind "${cell(r, 'kind')}" (expected company, location, account, standard_account, ` +
+            `tracking_category or tracking_option)`,
           'reference',
         );
     }
@@ -208,7 +209,8 @@ export async function importLedgerCsv(
   journal: JournalInput,
   options: {
     reference?: string;
-    companyId?: number /** Re-imported entry ids replace their earlier entries. */;
+    companyId?: number;
+    /** Re-imported entry ids replace their earlier entries. */
     replace?: boolean;
     /** Told each step of the import as it starts (and the share of the file read, when the engine says). */
     progress?: JournalLoad['progress'];

@@ -38,7 +38,10 @@ const FOREIGN_SHAPES: readonly ForeignShape[] = [
     matches: (_head, line) => !line.includes(',') && /[;\t|]/.test(line),
     looksLike: (_head, line) => {
       const separator = [';', '\t', '|'].find((s) => line.includes(s))!;
-      return `is separated by ${separator === '\t' ? 'tabs' : `'${separator}'`} (its header: '${line.slice(0, 80)}'): save it with commas as separators`;
+      return (
+        `is separated by ${separator === '\t' ? 'tabs' : `'${separator}'`} (its header: '${line.slice(0, 80)}'): ` +
+        `save it with commas as separators`
+      );
     },
   },
 ];
@@ -50,7 +53,8 @@ export function foreignShapeOf(head: string, file: LedgerFile): string | undefin
   const shape = FOREIGN_SHAPES.find((s) => s.matches(text, firstLine));
   return (
     shape &&
-    `the ${file} file ${shape.looksLike(text, firstLine)}; expected a comma-separated CSV file whose first line is the header ${EXPECTED_HEADER[file]}`
+    `the ${file} file ${shape.looksLike(text, firstLine)}; expected a comma-separated CSV file whose first line ` +
+      `is the header ${EXPECTED_HEADER[file]}`
   );
 }
 

@@ -27,7 +27,8 @@ export async function recordChange(s: SqlSession, change: LoadChange): Promise<v
     change.hasDelta &&
     (
       await s.query(
-        `SELECT n >= ${LARGE_DELTA_ROWS} AND ${LOAD_IS_LARGE('balance_daily', 'n')} AS large FROM (SELECT COUNT(*) AS n FROM load_delta) d`,
+        `SELECT n >= ${LARGE_DELTA_ROWS} AND ${LOAD_IS_LARGE('balance_daily', 'n')} AS large ` +
+          `FROM (SELECT COUNT(*) AS n FROM load_delta) d`,
       )
     )[0]?.large === true;
   const [row] = await s.query(

@@ -15,8 +15,19 @@ const NETWORK_CODES = new Set([
 // SQLSTATE class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now), 53300 (too many
 // connections).
 const SQLSTATE = /^(08...|57P0[123]|53300)$/;
-const MESSAGES =
-  /connection terminated|terminating connection|connection timeout|timeout exceeded when trying to connect|server closed the connection|Client has encountered a connection error|Connection refused|the database system is (starting up|shutting down)/i;
+const MESSAGES = new RegExp(
+  [
+    'connection terminated',
+    'terminating connection',
+    'connection timeout',
+    'timeout exceeded when trying to connect',
+    'server closed the connection',
+    'Client has encountered a connection error',
+    'Connection refused',
+    'the database system is (starting up|shutting down)',
+  ].join('|'),
+  'i',
+);
 
 export function isUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;

@@ -197,7 +197,8 @@ export class FollowedCompanies {
           ? undefined
           : (
               await client.query<PackedDeltas[number]>(
-                `SELECT CAST(seq AS DOUBLE PRECISION) AS seq, company_id, ${MONTH_INDEX_OF_DAY} AS month, ${PACKED_DAYS} AS packed
+                `SELECT CAST(seq AS DOUBLE PRECISION) AS seq, company_id, ${MONTH_INDEX_OF_DAY} AS month,
+                  ${PACKED_DAYS} AS packed
            FROM ledger_deltas WHERE seq > $1 AND company_id = ANY($2) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
                 [from, incremental],
               )

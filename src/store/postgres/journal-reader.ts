@@ -20,7 +20,8 @@ export function journalReader(client: pg.PoolClient): JournalReader {
     async read(journal, createRows, progress) {
       const columns = Array.from({ length: journal.width }, (_, i) => `c${i}`);
       await client.query(
-        `CREATE TEMP TABLE import_csv (ord BIGINT GENERATED ALWAYS AS IDENTITY (MINVALUE 0 START WITH 0), ${columns.map((c) => `${c} text`).join(', ')})`,
+        `CREATE TEMP TABLE import_csv (ord BIGINT GENERATED ALWAYS AS IDENTITY (MINVALUE 0 START WITH ` +
+          `0), ${columns.map((c) => `${c} text`).join(', ')})`,
       );
       const file = createReadStream(journal.path, { end: journal.size - 1, highWaterMark: 1 << 20 });
       if (progress) file.on('data', () => progress(file.bytesRead / journal.size));

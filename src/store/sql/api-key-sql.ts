@@ -59,7 +59,8 @@ export async function insertApiKey(s: SqlSession, key: NewApiKey, now = new Date
   const [next] = await s.query('SELECT COALESCE(MAX(id), 0) + 1 AS id FROM api_keys');
   const id = int(next!.id);
   await s.query(
-    'INSERT INTO api_keys (id, name, key_hash, created_at, revoked_at) VALUES ($1, $2, $3, CAST($4 AS TIMESTAMP), NULL)',
+    'INSERT INTO api_keys (id, name, key_hash, created_at, revoked_at) ' +
+      'VALUES ($1, $2, $3, CAST($4 AS TIMESTAMP), NULL)',
     [id, key.name, key.keyHash, utcText(now)],
   );
   for (const companyId of companyIds) {

@@ -11,7 +11,8 @@ const T = (expr: string) => `CAST(${expr} AS VARCHAR)`;
 const NULL = 'CAST(NULL AS VARCHAR)';
 
 export const CATALOG_SQL = `
-SELECT 'company' AS kind, ${T('id')} AS c1, name AS c2, base_currency AS c3, ${T('fiscal_year_start_month')} AS c4, time_zone AS c5, ${NULL} AS c6, ${NULL} AS c7
+SELECT 'company' AS kind, ${T('id')} AS c1, name AS c2, base_currency AS c3, ${T('fiscal_year_start_month')} AS c4,
+  time_zone AS c5, ${NULL} AS c6, ${NULL} AS c7
   FROM companies WHERE id = $1
 UNION ALL
 SELECT 'location', ${T('id')}, name, ${NULL}, ${NULL}, ${NULL}, ${NULL}, ${NULL} FROM locations WHERE company_id = $1
@@ -97,7 +98,8 @@ export async function ownerCompanyIds(s: SqlSession, ids: BatchIds): Promise<num
   add(
     ids.trackingOptions,
     (p) =>
-      `SELECT c.company_id FROM tracking_options o JOIN tracking_categories c ON c.id = o.category_id WHERE o.id = ANY(${p})`,
+      `SELECT c.company_id FROM tracking_options o JOIN tracking_categories c ON c.id = o.category_id ` +
+      `WHERE o.id = ANY(${p})`,
   );
   if (parts.length === 0) return [];
   const rows = await s.query(

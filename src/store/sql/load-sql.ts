@@ -114,7 +114,8 @@ const MAX_REF_ISSUES = 50;
  * place.
  */
 const REPLACED_SQL = `CREATE TEMP TABLE replaced_entries AS
-   SELECT r.entry_id AS id FROM stage_entries s JOIN journal_entry_refs r ON r.company_id = s.company_id AND r.ref = s.ref`;
+   SELECT r.entry_id AS id FROM stage_entries s JOIN journal_entry_refs r ON r.company_id = s.company_id
+     AND r.ref = s.ref`;
 const REPLACE_SQL = [
   'DELETE FROM journal_lines WHERE entry_id IN (SELECT id FROM replaced_entries)',
   'DELETE FROM journal_entries WHERE id IN (SELECT id FROM replaced_entries)',
@@ -182,7 +183,9 @@ async function checkAccountMonths(s: SqlSession, batch: NormalizedBatch): Promis
       throw new LedgerValidationError([
         {
           at: { kind: 'entry', entryIndex, lineIndex },
-          message: `account ${accountId} would total more than 2^53 - 1 cents in ${month} (the largest amount a report can show exactly)`,
+          message:
+            `account ${accountId} would total more than 2^53 - 1 cents in ${month} (the largest amount a report ` +
+            `can show exactly)`,
         },
       ]);
     }

@@ -12,14 +12,16 @@ import { type SqlSession, int } from './session.ts';
  */
 export const deltaSql = (replaced: boolean) => `CREATE TEMP TABLE load_delta AS
    SELECT company_id, day, location_id, account_id, tag_set_id, CAST(SUM(cents) AS BIGINT) AS cents
-     FROM (SELECT company_id, entry_date AS day, location_id, account_id, tag_set_id, amount_cents AS cents FROM stage_lines WHERE is_posted${
-       replaced
-         ? `
+     FROM (SELECT company_id, entry_date AS day, location_id, account_id, tag_set_id, amount_cents AS cents
+       FROM stage_lines WHERE is_posted${
+         replaced
+           ? `
            UNION ALL
            SELECT e.company_id, e.entry_date, l.location_id, l.account_id, l.tag_set_id, -l.amount_cents
-             FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id WHERE e.is_posted AND e.id IN (SELECT id FROM replaced_entries)`
-         : ''
-     }) d
+             FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id
+             WHERE e.is_posted AND e.id IN (SELECT id FROM replaced_entries)`
+           : ''
+       }) d
     GROUP BY 1, 2, 3, 4, 5`;
 
 const sameKey = (table: BalanceTable, a: string, b: string) =>
@@ -33,7 +35,8 @@ const sameKey = (table: BalanceTable, a: string, b: string) =>
 const deltaOf = (table: BalanceTable, order = '') =>
   table === 'balance_daily'
     ? `SELECT company_id, day, location_id, account_id, tag_set_id, cents FROM load_delta${order}`
-    : `SELECT company_id, CAST(date_trunc('month', day) AS DATE) AS month, location_id, account_id, tag_set_id, SUM(cents) AS cents
+    : `SELECT company_id, CAST(date_trunc('month', day) AS DATE) AS month, location_id, account_id, tag_set_id,
+      SUM(cents) AS cents
        FROM load_delta GROUP BY 1, 2, 3, 4, 5${order}`;
 
 /**
@@ -76,7 +79,8 @@ const pgFold: Fold = async (s, table) => {
     `SELECT CAST(current_setting('server_version_num') AS INTEGER) >= 150000 AND ${LOAD_IS_LARGE(table)} AS large`,
   );
   if (r?.large !== true) return upsertFold(s, table);
-  await s.query(`MERGE INTO ${table} b USING (${deltaOf(table, ' ORDER BY 1, 2, 3, 4, 5')}) d ON ${sameKey(table, 'b', 'd')}
+  await s.query(`MERGE INTO ${table} b USING (${deltaOf(table, ' ORDER BY 1, 2, 3, 4, 5')}) d
+    ON ${sameKey(table, 'b', 'd')}
    WHEN MATCHED THEN UPDATE SET cents = b.cents + d.cents
    WHEN NOT MATCHED THEN INSERT (${balanceKey(table)}, cents) VALUES (${balanceKey(table)
      .split(', ')
@@ -101,23 +105,28 @@ const keylessFold: Fold = async (s, table) => {
   const period = BALANCE_PERIOD[table];
   await s.query(`CREATE TEMP TABLE load_fold AS ${deltaOf(table)}`);
   const [size] = await s.query(
-    `SELECT CAST((SELECT COUNT(*) FROM load_fold) AS VARCHAR) AS load, CAST((SELECT COUNT(*) FROM ${table}) AS VARCHAR) AS stored`,
+    `SELECT CAST((SELECT COUNT(*) FROM load_fold) AS VARCHAR) AS load, CAST((SELECT COUNT(*) ` +
+      `FROM ${table}) AS VARCHAR) AS stored`,
   );
   const keys = int(size?.load ?? '0');
   if (keys <= FEW_KEYS && keys * 4 < int(size?.stored ?? '0')) {
     await s.query(`UPDATE ${table} b SET cents = b.cents + d.cents FROM load_fold d WHERE ${sameKey(table, 'b', 'd')}`);
     await s.query(
-      `${insert} SELECT * FROM load_fold d WHERE NOT EXISTS (SELECT 1 FROM ${table} b WHERE ${sameKey(table, 'b', 'd')})`,
+      `${insert} SELECT * FROM load_fold d WHERE NOT EXISTS (SELECT 1 FROM ${table} b ` +
+        `WHERE ${sameKey(table, 'b', 'd')})`,
     );
     await s.query('DROP TABLE load_fold');
     return;
   }
   await s.query(
-    `CREATE TEMP TABLE load_span AS SELECT company_id, MIN(${period}) AS lo, MAX(${period}) AS hi FROM load_fold GROUP BY company_id`,
+    `CREATE TEMP TABLE load_span AS SELECT company_id, MIN(${period}) AS lo, MAX(${period}) AS hi ` +
+      `FROM load_fold GROUP BY company_id`,
   );
-  const within = `EXISTS (SELECT 1 FROM load_span p WHERE p.company_id = b.company_id AND b.${period} BETWEEN p.lo AND p.hi)`;
+  const within = `EXISTS (SELECT 1 FROM load_span p
+    WHERE p.company_id = b.company_id AND b.${period} BETWEEN p.lo AND p.hi)`;
   await s.query(`CREATE TEMP TABLE load_folded AS SELECT ${balanceKey(table)}, CAST(SUM(cents) AS BIGINT) AS cents
-    FROM (SELECT ${balanceKey(table)}, cents FROM ${table} b WHERE ${within} UNION ALL SELECT ${balanceKey(table)}, cents FROM load_fold) u
+    FROM (SELECT ${balanceKey(table)}, cents FROM ${table} b WHERE ${within} UNION ALL
+      SELECT ${balanceKey(table)}, cents FROM load_fold) u
    GROUP BY ${balanceKey(table)}`);
   await s.query(`DELETE FROM ${table} b WHERE ${within}`);
   await s.query(`${insert} SELECT ${balanceKey(table)}, cents FROM load_folded`);
@@ -152,7 +161,8 @@ export async function moveRows(s: SqlSession, { inKeyOrder, fold, staged }: Move
   await s.query(`INSERT INTO journal_entries (id, company_id, location_id, entry_date, memo, is_posted)
      SELECT id, company_id, location_id, entry_date, memo, is_posted FROM stage_entries${by('id', 'stage_entries')}`);
   await s.query(`INSERT INTO journal_lines (id, entry_id, account_id, location_id, amount_cents, tag_set_id)
-     SELECT id, entry_id, account_id, location_id, amount_cents, tag_set_id FROM stage_lines${by('id', 'stage_lines')}`);
+     SELECT id, entry_id, account_id, location_id, amount_cents, tag_set_id
+       FROM stage_lines${by('id', 'stage_lines')}`);
   // A table holding none of the load's companies takes its sums as they are (1M keys into PostgreSQL: 2.0 s by a
   // plain insert in key order, against 2.9 s for MERGE); the others are folded.
   for (const table of ['balance_monthly', 'balance_daily'] as const) {

@@ -85,11 +85,13 @@ export async function scanPnl(s: SqlSession, q: PnlQuery): Promise<AccountMonthT
   const exists = groups
     .map(
       (_, i) =>
-        ` AND EXISTS (SELECT 1 FROM tag_set_options lo WHERE lo.tag_set_id = l.tag_set_id AND lo.option_id = ANY($${6 + i}))`,
+        ` AND EXISTS (SELECT 1 FROM tag_set_options lo WHERE lo.tag_set_id = l.tag_set_id ` +
+        `AND lo.option_id = ANY($${6 + i}))`,
     )
     .join('');
   const sql = `
-    SELECT l.account_id, CAST(CAST(date_trunc('month', e.entry_date) AS DATE) AS VARCHAR) AS month, CAST(SUM(l.amount_cents) AS VARCHAR) AS cents
+    SELECT l.account_id, CAST(CAST(date_trunc('month', e.entry_date) AS DATE) AS VARCHAR) AS month,
+      CAST(SUM(l.amount_cents) AS VARCHAR) AS cents
       FROM journal_lines l
       JOIN journal_entries e ON e.id = l.entry_id
       JOIN accounts a ON a.id = l.account_id AND a.type IN (${PNL_TYPES})
@@ -120,7 +122,8 @@ export async function pnlSpan(s: SqlSession, companyId: number): Promise<{ first
   const [months] = await s.query(
     `SELECT CAST(MIN(month) AS VARCHAR) AS first, CAST(MAX(month) AS VARCHAR) AS last FROM (
        SELECT b.month FROM balance_monthly b JOIN accounts a ON a.id = b.account_id AND a.company_id = b.company_id
-        WHERE b.company_id = $1 AND a.type IN (${PNL_TYPES}) GROUP BY b.account_id, b.month HAVING SUM(b.cents) <> 0) m`,
+        WHERE b.company_id = $1 AND a.type IN (${PNL_TYPES})
+          GROUP BY b.account_id, b.month HAVING SUM(b.cents) <> 0) m`,
     [companyId],
   );
   if (months?.first == null) return undefined;
@@ -130,7 +133,8 @@ export async function pnlSpan(s: SqlSession, companyId: number): Promise<{ first
     `SELECT CAST(MIN(day) AS VARCHAR) AS first, CAST(MAX(day) AS VARCHAR) AS last FROM (
        SELECT b.day FROM balance_daily b JOIN accounts a ON a.id = b.account_id AND a.company_id = b.company_id
         WHERE b.company_id = $1 AND a.type IN (${PNL_TYPES})
-          AND (b.day BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE) OR b.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE))
+          AND (b.day BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE) OR b.day BETWEEN CAST($4 AS DATE)
+            AND CAST($5 AS DATE))
         GROUP BY b.account_id, b.day HAVING SUM(b.cents) <> 0) d`,
     [companyId, `${first}-01`, isoLastOfMonth(first), `${last}-01`, isoLastOfMonth(last)],
   );

@@ -21,7 +21,8 @@ export const balanceKey = (table: BalanceTable) =>
 function balanceTableDdl(dialect: Dialect, table: BalanceTable, name: string = table): string {
   const key = dialect === 'postgres' ? `, PRIMARY KEY (${balanceKey(table)})` : '';
   return `CREATE TABLE IF NOT EXISTS ${name} (
-      company_id INTEGER NOT NULL, ${BALANCE_PERIOD[table]} DATE NOT NULL, location_id INTEGER NOT NULL, account_id INTEGER NOT NULL,
+      company_id INTEGER NOT NULL, ${BALANCE_PERIOD[table]} DATE NOT NULL, location_id INTEGER NOT NULL, account_id
+        INTEGER NOT NULL,
       tag_set_id INTEGER NOT NULL, cents BIGINT NOT NULL${key})`;
 }
 
@@ -40,7 +41,8 @@ export function duckdbBalanceKeyMigration(keyed: readonly string[]): string[] {
 
 /** The query listing the DuckDB balance tables that still have a PRIMARY KEY (column `t`). */
 export const DUCKDB_KEYED_BALANCE_TABLES = `SELECT DISTINCT table_name AS t FROM duckdb_constraints()
-  WHERE constraint_type = 'PRIMARY KEY' AND database_name = current_database() AND schema_name = 'main' AND table_name IN (${BALANCE_TABLES.map((t) => `'${t}'`).join(', ')})`;
+  WHERE constraint_type = 'PRIMARY KEY' AND database_name = current_database() AND schema_name = 'main'
+    AND table_name IN (${BALANCE_TABLES.map((t) => `'${t}'`).join(', ')})`;
 
 export function schemaStatements(dialect: Dialect): string[] {
   // PostgreSQL gets keys on the journal tables; DuckDB skips them (ART indexes slow bulk appends, and ids are
@@ -57,8 +59,10 @@ export function schemaStatements(dialect: Dialect): string[] {
     `CREATE TABLE IF NOT EXISTS accounts (
       id INTEGER PRIMARY KEY, company_id INTEGER NOT NULL, number VARCHAR, name VARCHAR NOT NULL, type VARCHAR NOT NULL,
       parent_id INTEGER, is_active BOOLEAN NOT NULL, standard_account_id INTEGER)`,
-    `CREATE TABLE IF NOT EXISTS tracking_categories (id VARCHAR(32) PRIMARY KEY, company_id INTEGER NOT NULL, name VARCHAR NOT NULL)`,
-    `CREATE TABLE IF NOT EXISTS tracking_options (id VARCHAR(32) PRIMARY KEY, category_id VARCHAR(32) NOT NULL, name VARCHAR NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS tracking_categories (id VARCHAR(32) PRIMARY KEY, company_id INTEGER NOT NULL, ` +
+      `name VARCHAR NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS tracking_options (id VARCHAR(32) PRIMARY KEY, category_id VARCHAR(32) NOT NULL, ` +
+      `name VARCHAR NOT NULL)`,
     `CREATE TABLE IF NOT EXISTS journal_entries (
       id BIGINT${pk}, company_id INTEGER NOT NULL, location_id INTEGER NOT NULL, entry_date DATE NOT NULL,
       memo VARCHAR, is_posted BOOLEAN NOT NULL)`,
@@ -67,19 +71,22 @@ export function schemaStatements(dialect: Dialect): string[] {
       amount_cents BIGINT NOT NULL, tag_set_id INTEGER NOT NULL)`,
     // The entry ids an import named (the CSV's `entry`), per company: a re-import of one is refused.
     `CREATE TABLE IF NOT EXISTS journal_entry_refs (
-      company_id INTEGER NOT NULL, ref VARCHAR NOT NULL, entry_id BIGINT NOT NULL${dialect === 'postgres' ? ', PRIMARY KEY (company_id, ref)' : ''})`,
+      company_id INTEGER NOT NULL, ref VARCHAR NOT NULL, entry_id BIGINT NOT
+        NULL${dialect === 'postgres' ? ', PRIMARY KEY (company_id, ref)' : ''})`,
     // A line's options are its tag set's (tag_set_options); stores made before kept them per line as well.
     'DROP TABLE IF EXISTS journal_line_options',
     `CREATE TABLE IF NOT EXISTS tag_sets (
       id INTEGER PRIMARY KEY, company_id INTEGER NOT NULL, tag_key VARCHAR NOT NULL, UNIQUE (company_id, tag_key))`,
-    `CREATE TABLE IF NOT EXISTS tag_set_options (tag_set_id INTEGER NOT NULL, option_id VARCHAR(32) NOT NULL, PRIMARY KEY (tag_set_id, option_id))`,
+    `CREATE TABLE IF NOT EXISTS tag_set_options (tag_set_id INTEGER NOT NULL, option_id VARCHAR(32) NOT NULL, ` +
+      `PRIMARY KEY (tag_set_id, option_id))`,
     ...BALANCE_TABLES.map((t) => balanceTableDdl(dialect, t)),
     // Service settings shared by every instance over this store (e.g. the report-link signing secret).
     `CREATE TABLE IF NOT EXISTS settings (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)`,
     `CREATE TABLE IF NOT EXISTS api_keys (
       id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, key_hash VARCHAR(64) NOT NULL UNIQUE,
       created_at TIMESTAMP NOT NULL, revoked_at TIMESTAMP)`,
-    `CREATE TABLE IF NOT EXISTS api_key_companies (key_id INTEGER NOT NULL, company_id INTEGER NOT NULL, PRIMARY KEY (key_id, company_id))`,
+    `CREATE TABLE IF NOT EXISTS api_key_companies (key_id INTEGER NOT NULL, company_id INTEGER NOT NULL, ` +
+      `PRIMARY KEY (key_id, company_id))`,
   ];
   if (dialect === 'postgres') {
     stmts.push(
@@ -107,7 +114,9 @@ export function schemaStatements(dialect: Dialect): string[] {
 
 /** Staging tables filled by the adapter's bulk writer, then moved into the ledger by shared SQL (see load-sql.ts). */
 export const STAGE_DDL = [
-  `CREATE TEMP TABLE stage_entries (id BIGINT, company_id INTEGER, location_id INTEGER, entry_date DATE, memo VARCHAR, is_posted BOOLEAN, ref VARCHAR)`,
-  `CREATE TEMP TABLE stage_lines (id BIGINT, entry_id BIGINT, company_id INTEGER, location_id INTEGER, account_id INTEGER,
+  `CREATE TEMP TABLE stage_entries (id BIGINT, company_id INTEGER, location_id INTEGER, entry_date DATE, memo ` +
+    `VARCHAR, is_posted BOOLEAN, ref VARCHAR)`,
+  `CREATE TEMP TABLE stage_lines (id BIGINT, entry_id BIGINT, company_id INTEGER, location_id INTEGER, account_id
+    INTEGER,
     tag_set_id INTEGER, entry_date DATE, is_posted BOOLEAN, amount_cents BIGINT)`,
 ];

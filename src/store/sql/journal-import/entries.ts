@@ -73,7 +73,8 @@ const KNOWN_OPTIONS =
 async function firstUnknownOption(s: SqlSession, cell: string, companyId: number): Promise<string> {
   const option = trim("split_part($2, ';', g.i)");
   const [r] = await s.query(
-    `SELECT option_id FROM (SELECT ${canonical(option)} AS option_id, ${option} AS o, g.i FROM generate_series(1, $3) AS g(i)) x
+    `SELECT option_id FROM (SELECT ${canonical(option)} AS option_id, ${option} AS o, g.i
+      FROM generate_series(1, $3) AS g(i)) x
     WHERE o <> '' AND option_id NOT IN (${KNOWN_OPTIONS}) ORDER BY i LIMIT 1`,
     [companyId, cell, cell.split(';').length],
   );
@@ -84,8 +85,10 @@ async function firstUnknownOption(s: SqlSession, cell: string, companyId: number
 const JOURNAL_CHECKS: readonly JournalCheck[] = [
   {
     guard: unknownIds('import_entries', 'location_id', KNOWN_LOCATIONS),
-    sql: `SELECT e.first_line AS line, e.ref, e.first_line, CAST(e.entry_date AS VARCHAR) AS entry_date, e.location_id FROM import_entries e
-             LEFT JOIN locations o ON o.id = e.location_id AND o.company_id = $1 WHERE o.id IS NULL ORDER BY e.first_line LIMIT 1`,
+    sql: `SELECT e.first_line AS line, e.ref, e.first_line, CAST(e.entry_date AS VARCHAR) AS entry_date, e.location_id
+      FROM import_entries e
+             LEFT JOIN locations o ON o.id = e.location_id AND o.company_id = $1 WHERE o.id IS NULL
+               ORDER BY e.first_line LIMIT 1`,
     failure: async (r, _s, c) => ({
       order: [int(r.line), 0, 0, 0],
       line: int(r.line),
@@ -94,7 +97,8 @@ const JOURNAL_CHECKS: readonly JournalCheck[] = [
   },
   {
     guard: unknownIds('import_line_keys', 'account_id', KNOWN_ACCOUNTS),
-    sql: `${LINE_OF_ENTRY}, l.account_id FROM import_entries e JOIN (SELECT l.line, l.ref, l.account_id FROM import_lines l
+    sql: `${LINE_OF_ENTRY}, l.account_id FROM import_entries e JOIN (SELECT l.line, l.ref, l.account_id
+      FROM import_lines l
              LEFT JOIN accounts a ON a.id = l.account_id AND a.company_id = $1 WHERE a.id IS NULL) l
            ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
     failure: async (r, s, c) => ({
@@ -105,7 +109,8 @@ const JOURNAL_CHECKS: readonly JournalCheck[] = [
   },
   {
     guard: unknownIds('import_line_keys', 'location_id', KNOWN_LOCATIONS),
-    sql: `${LINE_OF_ENTRY}, l.location_id FROM import_entries e JOIN (SELECT l.line, l.ref, l.location_id FROM import_lines l
+    sql: `${LINE_OF_ENTRY}, l.location_id FROM import_entries e JOIN (SELECT l.line, l.ref, l.location_id
+      FROM import_lines l
              LEFT JOIN locations o ON o.id = l.location_id AND o.company_id = $1 WHERE o.id IS NULL) l
            ON e.ref = l.ref WHERE l.location_id <> e.location_id ORDER BY e.first_line, l.line LIMIT 1`,
     failure: async (r, s, c) => ({
@@ -122,12 +127,15 @@ const JOURNAL_CHECKS: readonly JournalCheck[] = [
     failure: async (r, s, c) => ({
       order: [int(r.first_line), 1, int(r.line), 2],
       line: int(r.line),
-      reason: `${await lineName(s, r)}: unknown tracking option ${await firstUnknownOption(s, str(r.options), c)} for company ${c}`,
+      reason:
+        `${await lineName(s, r)}: unknown tracking option ${await firstUnknownOption(s, str(r.options), c)} for ` +
+        `company ${c}`,
     }),
   },
   {
     guard: `SELECT 1 AS x FROM (${SEVERAL_OF_A_CATEGORY}) d LIMIT 1`,
-    sql: `${LINE_OF_ENTRY}, l.category_id FROM import_entries e JOIN (SELECT l.line, l.ref, d.category_id FROM import_lines l
+    sql: `${LINE_OF_ENTRY}, l.category_id FROM import_entries e JOIN (SELECT l.line, l.ref, d.category_id
+      FROM import_lines l
              JOIN (${SEVERAL_OF_A_CATEGORY}) d ON l.options = d.options) l
            ON e.ref = l.ref ORDER BY e.first_line, l.line LIMIT 1`,
     byCompany: false,
@@ -181,7 +189,8 @@ export async function checkCompany(s: SqlSession, companyId: number): Promise<vo
   if (await firstRow(s, 'SELECT 1 AS x FROM companies WHERE id = $1', [companyId])) return;
   const r = (await firstRow(
     s,
-    `SELECT first_line AS line, ref, CAST(entry_date AS VARCHAR) AS entry_date FROM import_entries ORDER BY first_line LIMIT 1`,
+    `SELECT first_line AS line, ref, CAST(entry_date AS VARCHAR) AS entry_date FROM import_entries ` +
+      `ORDER BY first_line LIMIT 1`,
     [],
   ))!;
   throw new JournalLineError(int(r.line), `${entryName(r)}: unknown company ${companyId}`);
@@ -245,6 +254,7 @@ export async function checkReimports(
   const [entry] = await s.query('SELECT ref FROM import_entries WHERE first_line = $1', [int(first.line)]);
   throw new JournalLineError(
     int(first.line),
-    `entry ${str(entry?.ref ?? first.ref)} was already imported for company ${companyId} (an entry is never added twice)`,
+    `entry ${str(entry?.ref ?? first.ref)} was already imported for company ${companyId} (an entry is never ` +
+      `added twice)`,
   );
 }

@@ -23,7 +23,8 @@ const orElse = (fast: string, slow: string) => `(CASE WHEN ${fast} THEN true ELS
 
 /** A count of digits without leading zeros is a safe integer (at most 2^53 - 1). */
 const safeDigits = (digits: string) =>
-  `(length(ltrim(${digits}, '0')) < 16 OR (length(ltrim(${digits}, '0')) = 16 AND ltrim(${digits}, '0') <= '9007199254740991'))`;
+  `(length(ltrim(${digits}, '0')) < 16 OR (length(ltrim(${digits}, '0')) = 16 AND ltrim(${digits}, '0') <= ` +
+  `'9007199254740991'))`;
 const positiveInteger = (cell: string) => {
   const v = trim(cell);
   return orElse(
@@ -77,7 +78,8 @@ const posted = (p: string) =>
     `lower(${trim(p)}) IN ${TRUE_WORDS} OR lower(${trim(p)}) IN ('0', 'false', 'no', 'off')`,
   );
 const isPosted = (p: string) =>
-  `(CASE ${p} WHEN 'true' THEN true WHEN 'false' THEN false WHEN '' THEN true ELSE lower(${trim(p)}) IN ${TRUE_WORDS} END)`;
+  `(CASE ${p} WHEN 'true' THEN true WHEN 'false' THEN false WHEN '' THEN true ELSE lower(${trim(p)}) ` +
+  `IN ${TRUE_WORDS} END)`;
 
 /** A per-row check: its predicate over the cells, and its problem's text. */
 interface RowCheck {
@@ -115,7 +117,9 @@ const ROW_CHECKS: readonly RowCheck[] = [
     problem: `'amount "' || ${trim('amount')} || '" is not a decimal with at most 2 decimals'`,
     // A decimal's text keeps the cell's digits: no sign '+', no leading zeros, no exponent; NaN and infinities are out
     // of range.
-    usual: `amount_v BETWEEN -90071992547409.91 AND 90071992547409.91 AND scale(amount_v) <= 2 AND CAST(amount_v AS VARCHAR) = amount`,
+    usual:
+      `amount_v BETWEEN -90071992547409.91 AND 90071992547409.91 AND scale(amount_v) <= 2 AND CAST(amount_v AS ` +
+      `VARCHAR) = amount`,
   },
   // Its text names the first bad option (firstBadOption): found for the one row refused, not for every row.
   { ok: options('options'), problem: `'${'option'}'`, usual: 'options_plain' },
@@ -136,9 +140,11 @@ const CAST_FIRST = {
    * a regular expression); NULL otherwise, for the regular expressions to decide.
    */
   plainOptions: `CASE WHEN options = '' THEN true
-    WHEN length(options) = 32 THEN CASE WHEN options = lower(options) AND CAST(options AS uuid) IS NOT NULL THEN true END
+    WHEN length(options) = 32 THEN CASE WHEN options = lower(options) AND CAST(options AS uuid) IS NOT NULL
+      THEN true END
     WHEN length(options) = 65 AND substr(options, 33, 1) = ';' THEN CASE WHEN options = lower(options)
-      AND CAST(substr(options, 1, 32) AS uuid) IS NOT NULL AND CAST(substr(options, 34, 32) AS uuid) IS NOT NULL THEN true END END`,
+      AND CAST(substr(options, 1, 32) AS uuid) IS NOT NULL AND CAST(substr(options, 34, 32) AS uuid) IS NOT NULL
+      THEN true END END`,
 };
 
 /** The first option of a row's `options` cell that is not a GUID (the row is known to have one). */
@@ -157,8 +163,10 @@ async function firstBadOption(s: SqlSession, cell: string): Promise<string> {
  */
 const TAG_KEY: Record<Dialect, string> = {
   duckdb: `CASE WHEN options = '' THEN '' ELSE array_to_string(list_sort(list_distinct(list_transform(
-    list_filter(list_transform(string_split(options, ';'), lambda o: trim(o)), lambda o: o <> ''), lambda o: ${canonical('o')}))), ',') END`,
-  postgres: `CASE WHEN options = '' THEN '' ELSE COALESCE((SELECT string_agg(DISTINCT ${canonical('o')} COLLATE "C", ',' ORDER BY ${canonical('o')} COLLATE "C")
+    list_filter(list_transform(string_split(options, ';'), lambda o: trim(o)), lambda o: o <> ''),
+    lambda o: ${canonical('o')}))), ',') END`,
+  postgres: `CASE WHEN options = '' THEN ''
+    ELSE COALESCE((SELECT string_agg(DISTINCT ${canonical('o')} COLLATE "C", ',' ORDER BY ${canonical('o')} COLLATE "C")
     FROM (SELECT trim(x) AS o FROM unnest(string_to_array(options, ';')) AS x) u WHERE o <> ''), '') END`,
 };
 
@@ -196,9 +204,12 @@ function importRowsSql(
   // PostgreSQL would pull the checks up into each place that refers to them (OFFSET 0 keeps them computed once).
   const fence = dialect === 'postgres' ? ' OFFSET 0' : '';
   const casts = Object.entries(CAST_FIRST.casts);
-  const cells = `SELECT ${keep}${JOURNAL_COLUMNS.map((c) => `${raw(c)} AS ${c}`).join(', ')}, ${breaks} AS breaks FROM ${source}`;
+  const cells =
+    `SELECT ${keep}${JOURNAL_COLUMNS.map((c) => `${raw(c)} AS ${c}`).join(', ')}, ${breaks} AS breaks ` +
+    `FROM ${source}`;
   const typed = castFirst
-    ? `SELECT *, ${casts.map(([c, type]) => `CAST(${c} AS ${type}) AS ${c}_v`).join(', ')}, ${CAST_FIRST.plainOptions} AS options_plain
+    ? `SELECT *, ${casts.map(([c, type]) => `CAST(${c} AS ${type}) AS ${c}_v`).join(', ')}, ${CAST_FIRST.plainOptions}
+      AS options_plain
     FROM (${cells}) c${fence}`
     : `SELECT * FROM (${cells}) c${fence}`;
   const value = (c: keyof typeof CAST_FIRST.casts) => (castFirst ? `${c}_v` : `CAST(${c} AS ${CAST_FIRST.casts[c]})`);
@@ -213,10 +224,13 @@ function importRowsSql(
     : `(SELECT *, ${ROW_CHECKS.map((c, i) => `${c.ok} AS ok${i}`).join(', ')} FROM (${typed}) t${fence}) f`;
   const checked = (check: number, v: string) => (castFirst ? v : `CASE WHEN ${checks[check]} THEN ${v} END`);
   return `CREATE TEMP TABLE import_rows AS
-    SELECT ${line}${trimmed('entry')} AS ref, ${checked(1, value('date'))} AS entry_date, ${checked(2, value('location'))} AS location_id,
-           ${checked(3, value('account'))} AS account_id, ${checked(4, castFirst ? AMOUNT_V_CENTS : cents('amount'))} AS amount_cents,
+    SELECT ${line}${trimmed('entry')} AS ref, ${checked(1, value('date'))} AS entry_date,
+      ${checked(2, value('location'))} AS location_id,
+           ${checked(3, value('account'))} AS account_id, ${checked(4, castFirst ? AMOUNT_V_CENTS : cents('amount'))}
+             AS amount_cents,
            options, NULLIF(${trimmed('memo')}, '') AS memo, ${isPosted('posted')} AS is_posted,
-           CASE ${ROW_CHECKS.map((c, i) => `WHEN NOT ${checks[i]} THEN ${c.problem}`).join(' ')} END AS problem, CAST(breaks AS BIGINT) AS breaks
+           CASE ${ROW_CHECKS.map((c, i) => `WHEN NOT ${checks[i]} THEN ${c.problem}`).join(' ')} END AS problem,
+             CAST(breaks AS BIGINT) AS breaks
       FROM ${rows}`;
 }
 
@@ -226,7 +240,8 @@ function importRowsSql(
  */
 function lineOf(ordinal: string, breaks: boolean): string {
   return breaks
-    ? `${ordinal} + 2 + COALESCE(SUM(breaks) OVER (ORDER BY ${ordinal} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)`
+    ? `${ordinal} + 2 + COALESCE(SUM(breaks) OVER (ORDER BY ${ordinal} ROWS BETWEEN UNBOUNDED PRECEDING ` +
+        `AND 1 PRECEDING), 0)`
     : `${ordinal} + 2`;
 }
 
@@ -272,7 +287,8 @@ const LINE_KEYS_SQL =
 
 /** Each distinct options cell of the journal (a journal repeats a few) with its tag key. */
 const CELLS_SQL = (dialect: Dialect) =>
-  `CREATE TEMP TABLE import_cells AS SELECT options, ${TAG_KEY[dialect]} AS tag_key FROM (SELECT DISTINCT options FROM import_line_keys) c`;
+  `CREATE TEMP TABLE import_cells AS SELECT options, ${TAG_KEY[dialect]} AS tag_key ` +
+  `FROM (SELECT DISTINCT options FROM import_line_keys) c`;
 
 /**
  * Each option of each cell, canonical (32 lowercase hex), repeats kept: the option checks look at the cells, not at

@@ -17,7 +17,8 @@ export async function registerTagSets(s: SqlSession, companyId: number): Promise
   const first = await nextId(s, 'tag_sets');
   await s.query(
     `INSERT INTO tag_sets (id, company_id, tag_key)
-    SELECT CAST($2 AS BIGINT) - 1 + ROW_NUMBER() OVER (ORDER BY k.tag_key), CAST($1 AS INTEGER), k.tag_key FROM (SELECT DISTINCT tag_key FROM import_cells) k
+    SELECT CAST($2 AS BIGINT) - 1 + ROW_NUMBER() OVER (ORDER BY k.tag_key), CAST($1 AS INTEGER), k.tag_key
+      FROM (SELECT DISTINCT tag_key FROM import_cells) k
      WHERE NOT EXISTS (SELECT 1 FROM tag_sets t WHERE t.company_id = $1 AND t.tag_key = k.tag_key)`,
     [companyId, first],
   );
@@ -48,7 +49,9 @@ const TAG_SET_OF: Record<
   },
   postgres: {
     id: 't.id',
-    join: 'JOIN (SELECT c.options, t.id FROM import_cells c JOIN tag_sets t ON t.company_id = $1 AND t.tag_key = c.tag_key) t ON t.options = l.options',
+    join:
+      'JOIN (SELECT c.options, t.id FROM import_cells c JOIN tag_sets t ON t.company_id = $1 ' +
+      'AND t.tag_key = c.tag_key) t ON t.options = l.options',
   },
 };
 
@@ -90,14 +93,17 @@ export async function stageJournal(s: SqlSession, dialect: Dialect, companyId: n
   for (const ddl of STAGE_DDL) await s.query(ddl);
   await s.query(
     `INSERT INTO stage_entries (id, company_id, location_id, entry_date, memo, is_posted, ref)
-    SELECT CAST($2 AS BIGINT) + first_line, CAST($1 AS INTEGER), location_id, entry_date, memo, is_posted, ref FROM import_entries`,
+    SELECT CAST($2 AS BIGINT) + first_line, CAST($1 AS INTEGER), location_id, entry_date, memo, is_posted, ref
+      FROM import_entries`,
     [companyId, entryBase],
   );
   if (tagSet.prepare !== undefined) await s.query(tagSet.prepare(companyId));
   const entry = LINE_ENTRY[dialect];
   await s.query(
-    `INSERT INTO stage_lines (id, entry_id, company_id, location_id, account_id, tag_set_id, entry_date, is_posted, amount_cents)
-    SELECT CAST($3 AS BIGINT) + l.line, CAST($2 AS BIGINT) + ${entry.firstLine}, CAST($1 AS INTEGER), l.location_id, l.account_id, ${tagSet.id}, l.entry_date, ${entry.posted}, l.amount_cents
+    `INSERT INTO stage_lines (id, entry_id, company_id, location_id, account_id, tag_set_id, entry_date, is_posted,
+      amount_cents)
+    SELECT CAST($3 AS BIGINT) + l.line, CAST($2 AS BIGINT) + ${entry.firstLine}, CAST($1 AS INTEGER), l.location_id,
+      l.account_id, ${tagSet.id}, l.entry_date, ${entry.posted}, l.amount_cents
       FROM ${entry.lines} ${tagSet.join}`,
     [companyId, entryBase, lineBase],
   );
@@ -110,13 +116,15 @@ export async function checkAccountMonths(s: SqlSession, companyId: number): Prom
   if (!over) return;
   const r = await firstRow(
     s,
-    `SELECT l.line FROM import_entries e JOIN (SELECT line, ref FROM import_lines WHERE account_id = $1) l ON e.ref = l.ref
+    `SELECT l.line FROM import_entries e JOIN (SELECT line, ref FROM import_lines WHERE account_id = $1) l
+      ON e.ref = l.ref
     WHERE e.is_posted AND CAST(e.entry_date AS VARCHAR) LIKE $2 ORDER BY e.first_line, l.line LIMIT 1`,
     [over.accountId, `${over.month}%`],
   );
   throw new JournalLineError(
     r ? int(r.line) : 2,
-    `account ${over.accountId} would total more than 2^53 - 1 cents in ${over.month} (the largest amount a report can show exactly)`,
+    `account ${over.accountId} would total more than 2^53 - 1 cents in ${over.month} (the largest amount a ` +
+      `report can show exactly)`,
   );
 }
 
