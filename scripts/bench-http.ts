@@ -22,6 +22,7 @@
  * --mirror-sink` against nginx direct (scripts/bench/nginx-mirror.ts).
  * `--only overhead,startup,memory,instances,compare,shadow,mirror` picks sections.
  */
+import { PRODUCTION_NODE_ARGS } from './lib/production-start.ts';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -45,7 +46,6 @@ const SCENARIOS = [
   { name: 'POST echo', method: 'POST', path: '/json/reply/EchoRequest', body: '{"Message":"hello"}' },
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
-const PATH = SCENARIOS[0].path;
 /** `app` is the production process (`node dist/src/start.js`); the others are anchors answering the same bytes. */
 const TARGETS = ['node:http', 'express', 'fastify', 'app'] as const;
 type Target = (typeof TARGETS)[number];
@@ -178,7 +178,10 @@ function startChild(target: ChildTarget, answer?: Answer): Promise<Served> {
 async function startProduction(): Promise<Served> {
   execFileSync(process.execPath, [fileURLToPath(new URL('./ensure-build.mjs', import.meta.url))], { stdio: 'inherit' });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-app-'));
-  const server = await spawnServer([process.execPath, 'dist/src/start.js'], { dataDir, env: { LOG_LEVEL: 'info' } });
+  const server = await spawnServer([process.execPath, ...PRODUCTION_NODE_ARGS], {
+    dataDir,
+    env: { LOG_LEVEL: 'info' },
+  });
   server.child.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   await Promise.race([
     server.ready,

@@ -12,6 +12,7 @@
  * read),
  * and its peak (VmHWM) after echo and report load at 50 connections.
  */
+import { PRODUCTION_NODE_ARGS } from '../lib/production-start.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,7 @@ const ECHO = '/v1/echo/hello';
 const ANCHOR_LISTEN =
   "listen(Number(process.env.PORT), process.env.HOST, () => console.log('listening on http://' + " +
   "process.env.HOST + ':' + process.env.PORT))";
-const PRODUCTION = [process.execPath, 'dist/src/start.js'] as const;
+const PRODUCTION = [process.execPath, ...PRODUCTION_NODE_ARGS] as const;
 const BARE_NODE = [
   process.execPath,
   '-e',

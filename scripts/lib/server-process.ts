@@ -3,6 +3,7 @@
  * (`node dist/src/start.js`, built first by scripts/ensure-build.mjs as `npm start` does) or any command line.
  * Resolves when the process prints "listening on <url>"; stop() sends SIGTERM and waits, kill() SIGKILLs.
  */
+import { PRODUCTION_NODE_ARGS } from './production-start.ts';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -89,12 +90,12 @@ export function startServerProcess(
   });
 }
 
-/** `node dist/src/start.js` in `cwd` (the repository, or a production install of it). */
+/** `node dist/src/start.js` in `cwd` (the repository, or a production install of it), with npm start's options. */
 export function startProductionServer(
   env: Record<string, string | undefined>,
   cwd = REPO_ROOT,
 ): Promise<ServerProcess> {
-  return startServerProcess(process.execPath, ['dist/src/start.js'], { cwd, env: productionEnv(env) });
+  return startServerProcess(process.execPath, [...PRODUCTION_NODE_ARGS], { cwd, env: productionEnv(env) });
 }
 
 /**
