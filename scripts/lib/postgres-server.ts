@@ -38,7 +38,8 @@ export async function startPostgresServer(
     if (!existsSync(join(PG_BIN_DIR, bin))) {
       throw new Error(
         `PostgreSQL binaries not found: ${join(PG_BIN_DIR, bin)} is missing. Install PostgreSQL 15 ` +
-          '(apt-get install postgresql-15), point PG_BIN_DIR at its bin directory, or set SKIP_POSTGRES=1 to skip the PostgreSQL tests.',
+          '(apt-get install postgresql-15), point PG_BIN_DIR at its bin directory, or set SKIP_POSTGRES=1 to ' +
+          'skip the PostgreSQL tests.',
       );
     }
   }
@@ -63,7 +64,9 @@ export async function startPostgresServer(
   const port = await freePort();
   if (fresh)
     await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C']);
-  const options = `-p ${port} -k ${sock} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const options =
+    `-p ${port} -k ${sock} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c ` +
+    `full_page_writes=off`;
   let running = false;
   const createDatabase = async (name: string): Promise<string> => {
     if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`);

@@ -87,21 +87,25 @@ export function journalImport(name: string, open: () => Promise<LedgerStore>) {
     });
     afterEach(async () => store.close());
 
-    it('loads a journal of several chunks, entries interleaved, with the figures of the same batch; progress is told each step in order', async () => {
-      const told: ImportProgress[] = [];
-      expect(
-        await importLedgerCsv(store, csvOf(rows), { companyId: RANDOM_COMPANY, progress: (at) => told.push(at) }),
-      ).to.equal(ENTRIES);
-      expect([...new Set(told.map((t) => t.name))]).to.deep.equal([...IMPORT_STEPS]);
-      expect(
-        told.map((t) => t.step + t.fraction),
-        'never goes back',
-      ).to.deep.equal(told.map((t) => t.step + t.fraction).sort((x, y) => x - y));
-      expect(told.every((t) => t.fraction >= 0 && t.fraction <= 1 && IMPORT_STEPS[t.step] === t.name)).to.equal(true);
-      expect(await store.sumPnlByAccountMonth(all)).to.deep.equal(expectedTotals(ledger, all));
-      const filtered = { ...all, optionGroups: [[OPTIONS_A[1]!]] };
-      expect(await store.sumPnlByAccountMonth(filtered)).to.deep.equal(expectedTotals(ledger, filtered));
-    });
+    it(
+      'loads a journal of several chunks, entries interleaved, with the figures of the same batch; progress is ' +
+        'told each step in order',
+      async () => {
+        const told: ImportProgress[] = [];
+        expect(
+          await importLedgerCsv(store, csvOf(rows), { companyId: RANDOM_COMPANY, progress: (at) => told.push(at) }),
+        ).to.equal(ENTRIES);
+        expect([...new Set(told.map((t) => t.name))]).to.deep.equal([...IMPORT_STEPS]);
+        expect(
+          told.map((t) => t.step + t.fraction),
+          'never goes back',
+        ).to.deep.equal(told.map((t) => t.step + t.fraction).sort((x, y) => x - y));
+        expect(told.every((t) => t.fraction >= 0 && t.fraction <= 1 && IMPORT_STEPS[t.step] === t.name)).to.equal(true);
+        expect(await store.sumPnlByAccountMonth(all)).to.deep.equal(expectedTotals(ledger, all));
+        const filtered = { ...all, optionGroups: [[OPTIONS_A[1]!]] };
+        expect(await store.sumPnlByAccountMonth(filtered)).to.deep.equal(expectedTotals(ledger, filtered));
+      },
+    );
 
     it('names the line of each set-based refusal near the end of a long file, and writes nothing', async () => {
       const firstRowOf = (ref: string, r: string[][]) => r.findIndex((x) => x[0] === ref);
@@ -110,7 +114,8 @@ export function journalImport(name: string, open: () => Promise<LedgerStore>) {
       cases.push({
         ...account,
         pattern: new RegExp(
-          `\\(entry ${account.ref}, [0-9-]+, its \\d(st|nd|rd|th) line\\): unknown account 9999 for company ${RANDOM_COMPANY}`,
+          `\\(entry ${account.ref}, [0-9-]+, its \\d(st|nd|rd|th) line\\): unknown account 9999 for ` +
+            `company ${RANDOM_COMPANY}`,
         ),
       });
       const unbalanced = edited(-5, (r) => [...r.slice(0, 4), (Number(r[4]) + 0.01).toFixed(2), ...r.slice(5)]);
@@ -154,43 +159,48 @@ export function journalImport(name: string, open: () => Promise<LedgerStore>) {
       const located = edited(-1, (r) => [r[0]!, r[1]!, '99', ...r.slice(3)]);
       expect((await refusal(store, located.rows)).message).to.match(
         new RegExp(
-          `^line ${located.line} \\(entry ${located.ref}, [0-9-]+, its \\d(st|nd|rd|th) line\\): unknown location 99 for company`,
+          `^line ${located.line} \\(entry ${located.ref}, [0-9-]+, its \\d(st|nd|rd|th) line\\): unknown ` +
+            `location 99 for company`,
         ),
       );
       expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
     });
 
-    it("checks each row's formats in the engine: the first bad row is named with its reason, however far into the file", async () => {
-      const at = rows.length - 7;
-      const bad = (cells: Partial<Record<number, string>>) =>
-        rows.map((r, i) => (i === at ? r.map((c, k) => cells[k] ?? c) : r));
-      const cases: [Partial<Record<number, string>>, string][] = [
-        [{ 0: ' ' }, 'entry is empty'],
-        [{ 1: '2024-02-30' }, 'date "2024-02-30" is not a valid YYYY-MM-DD date'],
-        [{ 1: '0099-01-01' }, 'date "0099-01-01" is not a valid YYYY-MM-DD date'],
-        [{ 2: '0' }, 'location "0" must be a positive integer'],
-        [{ 3: '12a' }, 'account "12a" must be a positive integer'],
-        [{ 3: '9007199254740992' }, 'account "9007199254740992" must be a positive integer'],
-        [{ 4: '1.234' }, 'amount "1.234" is not a decimal with at most 2 decimals'],
-        [{ 4: '90071992547409.92' }, 'amount "90071992547409.92" is not a decimal with at most 2 decimals'],
-        [{ 5: `${OPTIONS_A[0]}; not-a-guid ;${OPTIONS_B[0]}` }, 'option "not-a-guid" is not a GUID'],
-        [{ 7: 'Maybe' }, 'posted "maybe" must be true or false'],
-        // Forms the engines' own casts would read (PostgreSQL's are read first), refused as the format says.
-        [{ 1: '2024-1-5' }, 'date "2024-1-5" is not a valid YYYY-MM-DD date'],
-        [{ 1: '20240105' }, 'date "20240105" is not a valid YYYY-MM-DD date'],
-        [{ 1: 'infinity' }, 'date "infinity" is not a valid YYYY-MM-DD date'],
-        [{ 2: '+2' }, 'location "+2" must be a positive integer'],
-        [{ 3: '-3' }, 'account "-3" must be a positive integer'],
-        [{ 4: '1e3' }, 'amount "1e3" is not a decimal with at most 2 decimals'],
-        [{ 4: 'NaN' }, 'amount "NaN" is not a decimal with at most 2 decimals'],
-        [{ 4: 'Infinity' }, 'amount "Infinity" is not a decimal with at most 2 decimals'],
-        [{ 4: '.5' }, 'amount ".5" is not a decimal with at most 2 decimals'],
-      ];
-      for (const [cells, reason] of cases) {
-        expect((await refusal(store, bad(cells))).message, reason).to.equal(`line ${lineOf(at)}: ${reason}`);
-      }
-      expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
-    });
+    it(
+      "checks each row's formats in the engine: the first bad row is named with its reason, however far into the " +
+        'file',
+      async () => {
+        const at = rows.length - 7;
+        const bad = (cells: Partial<Record<number, string>>) =>
+          rows.map((r, i) => (i === at ? r.map((c, k) => cells[k] ?? c) : r));
+        const cases: [Partial<Record<number, string>>, string][] = [
+          [{ 0: ' ' }, 'entry is empty'],
+          [{ 1: '2024-02-30' }, 'date "2024-02-30" is not a valid YYYY-MM-DD date'],
+          [{ 1: '0099-01-01' }, 'date "0099-01-01" is not a valid YYYY-MM-DD date'],
+          [{ 2: '0' }, 'location "0" must be a positive integer'],
+          [{ 3: '12a' }, 'account "12a" must be a positive integer'],
+          [{ 3: '9007199254740992' }, 'account "9007199254740992" must be a positive integer'],
+          [{ 4: '1.234' }, 'amount "1.234" is not a decimal with at most 2 decimals'],
+          [{ 4: '90071992547409.92' }, 'amount "90071992547409.92" is not a decimal with at most 2 decimals'],
+          [{ 5: `${OPTIONS_A[0]}; not-a-guid ;${OPTIONS_B[0]}` }, 'option "not-a-guid" is not a GUID'],
+          [{ 7: 'Maybe' }, 'posted "maybe" must be true or false'],
+          // Forms the engines' own casts would read (PostgreSQL's are read first), refused as the format says.
+          [{ 1: '2024-1-5' }, 'date "2024-1-5" is not a valid YYYY-MM-DD date'],
+          [{ 1: '20240105' }, 'date "20240105" is not a valid YYYY-MM-DD date'],
+          [{ 1: 'infinity' }, 'date "infinity" is not a valid YYYY-MM-DD date'],
+          [{ 2: '+2' }, 'location "+2" must be a positive integer'],
+          [{ 3: '-3' }, 'account "-3" must be a positive integer'],
+          [{ 4: '1e3' }, 'amount "1e3" is not a decimal with at most 2 decimals'],
+          [{ 4: 'NaN' }, 'amount "NaN" is not a decimal with at most 2 decimals'],
+          [{ 4: 'Infinity' }, 'amount "Infinity" is not a decimal with at most 2 decimals'],
+          [{ 4: '.5' }, 'amount ".5" is not a decimal with at most 2 decimals'],
+        ];
+        for (const [cells, reason] of cases) {
+          expect((await refusal(store, bad(cells))).message, reason).to.equal(`line ${lineOf(at)}: ${reason}`);
+        }
+        expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
+      },
+    );
 
     it('reads numbers with leading zeros and signed amounts as their values', async () => {
       const spelled = rows.map((r) => [
@@ -205,51 +215,61 @@ export function journalImport(name: string, open: () => Promise<LedgerStore>) {
       expect(await store.sumPnlByAccountMonth(all)).to.deep.equal(expectedTotals(ledger, all));
     });
 
-    it('reads GUIDs in every accepted form, spaces around cells, quoted cells spanning lines, CRLF and a BOM; lines count the breaks in cells', async () => {
-      const braced = (id: string) =>
-        `{${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20).toUpperCase()}}`;
-      const spaced = (cell: string) => ` ${cell} `; // cells are trimmed
-      const spelled = rows.map((r, i) =>
-        i % 2 === 0
-          ? [
-              ...r.slice(0, 5).map(spaced),
-              r[5]!
-                .split(';')
-                .map((o) => (o ? braced(o) : o))
-                .join(' ; '),
-              r[6] ? `${r[6]}\nsecond line, "quoted"` : '',
-              spaced(r[7]!),
-            ]
-          : r,
-      );
-      const text = `\uFEFF${csvOf(spelled).replace(/\n/g, '\r\n')}\r\n\r\n`;
-      expect(await importLedgerCsv(store, text, { companyId: RANDOM_COMPANY })).to.equal(ENTRIES);
-      const filtered = { ...all, optionGroups: [[OPTIONS_A[1]!], [OPTIONS_B[0]!]] };
-      expect(await store.sumPnlByAccountMonth(filtered)).to.deep.equal(expectedTotals(ledger, filtered));
-      // A refusal near the end names the physical line: every quoted memo before it added one.
-      const late = spelled.map((r) => [...r]);
-      const k = (late.length - 3) % 2 === 1 ? late.length - 3 : late.length - 4; // a row left as it was (no quotes)
-      late[k]![3] = '9999';
-      const csv = csvOf(late);
-      const line = csv.slice(0, csv.indexOf(late[k]!.join(','))).split('\n').length;
-      expect(line).to.be.greaterThan(lineOf(k));
-      expect(
-        ((await importLedgerCsv(store, csv, { companyId: RANDOM_COMPANY }).catch((e: Error) => e)) as Error).message,
-      ).to.match(new RegExp(`^line ${line} \\(entry .*\\): unknown account 9999`));
-    });
+    it(
+      'reads GUIDs in every accepted form, spaces around cells, quoted cells spanning lines, CRLF and a BOM; ' +
+        'lines count the breaks in cells',
+      async () => {
+        const braced = (id: string) =>
+          `{${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-` +
+          `${id.slice(20).toUpperCase()}}`;
+        const spaced = (cell: string) => ` ${cell} `; // cells are trimmed
+        const spelled = rows.map((r, i) =>
+          i % 2 === 0
+            ? [
+                ...r.slice(0, 5).map(spaced),
+                r[5]!
+                  .split(';')
+                  .map((o) => (o ? braced(o) : o))
+                  .join(' ; '),
+                r[6] ? `${r[6]}\nsecond line, "quoted"` : '',
+                spaced(r[7]!),
+              ]
+            : r,
+        );
+        const text = `\uFEFF${csvOf(spelled).replace(/\n/g, '\r\n')}\r\n\r\n`;
+        expect(await importLedgerCsv(store, text, { companyId: RANDOM_COMPANY })).to.equal(ENTRIES);
+        const filtered = { ...all, optionGroups: [[OPTIONS_A[1]!], [OPTIONS_B[0]!]] };
+        expect(await store.sumPnlByAccountMonth(filtered)).to.deep.equal(expectedTotals(ledger, filtered));
+        // A refusal near the end names the physical line: every quoted memo before it added one.
+        const late = spelled.map((r) => [...r]);
+        const k = (late.length - 3) % 2 === 1 ? late.length - 3 : late.length - 4; // a row left as it was (no quotes)
+        late[k]![3] = '9999';
+        const csv = csvOf(late);
+        const line = csv.slice(0, csv.indexOf(late[k]!.join(','))).split('\n').length;
+        expect(line).to.be.greaterThan(lineOf(k));
+        expect(
+          ((await importLedgerCsv(store, csv, { companyId: RANDOM_COMPANY }).catch((e: Error) => e)) as Error).message,
+        ).to.match(new RegExp(`^line ${line} \\(entry .*\\): unknown account 9999`));
+      },
+    );
 
-    it('refuses a blank line between rows and a row of another width at its line (blank lines at the end are fine)', async () => {
-      const text = csvOf(rows.slice(0, 10));
-      const lines = text.split('\n');
-      const blank = [...lines.slice(0, 6), '', ...lines.slice(6)].join('\n');
-      expect((await refusal(store, [], blank)).message).to.match(/^line 7: malformed CSV: an empty line between rows/);
-      const short = [...lines.slice(0, 8), 'R9,2024-01-01,71,1000', ...lines.slice(8)].join('\n');
-      expect((await refusal(store, [], short)).message).to.match(/^line 9: malformed CSV: /);
-      expect((await refusal(store, [], `${text}X1,2024-01-05,71,"1000,-1\n`)).message).to.match(
-        /^line 12: malformed CSV: /,
-      );
-      expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
-    });
+    it(
+      'refuses a blank line between rows and a row of another width at its line (blank lines at the end are ' + 'fine)',
+      async () => {
+        const text = csvOf(rows.slice(0, 10));
+        const lines = text.split('\n');
+        const blank = [...lines.slice(0, 6), '', ...lines.slice(6)].join('\n');
+        expect((await refusal(store, [], blank)).message).to.match(
+          /^line 7: malformed CSV: an empty line between rows/,
+        );
+        const short = [...lines.slice(0, 8), 'R9,2024-01-01,71,1000', ...lines.slice(8)].join('\n');
+        expect((await refusal(store, [], short)).message).to.match(/^line 9: malformed CSV: /);
+        expect((await refusal(store, [], `${text}X1,2024-01-05,71,"1000,-1\n`)).message).to.match(
+          /^line 12: malformed CSV: /,
+        );
+        expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
+      },
+    );
 
     it('refuses a journal for a company that does not exist at its first line', async () => {
       const err = await importLedgerCsv(store, csvOf(rows.slice(0, 3)), { companyId: 99 }).then(

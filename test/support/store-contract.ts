@@ -50,7 +50,10 @@ S2,2024-01-15,20,1000,500,,
 "F 1",2024-02-12,10,1000,-450.50,,
 `;
 
-const REFERENCE_CSV = `kind,id,company_id,name,type,number,parent_id,standard_account_id,category_id,base_currency,time_zone
+const REFERENCE_CSV = `${[
+  'kind,id,company_id,name,type,number,parent_id',
+  'standard_account_id,category_id,base_currency,time_zone',
+].join(',')}
 company,1,,Csv Co,,,,,,USD,America/New_York
 location,10,1,Downtown,,,,,,,
 location,20,1,Airport,,,,,,,
@@ -116,15 +119,18 @@ export function contract(name: string, open: () => Promise<TestStore>): void {
         expect(await store.getCatalog(99)).to.equal(undefined);
       });
 
-      it('shows reference data loaded after an earlier read (no stale catalog), and a company loaded after a miss', async () => {
-        expect((await store.getCatalog(1))!.locations).to.have.length(2);
-        await store.load({
-          locations: [{ id: 30, companyId: 1, name: 'Harbor' }],
-          companies: [{ id: 99, name: 'Late Co', baseCurrency: 'USD', fiscalYearStartMonth: 1, timeZone: 'UTC' }],
-        });
-        expect((await store.getCatalog(1))!.locations.map((l) => l.id)).to.deep.equal([10, 20, 30]);
-        expect((await store.getCatalog(99))!.company.name).to.equal('Late Co');
-      });
+      it(
+        'shows reference data loaded after an earlier read (no stale catalog), and a company loaded after a ' + 'miss',
+        async () => {
+          expect((await store.getCatalog(1))!.locations).to.have.length(2);
+          await store.load({
+            locations: [{ id: 30, companyId: 1, name: 'Harbor' }],
+            companies: [{ id: 99, name: 'Late Co', baseCurrency: 'USD', fiscalYearStartMonth: 1, timeZone: 'UTC' }],
+          });
+          expect((await store.getCatalog(1))!.locations.map((l) => l.id)).to.deep.equal([10, 20, 30]);
+          expect((await store.getCatalog(99))!.company.name).to.equal('Late Co');
+        },
+      );
 
       it('request A: Jan 1 - Feb 29 2024, all locations', async () => {
         expect(await store.sumPnlByAccountMonth(q('2024-01-01', '2024-02-29'))).to.deep.equal(REQUEST_A);
@@ -273,66 +279,73 @@ export function contract(name: string, open: () => Promise<TestStore>): void {
         expect(await store.getCatalog(1)).to.equal(undefined);
       });
 
-      it('refuses unknown references, two options of one category and bad dates, and keeps earlier data intact', async () => {
-        await store.load(workedExampleBatch);
-        const bad: LedgerBatch[] = [
-          { entries: [{ companyId: 1, locationId: 99, date: '2024-01-01', lines: [{ accountId: 4000, cents: 0 }] }] },
-          { entries: [{ companyId: 1, locationId: 10, date: '2024-01-01', lines: [{ accountId: 4242, cents: 0 }] }] },
-          { entries: [{ companyId: 1, locationId: 10, date: '2024-02-30', lines: [{ accountId: 4000, cents: 0 }] }] },
-          {
-            entries: [
-              {
-                companyId: 1,
-                locationId: 10,
-                date: '2024-01-01',
-                lines: [{ accountId: 4000, cents: 0, trackingOptionIds: [DINE_IN, DELIVERY] }],
-              },
-            ],
-          },
-          {
-            locations: [{ id: 30, companyId: 1, name: 'New' }],
-            entries: [
-              {
-                companyId: 1,
-                locationId: 30,
-                date: '2024-01-01',
-                lines: [
-                  { accountId: 4000, cents: -5 },
-                  { accountId: 1000, cents: 4 },
-                ],
-              },
-            ],
-          },
-        ];
-        const patterns = [
-          /unknown location 99/,
-          /unknown account 4242/,
-          /invalid date "2024-02-30"/,
-          /more than one option/,
-          /do not balance/,
-        ];
-        for (const [i, b] of bad.entries()) {
-          const err = await store.load(b).then(
-            () => undefined,
-            (e: unknown) => e,
-          );
-          expect(err, `batch ${i}`).to.be.instanceOf(LedgerValidationError);
-          expect((err as Error).message).to.match(patterns[i]!);
-        }
-        expect((await store.getCatalog(1))!.locations.map((l) => l.id)).to.deep.equal([10, 20]);
-        expect(await store.sumPnlByAccountMonth(q('2024-01-01', '2024-02-29'))).to.deep.equal(REQUEST_A);
-      });
+      it(
+        'refuses unknown references, two options of one category and bad dates, and keeps earlier data ' + 'intact',
+        async () => {
+          await store.load(workedExampleBatch);
+          const bad: LedgerBatch[] = [
+            { entries: [{ companyId: 1, locationId: 99, date: '2024-01-01', lines: [{ accountId: 4000, cents: 0 }] }] },
+            { entries: [{ companyId: 1, locationId: 10, date: '2024-01-01', lines: [{ accountId: 4242, cents: 0 }] }] },
+            { entries: [{ companyId: 1, locationId: 10, date: '2024-02-30', lines: [{ accountId: 4000, cents: 0 }] }] },
+            {
+              entries: [
+                {
+                  companyId: 1,
+                  locationId: 10,
+                  date: '2024-01-01',
+                  lines: [{ accountId: 4000, cents: 0, trackingOptionIds: [DINE_IN, DELIVERY] }],
+                },
+              ],
+            },
+            {
+              locations: [{ id: 30, companyId: 1, name: 'New' }],
+              entries: [
+                {
+                  companyId: 1,
+                  locationId: 30,
+                  date: '2024-01-01',
+                  lines: [
+                    { accountId: 4000, cents: -5 },
+                    { accountId: 1000, cents: 4 },
+                  ],
+                },
+              ],
+            },
+          ];
+          const patterns = [
+            /unknown location 99/,
+            /unknown account 4242/,
+            /invalid date "2024-02-30"/,
+            /more than one option/,
+            /do not balance/,
+          ];
+          for (const [i, b] of bad.entries()) {
+            const err = await store.load(b).then(
+              () => undefined,
+              (e: unknown) => e,
+            );
+            expect(err, `batch ${i}`).to.be.instanceOf(LedgerValidationError);
+            expect((err as Error).message).to.match(patterns[i]!);
+          }
+          expect((await store.getCatalog(1))!.locations.map((l) => l.id)).to.deep.equal([10, 20]);
+          expect(await store.sumPnlByAccountMonth(q('2024-01-01', '2024-02-29'))).to.deep.equal(REQUEST_A);
+        },
+      );
     });
 
     describe('settings: report link secret', () => {
-      it('linkSecret() creates one random secret on first use and returns it ever after, even to concurrent callers', async () => {
-        const concurrent = await Promise.all([store.linkSecret(), store.linkSecret(), store.linkSecret()]);
-        expect(new Set(concurrent).size).to.equal(1);
-        expect(concurrent[0]).to.match(/^[A-Za-z0-9_-]{43}$/);
-        expect(await store.linkSecret()).to.equal(concurrent[0]);
-        await store.migrate();
-        expect(await store.linkSecret()).to.equal(concurrent[0]);
-      });
+      it(
+        'linkSecret() creates one random secret on first use and returns it ever after, even to concurrent ' +
+          'callers',
+        async () => {
+          const concurrent = await Promise.all([store.linkSecret(), store.linkSecret(), store.linkSecret()]);
+          expect(new Set(concurrent).size).to.equal(1);
+          expect(concurrent[0]).to.match(/^[A-Za-z0-9_-]{43}$/);
+          expect(await store.linkSecret()).to.equal(concurrent[0]);
+          await store.migrate();
+          expect(await store.linkSecret()).to.equal(concurrent[0]);
+        },
+      );
     });
 
     describe('demo ledger', () => {

@@ -81,7 +81,7 @@ export function workedExample(name: string, open: () => Promise<OpenedStore>): v
             Locations: [],
           });
           expect(body.Url).to.match(
-            /^http:\/\/127\.0\.0\.1:\d+\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/,
+            /^http:\/\/127\.0\.0\.1:\d+\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\/[\w-]+\.[\w-]{43}$/,
           );
         });
 

@@ -60,19 +60,27 @@ describe('dependency direction in src/', () => {
     ).to.deep.equal([]);
   });
 
-  it('When reports/ (the pure engine) and formats/ are read, then they import nothing from http/, services/, soap/ or app.ts', () => {
-    expect(importsFrom('reports', ['http', 'services', 'soap', 'formats', 'auth', 'app.ts'])).to.deep.equal([]);
-    expect(importsFrom('formats', ['http', 'services', 'soap', 'app.ts'])).to.deep.equal([]);
-  });
+  it(
+    'When reports/ (the pure engine) and formats/ are read, then they import nothing from http/, services/, soap/ ' +
+      'or app.ts',
+    () => {
+      expect(importsFrom('reports', ['http', 'services', 'soap', 'formats', 'auth', 'app.ts'])).to.deep.equal([]);
+      expect(importsFrom('formats', ['http', 'services', 'soap', 'app.ts'])).to.deep.equal([]);
+    },
+  );
 
   it('When http/ is read, then it imports neither reports/ nor services/', () => {
     expect(importsFrom('http', ['reports', 'services', 'app.ts'])).to.deep.equal([]);
   });
 
-  it('When config.ts and ops/ are read, then they import nothing from http/ or soap/ (src/app.ts passes what they need)', () => {
-    expect(importsFrom('config.ts', ['http', 'soap', 'services', 'reports'])).to.deep.equal([]);
-    expect(importsFrom('ops', ['http', 'soap'])).to.deep.equal([]);
-  });
+  it(
+    'When config.ts and ops/ are read, then they import nothing from http/ or soap/ (src/app.ts passes what they ' +
+      'need)',
+    () => {
+      expect(importsFrom('config.ts', ['http', 'soap', 'services', 'reports'])).to.deep.equal([]);
+      expect(importsFrom('ops', ['http', 'soap'])).to.deep.equal([]);
+    },
+  );
 
   it('When the import graph is walked, then no module reaches itself (no import cycle)', () => {
     const cycles: string[] = [];

@@ -48,22 +48,26 @@ const UNDOCUMENTED = [
 ];
 
 describe('public APIs only', () => {
-  it('When src/ and the compiled CLIs are read, then each package is imported by its name or a subpath its exports declare', () => {
-    const internal: string[] = [];
-    let packages = 0;
-    for (const file of PRODUCTION_FILES) {
-      for (const specifier of moduleSpecifiers(file)) {
-        if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
-        packages++;
-        const name = packageOf(specifier);
-        const subpath = `.${specifier.slice(name.length)}`;
-        if (subpath !== '.' && !exportsDeclare(name, subpath))
-          internal.push(`${path.relative(REPO_ROOT, file)}: ${specifier}`);
+  it(
+    'When src/ and the compiled CLIs are read, then each package is imported by its name or a subpath its exports ' +
+      'declare',
+    () => {
+      const internal: string[] = [];
+      let packages = 0;
+      for (const file of PRODUCTION_FILES) {
+        for (const specifier of moduleSpecifiers(file)) {
+          if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+          packages++;
+          const name = packageOf(specifier);
+          const subpath = `.${specifier.slice(name.length)}`;
+          if (subpath !== '.' && !exportsDeclare(name, subpath))
+            internal.push(`${path.relative(REPO_ROOT, file)}: ${specifier}`);
+        }
       }
-    }
-    expect(packages, 'the scan finds package imports').to.be.greaterThan(30);
-    expect(internal).to.deep.equal([]);
-  });
+      expect(packages, 'the scan finds package imports').to.be.greaterThan(30);
+      expect(internal).to.deep.equal([]);
+    },
+  );
 
   it('When src/ is read, then no file calls an undocumented Express internal or runs code through node:vm', () => {
     const found = PRODUCTION_FILES.flatMap((file) => {

@@ -70,10 +70,14 @@ describe('the store in rooms', () => {
     expect(outside('store/ledger', ['domain', 'scalars'])).to.deep.equal([]);
   });
 
-  it('When batch/, memory/ and import/ are read, then they know the interface and the domain, not how a store is built', () => {
-    for (const room of ['store/batch', 'store/memory', 'store/import'])
-      expect(outside(room, ['store/ledger', 'domain', 'scalars']), room).to.deep.equal([]);
-  });
+  it(
+    'When batch/, memory/ and import/ are read, then they know the interface and the domain, not how a store is ' +
+      'built',
+    () => {
+      for (const room of ['store/batch', 'store/memory', 'store/import'])
+        expect(outside(room, ['store/ledger', 'domain', 'scalars']), room).to.deep.equal([]);
+    },
+  );
 
   it('When the shared SQL (store/sql/) is read, then it knows no adapter', () => {
     expect(outside('store/sql', ['store/ledger', 'store/batch', 'domain', 'scalars'])).to.deep.equal([]);
@@ -85,13 +89,17 @@ describe('the store in rooms', () => {
     expect(outside('store/postgres', shared)).to.deep.equal([]);
   });
 
-  it('When the rest of src/ is read, then it reaches the store only through its interface, its import and its entry points', () => {
-    const inside = edges.filter(
-      (edge) =>
-        !edge.from.startsWith('store') &&
-        edge.to.startsWith('store/') &&
-        !['store/ledger', 'store/import'].includes(edge.to),
-    );
-    expect(inside.map((edge) => edge.what)).to.deep.equal([]);
-  });
+  it(
+    'When the rest of src/ is read, then it reaches the store only through its interface, its import and its ' +
+      'entry points',
+    () => {
+      const inside = edges.filter(
+        (edge) =>
+          !edge.from.startsWith('store') &&
+          edge.to.startsWith('store/') &&
+          !['store/ledger', 'store/import'].includes(edge.to),
+      );
+      expect(inside.map((edge) => edge.what)).to.deep.equal([]);
+    },
+  );
 });

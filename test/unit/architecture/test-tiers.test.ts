@@ -103,21 +103,24 @@ describe('test tiers by folder', () => {
     ]);
   });
 
-  it('unit and wire tests need nothing but npm ci: no test/tools package, no external server, no production build', () => {
-    const problems: string[] = [];
-    for (const test of [...tierFiles('test/unit'), ...tierFiles('test/wire')]) {
-      for (const file of testClosure(test)) {
-        const where = file === test ? relative(test) : `${relative(test)} through ${relative(file)}`;
-        if (SYSTEM_SUPPORT.includes(relative(file))) problems.push(`${where}: a system-tier helper`);
-        if (PRODUCTION_START.test(readFileSync(file, 'utf8'))) problems.push(`${where}: starts the production build`);
-        for (const specifier of moduleSpecifiers(file)) {
-          if (specifier.startsWith('.') || isBuiltin(specifier)) continue;
-          if (!INSTALLED_BY_NPM_CI.has(packageOf(specifier))) problems.push(`${where}: imports ${specifier}`);
+  it(
+    'unit and wire tests need nothing but npm ci: no test/tools package, no external server, no production ' + 'build',
+    () => {
+      const problems: string[] = [];
+      for (const test of [...tierFiles('test/unit'), ...tierFiles('test/wire')]) {
+        for (const file of testClosure(test)) {
+          const where = file === test ? relative(test) : `${relative(test)} through ${relative(file)}`;
+          if (SYSTEM_SUPPORT.includes(relative(file))) problems.push(`${where}: a system-tier helper`);
+          if (PRODUCTION_START.test(readFileSync(file, 'utf8'))) problems.push(`${where}: starts the production build`);
+          for (const specifier of moduleSpecifiers(file)) {
+            if (specifier.startsWith('.') || isBuiltin(specifier)) continue;
+            if (!INSTALLED_BY_NPM_CI.has(packageOf(specifier))) problems.push(`${where}: imports ${specifier}`);
+          }
         }
       }
-    }
-    expect(problems, 'these belong in test/system').to.deep.equal([]);
-  });
+      expect(problems, 'these belong in test/system').to.deep.equal([]);
+    },
+  );
 
   it('unit tests open no socket and start no process (those are wire tests)', () => {
     const problems: string[] = [];

@@ -38,12 +38,15 @@ function shownDefault(value: unknown): string {
 }
 
 describe('config schema', () => {
-  it('When the README configuration table is read, then it lists exactly the schema variables with their defaults', () => {
-    const table = readmeTable();
-    const schema = new Map(Object.values(configSchema).map((s) => [s.env, shownDefault(s.default)]));
-    expect([...table.keys()].sort()).to.deep.equal([...schema.keys()].sort());
-    for (const [variable, shown] of schema) expect(table.get(variable), variable).to.equal(shown);
-  });
+  it(
+    'When the README configuration table is read, then it lists exactly the schema variables with their ' + 'defaults',
+    () => {
+      const table = readmeTable();
+      const schema = new Map(Object.values(configSchema).map((s) => [s.env, shownDefault(s.default)]));
+      expect([...table.keys()].sort()).to.deep.equal([...schema.keys()].sort());
+      for (const [variable, shown] of schema) expect(table.get(variable), variable).to.equal(shown);
+    },
+  );
 
   it('When no variable is set, then every key with a default takes it and the others stay unset', () => {
     const config = loadConfig({});

@@ -27,29 +27,33 @@ const pattern = (name: string) => new RegExp(schemas[name]!.pattern!);
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
 describe('contract input patterns', () => {
-  it('LegacyDateInput admits exactly the dates the binder reads (every day 0098-0101, 1899-1901, 1999-2101, 2399-2401, 9999 with day 0-32, month 0-13)', () => {
-    const date = pattern('LegacyDateInput');
-    const years = [
-      [98, 101],
-      [1899, 1901],
-      [1999, 2101],
-      [2399, 2401],
-      [9999, 9999],
-    ].flatMap(([a, b]) => Array.from({ length: b! - a! + 1 }, (_, i) => a! + i));
-    let checked = 0;
-    for (const y of years) {
-      for (let m = 0; m <= 13; m++) {
-        for (let d = 0; d <= 32; d++) {
-          for (const text of [`${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`, `${pad(y, 4)}${pad(m, 2)}${pad(d, 2)}`]) {
-            expect(date.test(text), text).to.equal(parseLegacyCalendarDate(text) !== undefined);
-            checked++;
+  it(
+    'LegacyDateInput admits exactly the dates the binder reads (every day 0098-0101, 1899-1901, 1999-2101, ' +
+      '2399-2401, 9999 with day 0-32, month 0-13)',
+    () => {
+      const date = pattern('LegacyDateInput');
+      const years = [
+        [98, 101],
+        [1899, 1901],
+        [1999, 2101],
+        [2399, 2401],
+        [9999, 9999],
+      ].flatMap(([a, b]) => Array.from({ length: b! - a! + 1 }, (_, i) => a! + i));
+      let checked = 0;
+      for (const y of years) {
+        for (let m = 0; m <= 13; m++) {
+          for (let d = 0; d <= 32; d++) {
+            for (const text of [`${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`, `${pad(y, 4)}${pad(m, 2)}${pad(d, 2)}`]) {
+              expect(date.test(text), text).to.equal(parseLegacyCalendarDate(text) !== undefined);
+              checked++;
+            }
           }
         }
       }
-    }
-    expect(checked).to.be.greaterThan(100_000);
-    expect(date.test('2025-13-45')).to.equal(false);
-  });
+      expect(checked).to.be.greaterThan(100_000);
+      expect(date.test('2025-13-45')).to.equal(false);
+    },
+  );
 
   it('LegacyDateInput agrees with the binder on times, offsets and /Date()/ forms', () => {
     const date = pattern('LegacyDateInput');
@@ -83,19 +87,23 @@ describe('contract input patterns', () => {
     for (const text of samples) expect(date.test(text), text).to.equal(parseLegacyCalendarDate(text) !== undefined);
   });
 
-  it('the binder also reads the other forms ServiceStack 4.5 read (the description lists them; the pattern keeps the canonical ones)', () => {
-    for (const text of [
-      '2024-1-31',
-      '2025/01/02',
-      '01/02/2025',
-      '1/2/2025',
-      'Jan 1 2025',
-      '2 Feb 2025',
-      '2025-01-01+02:00',
-    ]) {
-      expect(parseLegacyCalendarDate(text), text).to.not.equal(undefined);
-    }
-  });
+  it(
+    'the binder also reads the other forms ServiceStack 4.5 read (the description lists them; the pattern keeps ' +
+      'the canonical ones)',
+    () => {
+      for (const text of [
+        '2024-1-31',
+        '2025/01/02',
+        '01/02/2025',
+        '1/2/2025',
+        'Jan 1 2025',
+        '2 Feb 2025',
+        '2025-01-01+02:00',
+      ]) {
+        expect(parseLegacyCalendarDate(text), text).to.not.equal(undefined);
+      }
+    },
+  );
 
   it('GuidInput admits exactly the GUID forms the binder reads', () => {
     const guid = pattern('GuidInput');
@@ -122,33 +130,37 @@ describe('contract input patterns', () => {
     for (const text of samples) expect(guid.test(text), text).to.equal(parseGuid(text) !== undefined);
   });
 
-  it('Locations and Filters state the default MAX_ARRAY_ITEMS as x-max-items (no maxItems), on the query and in the body', () => {
-    const saved = process.env.MAX_ARRAY_ITEMS;
-    delete process.env.MAX_ARRAY_ITEMS;
-    const configured = loadConfig().maxArrayItems;
-    if (saved !== undefined) process.env.MAX_ARRAY_ITEMS = saved;
-    const params = doc.components!.parameters as Record<string, { schema: Schema; description?: string }>;
-    const body = schemas.GetFlatRequest as { properties: Record<string, Schema & { description?: string }> };
-    const arrays = [
-      params.LocationsParam!.schema,
-      params.FiltersParam!.schema,
-      body.properties.Locations!,
-      body.properties.Filters!,
-    ];
-    for (const schema of arrays) {
-      expect(schema['x-max-items']).to.equal(configured);
-      expect(schema['x-max-items']).to.equal(configDefaults.maxArrayItems);
-      expect(schema).to.not.have.property('maxItems');
-    }
-    for (const description of [
-      params.LocationsParam!.description,
-      params.FiltersParam!.description,
-      body.properties.Locations!.description,
-      body.properties.Filters!.description,
-    ]) {
-      expect(description).to.match(/MAX_ARRAY_ITEMS/);
-    }
-  });
+  it(
+    'Locations and Filters state the default MAX_ARRAY_ITEMS as x-max-items (no maxItems), on the query and in ' +
+      'the body',
+    () => {
+      const saved = process.env.MAX_ARRAY_ITEMS;
+      delete process.env.MAX_ARRAY_ITEMS;
+      const configured = loadConfig().maxArrayItems;
+      if (saved !== undefined) process.env.MAX_ARRAY_ITEMS = saved;
+      const params = doc.components!.parameters as Record<string, { schema: Schema; description?: string }>;
+      const body = schemas.GetFlatRequest as { properties: Record<string, Schema & { description?: string }> };
+      const arrays = [
+        params.LocationsParam!.schema,
+        params.FiltersParam!.schema,
+        body.properties.Locations!,
+        body.properties.Filters!,
+      ];
+      for (const schema of arrays) {
+        expect(schema['x-max-items']).to.equal(configured);
+        expect(schema['x-max-items']).to.equal(configDefaults.maxArrayItems);
+        expect(schema).to.not.have.property('maxItems');
+      }
+      for (const description of [
+        params.LocationsParam!.description,
+        params.FiltersParam!.description,
+        body.properties.Locations!.description,
+        body.properties.Filters!.description,
+      ]) {
+        expect(description).to.match(/MAX_ARRAY_ITEMS/);
+      }
+    },
+  );
 
   it('no pattern uses \\d, and every int32 field declares its minimum and maximum', () => {
     const text = JSON.stringify(doc);

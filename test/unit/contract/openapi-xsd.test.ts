@@ -165,14 +165,18 @@ describe('contract: OpenAPI DTO schemas ↔ SOAP XSD complex types', () => {
     ]);
   });
 
-  it('maps the JSON forms as decided: Filters are GUIDs (List<Guid>: ArrayOfguid), dates are xs:dateTime, Values decimals', () => {
-    expect(xsdComplexTypes.GetFlatRequest.Filters).to.equal('arr:ArrayOfguid');
-    expect(xsdComplexTypes.SelectedOptions.Filters).to.equal('arr:ArrayOfguid');
-    expect(xsdComplexTypes.SelectedOptions.StartDate).to.equal('xs:dateTime');
-    expect(xsdComplexTypes.ReportRow.Values).to.equal('arr:ArrayOfdecimal');
-    expect(xsdComplexTypes.ReportModel.Rows).to.equal('tns:ArrayOfReportRow');
-    expect(xsdComplexTypes.ResponseStatus.Errors).to.equal('tns:ArrayOfResponseError');
-  });
+  it(
+    'maps the JSON forms as decided: Filters are GUIDs (List<Guid>: ArrayOfguid), dates are xs:dateTime, Values ' +
+      'decimals',
+    () => {
+      expect(xsdComplexTypes.GetFlatRequest.Filters).to.equal('arr:ArrayOfguid');
+      expect(xsdComplexTypes.SelectedOptions.Filters).to.equal('arr:ArrayOfguid');
+      expect(xsdComplexTypes.SelectedOptions.StartDate).to.equal('xs:dateTime');
+      expect(xsdComplexTypes.ReportRow.Values).to.equal('arr:ArrayOfdecimal');
+      expect(xsdComplexTypes.ReportModel.Rows).to.equal('tns:ArrayOfReportRow');
+      expect(xsdComplexTypes.ResponseStatus.Errors).to.equal('tns:ArrayOfResponseError');
+    },
+  );
 
   it('is written as the DataContract exporter writes it', () => {
     const elements = xsdElements as Record<string, { type: string; nillable: boolean }>;

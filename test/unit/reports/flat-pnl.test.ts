@@ -150,57 +150,71 @@ describe('P&L engine', () => {
   });
 
   describe('rows', () => {
-    it('When an account has a parent, then FullName is the path and Level its depth; parents show only their own postings', () => {
-      const rent = build().rows.find((r) => r.rowName === '6010 Rent')!;
-      expect(rent.fullName).to.equal('Expenses:Occupancy:Rent');
-      expect(rent.level).to.equal(1);
-      expect(build().rows.find((r) => r.rowName === '6000 Occupancy')!.cents).to.deep.equal([0, 5_000, 0, 5_000]);
-    });
+    it(
+      'When an account has a parent, then FullName is the path and Level its depth; parents show only their own ' +
+        'postings',
+      () => {
+        const rent = build().rows.find((r) => r.rowName === '6010 Rent')!;
+        expect(rent.fullName).to.equal('Expenses:Occupancy:Rent');
+        expect(rent.level).to.equal(1);
+        expect(build().rows.find((r) => r.rowName === '6000 Occupancy')!.cents).to.deep.equal([0, 5_000, 0, 5_000]);
+      },
+    );
 
-    it('When an account has no activity or only zero sums, then it has no row; balance-sheet accounts never appear', () => {
-      const names = build().rows.map((r) => r.rowName);
-      expect(names).to.not.include('900 Bank Fees');
-      expect(names).to.not.include('1000 Cash');
-    });
+    it(
+      'When an account has no activity or only zero sums, then it has no row; balance-sheet accounts never ' + 'appear',
+      () => {
+        const names = build().rows.map((r) => r.rowName);
+        expect(names).to.not.include('900 Bank Fees');
+        expect(names).to.not.include('1000 Cash');
+      },
+    );
 
     it('When OrderBy is Default, then numbers compare numerically and unnumbered accounts come last', () => {
       expect(expenseNames(build())).to.deep.equal(['6000 Occupancy', '6010 Rent', '6100 Advertising', 'Sundry']);
     });
 
-    it('When OrderBy is AccountName, AmountDescending or AmountAscending, then rows sort within the section only', () => {
-      expect(expenseNames(build({ OrderBy: 'AccountName' }))).to.deep.equal([
-        '6100 Advertising',
-        '6000 Occupancy',
-        '6010 Rent',
-        'Sundry',
-      ]);
-      expect(expenseNames(build({ OrderBy: 'AmountDescending' }))).to.deep.equal([
-        '6100 Advertising',
-        '6010 Rent',
-        '6000 Occupancy',
-        'Sundry',
-      ]);
-      expect(expenseNames(build({ OrderBy: 'AmountAscending' }))).to.deep.equal([
-        'Sundry',
-        '6000 Occupancy',
-        '6010 Rent',
-        '6100 Advertising',
-      ]);
-      expect(
-        build({ OrderBy: 'AmountAscending' })
-          .rows.map((r) => r.rowType)
-          .slice(-1),
-      ).to.deep.equal(['Computed']);
-    });
+    it(
+      'When OrderBy is AccountName, AmountDescending or AmountAscending, then rows sort within the section ' + 'only',
+      () => {
+        expect(expenseNames(build({ OrderBy: 'AccountName' }))).to.deep.equal([
+          '6100 Advertising',
+          '6000 Occupancy',
+          '6010 Rent',
+          'Sundry',
+        ]);
+        expect(expenseNames(build({ OrderBy: 'AmountDescending' }))).to.deep.equal([
+          '6100 Advertising',
+          '6010 Rent',
+          '6000 Occupancy',
+          'Sundry',
+        ]);
+        expect(expenseNames(build({ OrderBy: 'AmountAscending' }))).to.deep.equal([
+          'Sundry',
+          '6000 Occupancy',
+          '6010 Rent',
+          '6100 Advertising',
+        ]);
+        expect(
+          build({ OrderBy: 'AmountAscending' })
+            .rows.map((r) => r.rowType)
+            .slice(-1),
+        ).to.deep.equal(['Computed']);
+      },
+    );
 
-    it('When accounts are mapped, then rows follow the standard chart, its SortOrder, and unmapped accounts land in Unmapped <Type> last', () => {
-      const report = build({ UseAccountMapping: true });
-      expect(expenseNames(report)).to.deep.equal(['60 Marketing', '61 Facilities', 'Unmapped Expense']);
-      expect(report.rows.find((r) => r.rowName === 'Unmapped Expense')!.cents).to.deep.equal([0, 6_234, 0, 6_234]);
-      expect(report.rows.find((r) => r.rowName === 'Net Income')!.cents).to.deep.equal(
-        build().rows.find((r) => r.rowName === 'Net Income')!.cents,
-      );
-    });
+    it(
+      'When accounts are mapped, then rows follow the standard chart, its SortOrder, and unmapped accounts land ' +
+        'in Unmapped <Type> last',
+      () => {
+        const report = build({ UseAccountMapping: true });
+        expect(expenseNames(report)).to.deep.equal(['60 Marketing', '61 Facilities', 'Unmapped Expense']);
+        expect(report.rows.find((r) => r.rowName === 'Unmapped Expense')!.cents).to.deep.equal([0, 6_234, 0, 6_234]);
+        expect(report.rows.find((r) => r.rowName === 'Net Income')!.cents).to.deep.equal(
+          build().rows.find((r) => r.rowName === 'Net Income')!.cents,
+        );
+      },
+    );
 
     it('When there is a single period, then no Total column is added even with IncludeComputedColumns', () => {
       const report = build({ StartDate: '2024-01-01', EndDate: '2024-01-31' });

@@ -17,40 +17,44 @@ contract('DuckDB', () => DuckDbLedgerStore.open(':memory:'));
 
 describe('DuckDB adapter: in-memory pre-aggregates', function () {
   this.timeout(60_000);
-  it('stay in step with loads: after every load they equal the SQL pre-aggregates, a direct scan and the expected sums', async () => {
-    const store = await DuckDbLedgerStore.open(':memory:');
-    try {
-      await store.migrate();
-      const batch = randomLedger(4242, 2400);
-      const entries = batch.entries!;
-      const rnd = seededRandom(7);
-      const check = async (loaded: LedgerBatch) => {
-        for (let i = 0; i < 15; i++) {
-          const query = randomQuery(rnd);
-          const fromMemory = await store.sumPnlByAccountMonth(query);
-          expect(fromMemory, JSON.stringify(query)).to.deep.equal(await store.sumPnlBySql(query));
-          expect(fromMemory, JSON.stringify(query)).to.deep.equal(await store.scanPnlByAccountMonth(query));
-          expect(fromMemory, JSON.stringify(query)).to.deep.equal(expectedTotals(loaded, query));
-        }
-      };
-      await store.load({ ...batch, entries: entries.slice(0, 800) });
-      await check({ ...batch, entries: entries.slice(0, 800) }); // builds the index from balance_daily
-      await store.load({ entries: entries.slice(800, 1600) }); // folded into the built index
-      const unbalanced = { ...entries[0]!, lines: [{ ...entries[0]!.lines[0]!, cents: 1 }] };
-      await store.load({ entries: [...entries.slice(1600), unbalanced] }).then(
-        () => expect.fail('loaded'),
-        () => undefined,
-      );
-      await check({ ...batch, entries: entries.slice(0, 1600) }); // a refused load changes nothing
-      // A query concurrent with a load leaves nothing stale behind.
-      const racing = store.sumPnlByAccountMonth(randomQuery(rnd));
-      await store.load({ entries: entries.slice(1600) });
-      await racing;
-      await check(batch);
-    } finally {
-      await store.close();
-    }
-  });
+  it(
+    'stay in step with loads: after every load they equal the SQL pre-aggregates, a direct scan and the expected ' +
+      'sums',
+    async () => {
+      const store = await DuckDbLedgerStore.open(':memory:');
+      try {
+        await store.migrate();
+        const batch = randomLedger(4242, 2400);
+        const entries = batch.entries!;
+        const rnd = seededRandom(7);
+        const check = async (loaded: LedgerBatch) => {
+          for (let i = 0; i < 15; i++) {
+            const query = randomQuery(rnd);
+            const fromMemory = await store.sumPnlByAccountMonth(query);
+            expect(fromMemory, JSON.stringify(query)).to.deep.equal(await store.sumPnlBySql(query));
+            expect(fromMemory, JSON.stringify(query)).to.deep.equal(await store.scanPnlByAccountMonth(query));
+            expect(fromMemory, JSON.stringify(query)).to.deep.equal(expectedTotals(loaded, query));
+          }
+        };
+        await store.load({ ...batch, entries: entries.slice(0, 800) });
+        await check({ ...batch, entries: entries.slice(0, 800) }); // builds the index from balance_daily
+        await store.load({ entries: entries.slice(800, 1600) }); // folded into the built index
+        const unbalanced = { ...entries[0]!, lines: [{ ...entries[0]!.lines[0]!, cents: 1 }] };
+        await store.load({ entries: [...entries.slice(1600), unbalanced] }).then(
+          () => expect.fail('loaded'),
+          () => undefined,
+        );
+        await check({ ...batch, entries: entries.slice(0, 1600) }); // a refused load changes nothing
+        // A query concurrent with a load leaves nothing stale behind.
+        const racing = store.sumPnlByAccountMonth(randomQuery(rnd));
+        await store.load({ entries: entries.slice(1600) });
+        await racing;
+        await check(batch);
+      } finally {
+        await store.close();
+      }
+    },
+  );
 });
 
 describe('DuckDB adapter: link secret persistence', () => {
@@ -112,7 +116,8 @@ describe('DuckDB adapter: a file whose balance tables still have a PRIMARY KEY',
       const instance = await DuckDBInstance.create(path);
       const conn = await instance.connect();
       for (const [table, period] of Object.entries(KEYED)) {
-        await conn.run(`CREATE TABLE old_${table} (company_id INTEGER NOT NULL, ${period} DATE NOT NULL, location_id INTEGER NOT NULL,
+        await conn.run(`CREATE TABLE old_${table} (company_id INTEGER NOT NULL, ${period} DATE NOT NULL, location_id
+          INTEGER NOT NULL,
           account_id INTEGER NOT NULL, tag_set_id INTEGER NOT NULL, cents BIGINT NOT NULL,
           PRIMARY KEY (company_id, ${period}, location_id, account_id, tag_set_id))`);
         await conn.run(`INSERT INTO old_${table} SELECT * FROM ${table}`);
@@ -127,7 +132,8 @@ describe('DuckDB adapter: a file whose balance tables still have a PRIMARY KEY',
       try {
         await store.migrate();
         await store.migrate(); // a second open finds nothing to rebuild
-        await store.load({ entries: entries.slice(600) }); // the same keys again: folded into the rows, not added beside them
+        // The same keys again: folded into the rows, not added beside them.
+        await store.load({ entries: entries.slice(600) });
         await expectOracleFigures(
           batch,
           11,
@@ -142,7 +148,8 @@ describe('DuckDB adapter: a file whose balance tables still have a PRIMARY KEY',
       for (const [table, period] of Object.entries(KEYED)) {
         const [repeated] = await query(
           path,
-          `SELECT CAST(COUNT(*) - COUNT(DISTINCT (company_id, ${period}, location_id, account_id, tag_set_id)) AS INTEGER) AS n FROM ${table}`,
+          `SELECT CAST(COUNT(*) - COUNT(DISTINCT (company_id, ${period}, location_id, account_id, tag_set_id))` +
+            ` AS INTEGER) AS n FROM ${table}`,
         );
         expect(repeated?.n, `keys of ${table} held by more than one row`).to.equal(0);
       }
