@@ -102,23 +102,27 @@ describe('auth matrix: route × key', () => {
     for (const c of Object.keys(expected) as Case[]) {
       for (const via of c === 'none' ? ['-'] : ['X-ApiKey', 'Bearer', 'Basic', 'apikey']) {
         const want = route.echo ? expected[c].echo : expected[c].report;
-        it(`${route.name} × ${c} key${c === 'none' ? '' : ` (${via})`} → ${want[0]}${want[1] ? ` ${want[1]}` : ''}`, async () => {
-          const { headers, query } = credentials(via, keys[c]);
-          const res = await route.send(t.rawApp, headers, query);
-          expect(res.status, res.text).to.equal(want[0]);
-          expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
-          if (want[0] >= 400) {
-            expect(res.body.ResponseStatus.ErrorCode).to.equal(want[1]);
-            expect(res.body.ResponseStatus.Message).to.be.a('string').and.not.equal('');
-            // 401 is decided before the service (no Errors key, as 4.5 wrote such errors); 403 inside it (Errors: []).
-            expect(res.body.ResponseStatus.Errors).to.deep.equal(want[0] === 401 ? undefined : []);
-            if (want[0] === 401) expect(res.headers['www-authenticate']).to.match(/^Bearer /);
-          } else if (route.echo) {
-            expect(res.body.CompanyName).to.equal(want[1]);
-          } else {
-            expect(res.body.ReportModel.Rows.length).to.be.greaterThan(0);
-          }
-        });
+        it(
+          `${route.name} × ${c} key${c === 'none' ? '' : ` (${via})`} ` + `→ ${want[0]}${want[1] ? ` ${want[1]}` : ''}`,
+          async () => {
+            const { headers, query } = credentials(via, keys[c]);
+            const res = await route.send(t.rawApp, headers, query);
+            expect(res.status, res.text).to.equal(want[0]);
+            expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+            if (want[0] >= 400) {
+              expect(res.body.ResponseStatus.ErrorCode).to.equal(want[1]);
+              expect(res.body.ResponseStatus.Message).to.be.a('string').and.not.equal('');
+              // 401 is decided before the service (no Errors key, as 4.5 wrote such errors);
+              // 403 inside it (Errors: []).
+              expect(res.body.ResponseStatus.Errors).to.deep.equal(want[0] === 401 ? undefined : []);
+              if (want[0] === 401) expect(res.headers['www-authenticate']).to.match(/^Bearer /);
+            } else if (route.echo) {
+              expect(res.body.CompanyName).to.equal(want[1]);
+            } else {
+              expect(res.body.ReportModel.Rows.length).to.be.greaterThan(0);
+            }
+          },
+        );
       }
     }
   }
@@ -140,14 +144,18 @@ describe('auth matrix: route × key', () => {
     expect(res.body.ResponseStatus.ErrorCode).to.equal('Forbidden');
   });
 
-  it('without a key the report answers 401 before reading its input; to a JSONP caller as plain JSON (raised before the service)', async () => {
-    const bad = await request(t.rawApp).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=abc');
-    expect(bad.status).to.equal(401);
-    const jsonp = await request(t.rawApp).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&callback=cb');
-    expect(jsonp.status).to.equal(401);
-    expect(jsonp.headers['content-type']).to.equal('application/json; charset=utf-8');
-    expect(jsonp.text).to.match(/^\{"ResponseStatus":\{"ErrorCode":"Unauthorized"/);
-  });
+  it(
+    'without a key the report answers 401 before reading its input; to a JSONP caller as plain JSON (raised ' +
+      'before the service)',
+    async () => {
+      const bad = await request(t.rawApp).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=abc');
+      expect(bad.status).to.equal(401);
+      const jsonp = await request(t.rawApp).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&callback=cb');
+      expect(jsonp.status).to.equal(401);
+      expect(jsonp.headers['content-type']).to.equal('application/json; charset=utf-8');
+      expect(jsonp.text).to.match(/^\{"ResponseStatus":\{"ErrorCode":"Unauthorized"/);
+    },
+  );
 
   it('empty, oversized and other-scheme credentials', async () => {
     await request(t.rawApp).get('/v1/echo/hi').set('X-ApiKey', '').expect(401);

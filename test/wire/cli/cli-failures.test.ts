@@ -52,11 +52,14 @@ describe('command-line failures: one sentence, a non-zero exit, no stack', funct
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('When npm run import names a file that does not exist, then it says so, exits 1 and creates no store', async () => {
-    const outcome = await tool('import', [join(dir, 'nope.csv')], { DATA_DIR: data() });
-    expectOneSentence(outcome, 1, /nope\.csv does not exist: check the path/);
-    expect(existsSync(data()), 'DATA_DIR created').to.equal(false);
-  });
+  it(
+    'When npm run import names a file that does not exist, then it says so, exits 1 and creates no ' + 'store',
+    async () => {
+      const outcome = await tool('import', [join(dir, 'nope.csv')], { DATA_DIR: data() });
+      expectOneSentence(outcome, 1, /nope\.csv does not exist: check the path/);
+      expect(existsSync(data()), 'DATA_DIR created').to.equal(false);
+    },
+  );
 
   it('When npm run import names a missing reference file, then it says which and exits 1', async () => {
     writeFileSync(join(dir, 'journal.csv'), 'entry,date,location,account,amount\n');
@@ -91,19 +94,22 @@ describe('command-line failures: one sentence, a non-zero exit, no stack', funct
     expect(outcome.stderr).to.match(/^\s+at /m);
   });
 
-  it('When npm run keys is given no command, an unknown one, or a bad --company, then one sentence and exit 2', async () => {
-    expectOneSentence(
-      await tool('keys', [], { DATA_DIR: data() }),
-      2,
-      /^name a command \(create, revoke or list\); usage: npm run keys --/,
-    );
-    expectOneSentence(await tool('keys', ['rotate'], { DATA_DIR: data() }), 2, /^unknown command 'rotate'; usage:/);
-    expectOneSentence(
-      await tool('keys', ['create', '--company', 'x'], { DATA_DIR: data() }),
-      2,
-      /^create needs --company <id> \(positive integers\); usage:/,
-    );
-  });
+  it(
+    'When npm run keys is given no command, an unknown one, or a bad --company, then one sentence and exit ' + '2',
+    async () => {
+      expectOneSentence(
+        await tool('keys', [], { DATA_DIR: data() }),
+        2,
+        /^name a command \(create, revoke or list\); usage: npm run keys --/,
+      );
+      expectOneSentence(await tool('keys', ['rotate'], { DATA_DIR: data() }), 2, /^unknown command 'rotate'; usage:/);
+      expectOneSentence(
+        await tool('keys', ['create', '--company', 'x'], { DATA_DIR: data() }),
+        2,
+        /^create needs --company <id> \(positive integers\); usage:/,
+      );
+    },
+  );
 
   it('When npm run keys names a company the store does not have, then it says how to add one, exit 1', async () => {
     expectOneSentence(
@@ -122,15 +128,19 @@ describe('command-line failures: one sentence, a non-zero exit, no stack', funct
     );
   });
 
-  it('When npm run conformance is pointed at a port nothing listens on, then it says so instead of failing every rule', async () => {
-    const outcome = await tool('conformance', ['http://127.0.0.1:9']);
-    expectOneSentence(
-      outcome,
-      1,
-      /^Nothing answers at http:\/\/127\.0\.0\.1:9 \(.+\): start the service \(npm start\) or check the URL\.$/,
-    );
-    expect(outcome.stdout).to.equal('');
-  });
+  it(
+    'When npm run conformance is pointed at a port nothing listens on, then it says so instead of failing every ' +
+      'rule',
+    async () => {
+      const outcome = await tool('conformance', ['http://127.0.0.1:9']);
+      expectOneSentence(
+        outcome,
+        1,
+        /^Nothing answers at http:\/\/127\.0\.0\.1:9 \(.+\): start the service \(npm start\) or check the URL\.$/,
+      );
+      expect(outcome.stdout).to.equal('');
+    },
+  );
 
   it('When npm run conformance gets no URL or a bad --timeout, then one sentence and exit 2', async () => {
     expectOneSentence(

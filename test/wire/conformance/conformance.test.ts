@@ -116,39 +116,42 @@ describe('conformance kit', function () {
     });
   });
 
-  describe('against a host that never answers (it reads the request and stays silent, as a host did to a SOAP POST)', () => {
-    let silent: NetServer;
-    let url: string;
-    const sockets = new Set<Socket>();
-    before(async () => {
-      silent = createNetServer((socket) => {
-        sockets.add(socket);
-        socket.on('data', () => undefined); // read, never answer
-        socket.on('close', () => sockets.delete(socket));
+  describe(
+    'against a host that never answers (it reads the request and stays silent, as a host did to a SOAP ' + 'POST)',
+    () => {
+      let silent: NetServer;
+      let url: string;
+      const sockets = new Set<Socket>();
+      before(async () => {
+        silent = createNetServer((socket) => {
+          sockets.add(socket);
+          socket.on('data', () => undefined); // read, never answer
+          socket.on('close', () => sockets.delete(socket));
+        });
+        await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+        url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
       });
-      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
-      url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-    });
-    after(() => {
-      for (const socket of sockets) socket.destroy();
-      return new Promise<void>((resolve) => silent.close(() => resolve()));
-    });
+      after(() => {
+        for (const socket of sockets) socket.destroy();
+        return new Promise<void>((resolve) => silent.close(() => resolve()));
+      });
 
-    it('finishes, and reports every rule that sent a request as failed with the time-out as the reason', async () => {
-      const results = await runConformance(url, { apiKey: 'k', timeoutMs: 150 });
-      const failed = results.filter((r) => r.status === 'fail');
-      expect(failed.length).to.be.greaterThan(10);
-      const soap = results.find((r) => r.rule === 'soap:fault');
-      expect(soap?.status).to.equal('fail');
-      expect(soap?.reason).to.match(/^timed out: no complete answer to POST \/soap12 within 150 ms$/);
-      expect(soap?.exchange?.response).to.include('(no answer)');
-      for (const r of failed) expect(r.reason, r.rule).to.match(/^timed out: /);
-    });
+      it('finishes, and reports every rule that sent a request as failed with the time-out as the reason', async () => {
+        const results = await runConformance(url, { apiKey: 'k', timeoutMs: 150 });
+        const failed = results.filter((r) => r.status === 'fail');
+        expect(failed.length).to.be.greaterThan(10);
+        const soap = results.find((r) => r.rule === 'soap:fault');
+        expect(soap?.status).to.equal('fail');
+        expect(soap?.reason).to.match(/^timed out: no complete answer to POST \/soap12 within 150 ms$/);
+        expect(soap?.exchange?.response).to.include('(no answer)');
+        for (const r of failed) expect(r.reason, r.rule).to.match(/^timed out: /);
+      });
 
-    it('the CLI takes --timeout and exits 1', async () => {
-      const { code, stdout } = await cli(url, '--timeout', '150');
-      expect(code).to.equal(1);
-      expect(stdout).to.match(/timed out: no complete answer to GET \/v1\/echo\/\S+ within 150 ms/);
-    });
-  });
+      it('the CLI takes --timeout and exits 1', async () => {
+        const { code, stdout } = await cli(url, '--timeout', '150');
+        expect(code).to.equal(1);
+        expect(stdout).to.match(/timed out: no complete answer to GET \/v1\/echo\/\S+ within 150 ms/);
+      });
+    },
+  );
 });

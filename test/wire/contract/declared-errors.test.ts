@@ -96,11 +96,15 @@ describe('error answers the contract declares', () => {
     });
   }
 
-  it('every operation that takes a callback declares text/javascript on the errors its service raises (400, 403 where secured, 500, 503)', () => {
-    for (const op of contractOperations().all) {
-      for (const status of [400, 500, 503, ...(op.secured ? [403] : [])]) {
-        expect(declared(op.operationId, status), `${op.operationId} ${status}`).to.include('text/javascript');
+  it(
+    'every operation that takes a callback declares text/javascript on the errors its service raises (400, 403 ' +
+      'where secured, 500, 503)',
+    () => {
+      for (const op of contractOperations().all) {
+        for (const status of [400, 500, 503, ...(op.secured ? [403] : [])]) {
+          expect(declared(op.operationId, status), `${op.operationId} ${status}`).to.include('text/javascript');
+        }
       }
-    }
-  });
+    },
+  );
 });

@@ -18,7 +18,8 @@ const TYPES = 'xmlns="http://schemas.servicestack.net/types"';
 // The host also wrote a nil `<Meta xmlns:d4p1="…/Arrays" i:nil="true" />`, which this service's XML writer leaves out
 // of every ResponseStatus (batch or not; ResponseStatus.Meta is no member of wsdl/types.xsd's ResponseStatus).
 const NIL_STATUS =
-  '<ResponseStatus><ErrorCode i:nil="true" /><Message i:nil="true" /><StackTrace i:nil="true" /><Errors i:nil="true" /></ResponseStatus>';
+  '<ResponseStatus><ErrorCode i:nil="true" /><Message i:nil="true" /><StackTrace i:nil="true" /><Errors ' +
+  'i:nil="true" /></ResponseStatus>';
 const echoXml = (m: string) =>
   `<EchoResponse><CompanyName>${CO}</CompanyName><Message>${m}</Message>${NIL_STATUS}</EchoResponse>`;
 
@@ -29,7 +30,9 @@ const BATCHES = [
     type: 'application/json',
     contentType: 'application/json; charset=utf-8',
     body: '[{"Message":"a"},{"Message":"b"}]',
-    answer: `[{"Message":"a","CompanyName":"${CO}","ResponseStatus":{}},{"Message":"b","CompanyName":"${CO}","ResponseStatus":{}}]`,
+    answer:
+      `[{"Message":"a","CompanyName":"${CO}","ResponseStatus":{}},{"Message":"b","CompanyName":"${CO}",` +
+      `"ResponseStatus":{}}]`,
     empty: '[]',
     emptyAnswer: '[]',
   },
@@ -37,10 +40,17 @@ const BATCHES = [
     format: 'xml',
     type: 'application/xml',
     contentType: 'application/xml',
-    body: `\ufeff<ArrayOfEchoRequest ${XSI} ${TYPES}><EchoRequest><Message>a</Message></EchoRequest><EchoRequest><Message>b</Message></EchoRequest></ArrayOfEchoRequest>`,
-    answer: `<?xml version="1.0" encoding="utf-8"?><ArrayOfEchoResponse ${XSI} ${TYPES}>${echoXml('a')}${echoXml('b')}</ArrayOfEchoResponse>`,
+    body:
+      `\ufeff<ArrayOfEchoRequest ${XSI} ${TYPES}><EchoRequest><Message>a</Message></EchoRequest><EchoRequest>` +
+      `<Message>b</Message></EchoRequest></ArrayOfEchoRequest>`,
+    answer:
+      `<?xml version="1.0" ` +
+      `encoding="utf-8"?>` +
+      `<ArrayOfEchoResponse ${XSI} ${TYPES}>${echoXml('a')}${echoXml('b')}</ArrayOfEchoResponse>`,
     empty: `\ufeff<ArrayOfEchoRequest ${XSI} ${TYPES} />`,
-    emptyAnswer: `<?xml version="1.0" encoding="utf-8"?><ArrayOfanyType ${XSI} xmlns="http://schemas.microsoft.com/2003/10/Serialization/Arrays" />`,
+    emptyAnswer:
+      `<?xml version="1.0" encoding="utf-8"?><ArrayOfanyType ${XSI} ` +
+      `xmlns="http://schemas.microsoft.com/2003/10/Serialization/Arrays" />`,
   },
   {
     format: 'jsv',
@@ -85,62 +95,89 @@ describe('Batched requests /{format}/reply|oneway/{Op}[] (as a real 4.5.14 host 
 
   for (const batch of BATCHES) {
     for (const route of ['reply', 'oneway']) {
-      it(`When SendAll${route === 'oneway' ? 'OneWay' : ''} posts two EchoRequests to /${batch.format}/${route}/EchoRequest[], then it answers 200 with both responses and X-AutoBatch-Completed: 2`, async () => {
-        const res = await post(`/${batch.format}/${route}/EchoRequest[]`, batch.type, batch.body).expect(200);
-        expect(res.headers['content-type']).to.equal(batch.contentType);
-        expect(res.headers['x-autobatch-completed']).to.equal('2');
-        expectBody(batch.format, res.text, batch.answer);
-        if (batch.format === 'csv')
-          expect(res.headers['content-disposition']).to.equal('attachment;filename=EchoRequest[].csv');
-      });
+      it(
+        `When SendAll${route === 'oneway' ? 'OneWay' : ''} posts two EchoRequests to ` +
+          `/${batch.format}/${route}/EchoRequest[], then it answers 200 with both responses and ` +
+          `X-AutoBatch-Completed: 2`,
+        async () => {
+          const res = await post(`/${batch.format}/${route}/EchoRequest[]`, batch.type, batch.body).expect(200);
+          expect(res.headers['content-type']).to.equal(batch.contentType);
+          expect(res.headers['x-autobatch-completed']).to.equal('2');
+          expectBody(batch.format, res.text, batch.answer);
+          if (batch.format === 'csv')
+            expect(res.headers['content-disposition']).to.equal('attachment;filename=EchoRequest[].csv');
+        },
+      );
     }
-    it(`When an empty batch is posted to /${batch.format}/reply/EchoRequest[], then it answers 200 with the host's empty list and no X-AutoBatch-Completed`, async () => {
-      const res = await post(`/${batch.format}/reply/EchoRequest[]`, batch.type, batch.empty).expect(200);
-      expect(res.headers['content-type']).to.equal(batch.contentType);
-      expect(res.headers).not.to.have.property('x-autobatch-completed');
-      expect(res.headers).not.to.have.property('content-disposition');
-      expectBody(batch.format, res.text, batch.emptyAnswer);
-    });
+    it(
+      `When an empty batch is posted to /${batch.format}/reply/EchoRequest[], then it answers 200 with the host's ` +
+        `empty list and no X-AutoBatch-Completed`,
+      async () => {
+        const res = await post(`/${batch.format}/reply/EchoRequest[]`, batch.type, batch.empty).expect(200);
+        expect(res.headers['content-type']).to.equal(batch.contentType);
+        expect(res.headers).not.to.have.property('x-autobatch-completed');
+        expect(res.headers).not.to.have.property('content-disposition');
+        expectBody(batch.format, res.text, batch.emptyAnswer);
+      },
+    );
   }
 
-  it('When an empty body (Content-Length: 0) is posted to /json/reply/EchoRequest[], then it is an empty batch: 200 [] (the host)', async () => {
-    const res = await post('/json/reply/EchoRequest[]', 'application/json', '').expect(200);
-    expect(res.text).to.equal('[]');
-  });
+  it(
+    'When an empty body (Content-Length: 0) is posted to /json/reply/EchoRequest[], then it is an empty batch: ' +
+      '200 [] (the host)',
+    async () => {
+      const res = await post('/json/reply/EchoRequest[]', 'application/json', '').expect(200);
+      expect(res.text).to.equal('[]');
+    },
+  );
 
-  it('When GetFlatRequests are posted in every client format, then each item is bound as one request is (dates, lists, CSV cells)', async () => {
-    // The recorded SendAll bodies of one GetFlatRequest (the host answered 200 with X-AutoBatch-Completed: 1).
-    const bodies = [
-      [
-        'json',
-        'application/json',
-        '[{"UseAccountMapping":false,"IncludeComputedColumns":false,"UseCustomDateRange":true,"StartDate":"\\/Date(1704067200000)\\/","EndDate":"\\/Date(1709164800000)\\/","CompanyId":1}]',
-      ],
-      [
-        'xml',
-        'application/xml',
-        `\ufeff<ArrayOfGetFlatRequest ${XSI} ${TYPES}><GetFlatRequest><CompanyId>1</CompanyId><EndDate>2024-02-29T00:00:00Z</EndDate><Filters xmlns:d3p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays" i:nil="true" /><IncludeComputedColumns>false</IncludeComputedColumns><Locations xmlns:d3p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays"><d3p1:int>10</d3p1:int><d3p1:int>20</d3p1:int></Locations><OrderBy i:nil="true" /><StartDate>2024-01-01T00:00:00Z</StartDate><UseAccountMapping>false</UseAccountMapping><UseCustomDateRange>true</UseCustomDateRange></GetFlatRequest></ArrayOfGetFlatRequest>`,
-      ],
-      [
-        'jsv',
-        'application/jsv',
-        '[{UseAccountMapping:False,IncludeComputedColumns:False,UseCustomDateRange:True,StartDate:2024-01-01,EndDate:2024-02-29,CompanyId:1,Locations:[10,20]}]',
-      ],
-      [
-        'csv',
-        'text/csv',
-        'UseAccountMapping,IncludeComputedColumns,OrderBy,UseCustomDateRange,StartDate,EndDate,CompanyId,Filters,Locations\r\nFalse,False,,True,2024-01-01,2024-02-29,1,,"[10,20]"\r\n',
-      ],
-    ] as const;
-    for (const [format, type, body] of bodies) {
-      const res = await post(`/${format}/reply/GetFlatRequest[]?format=json`, type, body).expect(200);
-      expect(res.headers['x-autobatch-completed'], format).to.equal('1');
-      expect(res.body, format).to.have.length(1);
-      expect(res.body[0].SelectedOptions, format).to.include({ UseCustomDateRange: true });
-      expect(res.body[0].SelectedOptions.StartDate, format).to.match(/^\/Date\(1704067200000/);
-      expect(res.body[0].ReportModel.ColumnNames, format).to.deep.equal(['Jan 2024', 'Feb 2024']);
-    }
-  });
+  it(
+    'When GetFlatRequests are posted in every client format, then each item is bound as one request is (dates, ' +
+      'lists, CSV cells)',
+    async () => {
+      // The recorded SendAll bodies of one GetFlatRequest (the host answered 200 with X-AutoBatch-Completed: 1).
+      const bodies = [
+        [
+          'json',
+          'application/json',
+          '[{"UseAccountMapping":false,"IncludeComputedColumns":false,"UseCustomDateRange":true,' +
+            '"StartDate":"\\/Date(1704067200000)\\/","EndDate":"\\/Date(1709164800000)\\/","CompanyId":1}]',
+        ],
+        [
+          'xml',
+          'application/xml',
+          `\ufeff<ArrayOfGetFlatRequest ${XSI} ${TYPES}><GetFlatRequest><CompanyId>1</CompanyId><EndDate>` +
+            `2024-02-29T00:00:00Z</EndDate><Filters ` +
+            `xmlns:d3p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays" i:nil="true" ` +
+            `/><IncludeComputedColumns>false</IncludeComputedColumns><Locations ` +
+            `xmlns:d3p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays"><d3p1:int>10</d3p1:int><d3p1:int>` +
+            `20</d3p1:int></Locations><OrderBy i:nil="true" ` +
+            `/><StartDate>2024-01-01T00:00:00Z</StartDate><UseAccountMapping>false</UseAccountMapping>` +
+            `<UseCustomDateRange>true</UseCustomDateRange></GetFlatRequest></ArrayOfGetFlatRequest>`,
+        ],
+        [
+          'jsv',
+          'application/jsv',
+          '[{UseAccountMapping:False,IncludeComputedColumns:False,UseCustomDateRange:True,StartDate:2024-01-01,' +
+            'EndDate:2024-02-29,CompanyId:1,Locations:[10,20]}]',
+        ],
+        [
+          'csv',
+          'text/csv',
+          'UseAccountMapping,IncludeComputedColumns,OrderBy,UseCustomDateRange,StartDate,EndDate,CompanyId,' +
+            'Filters,Locations\r\nFalse,False,,True,2024-01-01,2024-02-29,1,,"[10,20]"\r\n',
+        ],
+      ] as const;
+      for (const [format, type, body] of bodies) {
+        const res = await post(`/${format}/reply/GetFlatRequest[]?format=json`, type, body).expect(200);
+        expect(res.headers['x-autobatch-completed'], format).to.equal('1');
+        expect(res.body, format).to.have.length(1);
+        expect(res.body[0].SelectedOptions, format).to.include({ UseCustomDateRange: true });
+        expect(res.body[0].SelectedOptions.StartDate, format).to.match(/^\/Date\(1704067200000/);
+        expect(res.body[0].ReportModel.ColumnNames, format).to.deep.equal(['Jan 2024', 'Feb 2024']);
+      }
+    },
+  );
 
   describe('the first error stops the batch', () => {
     // The host, to [{CompanyId:1},{CompanyId:0},{CompanyId:2}] in each format: 400 ArgumentException, its service's
@@ -153,7 +190,11 @@ describe('Batched requests /{format}/reply|oneway/{Op}[] (as a real 4.5.14 host 
       [
         'xml',
         'application/xml',
-        `<ArrayOfGetFlatRequest ${XSI} ${TYPES}><GetFlatRequest><CompanyId>1</CompanyId></GetFlatRequest><GetFlatRequest><CompanyId>1</CompanyId><Locations xmlns:d3p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays"><d3p1:int>9999</d3p1:int></Locations></GetFlatRequest><GetFlatRequest><CompanyId>2</CompanyId></GetFlatRequest></ArrayOfGetFlatRequest>`,
+        `<ArrayOfGetFlatRequest ${XSI} ${TYPES}><GetFlatRequest><CompanyId>1</CompanyId></GetFlatRequest>` +
+          `<GetFlatRequest><CompanyId>1</CompanyId><Locations ` +
+          `xmlns:d3p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays"><d3p1:int>9999</d3p1:int>` +
+          `</Locations></GetFlatRequest><GetFlatRequest><CompanyId>2</CompanyId></GetFlatRequest>` +
+          `</ArrayOfGetFlatRequest>`,
       ],
       ['jsv', 'application/jsv', '[{CompanyId:1},{CompanyId:1,Locations:[9999]},{CompanyId:2}]'],
       ['csv', 'text/csv', 'CompanyId,Locations\r\n1,\r\n1,"[9999]"\r\n2,\r\n'],
@@ -163,26 +204,42 @@ describe('Batched requests /{format}/reply|oneway/{Op}[] (as a real 4.5.14 host 
       // host: {"ResponseStatus":{"ErrorCode":"ArgumentException","Message":"'Company Id' must be greater than
       // '0'.\nParameter name:
       // CompanyId","Errors":[{"ErrorCode":"ArgumentException","FieldName":"CompanyId","Message":"…"}]}}
-      json: `{"ResponseStatus":{"ErrorCode":"ArgumentException","Message":"${M}","Errors":[{"ErrorCode":"NotFound","FieldName":"Locations","Message":"${M}"}]}}`,
+      json:
+        `{"ResponseStatus":{"ErrorCode":"ArgumentException","Message":"${M}","Errors":[{"ErrorCode":"NotFound",` +
+        `"FieldName":"Locations","Message":"${M}"}]}}`,
       // host: <?xml …?><ErrorResponse
       // …><ResponseStatus><ErrorCode>ArgumentException</ErrorCode><Message>…</Message><StackTrace i:nil="true"
       // /><Errors><ResponseError>…</ResponseError></Errors><Meta … i:nil="true" /></ResponseStatus></ErrorResponse>
-      xml: `<?xml version="1.0" encoding="utf-8"?><ErrorResponse ${XSI} ${TYPES}><ResponseStatus><ErrorCode>ArgumentException</ErrorCode><Message>${M}</Message><StackTrace i:nil="true" /><Errors><ResponseError><ErrorCode>NotFound</ErrorCode><FieldName>Locations</FieldName><Message>${M}</Message></ResponseError></Errors></ResponseStatus></ErrorResponse>`,
+      xml:
+        `<?xml version="1.0" ` +
+        `encoding="utf-8"?><ErrorResponse ${XSI} ${TYPES}><ResponseStatus><ErrorCode>ArgumentException</ErrorCode>` +
+        `<Message>${M}</Message><StackTrace i:nil="true" ` +
+        `/><Errors><ResponseError><ErrorCode>NotFound</ErrorCode><FieldName>Locations</FieldName>` +
+        `<Message>${M}</Message></ResponseError></Errors></ResponseStatus></ErrorResponse>`,
       // host:
-      // {ResponseStatus:{ErrorCode:ArgumentException,Message:"…",Errors:[{ErrorCode:ArgumentException,FieldName:CompanyId,Message:"…"}]}}
-      jsv: `{ResponseStatus:{ErrorCode:ArgumentException,Message:${M},Errors:[{ErrorCode:NotFound,FieldName:Locations,Message:${M}}]}}`,
+      // {ResponseStatus:{ErrorCode:ArgumentException,Message:"…",
+      //   Errors:[{ErrorCode:ArgumentException,FieldName:CompanyId,Message:"…"}]}}
+      jsv:
+        `{ResponseStatus:{ErrorCode:ArgumentException,Message:${M},Errors:[{ErrorCode:NotFound,` +
+        `FieldName:Locations,Message:${M}}]}}`,
       // host: ResponseStatus\r\n"{ErrorCode:ArgumentException,Message:""…"",Errors:[…]}"\r\n
-      csv: `ResponseStatus\r\n"{ErrorCode:ArgumentException,Message:${M},Errors:[{ErrorCode:NotFound,FieldName:Locations,Message:${M}}]}"\r\n`,
+      csv:
+        `ResponseStatus\r\n"{ErrorCode:ArgumentException,Message:${M},Errors:[{ErrorCode:NotFound,` +
+        `FieldName:Locations,Message:${M}}]}"\r\n`,
     };
     for (const [format, type, body] of failing) {
       for (const route of ['reply', 'oneway']) {
-        it(`When item 1 of a /${format}/${route}/GetFlatRequest[] batch fails, then its error is the answer: 400 with X-AutoBatch-Completed: 1`, async () => {
-          const res = await post(`/${format}/${route}/GetFlatRequest[]`, type, body).expect(400);
-          expect(res.headers['x-autobatch-completed']).to.equal('1');
-          expectBody(format, res.text, answers[format]!);
-          if (format === 'csv')
-            expect(res.headers['content-disposition']).to.equal('attachment;filename=GetFlatRequest[].csv');
-        });
+        it(
+          `When item 1 of a /${format}/${route}/GetFlatRequest[] batch fails, then its error is the answer: 400 ` +
+            `with X-AutoBatch-Completed: 1`,
+          async () => {
+            const res = await post(`/${format}/${route}/GetFlatRequest[]`, type, body).expect(400);
+            expect(res.headers['x-autobatch-completed']).to.equal('1');
+            expectBody(format, res.text, answers[format]!);
+            if (format === 'csv')
+              expect(res.headers['content-disposition']).to.equal('attachment;filename=GetFlatRequest[].csv');
+          },
+        );
       }
     }
     it('When the first item fails, then X-AutoBatch-Completed is 0 (the host)', async () => {
@@ -196,40 +253,51 @@ describe('Batched requests /{format}/reply|oneway/{Op}[] (as a real 4.5.14 host 
   });
 
   describe('a batch that cannot be read is refused whole, before any item runs (no X-AutoBatch-Completed)', () => {
-    it('When an item is not an object, then 400 SerializationException naming the item (the host: 400, no header)', async () => {
-      const res = await post('/json/reply/EchoRequest[]', 'application/json', '[{"Message":"a"},5]').expect(400);
-      expect(res.headers).not.to.have.property('x-autobatch-completed');
-      expect(res.body.ResponseStatus).to.include({ ErrorCode: 'SerializationException' });
-      expect(res.body.ResponseStatus.Message).to.equal(
-        "Could not deserialize 'application/json' request using EchoRequest[]: request 1 of the batch is not an object",
-      );
-    });
-    it('When an item has a value the binder cannot read, then 400 naming the field as [index].Field (deviation: the host dropped the value and ran the batch)', async () => {
-      const res = await post(
-        '/json/reply/GetFlatRequest[]',
-        'application/json',
-        '[{"CompanyId":1},{"CompanyId":"abc"}]',
-      ).expect(400);
-      expect(res.headers).not.to.have.property('x-autobatch-completed');
-      expect(res.body.ResponseStatus.Errors).to.deep.equal([
-        {
-          ErrorCode: 'SerializationException',
-          FieldName: '[1].CompanyId',
-          Message: "'abc' is an Invalid value for 'CompanyId'",
-        },
-      ]);
-    });
-    it("When an item breaks the contract, then express-openapi-validator's 400 names the field as [index].Field", async () => {
-      const res = await post(
-        '/json/reply/GetFlatRequest[]',
-        'application/json',
-        '[{"CompanyId":1},{"CompanyId":1,"OrderBy":"Nope"}]',
-      ).expect(400);
-      expect(res.headers).not.to.have.property('x-autobatch-completed');
-      expect(res.body.ResponseStatus.Errors.map((e: { FieldName: string }) => e.FieldName)).to.deep.equal([
-        '[1].OrderBy',
-      ]);
-    });
+    it(
+      'When an item is not an object, then 400 SerializationException naming the item (the host: 400, no ' + 'header)',
+      async () => {
+        const res = await post('/json/reply/EchoRequest[]', 'application/json', '[{"Message":"a"},5]').expect(400);
+        expect(res.headers).not.to.have.property('x-autobatch-completed');
+        expect(res.body.ResponseStatus).to.include({ ErrorCode: 'SerializationException' });
+        expect(res.body.ResponseStatus.Message).to.equal(
+          "Could not deserialize 'application/json' request using EchoRequest[]: request 1 of the batch is not " +
+            'an object',
+        );
+      },
+    );
+    it(
+      'When an item has a value the binder cannot read, then 400 naming the field as [index].Field (deviation: ' +
+        'the host dropped the value and ran the batch)',
+      async () => {
+        const res = await post(
+          '/json/reply/GetFlatRequest[]',
+          'application/json',
+          '[{"CompanyId":1},{"CompanyId":"abc"}]',
+        ).expect(400);
+        expect(res.headers).not.to.have.property('x-autobatch-completed');
+        expect(res.body.ResponseStatus.Errors).to.deep.equal([
+          {
+            ErrorCode: 'SerializationException',
+            FieldName: '[1].CompanyId',
+            Message: "'abc' is an Invalid value for 'CompanyId'",
+          },
+        ]);
+      },
+    );
+    it(
+      "When an item breaks the contract, then express-openapi-validator's 400 names the field as " + '[index].Field',
+      async () => {
+        const res = await post(
+          '/json/reply/GetFlatRequest[]',
+          'application/json',
+          '[{"CompanyId":1},{"CompanyId":1,"OrderBy":"Nope"}]',
+        ).expect(400);
+        expect(res.headers).not.to.have.property('x-autobatch-completed');
+        expect(res.body.ResponseStatus.Errors.map((e: { FieldName: string }) => e.FieldName)).to.deep.equal([
+          '[1].OrderBy',
+        ]);
+      },
+    );
     it('When the body is one object, not a list, then 400 (deviation: the host ran it as a batch of one)', async () => {
       const res = await post('/json/reply/EchoRequest[]', 'application/json', '{"Message":"a"}').expect(400);
       expect(res.body.ResponseStatus.Message).to.match(/must be a JSON array of requests$/);

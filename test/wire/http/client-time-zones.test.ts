@@ -171,19 +171,23 @@ describe('Dates from clients in UTC, New York and Tokyo read back as the day sen
 
   for (const zone of ZONES) {
     for (const client of CLIENTS) {
-      it(`${client.name} in ${zone.name}: ${START_DAY} ${START_TIME} and ${END_DAY} ${END_TIME} read back as those days at 00:00, the report's months theirs`, async () => {
-        const res = await request(t.app)
-          .post(client.path)
-          .set('Content-Type', client.type)
-          .set('Accept', client.type)
-          .send(client.body(zone))
-          .expect(200);
-        expect(res.headers['content-type']).to.match(new RegExp(`^${client.type}`));
-        expect(client.readBack(res.text, zone)).to.deep.equal([`${START_DAY} 00:00`, `${END_DAY} 00:00`]);
-        const columns = client.columns(res.text);
-        expect(columns[0]).to.equal('Dec 2024');
-        expect(columns.at(-1)).to.equal('Jun 2025');
-      });
+      it(
+        `${client.name} in ${zone.name}: ${START_DAY} ${START_TIME} and ${END_DAY} ${END_TIME} read back as those ` +
+          `days at 00:00, the report's months theirs`,
+        async () => {
+          const res = await request(t.app)
+            .post(client.path)
+            .set('Content-Type', client.type)
+            .set('Accept', client.type)
+            .send(client.body(zone))
+            .expect(200);
+          expect(res.headers['content-type']).to.match(new RegExp(`^${client.type}`));
+          expect(client.readBack(res.text, zone)).to.deep.equal([`${START_DAY} 00:00`, `${END_DAY} 00:00`]);
+          const columns = client.columns(res.text);
+          expect(columns[0]).to.equal('Dec 2024');
+          expect(columns.at(-1)).to.equal('Jun 2025');
+        },
+      );
     }
   }
 

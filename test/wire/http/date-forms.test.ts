@@ -55,22 +55,25 @@ describe('accepted date forms: documented, and read as documented', function () 
     expect(await startDateOf('31 Jan 2025')).to.equal(msOf('2025-01-31'));
   });
 
-  it('When a form is refused, then the 400 keeps the legacy message, and the README error table lists the forms', async () => {
-    const res = await request(t.app)
-      .get(FLAT)
-      .query({ CompanyId: 1, UseCustomDateRange: 'true', StartDate: '31.01.2025', EndDate: '2025-12-31' });
-    expect(res.status).to.equal(400);
-    expect(res.body.ResponseStatus.Errors).to.deep.equal([
-      {
-        ErrorCode: 'SerializationException',
-        FieldName: 'StartDate',
-        Message: "'31.01.2025' is an Invalid value for 'StartDate'",
-      },
-    ]);
-    const row = readFileSync(`${REPO_ROOT}/README.md`, 'utf8')
-      .split('\n')
-      .find((l) => l.includes("is an Invalid value for 'StartDate'"))!;
-    for (const form of ['`yyyy-MM-dd', '`yyyyMMdd`', '**day first**', '**month first**', '`01/31/2025`'])
-      expect(row).to.include(form);
-  });
+  it(
+    'When a form is refused, then the 400 keeps the legacy message, and the README error table lists the ' + 'forms',
+    async () => {
+      const res = await request(t.app)
+        .get(FLAT)
+        .query({ CompanyId: 1, UseCustomDateRange: 'true', StartDate: '31.01.2025', EndDate: '2025-12-31' });
+      expect(res.status).to.equal(400);
+      expect(res.body.ResponseStatus.Errors).to.deep.equal([
+        {
+          ErrorCode: 'SerializationException',
+          FieldName: 'StartDate',
+          Message: "'31.01.2025' is an Invalid value for 'StartDate'",
+        },
+      ]);
+      const row = readFileSync(`${REPO_ROOT}/README.md`, 'utf8')
+        .split('\n')
+        .find((l) => l.includes("is an Invalid value for 'StartDate'"))!;
+      for (const form of ['`yyyy-MM-dd', '`yyyyMMdd`', '**day first**', '**month first**', '`01/31/2025`'])
+        expect(row).to.include(form);
+    },
+  );
 });

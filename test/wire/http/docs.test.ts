@@ -11,20 +11,23 @@ describe('API docs and the contract itself', () => {
   });
   after(() => t?.close());
 
-  it('/docs is an HTML page loading Swagger UI from the service, pointing at /openapi.json, linking the WSDL', async () => {
-    const res = await request(t.app).get('/docs');
-    expect(res.status).to.equal(200);
-    expect(res.headers['content-type']).to.equal('text/html; charset=utf-8');
-    expect(res.text).to.contain('<script src="/docs/assets/swagger-ui-bundle.js"></script>');
-    expect(res.text).to.contain('href="/soap12?wsdl"');
-    expect(res.text).to.not.match(/https?:\/\//);
-    const init = await request(t.app).get('/docs/docs.js');
-    expect(init.text).to.contain("url: '/openapi.json'");
-    expect(init.text).to.contain('validatorUrl: null');
-    for (const asset of ['/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css']) {
-      expect((await request(t.app).get(asset)).status, asset).to.equal(200);
-    }
-  });
+  it(
+    '/docs is an HTML page loading Swagger UI from the service, pointing at /openapi.json, linking the ' + 'WSDL',
+    async () => {
+      const res = await request(t.app).get('/docs');
+      expect(res.status).to.equal(200);
+      expect(res.headers['content-type']).to.equal('text/html; charset=utf-8');
+      expect(res.text).to.contain('<script src="/docs/assets/swagger-ui-bundle.js"></script>');
+      expect(res.text).to.contain('href="/soap12?wsdl"');
+      expect(res.text).to.not.match(/https?:\/\//);
+      const init = await request(t.app).get('/docs/docs.js');
+      expect(init.text).to.contain("url: '/openapi.json'");
+      expect(init.text).to.contain('validatorUrl: null');
+      for (const asset of ['/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css']) {
+        expect((await request(t.app).get(asset)).status, asset).to.equal(200);
+      }
+    },
+  );
 
   it('/openapi.json and /openapi.yaml serve the contract with every operation, including GetFlatReport', async () => {
     const json = await request(t.app).get('/openapi.json');

@@ -95,21 +95,25 @@ describe('deployment: links behind a proxy', () => {
     }
   });
 
-  it('TRUST_PROXY naming the proxy: its X-Forwarded-Proto/Host make the links, X-Forwarded-For is the logged client', async () => {
-    const { lines, logger } = capturedLog();
-    const t = await appWith({ trustProxy: ['loopback'] }, logger);
-    try {
-      const got = await links(t, '', FORWARDED);
-      expect(got.url).to.match(/^https:\/\/reports\.example\.com\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\//);
-      expect(got.wsdlAddress).to.equal('https://reports.example.com/soap12');
-      expect(got.typesBaseUrl).to.equal('https://reports.example.com');
-      const logged = lines.filter((l) => l.req?.url.startsWith('/v1/Reporting'));
-      expect(logged).to.have.length(1);
-      expect(logged[0]!.req!.remoteAddress).to.equal('203.0.113.7');
-    } finally {
-      await t.close();
-    }
-  });
+  it(
+    'TRUST_PROXY naming the proxy: its X-Forwarded-Proto/Host make the links, X-Forwarded-For is the logged ' +
+      'client',
+    async () => {
+      const { lines, logger } = capturedLog();
+      const t = await appWith({ trustProxy: ['loopback'] }, logger);
+      try {
+        const got = await links(t, '', FORWARDED);
+        expect(got.url).to.match(/^https:\/\/reports\.example\.com\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\//);
+        expect(got.wsdlAddress).to.equal('https://reports.example.com/soap12');
+        expect(got.typesBaseUrl).to.equal('https://reports.example.com');
+        const logged = lines.filter((l) => l.req?.url.startsWith('/v1/Reporting'));
+        expect(logged).to.have.length(1);
+        expect(logged[0]!.req!.remoteAddress).to.equal('203.0.113.7');
+      } finally {
+        await t.close();
+      }
+    },
+  );
 
   it('TRUST_PROXY naming another proxy: headers from this peer are ignored, the log names the peer', async () => {
     const { lines, logger } = capturedLog();
@@ -123,26 +127,29 @@ describe('deployment: links behind a proxy', () => {
     }
   });
 
-  it('PUBLIC_BASE_URL: every absolute link starts with it, whatever the request says; page links take its path', async () => {
-    const t = await appWith({ publicBaseUrl: 'https://reports.example.com/finance', trustProxy: ['loopback'] });
-    try {
-      const got = await links(t, '', { ...FORWARDED, 'X-Forwarded-Host': 'internal.example' });
-      expect(got.url).to.match(
-        /^https:\/\/reports\.example\.com\/finance\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\/[\w-]+\.[\w-]+$/,
-      );
-      expect(got.wsdlAddress).to.equal('https://reports.example.com/finance/soap12');
-      expect(got.typesBaseUrl).to.equal('https://reports.example.com/finance');
-      // The proxy strips /finance: the token path opens here, and the page's own links carry the public path.
-      const token = new URL(got.url).pathname.replace('/finance', '');
-      const page = await request(t.rawApp).get(`${token}.html`).set('X-ApiKey', t.apiKey).expect(200);
-      expect(page.text).to.contain('<script src="/finance/assets/report-page.js"></script>');
-      expect(page.text).to.contain('href="/finance/v1/Reporting/ProfitAndLoss/Flat/Reports/');
-      const docs = await request(t.rawApp).get('/docs').expect(200);
-      expect(docs.text).to.contain('<script src="/finance/docs/assets/swagger-ui-bundle.js"></script>');
-    } finally {
-      await t.close();
-    }
-  });
+  it(
+    'PUBLIC_BASE_URL: every absolute link starts with it, whatever the request says; page links take its ' + 'path',
+    async () => {
+      const t = await appWith({ publicBaseUrl: 'https://reports.example.com/finance', trustProxy: ['loopback'] });
+      try {
+        const got = await links(t, '', { ...FORWARDED, 'X-Forwarded-Host': 'internal.example' });
+        expect(got.url).to.match(
+          /^https:\/\/reports\.example\.com\/finance\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\/[\w-]+\.[\w-]+$/,
+        );
+        expect(got.wsdlAddress).to.equal('https://reports.example.com/finance/soap12');
+        expect(got.typesBaseUrl).to.equal('https://reports.example.com/finance');
+        // The proxy strips /finance: the token path opens here, and the page's own links carry the public path.
+        const token = new URL(got.url).pathname.replace('/finance', '');
+        const page = await request(t.rawApp).get(`${token}.html`).set('X-ApiKey', t.apiKey).expect(200);
+        expect(page.text).to.contain('<script src="/finance/assets/report-page.js"></script>');
+        expect(page.text).to.contain('href="/finance/v1/Reporting/ProfitAndLoss/Flat/Reports/');
+        const docs = await request(t.rawApp).get('/docs').expect(200);
+        expect(docs.text).to.contain('<script src="/finance/docs/assets/swagger-ui-bundle.js"></script>');
+      } finally {
+        await t.close();
+      }
+    },
+  );
 });
 
 describe('deployment: BASE_PATH=/reporting', () => {
@@ -181,31 +188,34 @@ describe('deployment: BASE_PATH=/reporting', () => {
       .expect('Content-Type', /text\/csv/);
   });
 
-  it('serves SOAP, the docs, the contract (naming the prefix as its server) and the operations endpoints under it', async () => {
-    const fault = await request(t.rawApp)
-      .post('/reporting/soap12')
-      .set('Content-Type', 'application/soap+xml; charset=utf-8')
-      .send(soap12Envelope(`<EchoRequest xmlns="${TYPES_NS}"><Message>hi</Message></EchoRequest>`))
-      .expect(400);
-    expect(parseFault(fault.text)).to.include({
-      envelopeNs: SOAP12_NS,
-      reason: "The operation 'EchoRequest' does not exist for this service",
-    });
-    const docs = await request(t.rawApp).get('/reporting/docs').expect(200);
-    expect(docs.text)
-      .to.contain('<script src="/reporting/docs/assets/swagger-ui-bundle.js"></script>')
-      .and.contain('href="/reporting/soap12?wsdl"');
-    expect((await request(t.rawApp).get('/reporting/docs/docs.js').expect(200)).text).to.contain(
-      "url: '/reporting/openapi.json'",
-    );
-    await request(t.rawApp).get('/reporting/docs/assets/swagger-ui.css').expect(200);
-    const json = await request(t.rawApp).get('/reporting/openapi.json').expect(200);
-    expect(JSON.parse(json.text).servers).to.deep.equal([{ url: '/reporting' }]);
-    const yaml = await request(t.rawApp).get('/reporting/openapi.yaml').expect(200);
-    expect(parse(yaml.text)).to.deep.equal(JSON.parse(json.text));
-    for (const path of ['/reporting/health', '/reporting/ready', '/reporting/metrics'])
-      await request(t.rawApp).get(path).expect(200);
-  });
+  it(
+    'serves SOAP, the docs, the contract (naming the prefix as its server) and the operations endpoints under ' + 'it',
+    async () => {
+      const fault = await request(t.rawApp)
+        .post('/reporting/soap12')
+        .set('Content-Type', 'application/soap+xml; charset=utf-8')
+        .send(soap12Envelope(`<EchoRequest xmlns="${TYPES_NS}"><Message>hi</Message></EchoRequest>`))
+        .expect(400);
+      expect(parseFault(fault.text)).to.include({
+        envelopeNs: SOAP12_NS,
+        reason: "The operation 'EchoRequest' does not exist for this service",
+      });
+      const docs = await request(t.rawApp).get('/reporting/docs').expect(200);
+      expect(docs.text)
+        .to.contain('<script src="/reporting/docs/assets/swagger-ui-bundle.js"></script>')
+        .and.contain('href="/reporting/soap12?wsdl"');
+      expect((await request(t.rawApp).get('/reporting/docs/docs.js').expect(200)).text).to.contain(
+        "url: '/reporting/openapi.json'",
+      );
+      await request(t.rawApp).get('/reporting/docs/assets/swagger-ui.css').expect(200);
+      const json = await request(t.rawApp).get('/reporting/openapi.json').expect(200);
+      expect(JSON.parse(json.text).servers).to.deep.equal([{ url: '/reporting' }]);
+      const yaml = await request(t.rawApp).get('/reporting/openapi.yaml').expect(200);
+      expect(parse(yaml.text)).to.deep.equal(JSON.parse(json.text));
+      for (const path of ['/reporting/health', '/reporting/ready', '/reporting/metrics'])
+        await request(t.rawApp).get(path).expect(200);
+    },
+  );
 
   it('the legacy 404 and 405 rules apply inside the prefix; outside it nothing is served', async () => {
     const notFound = await request(t.rawApp).get('/reporting/nope').expect(404);

@@ -221,7 +221,8 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
       const res = await flat(
         'UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=DateHandler:ISO8601',
       ).expect(200);
-      expect(res.body.SelectedOptions.StartDate).to.equal('2025-01-01T00:00:00.0000000+00:00'); // a query date is Local: the host wrote +00:00 (issue 24)
+      // A query date is Local: the host wrote +00:00 (issue 24)
+      expect(res.body.SelectedOptions.StartDate).to.equal('2025-01-01T00:00:00.0000000+00:00');
     });
     it('DateHandler:ISO8601DateOnly and DateHandler:UnixTime', async () => {
       const only = await flat(
@@ -235,7 +236,8 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
     });
     it('two settings at once, and an unknown one ignored', async () => {
       const res = await flat(
-        'UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=DateHandler:ISO8601,EmitCamelCaseNames:true,bogus:1',
+        'UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31&jsconfig=DateHandler:ISO8601,' +
+          'EmitCamelCaseNames:true,bogus:1',
       ).expect(200);
       expect(res.body.selectedOptions.startDate).to.equal('2025-01-01T00:00:00.0000000+00:00');
     });
@@ -308,13 +310,18 @@ describe('ServiceStack 4.5 errors (as a real 4.5.14 host answered)', () => {
   before(async () => (t = await createTestApp()));
   after(() => t.close());
 
-  it('an error raised before the service with no field errors has no Errors key (unknown /json/reply operation: 405)', async () => {
-    const res = await request(t.app).get('/json/reply/Nope').expect(405);
-    expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
-    expect(res.text).to.equal(
-      '{"ResponseStatus":{"ErrorCode":"NotImplementedException","Message":"The operation \'Nope\' does not exist for this service"}}',
-    );
-  });
+  it(
+    'an error raised before the service with no field errors has no Errors key (unknown /json/reply operation: ' +
+      '405)',
+    async () => {
+      const res = await request(t.app).get('/json/reply/Nope').expect(405);
+      expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+      expect(res.text).to.equal(
+        '{"ResponseStatus":{"ErrorCode":"NotImplementedException","Message":"The operation \'Nope\' does not ' +
+          'exist for this service"}}',
+      );
+    },
+  );
 
   it('/json/reply/ with no operation is 405, naming the rest of the path', async () => {
     const slash = await request(t.app).get('/json/reply/').expect(405);
@@ -330,19 +337,24 @@ describe('ServiceStack 4.5 errors (as a real 4.5.14 host answered)', () => {
     const binding = await request(t.app).get(`${FLAT}?CompanyId=abc&callback=cb`).expect(400);
     expect(binding.headers['content-type']).to.equal('application/json; charset=utf-8');
     expect(binding.text).to.equal(
-      '{"ResponseStatus":{"ErrorCode":"SerializationException","Message":"Unable to bind to request \'GetFlatRequest\'","Errors":[{"ErrorCode":"SerializationException","FieldName":"CompanyId","Message":"\'abc\' is an Invalid value for \'CompanyId\'"}]}}',
+      '{"ResponseStatus":{"ErrorCode":"SerializationException","Message":"Unable to bind to request ' +
+        '\'GetFlatRequest\'","Errors":[{"ErrorCode":"SerializationException","FieldName":"CompanyId",' +
+        '"Message":"\'abc\' is an Invalid value for \'CompanyId\'"}]}}',
     );
     const unknown = await request(t.app).get('/json/reply/Nope?callback=cb').expect(405);
     expect(unknown.headers['content-type']).to.equal('application/json; charset=utf-8');
     expect(unknown.text.startsWith('{"ResponseStatus":')).to.equal(true);
   });
 
-  it('an error raised inside the service keeps Errors: [] and is wrapped for a JSONP caller, with its status', async () => {
-    const other = await t.keyFor(2);
-    const res = await request(t.rawApp).get(`${FLAT}?CompanyId=1&callback=cb`).set('X-ApiKey', other).expect(403);
-    expect(res.headers['content-type']).to.equal('text/javascript');
-    const body = JSON.parse(res.text.replace(/^cb\(/, '').replace(/\)$/, ''));
-    expect(body.ResponseStatus.ErrorCode).to.equal('Forbidden');
-    expect(body.ResponseStatus.Errors).to.deep.equal([]);
-  });
+  it(
+    'an error raised inside the service keeps Errors: [] and is wrapped for a JSONP caller, with its ' + 'status',
+    async () => {
+      const other = await t.keyFor(2);
+      const res = await request(t.rawApp).get(`${FLAT}?CompanyId=1&callback=cb`).set('X-ApiKey', other).expect(403);
+      expect(res.headers['content-type']).to.equal('text/javascript');
+      const body = JSON.parse(res.text.replace(/^cb\(/, '').replace(/\)$/, ''));
+      expect(body.ResponseStatus.ErrorCode).to.equal('Forbidden');
+      expect(body.ResponseStatus.Errors).to.deep.equal([]);
+    },
+  );
 });

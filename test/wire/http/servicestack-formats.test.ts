@@ -36,23 +36,33 @@ describe('ServiceStack 4.5 formats (as a real 4.5.14 host answered)', () => {
         .expect(200);
       expect(res.text).to.equal(`{Message:"a,b""c:d e",CompanyName:${CO},ResponseStatus:{}}`);
     });
-    it('the report: nested objects, True/False, dates at midnight as yyyy-MM-dd, GUIDs and lists bare, a URL quoted', async () => {
-      const res = await request(t.app)
-        .get(
-          `${FLAT}.jsv?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-01-31&Filters=0a1b2c3d4e5f60718293a4b5c6d7e8f9&Locations=10`,
-        )
-        .expect(200);
-      expect(res.text).to.match(
-        /^\{Url:"http:\/\/[^"]+",SelectedOptions:\{ReportType:ProfitAndLoss,DateFrequency:Monthly,UseAccountMapping:False,/,
-      );
-      expect(res.text).to.contain(
-        'StartDate:2024-01-01,EndDate:2024-01-31,Filters:[0a1b2c3d4e5f60718293a4b5c6d7e8f9],Locations:[10]}',
-      );
-    });
+    it(
+      'the report: nested objects, True/False, dates at midnight as yyyy-MM-dd, GUIDs and lists bare, a URL ' +
+        'quoted',
+      async () => {
+        const res = await request(t.app)
+          .get(
+            `${FLAT}.jsv?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-01-31&` +
+              `Filters=0a1b2c3d4e5f60718293a4b5c6d7e8f9&Locations=10`,
+          )
+          .expect(200);
+        expect(res.text).to.match(
+          new RegExp(
+            String.raw`^\{Url:"http:\/\/[^"]+",` +
+              String.raw`SelectedOptions:\{ReportType:ProfitAndLoss,DateFrequency:Monthly,UseAccountMapping:False,`,
+          ),
+        );
+        expect(res.text).to.contain(
+          'StartDate:2024-01-01,EndDate:2024-01-31,Filters:[0a1b2c3d4e5f60718293a4b5c6d7e8f9],Locations:[10]}',
+        );
+      },
+    );
     it('an error raised before the service is the ErrorResponse in JSV, with its status', async () => {
       const res = await request(t.app).get(`${FLAT}.jsv?CompanyId=abc`).expect(400);
       expect(res.text).to.equal(
-        "{ResponseStatus:{ErrorCode:SerializationException,Message:Unable to bind to request 'GetFlatRequest',Errors:[{ErrorCode:SerializationException,FieldName:CompanyId,Message:'abc' is an Invalid value for 'CompanyId'}]}}",
+        '{ResponseStatus:{ErrorCode:SerializationException,Message:Unable to bind to request ' +
+          "'GetFlatRequest',Errors:[{ErrorCode:SerializationException,FieldName:CompanyId,Message:'abc' is an " +
+          "Invalid value for 'CompanyId'}]}}",
       );
     });
   });
@@ -65,12 +75,16 @@ describe('ServiceStack 4.5 formats (as a real 4.5.14 host answered)', () => {
       ['/csv/reply/EchoRequest', () => request(t.app).get('/csv/reply/EchoRequest?Message=hello')],
       ['/csv/oneway/EchoRequest', () => request(t.app).get('/csv/oneway/EchoRequest?Message=hello')],
     ] as const) {
-      it(`by ${how}: a header row of the DTO's properties, then its values, as the download EchoRequest.csv`, async () => {
-        const res = await send().expect(200);
-        expect(res.headers['content-type']).to.equal('text/csv');
-        expect(res.headers['content-disposition']).to.equal('attachment;filename=EchoRequest.csv');
-        expect(res.text).to.equal(`Message,CompanyName,ResponseStatus\r\nhello,${CO},"{}"\r\n`); // 4.5 quoted a cell starting with { (issue 24)
-      });
+      it(
+        `by ${how}: a header row of the DTO's properties, then its values, as the download ` + `EchoRequest.csv`,
+        async () => {
+          const res = await send().expect(200);
+          expect(res.headers['content-type']).to.equal('text/csv');
+          expect(res.headers['content-disposition']).to.equal('attachment;filename=EchoRequest.csv');
+          // 4.5 quoted a cell starting with { (issue 24)
+          expect(res.text).to.equal(`Message,CompanyName,ResponseStatus\r\nhello,${CO},"{}"\r\n`);
+        },
+      );
     }
     it('nested values are JSV, quoted as CSV needs', async () => {
       const res = await request(t.app)
@@ -88,15 +102,22 @@ describe('ServiceStack 4.5 formats (as a real 4.5.14 host answered)', () => {
       expect(res.headers['content-type']).to.equal('text/csv');
       expect(res.headers['content-disposition']).to.equal(undefined);
       expect(res.text).to.equal(
-        "ResponseStatus\r\n\"{ErrorCode:SerializationException,Message:Unable to bind to request 'GetFlatRequest',Errors:[{ErrorCode:SerializationException,FieldName:CompanyId,Message:'abc' is an Invalid value for 'CompanyId'}]}\"\r\n",
+        'ResponseStatus\r\n"{ErrorCode:SerializationException,Message:Unable to bind to request ' +
+          "'GetFlatRequest',Errors:[{ErrorCode:SerializationException,FieldName:CompanyId,Message:'abc' is an " +
+          "Invalid value for 'CompanyId'}]}\"\r\n",
       );
     });
-    it('an unknown operation on /csv/reply is 405 in CSV (quoted: 4.5 left this one row unquoted, which splits it at its commas)', async () => {
-      const res = await request(t.app).get('/csv/reply/Nope').expect(405);
-      expect(res.text).to.equal(
-        'ResponseStatus\r\n"{ErrorCode:NotImplementedException,Message:The operation \'Nope\' does not exist for this service}"\r\n',
-      );
-    });
+    it(
+      'an unknown operation on /csv/reply is 405 in CSV (quoted: 4.5 left this one row unquoted, which splits it ' +
+        'at its commas)',
+      async () => {
+        const res = await request(t.app).get('/csv/reply/Nope').expect(405);
+        expect(res.text).to.equal(
+          "ResponseStatus\r\n\"{ErrorCode:NotImplementedException,Message:The operation 'Nope' does not exist " +
+            'for this service}"\r\n',
+        );
+      },
+    );
   });
 
   describe('HTML snapshot (text/html)', () => {
@@ -248,52 +269,56 @@ describe('ServiceStack 4.5 request bodies (as a real 4.5.14 host read them)', ()
     expect(res.body.SelectedOptions.Locations).to.deep.equal([10, 20]);
     expect(res.body.SelectedOptions.UseAccountMapping).to.equal(true);
   });
-  it('an empty string is a value in a JSON, XML or quoted JSV body, and absent in form fields, an unquoted JSV member or the query', async () => {
-    // The 4.5.14 host: {"Message":""} → "Message":""; <Message></Message> → <Message></Message>; {Message:""} →
-    // Message:"";
-    // {Message:} → no Message; Message= as a form field or in the query → no Message.
-    const echoed = async (req: request.Test) => (await req.expect(200)).body.Message as unknown;
-    expect(
-      await echoed(
-        request(t.app).post('/json/reply/EchoRequest').set('Content-Type', 'application/json').send('{"Message":""}'),
-      ),
-    ).to.equal('');
-    expect(
-      await echoed(
-        request(t.app)
-          .post('/xml/reply/EchoRequest?format=json')
-          .set('Content-Type', 'application/xml')
-          .send('<EchoRequest xmlns="http://schemas.servicestack.net/types"><Message></Message></EchoRequest>'),
-      ),
-    ).to.equal('');
-    expect(
-      await echoed(
-        request(t.app)
-          .post('/jsv/reply/EchoRequest?format=json')
-          .set('Content-Type', 'application/jsv')
-          .send('{Message:""}'),
-      ),
-    ).to.equal('');
-    expect(
-      await echoed(
-        request(t.app)
-          .post('/jsv/reply/EchoRequest?format=json')
-          .set('Content-Type', 'application/jsv')
-          .send('{Message:}'),
-      ),
-    ).to.equal(undefined);
-    expect(await echoed(request(t.app).post('/json/reply/EchoRequest').type('form').send('Message='))).to.equal(
-      undefined,
-    );
-    expect(await echoed(request(t.app).get('/json/reply/EchoRequest?Message='))).to.equal(undefined);
-    // Answered in XML the empty value is an empty element (the host wrote <Message></Message>; the same document).
-    const xml = await request(t.app)
-      .post('/xml/reply/EchoRequest')
-      .set('Content-Type', 'application/xml')
-      .send('<EchoRequest xmlns="http://schemas.servicestack.net/types"><Message></Message></EchoRequest>')
-      .expect(200);
-    expect(xml.text).to.contain('<Message/>');
-  });
+  it(
+    'an empty string is a value in a JSON, XML or quoted JSV body, and absent in form fields, an unquoted JSV ' +
+      'member or the query',
+    async () => {
+      // The 4.5.14 host: {"Message":""} → "Message":""; <Message></Message> → <Message></Message>; {Message:""} →
+      // Message:"";
+      // {Message:} → no Message; Message= as a form field or in the query → no Message.
+      const echoed = async (req: request.Test) => (await req.expect(200)).body.Message as unknown;
+      expect(
+        await echoed(
+          request(t.app).post('/json/reply/EchoRequest').set('Content-Type', 'application/json').send('{"Message":""}'),
+        ),
+      ).to.equal('');
+      expect(
+        await echoed(
+          request(t.app)
+            .post('/xml/reply/EchoRequest?format=json')
+            .set('Content-Type', 'application/xml')
+            .send('<EchoRequest xmlns="http://schemas.servicestack.net/types"><Message></Message></EchoRequest>'),
+        ),
+      ).to.equal('');
+      expect(
+        await echoed(
+          request(t.app)
+            .post('/jsv/reply/EchoRequest?format=json')
+            .set('Content-Type', 'application/jsv')
+            .send('{Message:""}'),
+        ),
+      ).to.equal('');
+      expect(
+        await echoed(
+          request(t.app)
+            .post('/jsv/reply/EchoRequest?format=json')
+            .set('Content-Type', 'application/jsv')
+            .send('{Message:}'),
+        ),
+      ).to.equal(undefined);
+      expect(await echoed(request(t.app).post('/json/reply/EchoRequest').type('form').send('Message='))).to.equal(
+        undefined,
+      );
+      expect(await echoed(request(t.app).get('/json/reply/EchoRequest?Message='))).to.equal(undefined);
+      // Answered in XML the empty value is an empty element (the host wrote <Message></Message>; the same document).
+      const xml = await request(t.app)
+        .post('/xml/reply/EchoRequest')
+        .set('Content-Type', 'application/xml')
+        .send('<EchoRequest xmlns="http://schemas.servicestack.net/types"><Message></Message></EchoRequest>')
+        .expect(200);
+      expect(xml.text).to.contain('<Message/>');
+    },
+  );
   it('a bad form value is a 400 naming it', async () => {
     const res = await request(t.app).post('/json/reply/GetFlatRequest').type('form').send('CompanyId=abc').expect(400);
     expect(res.body.ResponseStatus.Errors).to.deep.equal([
@@ -315,8 +340,10 @@ describe('ServiceStack 4.5 request bodies (as a real 4.5.14 host read them)', ()
   });
   it('an XML body with DataContract lists (as XmlServiceClient sends it)', async () => {
     const body =
-      '<GetFlatRequest xmlns="http://schemas.servicestack.net/types" xmlns:a="http://schemas.microsoft.com/2003/10/Serialization/Arrays">' +
-      '<CompanyId>1</CompanyId><Filters><a:guid>0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9</a:guid></Filters><Locations><a:int>10</a:int><a:int>20</a:int></Locations>' +
+      '<GetFlatRequest xmlns="http://schemas.servicestack.net/types" ' +
+      'xmlns:a="http://schemas.microsoft.com/2003/10/Serialization/Arrays">' +
+      '<CompanyId>1</CompanyId><Filters><a:guid>0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9</a:guid></Filters>' +
+      '<Locations><a:int>10</a:int><a:int>20</a:int></Locations>' +
       '<UseAccountMapping>true</UseAccountMapping></GetFlatRequest>';
     const res = await request(t.app)
       .post('/xml/reply/GetFlatRequest?format=json')
@@ -361,10 +388,14 @@ describe('ServiceStack 4.5 request bodies (as a real 4.5.14 host read them)', ()
     const both = await request(t.app).post('/json/reply/EchoRequest?Message=q').send({ Message: 'body' }).expect(200);
     expect(both.body.Message).to.equal('body');
   });
-  it('a POST without a body binds the defaults, the query string ignored (the 4.5.14 host: {"CompanyName":…,"ResponseStatus":{}}; issue 24)', async () => {
-    const res = await request(t.app).post('/json/reply/EchoRequest?Message=q').expect(200);
-    expect(res.body).to.deep.equal({ CompanyName: CO, ResponseStatus: {} });
-  });
+  it(
+    'a POST without a body binds the defaults, the query string ignored (the 4.5.14 host: ' +
+      '{"CompanyName":…,"ResponseStatus":{}}; issue 24)',
+    async () => {
+      const res = await request(t.app).post('/json/reply/EchoRequest?Message=q').expect(200);
+      expect(res.body).to.deep.equal({ CompanyName: CO, ResponseStatus: {} });
+    },
+  );
   it('on a GET, a query value overrides a path variable', async () => {
     const res = await request(t.app).get('/v1/echo/hello?Message=x').expect(200);
     expect(res.body.Message).to.equal('x');

@@ -15,18 +15,25 @@ describe('wire rules (ServiceStack compatibility)', () => {
       expect(res.headers.vary).to.match(/Accept/);
     });
 
-    it('When a browser asks for HTML, then it gets the HTML snapshot page (as a real 4.5.14 host answered); */* alone is JSON', async () => {
-      const res = await request(t.app).get('/v1/echo/hello').set('Accept', 'text/html,*/*;q=0.8').expect(200);
-      expect(res.headers['content-type']).to.equal('text/html; charset=utf-8');
-      const any = await request(t.app).get('/v1/echo/hello').set('Accept', '*/*').expect(200);
-      expect(any.headers['content-type']).to.equal('application/json; charset=utf-8');
-    });
+    it(
+      'When a browser asks for HTML, then it gets the HTML snapshot page (as a real 4.5.14 host answered); */* ' +
+        'alone is JSON',
+      async () => {
+        const res = await request(t.app).get('/v1/echo/hello').set('Accept', 'text/html,*/*;q=0.8').expect(200);
+        expect(res.headers['content-type']).to.equal('text/html; charset=utf-8');
+        const any = await request(t.app).get('/v1/echo/hello').set('Accept', '*/*').expect(200);
+        expect(any.headers['content-type']).to.equal('application/json; charset=utf-8');
+      },
+    );
 
-    it('When the path ends in .json, then the suffix is stripped before binding and JSON wins over Accept', async () => {
-      const res = await request(t.app).get('/v1/echo/hello.json').set('Accept', 'application/xml').expect(200);
-      expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
-      expect(res.body.Message).to.equal('hello');
-    });
+    it(
+      'When the path ends in .json, then the suffix is stripped before binding and JSON wins over ' + 'Accept',
+      async () => {
+        const res = await request(t.app).get('/v1/echo/hello.json').set('Accept', 'application/xml').expect(200);
+        expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+        expect(res.body.Message).to.equal('hello');
+      },
+    );
 
     it('When the suffix is not a known format, then it stays part of the value', async () => {
       const res = await request(t.app).get('/v1/echo/a.b').expect(200);
@@ -61,19 +68,27 @@ describe('wire rules (ServiceStack compatibility)', () => {
       expect(res.text.startsWith('alert_1___script_a.b_(')).to.equal(true);
     });
 
-    it('When the service raises an error to a JSONP caller, then the status is kept and the ResponseStatus is wrapped', async () => {
-      const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations=99&callback=cb');
-      expect(res.status).to.be.within(400, 499);
-      expect(res.headers['content-type']).to.equal('text/javascript');
-      const body = JSON.parse(res.text.replace(/^cb\(/, '').replace(/\)$/, ''));
-      expect(body.ResponseStatus.Errors[0].FieldName).to.equal('Locations');
-    });
+    it(
+      'When the service raises an error to a JSONP caller, then the status is kept and the ResponseStatus is ' +
+        'wrapped',
+      async () => {
+        const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations=99&callback=cb');
+        expect(res.status).to.be.within(400, 499);
+        expect(res.headers['content-type']).to.equal('text/javascript');
+        const body = JSON.parse(res.text.replace(/^cb\(/, '').replace(/\)$/, ''));
+        expect(body.ResponseStatus.Errors[0].FieldName).to.equal('Locations');
+      },
+    );
 
-    it('When binding fails for a JSONP caller, then the error is plain JSON (raised before the service, as 4.5 did)', async () => {
-      const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=x&callback=cb').expect(400);
-      expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
-      expect(res.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
-    });
+    it(
+      'When binding fails for a JSONP caller, then the error is plain JSON (raised before the service, as 4.5 ' +
+        'did)',
+      async () => {
+        const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=x&callback=cb').expect(400);
+        expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+        expect(res.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
+      },
+    );
   });
 
   describe('routing', () => {
@@ -88,19 +103,23 @@ describe('wire rules (ServiceStack compatibility)', () => {
       expect(res.body.Message).to.equal('hello');
     });
 
-    it('When a pre-defined route has a trailing slash or an empty segment, then it is not the operation (as the 4.5.14 host answered)', async () => {
-      const slash = await request(t.app).get('/json/reply/EchoRequest/?Message=x').expect(405);
-      expect(slash.body).to.deep.equal({
-        ResponseStatus: {
-          ErrorCode: 'NotImplementedException',
-          Message: "The operation 'EchoRequest/' does not exist for this service",
-        },
-      });
-      const empty = await request(t.app).get('/json//reply/EchoRequest?Message=x').expect(404);
-      expect(empty.text).to.equal('404');
-      const leading = await request(t.app).get('//json/reply//EchoRequest?Message=x').expect(200);
-      expect(leading.body.Message).to.equal('x');
-    });
+    it(
+      'When a pre-defined route has a trailing slash or an empty segment, then it is not the operation (as the ' +
+        '4.5.14 host answered)',
+      async () => {
+        const slash = await request(t.app).get('/json/reply/EchoRequest/?Message=x').expect(405);
+        expect(slash.body).to.deep.equal({
+          ResponseStatus: {
+            ErrorCode: 'NotImplementedException',
+            Message: "The operation 'EchoRequest/' does not exist for this service",
+          },
+        });
+        const empty = await request(t.app).get('/json//reply/EchoRequest?Message=x').expect(404);
+        expect(empty.text).to.equal('404');
+        const leading = await request(t.app).get('//json/reply//EchoRequest?Message=x').expect(200);
+        expect(leading.body.Message).to.equal('x');
+      },
+    );
 
     it('When a path value is percent-encoded, then it is decoded', async () => {
       const res = await request(t.app).get('/v1/echo/a%20b%2Fc').expect(200);
@@ -114,10 +133,14 @@ describe('wire rules (ServiceStack compatibility)', () => {
       expect(res.headers.vary, 'the 4.5.14 host sent Vary: Accept on its 404 too').to.equal('Accept');
     });
 
-    it('When a REST route is called with a verb it does not take, then the answer is 404 (the verb is part of the match)', async () => {
-      const res = await request(t.app).delete('/v1/echo/hello').expect(404);
-      expect(res.text).to.equal('404');
-    });
+    it(
+      'When a REST route is called with a verb it does not take, then the answer is 404 (the verb is part of the ' +
+        'match)',
+      async () => {
+        const res = await request(t.app).delete('/v1/echo/hello').expect(404);
+        expect(res.text).to.equal('404');
+      },
+    );
 
     it('When /json/reply names an unknown operation, then the answer is 405 with a ResponseStatus', async () => {
       const res = await request(t.app).post('/json/reply/NoSuchRequest').send({}).expect(405);
@@ -163,17 +186,23 @@ describe('wire rules (ServiceStack compatibility)', () => {
   });
 
   describe('query binding', () => {
-    it('When legacy forms are sent unencoded (/Date(...)/, [1,2], {guid}), then they bind as the original binder read them', async () => {
-      const res = await request(t.app)
-        .get(
-          '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=on&StartDate=/Date(1704067200000)/&EndDate=/Date(1709164800000-0000)/&Locations=[10,20]&Filters={0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9}',
-        )
-        .expect(200);
-      expect(res.body.SelectedOptions.StartDate).to.equal('/Date(1704067200000)/');
-      expect(res.body.SelectedOptions.EndDate).to.equal('/Date(1709164800000+0000)/'); // -0000 is read as a local time: the 4.5.14 host answered +0000 (issue 24)
-      expect(res.body.SelectedOptions.Locations).to.deep.equal([10, 20]);
-      expect(res.body.SelectedOptions.Filters).to.deep.equal(['0a1b2c3d4e5f60718293a4b5c6d7e8f9']);
-    });
+    it(
+      'When legacy forms are sent unencoded (/Date(...)/, [1,2], {guid}), then they bind as the original binder ' +
+        'read them',
+      async () => {
+        const res = await request(t.app)
+          .get(
+            '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=on&StartDate=/Date(1704067200000)/&' +
+              'EndDate=/Date(1709164800000-0000)/&Locations=[10,20]&Filters={0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9}',
+          )
+          .expect(200);
+        expect(res.body.SelectedOptions.StartDate).to.equal('/Date(1704067200000)/');
+        // -0000 is read as a local time: the 4.5.14 host answered +0000 (issue 24)
+        expect(res.body.SelectedOptions.EndDate).to.equal('/Date(1709164800000+0000)/');
+        expect(res.body.SelectedOptions.Locations).to.deep.equal([10, 20]);
+        expect(res.body.SelectedOptions.Filters).to.deep.equal(['0a1b2c3d4e5f60718293a4b5c6d7e8f9']);
+      },
+    );
 
     it('When an array is sent as repeated keys, then the keys join like a comma list', async () => {
       const res = await request(t.app)
@@ -182,65 +211,78 @@ describe('wire rules (ServiceStack compatibility)', () => {
       expect(res.body.SelectedOptions.Locations).to.deep.equal([10, 20]);
     });
 
-    it('When arrays come in the bracket forms generated clients send (Locations[]=, Locations[0]=, Filters[]=), then they bind as the same field', async () => {
-      const flat =
-        '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-02-29';
-      const plain = await request(t.app)
-        .get(`${flat}&Locations=10&Filters=0a1b2c3d4e5f60718293a4b5c6d7e8f9`)
-        .expect(200);
-      const unfiltered = await request(t.app).get(flat).expect(200);
-      expect(plain.body.ReportModel.Rows).to.not.deep.equal(unfiltered.body.ReportModel.Rows);
-      for (const query of [
-        'Locations[]=10&Filters[]=0a1b2c3d4e5f60718293a4b5c6d7e8f9',
-        'Locations[0]=10&Filters[0]=0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9',
-        'locations%5B%5D=10&FILTERS%5B0%5D=0a1b2c3d4e5f60718293a4b5c6d7e8f9',
-      ]) {
-        const res = await request(t.app).get(`${flat}&${query}`).expect(200);
-        expect(res.body.SelectedOptions.Locations, query).to.deep.equal([10]);
-        expect(res.body.SelectedOptions.Filters, query).to.deep.equal(['0a1b2c3d4e5f60718293a4b5c6d7e8f9']);
-        expect(res.body.ReportModel.Rows, query).to.deep.equal(plain.body.ReportModel.Rows);
-      }
-      const both = await request(t.app)
-        .get('/json/reply/GetFlatRequest?CompanyId=1&Locations[]=10&Locations[]=20&Locations=10')
-        .expect(200);
-      expect(both.body.SelectedOptions.Locations).to.deep.equal([10, 20]);
-      // A POST with a body binds the body alone (the query is ignored, as 4.5 did).
-      const posted = await request(t.app)
-        .post('/json/reply/GetFlatRequest?Locations[0]=20')
-        .send({ CompanyId: 1 })
-        .expect(200);
-      expect(posted.body.SelectedOptions.Locations).to.deep.equal([]);
-    });
+    it(
+      'When arrays come in the bracket forms generated clients send (Locations[]=, Locations[0]=, Filters[]=), ' +
+        'then they bind as the same field',
+      async () => {
+        const flat =
+          '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&' +
+          'EndDate=2024-02-29';
+        const plain = await request(t.app)
+          .get(`${flat}&Locations=10&Filters=0a1b2c3d4e5f60718293a4b5c6d7e8f9`)
+          .expect(200);
+        const unfiltered = await request(t.app).get(flat).expect(200);
+        expect(plain.body.ReportModel.Rows).to.not.deep.equal(unfiltered.body.ReportModel.Rows);
+        for (const query of [
+          'Locations[]=10&Filters[]=0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+          'Locations[0]=10&Filters[0]=0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9',
+          'locations%5B%5D=10&FILTERS%5B0%5D=0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+        ]) {
+          const res = await request(t.app).get(`${flat}&${query}`).expect(200);
+          expect(res.body.SelectedOptions.Locations, query).to.deep.equal([10]);
+          expect(res.body.SelectedOptions.Filters, query).to.deep.equal(['0a1b2c3d4e5f60718293a4b5c6d7e8f9']);
+          expect(res.body.ReportModel.Rows, query).to.deep.equal(plain.body.ReportModel.Rows);
+        }
+        const both = await request(t.app)
+          .get('/json/reply/GetFlatRequest?CompanyId=1&Locations[]=10&Locations[]=20&Locations=10')
+          .expect(200);
+        expect(both.body.SelectedOptions.Locations).to.deep.equal([10, 20]);
+        // A POST with a body binds the body alone (the query is ignored, as 4.5 did).
+        const posted = await request(t.app)
+          .post('/json/reply/GetFlatRequest?Locations[0]=20')
+          .send({ CompanyId: 1 })
+          .expect(200);
+        expect(posted.body.SelectedOptions.Locations).to.deep.equal([]);
+      },
+    );
 
-    it('When a bracketed array key carries a bad value, then the error names the key as sent; a bracketed scalar is an unknown key', async () => {
-      const bad = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations[]=x').expect(400);
-      expect(bad.body.ResponseStatus.Errors).to.deep.equal([
-        {
-          ErrorCode: 'SerializationException',
-          FieldName: 'Locations[]',
-          Message: "'x' is an Invalid value for 'Locations[]'",
-        },
-      ]);
-      const scalar = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId[]=1').expect(400);
-      expect(scalar.body.ResponseStatus.Errors).to.deep.equal([
-        { ErrorCode: 'NotEmpty', FieldName: 'CompanyId', Message: "'Company Id' must not be empty." },
-      ]);
-    });
+    it(
+      'When a bracketed array key carries a bad value, then the error names the key as sent; a bracketed scalar ' +
+        'is an unknown key',
+      async () => {
+        const bad = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations[]=x').expect(400);
+        expect(bad.body.ResponseStatus.Errors).to.deep.equal([
+          {
+            ErrorCode: 'SerializationException',
+            FieldName: 'Locations[]',
+            Message: "'x' is an Invalid value for 'Locations[]'",
+          },
+        ]);
+        const scalar = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId[]=1').expect(400);
+        expect(scalar.body.ResponseStatus.Errors).to.deep.equal([
+          { ErrorCode: 'NotEmpty', FieldName: 'CompanyId', Message: "'Company Id' must not be empty." },
+        ]);
+      },
+    );
 
-    it('When CompanyId (required in the contract) is missing, then 400 names it as FluentValidation NotEmpty did, on every route', async () => {
-      for (const call of [
-        request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?IncludeComputedColumns=true'),
-        request(t.app).get('/json/reply/GetFlatRequest'),
-        request(t.app).post('/json/reply/GetFlatRequest').send({ IncludeComputedColumns: true }),
-      ]) {
-        const res = await call.expect(400);
-        expect(res.body.ResponseStatus).to.deep.equal({
-          ErrorCode: 'ArgumentException',
-          Message: "'Company Id' must not be empty.",
-          Errors: [{ ErrorCode: 'NotEmpty', FieldName: 'CompanyId', Message: "'Company Id' must not be empty." }],
-        });
-      }
-    });
+    it(
+      'When CompanyId (required in the contract) is missing, then 400 names it as FluentValidation NotEmpty did, ' +
+        'on every route',
+      async () => {
+        for (const call of [
+          request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?IncludeComputedColumns=true'),
+          request(t.app).get('/json/reply/GetFlatRequest'),
+          request(t.app).post('/json/reply/GetFlatRequest').send({ IncludeComputedColumns: true }),
+        ]) {
+          const res = await call.expect(400);
+          expect(res.body.ResponseStatus).to.deep.equal({
+            ErrorCode: 'ArgumentException',
+            Message: "'Company Id' must not be empty.",
+            Errors: [{ ErrorCode: 'NotEmpty', FieldName: 'CompanyId', Message: "'Company Id' must not be empty." }],
+          });
+        }
+      },
+    );
 
     it('When a value is empty, then the field keeps its default', async () => {
       const res = await request(t.app)
@@ -254,7 +296,8 @@ describe('wire rules (ServiceStack compatibility)', () => {
       // 2024-01-01T02:00Z is still Dec 31 at -0500
       const res = await request(t.app)
         .get(
-          '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=/Date(1704074400000-0500)/&EndDate=20240229',
+          '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&' +
+            'StartDate=/Date(1704074400000-0500)/&EndDate=20240229',
         )
         .expect(200);
       expect(res.body.ReportModel.ColumnNames).to.deep.equal(['Dec 2023', 'Jan 2024', 'Feb 2024']);
@@ -277,38 +320,42 @@ describe('wire rules (ServiceStack compatibility)', () => {
   });
 
   describe('errors', () => {
-    it('When a query value cannot be bound, then 400 lists one SerializationException per bad field, named as sent', async () => {
-      const res = await request(t.app)
-        .get(
-          '/v1/Reporting/ProfitAndLoss/Flat?companyid=abc&LOCATIONS=[1,x]&UseCustomDateRange=maybe&StartDate=yesterday',
-        )
-        .expect(400);
-      expect(res.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
-      expect(res.body.ResponseStatus.Message).to.equal("Unable to bind to request 'GetFlatRequest'");
-      expect(res.body.ResponseStatus.Errors).to.deep.equal([
-        {
-          ErrorCode: 'SerializationException',
-          FieldName: 'companyid',
-          Message: "'abc' is an Invalid value for 'companyid'",
-        },
-        {
-          ErrorCode: 'SerializationException',
-          FieldName: 'LOCATIONS',
-          Message: "'[1,x]' is an Invalid value for 'LOCATIONS'",
-        },
-        {
-          ErrorCode: 'SerializationException',
-          FieldName: 'UseCustomDateRange',
-          Message: "'maybe' is an Invalid value for 'UseCustomDateRange'",
-        },
-        {
-          ErrorCode: 'SerializationException',
-          FieldName: 'StartDate',
-          Message: "'yesterday' is an Invalid value for 'StartDate'",
-        },
-      ]);
-      expect(res.body.ResponseStatus).to.not.have.property('StackTrace');
-    });
+    it(
+      'When a query value cannot be bound, then 400 lists one SerializationException per bad field, named as ' + 'sent',
+      async () => {
+        const res = await request(t.app)
+          .get(
+            '/v1/Reporting/ProfitAndLoss/Flat?companyid=abc&LOCATIONS=[1,x]&UseCustomDateRange=maybe&' +
+              'StartDate=yesterday',
+          )
+          .expect(400);
+        expect(res.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
+        expect(res.body.ResponseStatus.Message).to.equal("Unable to bind to request 'GetFlatRequest'");
+        expect(res.body.ResponseStatus.Errors).to.deep.equal([
+          {
+            ErrorCode: 'SerializationException',
+            FieldName: 'companyid',
+            Message: "'abc' is an Invalid value for 'companyid'",
+          },
+          {
+            ErrorCode: 'SerializationException',
+            FieldName: 'LOCATIONS',
+            Message: "'[1,x]' is an Invalid value for 'LOCATIONS'",
+          },
+          {
+            ErrorCode: 'SerializationException',
+            FieldName: 'UseCustomDateRange',
+            Message: "'maybe' is an Invalid value for 'UseCustomDateRange'",
+          },
+          {
+            ErrorCode: 'SerializationException',
+            FieldName: 'StartDate',
+            Message: "'yesterday' is an Invalid value for 'StartDate'",
+          },
+        ]);
+        expect(res.body.ResponseStatus).to.not.have.property('StackTrace');
+      },
+    );
 
     it('When a value binds but breaks the contract, then 400 names the field as sent and the rule', async () => {
       const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&orderby=Sideways').expect(400);
@@ -350,14 +397,18 @@ describe('wire rules (ServiceStack compatibility)', () => {
       ]);
     });
 
-    it('When a text/plain body on /json/reply is not JSON, then 400 (4.5 read it as JSON whatever its Content-Type)', async () => {
-      const res = await request(t.app)
-        .post('/json/reply/EchoRequest')
-        .set('Content-Type', 'text/plain')
-        .send('hello')
-        .expect(400);
-      expect(res.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
-    });
+    it(
+      'When a text/plain body on /json/reply is not JSON, then 400 (4.5 read it as JSON whatever its ' +
+        'Content-Type)',
+      async () => {
+        const res = await request(t.app)
+          .post('/json/reply/EchoRequest')
+          .set('Content-Type', 'text/plain')
+          .send('hello')
+          .expect(400);
+        expect(res.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
+      },
+    );
 
     it('When the body is larger than the limit, then 413 with a ResponseStatus', async () => {
       const res = await request(t.app)

@@ -64,54 +64,62 @@ describe('limits', () => {
 });
 
 describe('time-out per request', () => {
-  it('a request running past REQUEST_TIMEOUT_MS answers 503 RequestTimeout with Retry-After, and the app keeps serving', async () => {
-    const store = await openStore({ dataDir: '.', duckdbPath: ':memory:' });
-    await store.load(workedExampleBatch);
-    const slow = Object.create(store) as LedgerStore;
-    slow.sumPnlByAccountMonth = async (q) => {
-      await new Promise((r) => setTimeout(r, 400));
-      return store.sumPnlByAccountMonth(q);
-    };
-    const t = await createTestApp({ store: slow, config: { requestTimeoutMs: 100 } });
-    try {
-      const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').expect(503);
-      expect(res.body.ResponseStatus.ErrorCode).to.equal('RequestTimeout');
-      expect(res.headers['retry-after']).to.equal('1');
-      await new Promise((r) => setTimeout(r, 500)); // the late result is dropped without a fault
-      await request(t.app).get('/v1/echo/after').expect(200);
-    } finally {
-      await store.close();
-    }
-  });
+  it(
+    'a request running past REQUEST_TIMEOUT_MS answers 503 RequestTimeout with Retry-After, and the app keeps ' +
+      'serving',
+    async () => {
+      const store = await openStore({ dataDir: '.', duckdbPath: ':memory:' });
+      await store.load(workedExampleBatch);
+      const slow = Object.create(store) as LedgerStore;
+      slow.sumPnlByAccountMonth = async (q) => {
+        await new Promise((r) => setTimeout(r, 400));
+        return store.sumPnlByAccountMonth(q);
+      };
+      const t = await createTestApp({ store: slow, config: { requestTimeoutMs: 100 } });
+      try {
+        const res = await request(t.app).get('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1').expect(503);
+        expect(res.body.ResponseStatus.ErrorCode).to.equal('RequestTimeout');
+        expect(res.headers['retry-after']).to.equal('1');
+        await new Promise((r) => setTimeout(r, 500)); // the late result is dropped without a fault
+        await request(t.app).get('/v1/echo/after').expect(200);
+      } finally {
+        await store.close();
+      }
+    },
+  );
 
-  it("requests in flight each time out at their own deadline, not an earlier one's, and answered ones never time out", async () => {
-    const store = await openStore({ dataDir: '.', duckdbPath: ':memory:' });
-    await store.load(workedExampleBatch);
-    const slow = Object.create(store) as LedgerStore;
-    slow.sumPnlByAccountMonth = async (q) => {
-      await new Promise((r) => setTimeout(r, 600));
-      return store.sumPnlByAccountMonth(q);
-    };
-    const t = await createTestApp({ store: slow, config: { requestTimeoutMs: 150 } });
-    const timed = async (path: string) => {
-      const sent = performance.now();
-      const res = await request(t.app).get(path);
-      return { status: res.status, sentAt: sent, answeredAt: performance.now() };
-    };
-    try {
-      const first = timed('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1');
-      await new Promise((r) => setTimeout(r, 80));
-      const second = timed('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1');
-      const echoes = await Promise.all(Array.from({ length: 5 }, (_, i) => timed(`/v1/echo/quick${i}`)));
-      const [a, b] = await Promise.all([first, second]);
-      expect([a.status, b.status]).to.deep.equal([503, 503]);
-      expect(echoes.map((e) => e.status)).to.deep.equal([200, 200, 200, 200, 200]);
-      expect(b.answeredAt - b.sentAt, 'the second request was answered before its own time-out').to.be.at.least(140);
-      expect(b.answeredAt).to.be.greaterThan(a.answeredAt);
-    } finally {
-      await store.close();
-    }
-  });
+  it(
+    "requests in flight each time out at their own deadline, not an earlier one's, and answered ones never time " +
+      'out',
+    async () => {
+      const store = await openStore({ dataDir: '.', duckdbPath: ':memory:' });
+      await store.load(workedExampleBatch);
+      const slow = Object.create(store) as LedgerStore;
+      slow.sumPnlByAccountMonth = async (q) => {
+        await new Promise((r) => setTimeout(r, 600));
+        return store.sumPnlByAccountMonth(q);
+      };
+      const t = await createTestApp({ store: slow, config: { requestTimeoutMs: 150 } });
+      const timed = async (path: string) => {
+        const sent = performance.now();
+        const res = await request(t.app).get(path);
+        return { status: res.status, sentAt: sent, answeredAt: performance.now() };
+      };
+      try {
+        const first = timed('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1');
+        await new Promise((r) => setTimeout(r, 80));
+        const second = timed('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1');
+        const echoes = await Promise.all(Array.from({ length: 5 }, (_, i) => timed(`/v1/echo/quick${i}`)));
+        const [a, b] = await Promise.all([first, second]);
+        expect([a.status, b.status]).to.deep.equal([503, 503]);
+        expect(echoes.map((e) => e.status)).to.deep.equal([200, 200, 200, 200, 200]);
+        expect(b.answeredAt - b.sentAt, 'the second request was answered before its own time-out').to.be.at.least(140);
+        expect(b.answeredAt).to.be.greaterThan(a.answeredAt);
+      } finally {
+        await store.close();
+      }
+    },
+  );
 });
 
 describe('operations endpoints', () => {

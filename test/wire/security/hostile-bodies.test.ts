@@ -55,20 +55,24 @@ describe('hostile bodies (issue 25, findings 1, 2, 8)', function () {
       expect(answer.body.ResponseStatus!.Errors![0]!.Message).to.contain('above the limit of 1000 items');
     });
 
-    it('X[4294967294] followed by X[a] (append-field walked 4·10^9 holes) is a 400, and three such fields name all three', async () => {
-      const answer = await multipart([
-        ['Locations[4294967294]', '1'],
-        ['Locations[a]', '2'],
-        ['Filters[99999999]', 'x'],
-        ['StartDate[100000000]', 'y'],
-      ]);
-      expect(answer.status).to.equal(400);
-      expect(fieldNames(answer)).to.have.members([
-        'Locations[4294967294]',
-        'Filters[99999999]',
-        'StartDate[100000000]',
-      ]);
-    });
+    it(
+      'X[4294967294] followed by X[a] (append-field walked 4·10^9 holes) is a 400, and three such fields name all ' +
+        'three',
+      async () => {
+        const answer = await multipart([
+          ['Locations[4294967294]', '1'],
+          ['Locations[a]', '2'],
+          ['Filters[99999999]', 'x'],
+          ['StartDate[100000000]', 'y'],
+        ]);
+        expect(answer.status).to.equal(400);
+        expect(fieldNames(answer)).to.have.members([
+          'Locations[4294967294]',
+          'Filters[99999999]',
+          'StartDate[100000000]',
+        ]);
+      },
+    );
 
     it('an index of 10,000 digits is refused by its text (never read as a number of items)', async () => {
       const key = `Locations[${'9'.repeat(10_000)}]`;
@@ -106,14 +110,20 @@ describe('hostile bodies (issue 25, findings 1, 2, 8)', function () {
       });
     }
 
-    it('in the query: Locations[1000] is a 400 naming it (the limit is 1000 items: indices 0-999), Locations[999] binds', async () => {
-      const refused = await send('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations[1000]=10', { method: 'GET' });
-      expect(refused.status).to.equal(400);
-      expect(fieldNames(refused)).to.deep.equal(['Locations[1000]']);
-      const kept = await send('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations[999]=10', { method: 'GET' });
-      expect(kept.status).to.equal(200);
-      expect((kept.body.SelectedOptions as { Locations: number[] }).Locations).to.deep.equal([10]);
-    });
+    it(
+      'in the query: Locations[1000] is a 400 naming it (the limit is 1000 items: indices 0-999), Locations[999] ' +
+        'binds',
+      async () => {
+        const refused = await send('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations[1000]=10', {
+          method: 'GET',
+        });
+        expect(refused.status).to.equal(400);
+        expect(fieldNames(refused)).to.deep.equal(['Locations[1000]']);
+        const kept = await send('/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&Locations[999]=10', { method: 'GET' });
+        expect(kept.status).to.equal(200);
+        expect((kept.body.SelectedOptions as { Locations: number[] }).Locations).to.deep.equal([10]);
+      },
+    );
 
     it('multipart fields bind as form fields: repeated and bracketed names join as in the query', async () => {
       const answer = await multipart([
@@ -152,17 +162,21 @@ describe('hostile bodies (issue 25, findings 1, 2, 8)', function () {
       expect(limitOf(streamed)).to.equal("The request body exceeds its 'body bytes' limit of 1048576.");
     });
 
-    it('a field name over 256 bytes is a 413 naming the field name limit; a file part is a 413 naming the files limit', async () => {
-      expect(
-        limitOf(await send('/json/reply/EchoRequest', { method: 'POST', body: formOf([['n'.repeat(300), 'x']]) })),
-      ).to.equal("The request body exceeds its 'field name bytes' limit of 256.");
-      const form = new FormData();
-      form.append('Message', 'hi');
-      form.append('upload', new Blob(['data']), 'a.txt');
-      expect(limitOf(await send('/json/reply/EchoRequest', { method: 'POST', body: form }))).to.equal(
-        "The request body exceeds its 'files' limit of 0.",
-      );
-    });
+    it(
+      'a field name over 256 bytes is a 413 naming the field name limit; a file part is a 413 naming the files ' +
+        'limit',
+      async () => {
+        expect(
+          limitOf(await send('/json/reply/EchoRequest', { method: 'POST', body: formOf([['n'.repeat(300), 'x']]) })),
+        ).to.equal("The request body exceeds its 'field name bytes' limit of 256.");
+        const form = new FormData();
+        form.append('Message', 'hi');
+        form.append('upload', new Blob(['data']), 'a.txt');
+        expect(limitOf(await send('/json/reply/EchoRequest', { method: 'POST', body: form }))).to.equal(
+          "The request body exceeds its 'files' limit of 0.",
+        );
+      },
+    );
 
     it('2,001 parts is a 413 naming the parts limit', async () => {
       const boundary = 'p4rts';

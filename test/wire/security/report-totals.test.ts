@@ -44,26 +44,37 @@ describe('report totals exact or refused (issue 25, finding 6)', () => {
     t = undefined;
   });
 
-  it('two months of 2^53 - 1 cents (the attack: the Total printed …319.84) is refused with a 400 naming the bound', async () => {
-    t = await serve('90071992547409.91');
-    const res = await fetch(`${t.url}/v1/Reporting/ProfitAndLoss/Flat?${QUERY}`, { headers: { 'X-ApiKey': t.apiKey } });
-    expect(res.status).to.equal(400);
-    const body = (await res.json()) as { ResponseStatus: { ErrorCode: string; Message: string } };
-    expect(body.ResponseStatus.ErrorCode).to.equal('ArgumentException');
-    expect(body.ResponseStatus.Message).to.contain('beyond ±9999999999999.99');
-  });
+  it(
+    'two months of 2^53 - 1 cents (the attack: the Total printed …319.84) is refused with a 400 naming the ' + 'bound',
+    async () => {
+      t = await serve('90071992547409.91');
+      const res = await fetch(`${t.url}/v1/Reporting/ProfitAndLoss/Flat?${QUERY}`, {
+        headers: { 'X-ApiKey': t.apiKey },
+      });
+      expect(res.status).to.equal(400);
+      const body = (await res.json()) as { ResponseStatus: { ErrorCode: string; Message: string } };
+      expect(body.ResponseStatus.ErrorCode).to.equal('ArgumentException');
+      expect(body.ResponseStatus.Message).to.contain('beyond ±9999999999999.99');
+    },
+  );
 
-  it('figures up to the bound are exact in JSON and CSV: 4,999,999,999,999.99 twice plus 0.01 totals 9,999,999,999,999.99', async () => {
-    t = await serve('4999999999999.99', '0.01');
-    const res = await fetch(`${t.url}/v1/Reporting/ProfitAndLoss/Flat?${QUERY}`, { headers: { 'X-ApiKey': t.apiKey } });
-    expect(res.status).to.equal(200);
-    const text = await res.text();
-    expect(text).to.contain('9999999999999.99').and.to.contain('5000000000000');
-    const { Url } = JSON.parse(text) as { Url: string };
-    const csv = await (await fetch(`${Url}.csv`, { headers: { 'X-ApiKey': t.apiKey } })).text();
-    const income = csv.split('\r\n').find((line) => line.startsWith('SectionTotal,Income,'));
-    expect(income).to.match(/,5000000000000\.00,4999999999999\.99,9999999999999\.99$/);
-  });
+  it(
+    'figures up to the bound are exact in JSON and CSV: 4,999,999,999,999.99 twice plus 0.01 totals ' +
+      '9,999,999,999,999.99',
+    async () => {
+      t = await serve('4999999999999.99', '0.01');
+      const res = await fetch(`${t.url}/v1/Reporting/ProfitAndLoss/Flat?${QUERY}`, {
+        headers: { 'X-ApiKey': t.apiKey },
+      });
+      expect(res.status).to.equal(200);
+      const text = await res.text();
+      expect(text).to.contain('9999999999999.99').and.to.contain('5000000000000');
+      const { Url } = JSON.parse(text) as { Url: string };
+      const csv = await (await fetch(`${Url}.csv`, { headers: { 'X-ApiKey': t.apiKey } })).text();
+      const income = csv.split('\r\n').find((line) => line.startsWith('SectionTotal,Income,'));
+      expect(income).to.match(/,5000000000000\.00,4999999999999\.99,9999999999999\.99$/);
+    },
+  );
 
   it('one cent more than the bound is refused', async () => {
     t = await serve('5000000000000.00');

@@ -33,10 +33,13 @@ describe('SOAP 1.1 WSDL /soap11', () => {
     });
   }
 
-  it('a real SOAP client (node-soap) loads it and sees SyncReply on the SOAP 1.1 binding, with no operations', async () => {
-    const client = await soap.createClientAsync(`${base}/soap11?wsdl`);
-    expect(client.describe()).to.deep.equal({ SyncReply: { BasicHttpBinding_ISyncReply: {} } });
-  });
+  it(
+    'a real SOAP client (node-soap) loads it and sees SyncReply on the SOAP 1.1 binding, with no ' + 'operations',
+    async () => {
+      const client = await soap.createClientAsync(`${base}/soap11?wsdl`);
+      expect(client.describe()).to.deep.equal({ SyncReply: { BasicHttpBinding_ISyncReply: {} } });
+    },
+  );
 
   it('/soap12 is unchanged beside it', async () => {
     const res = await request(app).get('/soap12').expect(200);
@@ -44,7 +47,10 @@ describe('SOAP 1.1 WSDL /soap11', () => {
   });
 
   it('a SOAP 1.1 message POSTed to /soap11 gets a SOAP 1.1 fault (no operation is callable)', async () => {
-    const envelope = `<?xml version="1.0"?><soap:Envelope xmlns:soap="${SOAP11_NS}"><soap:Body><EchoRequest xmlns="http://schemas.servicestack.net/types"><Message>hi</Message></EchoRequest></soap:Body></soap:Envelope>`;
+    const envelope =
+      `<?xml version="1.0"?><soap:Envelope xmlns:soap="${SOAP11_NS}"><soap:Body><EchoRequest ` +
+      `xmlns="http://schemas.servicestack.net/types"><Message>hi</Message></EchoRequest></soap:Body>` +
+      `</soap:Envelope>`;
     const res = await request(app)
       .post('/soap11')
       .set('Content-Type', 'text/xml; charset=utf-8')

@@ -172,8 +172,9 @@ describe('SOAP 1.2 endpoint /soap12', () => {
       expect(parseFault(res2.text).code).to.equal(SENDER);
     });
 
-    it('a SOAP 1.1 envelope gets a VersionMismatch fault with the Upgrade header naming SOAP 1.2 (HTTP 500)', async () => {
-      const env11 = `<s:Envelope xmlns:s="${SOAP11_NS}"><s:Body><EchoRequest xmlns="${TYPES_NS}"/></s:Body></s:Envelope>`;
+    it('a SOAP 1.1 envelope gets a VersionMismatch fault, the Upgrade header naming SOAP 1.2 (HTTP 500)', async () => {
+      const env11 =
+        `<s:Envelope xmlns:s="${SOAP11_NS}">` + `<s:Body><EchoRequest xmlns="${TYPES_NS}"/></s:Body></s:Envelope>`;
       const res = await request(app)
         .post('/soap12')
         .set('Content-Type', 'text/xml; charset=utf-8')
@@ -257,7 +258,9 @@ describe('SOAP 1.2 endpoint /soap12', () => {
     });
 
     it('an external entity used as the operation name leaks nothing either', async () => {
-      const xxe = `<!DOCTYPE soap:Envelope [<!ENTITY e SYSTEM "file:///etc/passwd">]><soap:Envelope xmlns:soap="${SOAP12_NS}"><soap:Body><x>&e;</x></soap:Body></soap:Envelope>`;
+      const xxe =
+        `<!DOCTYPE soap:Envelope [<!ENTITY e SYSTEM "file:///etc/passwd">]><soap:Envelope ` +
+        `xmlns:soap="${SOAP12_NS}"><soap:Body><x>&e;</x></soap:Body></soap:Envelope>`;
       const res = await post(xxe, 'text/xml');
       expect(res.status).to.equal(400);
       expect(res.text).not.to.contain(passwdMarker);
