@@ -155,22 +155,27 @@ describe('compare: as a client reads it', () => {
       );
     });
 
-    it('the link inside HTML snapshot text and beside BuildTime on one line: noise; any other change on the line is not', () => {
-      const line = (secret: string, ms: number, name = 'Acme') =>
-        `<dt>Url</dt><dd><a href="${link(secret)}.json">${link(secret)}</a></dd><dt>Build Time</dt><dd>${ms}</dd><dt>Company Name</dt><dd>${name}</dd>`;
-      expect(builtInNoise(changed('$[12]', line('one', 1), line('two', 7), ['$', 12]))).to.equal(
-        'report link signature, BuildTime',
-      );
-      expect(builtInNoise(changed('$[12]', line('one', 1), line('two', 7, 'Other'), ['$', 12]))).to.equal(undefined);
-      expect(maskVolatile(line('one', 1))).to.equal(maskVolatile(line('two', 2)));
-      // The page's JSON data source, HTML-escaped.
-      expect(
-        builtInNoise(changed('$[74]', '    &quot;BuildTime&quot;: 0,', '    &quot;BuildTime&quot;: 6,', ['$', 74])),
-      ).to.equal('BuildTime');
-      expect(
-        builtInNoise(changed('$[74]', '    &quot;BuildTime&#39;: 0,', '    &quot;BuildTime&#39;: 6,', ['$', 74])),
-      ).to.equal('BuildTime');
-    });
+    it(
+      'the link inside HTML snapshot text and beside BuildTime on one line: noise; any other change on the line ' +
+        'is not',
+      () => {
+        const line = (secret: string, ms: number, name = 'Acme') =>
+          `<dt>Url</dt><dd><a href="${link(secret)}.json">${link(secret)}</a></dd><dt>Build ` +
+          `Time</dt><dd>${ms}</dd><dt>Company Name</dt><dd>${name}</dd>`;
+        expect(builtInNoise(changed('$[12]', line('one', 1), line('two', 7), ['$', 12]))).to.equal(
+          'report link signature, BuildTime',
+        );
+        expect(builtInNoise(changed('$[12]', line('one', 1), line('two', 7, 'Other'), ['$', 12]))).to.equal(undefined);
+        expect(maskVolatile(line('one', 1))).to.equal(maskVolatile(line('two', 2)));
+        // The page's JSON data source, HTML-escaped.
+        expect(
+          builtInNoise(changed('$[74]', '    &quot;BuildTime&quot;: 0,', '    &quot;BuildTime&quot;: 6,', ['$', 74])),
+        ).to.equal('BuildTime');
+        expect(
+          builtInNoise(changed('$[74]', '    &quot;BuildTime&#39;: 0,', '    &quot;BuildTime&#39;: 6,', ['$', 74])),
+        ).to.equal('BuildTime');
+      },
+    );
 
     it('BuildTime in any format and case convention, and the request id header', () => {
       expect(builtInNoise(changed('$.ReportModel.BuildTime', 1, 2, ['$', 'ReportModel', 'BuildTime']))).to.equal(
@@ -248,19 +253,22 @@ describe('compare: as a client reads it', () => {
       });
     }
 
-    it('HTML: the first 2 requests per endpoint and rule, at most 60, patches cut; the rest counted; under 3 MB', () => {
-      const report = bigReport();
-      const page = renderHtmlReport(report);
-      const sections = page.match(/<section class="exchange"/g) ?? [];
-      expect(sections).to.have.length(60);
-      expect(page).to.include('The first 60 of 2000 (at most 2 per endpoint and rule)');
-      expect(page).to.match(/<code>GET \/endpoint\/0 · rule:0<\/code><\/td><td class="n">8<\/td>/);
-      expect(page).to.include('the bodies differ in more than 400 lines: their first 60 lines are shown');
-      expect(page).to.include('… 40 more fields differ');
-      expect(Buffer.byteLength(page)).to.be.lessThan(3 * 1024 * 1024);
-      // Every request still in the JSON report.
-      expect(report.exchanges).to.have.length(ENDPOINTS * RULES_PER_ENDPOINT * REQUESTS_PER_RULE);
-    });
+    it(
+      'HTML: the first 2 requests per endpoint and rule, at most 60, patches cut; the rest counted; under 3 ' + 'MB',
+      () => {
+        const report = bigReport();
+        const page = renderHtmlReport(report);
+        const sections = page.match(/<section class="exchange"/g) ?? [];
+        expect(sections).to.have.length(60);
+        expect(page).to.include('The first 60 of 2000 (at most 2 per endpoint and rule)');
+        expect(page).to.match(/<code>GET \/endpoint\/0 · rule:0<\/code><\/td><td class="n">8<\/td>/);
+        expect(page).to.include('the bodies differ in more than 400 lines: their first 60 lines are shown');
+        expect(page).to.include('… 40 more fields differ');
+        expect(Buffer.byteLength(page)).to.be.lessThan(3 * 1024 * 1024);
+        // Every request still in the JSON report.
+        expect(report.exchanges).to.have.length(ENDPOINTS * RULES_PER_ENDPOINT * REQUESTS_PER_RULE);
+      },
+    );
 
     it('terminal: each field once with its count, endpoints with their first fields, rules without', () => {
       const text = formatSummary(bigReport().summary);

@@ -41,7 +41,10 @@ function harOf(count: number, padding: number): string {
     );
   const entries = Array.from({ length: count }, (_, i) => entry(i));
   entries.push('{ "request": { "method": "GET", "url": "not a url" } }');
-  return `{\n  "log": {\n    "version": "1.2",\n    "creator": { "name": "test", "version": "1" },\n    "entries": [\n${entries.join(',\n')}\n    ]\n  }\n}\n`;
+  return (
+    `{\n  "log": {\n    "version": "1.2",\n    "creator": { "name": "test", "version": "1" },\n    "entries": ` +
+    `[\n${entries.join(',\n')}\n    ]\n  }\n}\n`
+  );
 }
 
 describe('compare: the HAR reader is linear (issue 25, finding 7)', function () {

@@ -156,62 +156,72 @@ describe('fuzz: the compare readers and the shadow proxy (issue 36, goal 6)', fu
         req.end(r.body);
       });
 
-    it('random requests: each answered as the host answers it directly, no secret kept, the proxy stays up', async () => {
-      const secrets: string[] = [];
-      const segment = fc.stringMatching(/^[A-Za-z0-9._~%-]{0,16}$/);
-      const request = fc.record({
-        method: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'),
-        path: fc.oneof(
-          fc.constantFrom('/v1/echo/', '/v1/Reporting/ProfitAndLoss/Flat', '/json/reply/', '/_shadow', '/_shadow.json'),
-          fc.array(segment, { maxLength: 4 }).map((s) => `/${s.join('/')}`),
-        ),
-        name: segment,
-        query: fc.array(
-          fc.tuple(fc.constantFrom('CompanyId', 'format', 'callback', 'apikey', 'ss-tok', 'x'), segment),
-          {
-            maxLength: 4,
-          },
-        ),
-        secret: fc.stringMatching(/^[A-Za-z0-9]{12,20}$/),
-        credential: fc.constantFrom('X-ApiKey', 'Authorization', 'Cookie', 'none'),
-        accept: fc.constantFrom('*/*', 'application/json', 'application/xml', 'text/html', 'text/csv'),
-        body: fc.option(fc.string({ maxLength: 200 }), { nil: undefined }),
-      });
-      await fc.assert(
-        fc.asyncProperty(request, async (r) => {
-          secrets.push(r.secret);
-          const query = [...r.query.map(([k, v]) => `${k}=${v}`), `apikey=${r.secret}`].join('&');
-          const headers: Record<string, string> = { Accept: r.accept };
-          if (r.credential === 'X-ApiKey') headers['X-ApiKey'] = `rsk_${r.secret}`;
-          if (r.credential === 'Authorization') headers.Authorization = `Bearer ${r.secret}`;
-          if (r.credential === 'Cookie') headers.Cookie = `ss-id=${r.secret}`;
-          const body = r.method === 'GET' || r.method === 'HEAD' ? undefined : r.body;
-          // A body always framed (Node sends an OPTIONS or DELETE body without Content-Length, which no server reads).
-          if (body !== undefined) {
-            headers['Content-Type'] = 'application/json';
-            headers['Content-Length'] = String(Buffer.byteLength(body));
-          }
-          const sent = { method: r.method, path: `${r.path}${r.name}?${query}`, headers, body };
-          const [through, direct] = await Promise.all([send(proxy.url, sent), send(host.url, sent)]);
-          expect(
-            through.status,
-            `${r.method} ${sent.path}: ${through.body.slice(0, 300)} / ${direct.body.slice(0, 300)}`,
-          ).to.equal(direct.status);
-        }),
-        { numRuns: PROXY_RUNS },
-      );
-      const json = /live page \S+, JSON (\S+?)[;\s]/.exec(proxy.output())![1]!;
-      const deadline = Date.now() + 60_000;
-      let figures: ShadowSnapshot;
-      for (;;) {
-        figures = (await (await fetch(json)).json()) as ShadowSnapshot;
-        if (figures.queue.waitingOrInFlight === 0 || Date.now() > deadline) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(figures.totals.served).to.be.at.least(PROXY_RUNS);
-      const kept = JSON.stringify(figures);
-      for (const secret of secrets) expect(kept.includes(secret), secret).to.equal(false);
-      expect((await fetch(`${proxy.url}/v1/echo/still-up`)).status).to.equal(200);
-    });
+    it(
+      'random requests: each answered as the host answers it directly, no secret kept, the proxy stays ' + 'up',
+      async () => {
+        const secrets: string[] = [];
+        const segment = fc.stringMatching(/^[A-Za-z0-9._~%-]{0,16}$/);
+        const request = fc.record({
+          method: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'),
+          path: fc.oneof(
+            fc.constantFrom(
+              '/v1/echo/',
+              '/v1/Reporting/ProfitAndLoss/Flat',
+              '/json/reply/',
+              '/_shadow',
+              '/_shadow.json',
+            ),
+            fc.array(segment, { maxLength: 4 }).map((s) => `/${s.join('/')}`),
+          ),
+          name: segment,
+          query: fc.array(
+            fc.tuple(fc.constantFrom('CompanyId', 'format', 'callback', 'apikey', 'ss-tok', 'x'), segment),
+            {
+              maxLength: 4,
+            },
+          ),
+          secret: fc.stringMatching(/^[A-Za-z0-9]{12,20}$/),
+          credential: fc.constantFrom('X-ApiKey', 'Authorization', 'Cookie', 'none'),
+          accept: fc.constantFrom('*/*', 'application/json', 'application/xml', 'text/html', 'text/csv'),
+          body: fc.option(fc.string({ maxLength: 200 }), { nil: undefined }),
+        });
+        await fc.assert(
+          fc.asyncProperty(request, async (r) => {
+            secrets.push(r.secret);
+            const query = [...r.query.map(([k, v]) => `${k}=${v}`), `apikey=${r.secret}`].join('&');
+            const headers: Record<string, string> = { Accept: r.accept };
+            if (r.credential === 'X-ApiKey') headers['X-ApiKey'] = `rsk_${r.secret}`;
+            if (r.credential === 'Authorization') headers.Authorization = `Bearer ${r.secret}`;
+            if (r.credential === 'Cookie') headers.Cookie = `ss-id=${r.secret}`;
+            const body = r.method === 'GET' || r.method === 'HEAD' ? undefined : r.body;
+            // A body always framed (Node sends an OPTIONS or DELETE body without Content-Length, which no server
+            // reads).
+            if (body !== undefined) {
+              headers['Content-Type'] = 'application/json';
+              headers['Content-Length'] = String(Buffer.byteLength(body));
+            }
+            const sent = { method: r.method, path: `${r.path}${r.name}?${query}`, headers, body };
+            const [through, direct] = await Promise.all([send(proxy.url, sent), send(host.url, sent)]);
+            expect(
+              through.status,
+              `${r.method} ${sent.path}: ${through.body.slice(0, 300)} / ${direct.body.slice(0, 300)}`,
+            ).to.equal(direct.status);
+          }),
+          { numRuns: PROXY_RUNS },
+        );
+        const json = /live page \S+, JSON (\S+?)[;\s]/.exec(proxy.output())![1]!;
+        const deadline = Date.now() + 60_000;
+        let figures: ShadowSnapshot;
+        for (;;) {
+          figures = (await (await fetch(json)).json()) as ShadowSnapshot;
+          if (figures.queue.waitingOrInFlight === 0 || Date.now() > deadline) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(figures.totals.served).to.be.at.least(PROXY_RUNS);
+        const kept = JSON.stringify(figures);
+        for (const secret of secrets) expect(kept.includes(secret), secret).to.equal(false);
+        expect((await fetch(`${proxy.url}/v1/echo/still-up`)).status).to.equal(200);
+      },
+    );
   });
 });

@@ -104,218 +104,236 @@ describe('npm run shadow never widens access and stays bounded (issue 36, findin
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("finding 1: the README's blanket --new-header key is refused; an anonymous caller's mirror carries no key", async () => {
-    const blanket = await promisify(execFile)(
-      TSX,
-      [
-        'packages/migration-tools/scripts/shadow.ts',
-        '--old',
-        a.url,
-        '--new',
-        b.url,
-        '--listen',
-        '0',
-        '--new-header',
-        `X-ApiKey: ${b.apiKey}`,
-      ],
-      { cwd: REPO_ROOT },
-    ).then(
-      () => ({ code: 0, stderr: '' }),
-      (e: { code: number; stderr: string }) => e,
-    );
-    expect(blanket.code).to.equal(2);
-    expect(blanket.stderr).to.contain("--new-header 'X-ApiKey' is a credential");
+  it(
+    "finding 1: the README's blanket --new-header key is refused; an anonymous caller's mirror carries no " + 'key',
+    async () => {
+      const blanket = await promisify(execFile)(
+        TSX,
+        [
+          'packages/migration-tools/scripts/shadow.ts',
+          '--old',
+          a.url,
+          '--new',
+          b.url,
+          '--listen',
+          '0',
+          '--new-header',
+          `X-ApiKey: ${b.apiKey}`,
+        ],
+        { cwd: REPO_ROOT },
+      ).then(
+        () => ({ code: 0, stderr: '' }),
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(blanket.code).to.equal(2);
+      expect(blanket.stderr).to.contain("--new-header 'X-ApiKey' is a credential");
 
-    const proxy = await startShadow('--old', a.url, '--new', b.url, '--listen', '0', '--credential-map', map);
-    try {
-      // Anonymous: the old host says 401, and so does the new service, asked without a key.
-      expect((await fetch(`${proxy.url}${FLAT}`)).status).to.equal(401);
-      // An unknown key: 401 on both, sent as it came.
-      expect(
-        (await fetch(`${proxy.url}${FLAT}`, { headers: { 'X-ApiKey': 'rsk_unknownUnknownUnknown' } })).status,
-      ).to.equal(401);
-      // The old host's key: mapped to the new service's, both 200, the same figures.
-      expect((await fetch(`${proxy.url}${FLAT}`, { headers: { 'X-ApiKey': a.apiKey } })).status).to.equal(200);
-      const s = await settled(proxy, (f) => f.totals.mirrored === 3);
-      const flat = s.endpoints.find((e) => e.endpoint === 'GET /v1/Reporting/ProfitAndLoss/Flat')!;
-      expect(flat).to.include({ served: 3, mirrored: 3, different: 0 });
-      const json = JSON.stringify(s);
-      expect(json).to.not.match(/ReportModel|"Rows"|Harbor Bistro/);
-      expect(json).to.not.contain(b.apiKey);
-      expect(json).to.not.contain(a.apiKey);
-    } finally {
-      await proxy.stop();
-    }
-  });
+      const proxy = await startShadow('--old', a.url, '--new', b.url, '--listen', '0', '--credential-map', map);
+      try {
+        // Anonymous: the old host says 401, and so does the new service, asked without a key.
+        expect((await fetch(`${proxy.url}${FLAT}`)).status).to.equal(401);
+        // An unknown key: 401 on both, sent as it came.
+        expect(
+          (await fetch(`${proxy.url}${FLAT}`, { headers: { 'X-ApiKey': 'rsk_unknownUnknownUnknown' } })).status,
+        ).to.equal(401);
+        // The old host's key: mapped to the new service's, both 200, the same figures.
+        expect((await fetch(`${proxy.url}${FLAT}`, { headers: { 'X-ApiKey': a.apiKey } })).status).to.equal(200);
+        const s = await settled(proxy, (f) => f.totals.mirrored === 3);
+        const flat = s.endpoints.find((e) => e.endpoint === 'GET /v1/Reporting/ProfitAndLoss/Flat')!;
+        expect(flat).to.include({ served: 3, mirrored: 3, different: 0 });
+        const json = JSON.stringify(s);
+        expect(json).to.not.match(/ReportModel|"Rows"|Harbor Bistro/);
+        expect(json).to.not.contain(b.apiKey);
+        expect(json).to.not.contain(a.apiKey);
+      } finally {
+        await proxy.stop();
+      }
+    },
+  );
 
-  it("finding 3: /_shadow and /_shadow.json on the client port are the old host's; the page port wants its token", async () => {
-    const proxy = await startShadow('--old', a.url, '--new', b.url, '--listen', '0', '--credential-map', map);
-    try {
-      for (const path of ['/_shadow', '/_shadow.json', '/_shadow.json?token=x']) {
-        const [through, direct] = await Promise.all([fetch(`${proxy.url}${path}`), fetch(`${a.url}${path}`)]);
-        expect(through.status, path).to.equal(direct.status);
-        expect(await through.text(), path).to.equal(await direct.text());
+  it(
+    "finding 3: /_shadow and /_shadow.json on the client port are the old host's; the page port wants its " + 'token',
+    async () => {
+      const proxy = await startShadow('--old', a.url, '--new', b.url, '--listen', '0', '--credential-map', map);
+      try {
+        for (const path of ['/_shadow', '/_shadow.json', '/_shadow.json?token=x']) {
+          const [through, direct] = await Promise.all([fetch(`${proxy.url}${path}`), fetch(`${a.url}${path}`)]);
+          expect(through.status, path).to.equal(direct.status);
+          expect(await through.text(), path).to.equal(await direct.text());
+        }
+        const { page, json } = pageOf(proxy);
+        const bare = (u: string) => u.replace(/\?token=.*$/, '');
+        expect(new URL(page).hostname).to.equal('127.0.0.1');
+        expect(new URL(page).port).to.not.equal(new URL(proxy.url).port);
+        for (const url of [bare(page), bare(json), `${bare(json)}?token=0123456789abcdef0123456789abcdef`]) {
+          const res = await fetch(url);
+          expect(res.status, url).to.equal(401);
+          expect(await res.text()).to.not.contain('served');
+        }
+        // Finding 10: ServiceStack's session and token names are secrets on the page too (this echo differs: kept).
+        const secrets = ['eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2Vu', 'SessionSecret123', 'JwtSecret4567', 'PwdSecret890'];
+        const query = `ss-tok=${secrets[0]}&ss-id=${secrets[1]}&jwt=${secrets[2]}&pwd=${secrets[3]}`;
+        expect((await fetch(`${proxy.url}/v1/echo/session?${query}`)).status).to.equal(200);
+        const token = new URL(json).searchParams.get('token')!;
+        const kept = await settled(proxy, (f) => f.latest.some((r) => r.request.url.startsWith('/v1/echo/session')));
+        const keptText = JSON.stringify(kept);
+        for (const secret of secrets) expect(keptText, secret).to.not.contain(secret);
+        expect(keptText).to.contain('ss-tok=[redacted]');
+        expect((await fetch(bare(json), { headers: { Authorization: `Bearer ${token}` } })).status).to.equal(200);
+        expect((await fetch(page)).status).to.equal(200);
+      } finally {
+        await proxy.stop();
       }
-      const { page, json } = pageOf(proxy);
-      const bare = (u: string) => u.replace(/\?token=.*$/, '');
-      expect(new URL(page).hostname).to.equal('127.0.0.1');
-      expect(new URL(page).port).to.not.equal(new URL(proxy.url).port);
-      for (const url of [bare(page), bare(json), `${bare(json)}?token=0123456789abcdef0123456789abcdef`]) {
-        const res = await fetch(url);
-        expect(res.status, url).to.equal(401);
-        expect(await res.text()).to.not.contain('served');
-      }
-      // Finding 10: ServiceStack's session and token names are secrets on the page too (this echo differs: kept).
-      const secrets = ['eyJhbGciOiJIUzI1NiJ9.c2VjcmV0LXRva2Vu', 'SessionSecret123', 'JwtSecret4567', 'PwdSecret890'];
-      const query = `ss-tok=${secrets[0]}&ss-id=${secrets[1]}&jwt=${secrets[2]}&pwd=${secrets[3]}`;
-      expect((await fetch(`${proxy.url}/v1/echo/session?${query}`)).status).to.equal(200);
-      const token = new URL(json).searchParams.get('token')!;
-      const kept = await settled(proxy, (f) => f.latest.some((r) => r.request.url.startsWith('/v1/echo/session')));
-      const keptText = JSON.stringify(kept);
-      for (const secret of secrets) expect(keptText, secret).to.not.contain(secret);
-      expect(keptText).to.contain('ss-tok=[redacted]');
-      expect((await fetch(bare(json), { headers: { Authorization: `Bearer ${token}` } })).status).to.equal(200);
-      expect((await fetch(page)).status).to.equal(200);
-    } finally {
-      await proxy.stop();
-    }
-  });
+    },
+  );
 
   // The old host is the one with the long company name: its 9 MB answers are what the proxy copies.
-  it('finding 2: twenty differing 9 MB exchanges, then the JSON and the page: bounded, values clipped, no bodies, alive', async () => {
-    const proxy = await startShadow(
-      '--old',
-      b.url,
-      '--new',
-      a.url,
-      '--listen',
-      '0',
-      '--allow-post',
-      '--concurrency',
-      '2',
-      '--timeout',
-      '30000',
-    );
-    try {
-      for (let i = 0; i < 20; i++) {
-        const res = await fetch(`${proxy.url}/json/reply/EchoRequest[]`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: BIG_BATCH,
-        });
-        expect(res.status).to.equal(200);
-        await res.arrayBuffer();
-      }
-      const s = await settled(proxy, (f) => f.totals.mirrored === 20);
-      expect(s.totals.different, JSON.stringify(s.totals)).to.be.at.least(10);
-      expect(s.latest.length).to.be.at.least(10);
-      expect(s.latest.some((r) => (r as { omitted?: { differences: number } }).omitted?.differences === 40)).to.equal(
-        true,
-      );
-      const text = await (await fetch(pageOf(proxy).json)).text();
-      expect(text.length, 'JSON characters').to.be.below(3_000_000);
-      const page = await fetch(pageOf(proxy).page);
-      expect(page.status).to.equal(200);
-      expect((await page.text()).length, 'page characters').to.be.below(3_000_000);
-      for (const record of s.latest) {
-        expect(record.bodies, 'bodies kept without --show-bodies').to.equal(undefined);
-        expect(record.differences.length).to.be.at.most(50);
-        const omitted = (record as { omitted?: { differences: number } }).omitted?.differences;
-        if (record.outcome === 'different' && record.differences.length === 50) expect(omitted).to.equal(40);
-        for (const d of record.differences) expect(JSON.stringify(d).length).to.be.below(2_000);
-      }
-      expect((await fetch(`${proxy.url}/v1/echo/alive`)).status).to.equal(200);
-    } finally {
-      await proxy.stop();
-    }
-  });
-
-  it('finding 2, npm run compare: twenty differing 9 MB answers from a HAR; compare.json is written, bounded', async () => {
-    const har = join(dir, 'big.har');
-    const entry = {
-      request: {
-        method: 'POST',
-        url: 'http://old-host/json/reply/EchoRequest[]',
-        headers: [],
-        postData: { mimeType: 'application/json', text: BIG_BATCH },
-      },
-    };
-    writeFileSync(har, JSON.stringify({ log: { version: '1.2', entries: Array.from({ length: 20 }, () => entry) } }));
-    const out = join(dir, 'compare.json');
-    const result = await promisify(execFile)(
-      TSX,
-      [
-        'packages/migration-tools/scripts/compare.ts',
+  it(
+    'finding 2: twenty differing 9 MB exchanges, then the JSON and the page: bounded, values clipped, no bodies, ' +
+      'alive',
+    async () => {
+      const proxy = await startShadow(
         '--old',
         b.url,
         '--new',
         a.url,
+        '--listen',
+        '0',
         '--allow-post',
-        har,
-        '--json',
-        out,
+        '--concurrency',
+        '2',
         '--timeout',
-        '60000',
-      ],
-      { cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: '' }, maxBuffer: 64 << 20 },
-    ).then(
-      () => ({ code: 0 }),
-      (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
-    );
-    expect(result.code, JSON.stringify(result).slice(0, 2000)).to.equal(1); // differences found, the report written
-    const text = readFileSync(out, 'utf8');
-    expect(text.length, 'compare.json characters').to.be.below(30_000_000);
-    const report = JSON.parse(text) as { exchanges: { differences: unknown[]; omitted?: { differences: number } }[] };
-    expect(report.exchanges).to.have.length(20);
-    for (const exchange of report.exchanges) {
-      expect(exchange.differences).to.have.length(50);
-      expect(exchange.omitted?.differences).to.equal(40);
-      for (const d of exchange.differences) expect(JSON.stringify(d).length).to.be.below(2_000);
-    }
-  });
-
-  it('finding 7: 60 parallel 9 MB answers through the proxy: its copies stay within --memory-limit, the rest dropped', async () => {
-    const proxy = await startShadow(
-      '--old',
-      b.url,
-      '--new',
-      a.url,
-      '--listen',
-      '0',
-      '--allow-post',
-      '--concurrency',
-      '1',
-      '--memory-limit',
-      '33554432',
-    );
-    try {
-      const pid = proxy.child.pid!;
-      const baseline = treeRssMb(pid);
-      let peak = baseline;
-      const sampler = setInterval(() => (peak = Math.max(peak, treeRssMb(pid))), 20);
-      const answers = await Promise.all(
-        Array.from({ length: 60 }, async () => {
+        '30000',
+      );
+      try {
+        for (let i = 0; i < 20; i++) {
           const res = await fetch(`${proxy.url}/json/reply/EchoRequest[]`, {
             method: 'POST',
             headers: { 'Content-Type': 'application/json' },
             body: BIG_BATCH,
           });
-          return [res.status, (await res.arrayBuffer()).byteLength] as const;
-        }),
-      );
-      const s = await settled(proxy, () => true);
-      clearInterval(sampler);
-      for (const [status, bytes] of answers) {
-        expect(status).to.equal(200);
-        expect(bytes).to.be.above(8_000_000);
+          expect(res.status).to.equal(200);
+          await res.arrayBuffer();
+        }
+        const s = await settled(proxy, (f) => f.totals.mirrored === 20);
+        expect(s.totals.different, JSON.stringify(s.totals)).to.be.at.least(10);
+        expect(s.latest.length).to.be.at.least(10);
+        expect(s.latest.some((r) => (r as { omitted?: { differences: number } }).omitted?.differences === 40)).to.equal(
+          true,
+        );
+        const text = await (await fetch(pageOf(proxy).json)).text();
+        expect(text.length, 'JSON characters').to.be.below(3_000_000);
+        const page = await fetch(pageOf(proxy).page);
+        expect(page.status).to.equal(200);
+        expect((await page.text()).length, 'page characters').to.be.below(3_000_000);
+        for (const record of s.latest) {
+          expect(record.bodies, 'bodies kept without --show-bodies').to.equal(undefined);
+          expect(record.differences.length).to.be.at.most(50);
+          const omitted = (record as { omitted?: { differences: number } }).omitted?.differences;
+          if (record.outcome === 'different' && record.differences.length === 50) expect(omitted).to.equal(40);
+          for (const d of record.differences) expect(JSON.stringify(d).length).to.be.below(2_000);
+        }
+        expect((await fetch(`${proxy.url}/v1/echo/alive`)).status).to.equal(200);
+      } finally {
+        await proxy.stop();
       }
-      console.log(
-        `      shadow proxy RSS: ${baseline.toFixed(0)} MB at rest, peak ${peak.toFixed(0)} MB; ${JSON.stringify(s.totals)}`,
+    },
+  );
+
+  it(
+    'finding 2, npm run compare: twenty differing 9 MB answers from a HAR; compare.json is written, ' + 'bounded',
+    async () => {
+      const har = join(dir, 'big.har');
+      const entry = {
+        request: {
+          method: 'POST',
+          url: 'http://old-host/json/reply/EchoRequest[]',
+          headers: [],
+          postData: { mimeType: 'application/json', text: BIG_BATCH },
+        },
+      };
+      writeFileSync(har, JSON.stringify({ log: { version: '1.2', entries: Array.from({ length: 20 }, () => entry) } }));
+      const out = join(dir, 'compare.json');
+      const result = await promisify(execFile)(
+        TSX,
+        [
+          'packages/migration-tools/scripts/compare.ts',
+          '--old',
+          b.url,
+          '--new',
+          a.url,
+          '--allow-post',
+          har,
+          '--json',
+          out,
+          '--timeout',
+          '60000',
+        ],
+        { cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: '' }, maxBuffer: 64 << 20 },
+      ).then(
+        () => ({ code: 0 }),
+        (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
       );
-      expect(s.droppedBecause?.['copies over --memory-limit'] ?? 0, 'dropped for memory').to.be.above(0);
-      expect(peak - baseline, 'proxy RSS growth (MB)').to.be.below(600);
-    } finally {
-      await proxy.stop();
-    }
-  });
+      expect(result.code, JSON.stringify(result).slice(0, 2000)).to.equal(1); // differences found, the report written
+      const text = readFileSync(out, 'utf8');
+      expect(text.length, 'compare.json characters').to.be.below(30_000_000);
+      const report = JSON.parse(text) as { exchanges: { differences: unknown[]; omitted?: { differences: number } }[] };
+      expect(report.exchanges).to.have.length(20);
+      for (const exchange of report.exchanges) {
+        expect(exchange.differences).to.have.length(50);
+        expect(exchange.omitted?.differences).to.equal(40);
+        for (const d of exchange.differences) expect(JSON.stringify(d).length).to.be.below(2_000);
+      }
+    },
+  );
+
+  it(
+    'finding 7: 60 parallel 9 MB answers through the proxy: its copies stay within --memory-limit, the rest ' +
+      'dropped',
+    async () => {
+      const proxy = await startShadow(
+        '--old',
+        b.url,
+        '--new',
+        a.url,
+        '--listen',
+        '0',
+        '--allow-post',
+        '--concurrency',
+        '1',
+        '--memory-limit',
+        '33554432',
+      );
+      try {
+        const pid = proxy.child.pid!;
+        const baseline = treeRssMb(pid);
+        let peak = baseline;
+        const sampler = setInterval(() => (peak = Math.max(peak, treeRssMb(pid))), 20);
+        const answers = await Promise.all(
+          Array.from({ length: 60 }, async () => {
+            const res = await fetch(`${proxy.url}/json/reply/EchoRequest[]`, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: BIG_BATCH,
+            });
+            return [res.status, (await res.arrayBuffer()).byteLength] as const;
+          }),
+        );
+        const s = await settled(proxy, () => true);
+        clearInterval(sampler);
+        for (const [status, bytes] of answers) {
+          expect(status).to.equal(200);
+          expect(bytes).to.be.above(8_000_000);
+        }
+        console.log(
+          `      shadow proxy RSS: ${baseline.toFixed(0)} MB at rest, peak ${peak.toFixed(0)} ` +
+            `MB; ${JSON.stringify(s.totals)}`,
+        );
+        expect(s.droppedBecause?.['copies over --memory-limit'] ?? 0, 'dropped for memory').to.be.above(0);
+        expect(peak - baseline, 'proxy RSS growth (MB)').to.be.below(600);
+      } finally {
+        await proxy.stop();
+      }
+    },
+  );
 });
