@@ -268,18 +268,21 @@ describe('generator matrix: clients generated from openapi/ by seven npm generat
         expect(diagnostics.get(generator.id)).to.deep.equal([]);
       });
 
-      it('calls the report on every route with the same figures as src/client, and its filters take effect', async () => {
-        for (const route of FLAT_ROUTES) {
-          for (const [name, input] of Object.entries({ FILTERED, TWO_LOCATIONS, UNFILTERED })) {
-            const outcome = await driver[route](input);
-            expect(outcome.status, `${route} ${name}: ${JSON.stringify(outcome.body)}`).to.equal(200);
-            expect(figures(outcome.body), `${route} ${name}`).to.deep.equal(expected[name]);
-            expect((outcome.body as FlatBody).SelectedOptions.Locations, `${route} ${name}`).to.deep.equal(
-              input.Locations ?? [],
-            );
+      it(
+        'calls the report on every route with the same figures as src/client, and its filters take ' + 'effect',
+        async () => {
+          for (const route of FLAT_ROUTES) {
+            for (const [name, input] of Object.entries({ FILTERED, TWO_LOCATIONS, UNFILTERED })) {
+              const outcome = await driver[route](input);
+              expect(outcome.status, `${route} ${name}: ${JSON.stringify(outcome.body)}`).to.equal(200);
+              expect(figures(outcome.body), `${route} ${name}`).to.deep.equal(expected[name]);
+              expect((outcome.body as FlatBody).SelectedOptions.Locations, `${route} ${name}`).to.deep.equal(
+                input.Locations ?? [],
+              );
+            }
           }
-        }
-      });
+        },
+      );
 
       it('opens the report link (GetFlatReport) with the same figures', async () => {
         const report = await driver.getFlat(FILTERED);
@@ -328,15 +331,18 @@ describe('generator matrix: clients generated from openapi/ by seven npm generat
           expect(body(outcome).Message).to.equal(AWKWARD_MESSAGE);
         });
       } else {
-        it('does NOT percent-encode path parameters (a generator bug); encoding the value yourself works around it', async () => {
-          const raw = await driver
-            .echo(AWKWARD_MESSAGE, false)
-            .catch((error: unknown) => ({ status: 0, body: { error: String(error) } }));
-          expect(raw.status === 200 && body(raw).Message === AWKWARD_MESSAGE, JSON.stringify(raw)).to.equal(false);
-          const workaround = await driver.echo(AWKWARD_MESSAGE, true);
-          expect(workaround.status).to.equal(200);
-          expect(body(workaround).Message).to.equal(AWKWARD_MESSAGE);
-        });
+        it(
+          'does NOT percent-encode path parameters (a generator bug); encoding the value yourself works around ' + 'it',
+          async () => {
+            const raw = await driver
+              .echo(AWKWARD_MESSAGE, false)
+              .catch((error: unknown) => ({ status: 0, body: { error: String(error) } }));
+            expect(raw.status === 200 && body(raw).Message === AWKWARD_MESSAGE, JSON.stringify(raw)).to.equal(false);
+            const workaround = await driver.echo(AWKWARD_MESSAGE, true);
+            expect(workaround.status).to.equal(200);
+            expect(body(workaround).Message).to.equal(AWKWARD_MESSAGE);
+          },
+        );
       }
     });
   }

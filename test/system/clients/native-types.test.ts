@@ -29,11 +29,19 @@ export async function callThroughDtos(baseUrl: string, apiKey: string, filter: s
   client.headers.set('X-ApiKey', apiKey);
   const echo: EchoResponse = await client.get(new EchoRequest({ Message: 'from dtos.ts' }));
   const report: GetFlatResponse = await client.get(
-    new GetFlatRequest({ CompanyId: 1, UseCustomDateRange: true, StartDate: '2024-01-01', EndDate: '2024-02-29', Filters: [filter], IncludeComputedColumns: true }),
+    new GetFlatRequest({
+      CompanyId: 1, UseCustomDateRange: true, StartDate: '2024-01-01', EndDate: '2024-02-29',
+      Filters: [filter], IncludeComputedColumns: true,
+    }),
   );
-  const posted: GetFlatResponse = await client.post(new GetFlatRequest({ CompanyId: 1, UseCustomDateRange: true, StartDate: '/Date(1704067200000)/', EndDate: '/Date(1706659200000)/' }));
+  const posted: GetFlatResponse = await client.post(new GetFlatRequest({
+    CompanyId: 1, UseCustomDateRange: true, StartDate: '/Date(1704067200000)/', EndDate: '/Date(1706659200000)/',
+  }));
   const net = report.ReportModel?.Rows?.find((r) => r.RowName === 'Net Income');
-  return { echo: echo.Message, company: echo.CompanyName, net: net?.Values, posted: posted.ReportModel?.ColumnNames, responseType: new GetFlatRequest().createResponse().constructor.name };
+  return {
+    echo: echo.Message, company: echo.CompanyName, net: net?.Values, posted: posted.ReportModel?.ColumnNames,
+    responseType: new GetFlatRequest().createResponse().constructor.name,
+  };
 }
 `;
 
@@ -83,7 +91,8 @@ describe('native types: /types/typescript with typescript-ref, tsc --strict and 
       'public constructor(init?: Partial<GetFlatRequest>) { (Object as any).assign(this, init); }',
     );
     expect(res.text).to.include(
-      "public getTypeName() { return 'GetFlatRequest'; }\n    public getMethod() { return 'GET'; }\n    public createResponse() { return new GetFlatResponse(); }",
+      "public getTypeName() { return 'GetFlatRequest'; }\n    public getMethod() { return 'GET'; }\n    public " +
+        'createResponse() { return new GetFlatResponse(); }',
     );
     expect(res.text, 'no @ts-nocheck: tsc --strict really checks it').not.to.include('@ts-nocheck');
   });
@@ -125,7 +134,10 @@ describe('native types: /types/typescript with typescript-ref, tsc --strict and 
     expect(res.text).to.match(/^\/\* Options:\nDate: .+\nVersion: .+\nTip: .+\nBaseUrl: http:\/\/127\.0\.0\.1:\d+\n/);
     expect(res.text).to.include('using ServiceStack;\n');
     expect(res.text).to.include(
-      '    [Route("/v1/Reporting/ProfitAndLoss/Flat", "GET")]\n    [DataContract(Namespace="http://schemas.servicestack.net/types")]\n    public partial class GetFlatRequest\n        : IReturn<GetFlatResponse>\n    {\n        [DataMember]\n        public virtual bool UseAccountMapping { get; set; }',
+      '    [Route("/v1/Reporting/ProfitAndLoss/Flat", "GET")]\n    ' +
+        '[DataContract(Namespace="http://schemas.servicestack.net/types")]\n    public partial class ' +
+        'GetFlatRequest\n        : IReturn<GetFlatResponse>\n    {\n        [DataMember]\n        public virtual ' +
+        'bool UseAccountMapping { get; set; }',
     );
     expect(res.text).to.include('public virtual DateTime StartDate { get; set; }');
     expect(res.text).to.include('public virtual List<decimal> Values { get; set; }');

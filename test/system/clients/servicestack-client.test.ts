@@ -63,17 +63,22 @@ describe('@servicestack/client JsonServiceClient (basePath /json/reply/)', () =>
     expect(response.ReportModel.ColumnNames).to.deep.equal(['Jan 2024', 'Feb 2024']);
   });
 
-  it('When the server refuses the request, then the client surfaces our ResponseStatus (camel-cased by the client)', async () => {
-    const error = await client.post(new GetFlatRequest({ CompanyId: 1, Locations: [99] }, 'POST')).then(
-      () => expect.fail('expected an error'),
-      (e: unknown) => e,
-    );
-    expect(getResponseStatus(error)).to.deep.equal({
-      errorCode: 'ArgumentException',
-      message: 'Location 99 does not belong to company 1.',
-      errors: [{ errorCode: 'NotFound', fieldName: 'Locations', message: 'Location 99 does not belong to company 1.' }],
-    });
-  });
+  it(
+    'When the server refuses the request, then the client surfaces our ResponseStatus (camel-cased by the ' + 'client)',
+    async () => {
+      const error = await client.post(new GetFlatRequest({ CompanyId: 1, Locations: [99] }, 'POST')).then(
+        () => expect.fail('expected an error'),
+        (e: unknown) => e,
+      );
+      expect(getResponseStatus(error)).to.deep.equal({
+        errorCode: 'ArgumentException',
+        message: 'Location 99 does not belong to company 1.',
+        errors: [
+          { errorCode: 'NotFound', fieldName: 'Locations', message: 'Location 99 does not belong to company 1.' },
+        ],
+      });
+    },
+  );
 
   it('When it calls through api(), then errors come back as a failed ApiResult with the field errors', async () => {
     const result = await client.api(new GetFlatRequest({}, 'POST'));
@@ -158,11 +163,14 @@ describe('@servicestack/client JsonServiceClient batches (sendAll, sendAllOneWay
       ['a', 'b', 'c'].map((Message) => ({ Message, CompanyName: CO, ResponseStatus: {} })),
     );
   });
-  it('When it sendAllOneWay()s two EchoRequests, then the call succeeds (the host answers 200 with the list)', async () => {
-    expect(
-      await client().sendAllOneWay([new EchoRequest({ Message: 'a' }), new EchoRequest({ Message: 'b' })]),
-    ).to.equal(undefined);
-  });
+  it(
+    'When it sendAllOneWay()s two EchoRequests, then the call succeeds (the host answers 200 with the ' + 'list)',
+    async () => {
+      expect(
+        await client().sendAllOneWay([new EchoRequest({ Message: 'a' }), new EchoRequest({ Message: 'b' })]),
+      ).to.equal(undefined);
+    },
+  );
   it('When it sendAll()s GetFlatRequests, then each report comes back for its own request', async () => {
     const responses = await client(t.apiKey).sendAll([
       new GetFlatRequest({

@@ -63,29 +63,35 @@ describe('typed client (openapi-fetch over generated/openapi.ts)', () => {
     expect(a.CompanyName).to.be.a('string').and.not.equal('');
   });
 
-  it('getFlat, getFlatReplyGet and getFlatReplyPost send Dates as /Date(ms)/ and return SelectedOptions dates as Date', async () => {
-    const request = {
-      CompanyId: 1,
-      UseCustomDateRange: true,
-      StartDate: JAN_1,
-      EndDate: FEB_29,
-      Filters: [DINE_IN],
-      IncludeComputedColumns: true,
-    };
-    const results = await Promise.all([
-      client.getFlat(request),
-      client.getFlatReplyGet(request),
-      client.getFlatReplyPost(request),
-    ]);
-    for (const report of results) {
-      const start: Date | undefined = report.SelectedOptions.StartDate;
-      expect(start).to.be.instanceOf(Date);
-      expect(start?.toISOString()).to.equal(JAN_1.toISOString());
-      expect(report.SelectedOptions.EndDate?.toISOString()).to.equal(FEB_29.toISOString());
-      expect(report.ReportModel.ColumnNames).to.deep.equal(['Jan 2024', 'Feb 2024', 'Total']);
-      expect(report.ReportModel.Rows.find((r) => r.RowName === 'Net Income')?.Values).to.deep.equal([1000, 1200, 2200]);
-    }
-  });
+  it(
+    'getFlat, getFlatReplyGet and getFlatReplyPost send Dates as /Date(ms)/ and return SelectedOptions dates as ' +
+      'Date',
+    async () => {
+      const request = {
+        CompanyId: 1,
+        UseCustomDateRange: true,
+        StartDate: JAN_1,
+        EndDate: FEB_29,
+        Filters: [DINE_IN],
+        IncludeComputedColumns: true,
+      };
+      const results = await Promise.all([
+        client.getFlat(request),
+        client.getFlatReplyGet(request),
+        client.getFlatReplyPost(request),
+      ]);
+      for (const report of results) {
+        const start: Date | undefined = report.SelectedOptions.StartDate;
+        expect(start).to.be.instanceOf(Date);
+        expect(start?.toISOString()).to.equal(JAN_1.toISOString());
+        expect(report.SelectedOptions.EndDate?.toISOString()).to.equal(FEB_29.toISOString());
+        expect(report.ReportModel.ColumnNames).to.deep.equal(['Jan 2024', 'Feb 2024', 'Total']);
+        expect(report.ReportModel.Rows.find((r) => r.RowName === 'Net Income')?.Values).to.deep.equal([
+          1000, 1200, 2200,
+        ]);
+      }
+    },
+  );
 
   it('accepts the legacy string forms for date inputs as well', async () => {
     const report = await client.getFlatReplyPost({

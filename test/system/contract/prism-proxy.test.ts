@@ -44,7 +44,10 @@ const VALID: Call[] = [
   { name: 'GetFlat, CompanyId only', url: `${FLAT}?CompanyId=1` },
   {
     name: 'GetFlat, every option',
-    url: `${FLAT}?CompanyId=1&UseAccountMapping=true&IncludeComputedColumns=true&OrderBy=AmountDescending&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-02-29&Locations=10&Locations=20&Filters=${DINE_IN}`,
+    url:
+      `${FLAT}?CompanyId=1&UseAccountMapping=true&IncludeComputedColumns=true&OrderBy=AmountDescending&` +
+      `UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-02-29&Locations=10&Locations=20&` +
+      `Filters=${DINE_IN}`,
   },
   {
     name: 'GetFlat, hyphenated and braced GUIDs',
@@ -56,7 +59,9 @@ const VALID: Call[] = [
   },
   {
     name: 'GetFlat, /Date(ms)/ and /Date(ms+hhmm)/ encoded',
-    url: `${FLAT}?CompanyId=1&UseCustomDateRange=true&StartDate=${enc('/Date(1704067200000)/')}&EndDate=${enc('/Date(1709164800000+0100)/')}`,
+    url:
+      `${FLAT}?CompanyId=1&UseCustomDateRange=true&StartDate=${enc('/Date(1704067200000)/')}&` +
+      `EndDate=${enc('/Date(1709164800000+0100)/')}`,
   },
   {
     name: 'GetFlat, leap day',

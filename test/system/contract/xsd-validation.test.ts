@@ -63,9 +63,13 @@ describe('contract: XSDs validated by the Java schema validator', function () {
     expect(errorLines(outcome.messages)).to.include(4).and.to.include(8);
   });
 
-  it('compiles ms-serialization.xsd and accepts good guid, duration (incl. the min/max bounds), char and primitives', () => {
-    expect(outcomes.serGood).to.deep.equal({ valid: true, messages: [] });
-  });
+  it(
+    'compiles ms-serialization.xsd and accepts good guid, duration (incl. the min/max bounds), char and ' +
+      'primitives',
+    () => {
+      expect(outcomes.serGood).to.deep.equal({ valid: true, messages: [] });
+    },
+  );
 
   it('rejects every bad guid, duration, char and int (one error line per bad value)', async () => {
     const outcome = outcomes.serBad!;
@@ -76,7 +80,8 @@ describe('contract: XSDs validated by the Java schema validator', function () {
     expect([...errorLines(outcome.messages)].sort((a, b) => a - b)).to.deep.equal(valueLines);
     const text = outcome.messages.join('\n');
     expect(text).to.match(/Value 'not-a-guid' is not facet-valid with respect to pattern/);
-    expect(text).to.match(/Value '0a1b2c3d4e5f60718293a4b5c6d7e8f9' is not facet-valid/); // the JSON "N" form is not a ser:guid
+    // The JSON "N" form is not a ser:guid.
+    expect(text).to.match(/Value '0a1b2c3d4e5f60718293a4b5c6d7e8f9' is not facet-valid/);
     expect(text).to.match(/Value 'P1Y' is not facet-valid with respect to pattern/);
     expect(text).to.match(/cvc-maxInclusive-valid: Value 'P10675200D'/);
   });

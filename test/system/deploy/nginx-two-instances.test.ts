@@ -23,7 +23,8 @@ import { startUnitInstance, verifyUnit } from '../../../scripts/lib/systemd-unit
 
 const run = promisify(execFile);
 const REPORT =
-  '/reporting/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-06-30&IncludeComputedColumns=true';
+  '/reporting/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&' +
+  'EndDate=2024-06-30&IncludeComputedColumns=true';
 
 const REFERENCE = `kind,id,company_id,name,type,number,base_currency,time_zone
 company,1,,Two Instance Co,,,USD,UTC
@@ -126,11 +127,14 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the systemd unit verifies (systemd-analyze verify), and its instances are up from the production build', async () => {
-    const verdict = await verifyUnit(String(ports[0]));
-    if (verdict !== undefined) expect(verdict, 'systemd-analyze verify output').to.equal('');
-    for (const [i, p] of instances.entries()) expect(p.url).to.equal(`http://127.0.0.1:${ports[i]}/reporting`);
-  });
+  it(
+    'the systemd unit verifies (systemd-analyze verify), and its instances are up from the production ' + 'build',
+    async () => {
+      const verdict = await verifyUnit(String(ports[0]));
+      if (verdict !== undefined) expect(verdict, 'systemd-analyze verify output').to.equal('');
+      for (const [i, p] of instances.entries()) expect(p.url).to.equal(`http://127.0.0.1:${ports[i]}/reporting`);
+    },
+  );
 
   // Issue 36, finding 13: the unit left METRICS=public, so anyone reaching the site read /reporting/metrics.
   it('/reporting/metrics through nginx needs an API key (the unit sets METRICS=key)', async () => {
@@ -147,7 +151,8 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
   it("HTTP redirects to HTTPS; requests alternate between the instances; each logs the client's address", async () => {
     const redirect = await fetch(`${nginx.httpUrl}/reporting/v1/echo/hi`, { redirect: 'manual' });
     expect(redirect.status).to.equal(301);
-    expect(redirect.headers.get('location')).to.equal('https://127.0.0.1/reporting/v1/echo/hi'); // the standard port, 443
+    // The standard port, 443.
+    expect(redirect.headers.get('location')).to.equal('https://127.0.0.1/reporting/v1/echo/hi');
     const owners: number[] = [];
     for (let i = 0; i < 8; i++) {
       const id = `alternate-${i}-${Date.now()}`;
@@ -175,34 +180,38 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
       expect(owners[i], `request ${i} went to the other instance`).to.not.equal(owners[i - 1]);
   });
 
-  it('a report link minted by one instance opens on the other; links and the WSDL name the public https address', async () => {
-    const id = `mint-${Date.now()}`;
-    const minted = await viaNginx(REPORT, { 'X-ApiKey': key, 'X-Request-Id': id });
-    expect(minted.status, minted.text).to.equal(200);
-    const report = JSON.parse(minted.text) as { Url: string };
-    expect(report.Url).to.match(
-      new RegExp(
-        `^${nginx.httpsUrl.replace(/\./g, '\\.')}/reporting/v1/Reporting/ProfitAndLoss/Flat/Reports/[\\w-]+\\.[\\w-]+$`,
-      ),
-    );
-    const minter = await servedBy(id);
-    expect(minter).to.be.oneOf([0, 1]);
-    const other = instances[1 - minter]!;
-    const direct = await fetch(`http://127.0.0.1:${ports[1 - minter]}${new URL(report.Url).pathname}.json`, {
-      headers: { 'X-ApiKey': key, 'X-Request-Id': `${id}-opened` },
-    });
-    expect(direct.status).to.equal(200);
-    expect(figures(await direct.text())).to.equal(figures(minted.text));
-    expect(await servedBy(`${id}-opened`)).to.equal(1 - minter);
-    expect(other.output()).to.contain(new URL(report.Url).pathname);
-    for (let i = 0; i < 2; i++) {
-      const page = await viaNginx(`${new URL(report.Url).pathname}.html`, { 'X-ApiKey': key });
-      expect(page.status).to.equal(200);
-      expect(page.text).to.contain('<script src="/reporting/assets/report-page.js"></script>');
-    }
-    const wsdl = await viaNginx('/reporting/soap12?wsdl');
-    expect(wsdl.text).to.contain(`<soap12:address location="${nginx.httpsUrl}/reporting/soap12"`);
-  });
+  it(
+    'a report link minted by one instance opens on the other; links and the WSDL name the public https ' + 'address',
+    async () => {
+      const id = `mint-${Date.now()}`;
+      const minted = await viaNginx(REPORT, { 'X-ApiKey': key, 'X-Request-Id': id });
+      expect(minted.status, minted.text).to.equal(200);
+      const report = JSON.parse(minted.text) as { Url: string };
+      expect(report.Url).to.match(
+        new RegExp(
+          `^${nginx.httpsUrl.replace(/\./g, '\\.')}/reporting/v1/Reporting/ProfitAndLoss/Flat/Reports/` +
+            `[\\w-]+\\.[\\w-]+$`,
+        ),
+      );
+      const minter = await servedBy(id);
+      expect(minter).to.be.oneOf([0, 1]);
+      const other = instances[1 - minter]!;
+      const direct = await fetch(`http://127.0.0.1:${ports[1 - minter]}${new URL(report.Url).pathname}.json`, {
+        headers: { 'X-ApiKey': key, 'X-Request-Id': `${id}-opened` },
+      });
+      expect(direct.status).to.equal(200);
+      expect(figures(await direct.text())).to.equal(figures(minted.text));
+      expect(await servedBy(`${id}-opened`)).to.equal(1 - minter);
+      expect(other.output()).to.contain(new URL(report.Url).pathname);
+      for (let i = 0; i < 2; i++) {
+        const page = await viaNginx(`${new URL(report.Url).pathname}.html`, { 'X-ApiKey': key });
+        expect(page.status).to.equal(200);
+        expect(page.text).to.contain('<script src="/reporting/assets/report-page.js"></script>');
+      }
+      const wsdl = await viaNginx('/reporting/soap12?wsdl');
+      expect(wsdl.text).to.contain(`<soap12:address location="${nginx.httpsUrl}/reporting/soap12"`);
+    },
+  );
 
   it('keys made and revoked with the CLI while both serve take effect on both', async () => {
     const made = await cli('dist/scripts/keys.js', 'create', '--company', '1', '--name', 'while-serving');
@@ -247,27 +256,32 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
     const mixed = seen.filter((s) => s !== before && s !== after);
     expect(
       mixed.length,
-      `${mixed.length} of ${seen.length} reads were neither the old nor the new report, e.g. ${mixed[0]?.slice(0, 400)}`,
+      `${mixed.length} of ${seen.length} reads were neither the old nor the new report, ` +
+        `e.g. ${mixed[0]?.slice(0, 400)}`,
     ).to.equal(0);
     expect(seen).to.include(after);
   });
 
-  it('the conformance kit (compiled CLI) passes against the deployment, over TLS, under /reporting, across both instances', async () => {
-    const result = await run(
-      process.execPath,
-      ['dist/scripts/conformance.js', `${nginx.httpsUrl}/reporting`, '--api-key', key, '--company', '1'],
-      {
-        cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: path.join(nginx.dir, 'cert.pem') },
-        maxBuffer: 16 << 20,
-      },
-    ).catch((e: { code: number; stdout: string; stderr: string }) => e);
-    expect('code' in result ? result.code : 0, `${result.stdout}\n${result.stderr}`).to.equal(0);
-    const summary = /(\d+) pass, (\d+) fail, (\d+) n\/a/.exec(result.stdout);
-    expect(summary, result.stdout).to.not.equal(null);
-    expect(Number(summary![2]), result.stdout).to.equal(0);
-    expect(Number(summary![1])).to.be.greaterThan(20);
-  });
+  it(
+    'the conformance kit (compiled CLI) passes against the deployment, over TLS, under /reporting, across both ' +
+      'instances',
+    async () => {
+      const result = await run(
+        process.execPath,
+        ['dist/scripts/conformance.js', `${nginx.httpsUrl}/reporting`, '--api-key', key, '--company', '1'],
+        {
+          cwd: REPO_ROOT,
+          env: { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: path.join(nginx.dir, 'cert.pem') },
+          maxBuffer: 16 << 20,
+        },
+      ).catch((e: { code: number; stdout: string; stderr: string }) => e);
+      expect('code' in result ? result.code : 0, `${result.stdout}\n${result.stderr}`).to.equal(0);
+      const summary = /(\d+) pass, (\d+) fail, (\d+) n\/a/.exec(result.stdout);
+      expect(summary, result.stdout).to.not.equal(null);
+      expect(Number(summary![2]), result.stdout).to.equal(0);
+      expect(Number(summary![1])).to.be.greaterThan(20);
+    },
+  );
 
   it('one instance killed mid-load: the other keeps answering and no request is lost', async () => {
     const victim = instances[1]!;

@@ -115,7 +115,7 @@ describe('production build: node dist/src/start.js with production dependencies 
     ]);
   });
 
-  it('serves the contract, WSDL, report page, API docs and native types; the compiled CLIs work on its store', async () => {
+  it('serves contract, WSDL, report page, API docs, native types; the compiled CLIs work on its store', async () => {
     // The compiled CLI makes a key before the server holds the DuckDB file (one process at a time).
     const env = productionEnv({ DATA_DIR: data, DEMO_DATA: '1' });
     const server = await startProductionServer({ DATA_DIR: data, DEMO_DATA: '1' }, install);
@@ -175,7 +175,8 @@ describe('production build: node dist/src/start.js with production dependencies 
           .status,
       ).to.equal(200);
       const report = await fetch(
-        `${again.url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=7&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-01-31`,
+        `${again.url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=7&UseCustomDateRange=true&StartDate=2024-01-01&` +
+          `EndDate=2024-01-31`,
         { headers: { 'X-ApiKey': cliKey } },
       );
       expect(report.status).to.equal(200);
@@ -209,7 +210,10 @@ describe('production build: node dist/src/start.js with production dependencies 
           .find((l) => l.msg.startsWith('AUTH=none'));
         expect(warning?.level, 'a pino warning').to.equal(40);
         await server.waitForOutput(
-          /open in a browser \(report page with chart\): https:\/\/reports\.example\.com\/reporting\/v1\/Reporting\/ProfitAndLoss\/Flat\/Reports\/\S+\n/,
+          new RegExp(
+            String.raw`open in a browser \(report page with chart\): ` +
+              String.raw`https://reports\.example\.com/reporting/v1/Reporting/ProfitAndLoss/Flat/Reports/\S+\n`,
+          ),
         );
         const report = await fetch(`${server.url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1`);
         expect(report.status).to.equal(200);

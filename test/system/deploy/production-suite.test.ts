@@ -171,7 +171,11 @@ async function checkEveryAnswer(server: ServerProcess, key: string): Promise<voi
   const fault = await fetch(`${base}/soap12`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/soap+xml; charset=utf-8' },
-    body: '<?xml version="1.0"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><EchoRequest xmlns="http://schemas.servicestack.net/types"><Message>x</Message></EchoRequest></soap:Body></soap:Envelope>',
+    body:
+      '<?xml version="1.0"?><soap:Envelope ' +
+      'xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><EchoRequest ' +
+      'xmlns="http://schemas.servicestack.net/types"><Message>x</Message></EchoRequest></soap:Body>' +
+      '</soap:Envelope>',
   });
   expect(fault.headers.get('content-type')).to.match(/^application\/soap\+xml/);
   expect(await fault.text()).to.contain('Fault');
@@ -221,24 +225,28 @@ describe('production suite: npm start, twice over one build and data folder', fu
   });
   after(() => rmSync(data, { recursive: true, force: true }));
 
-  it('When started the first and the second time, then every operation, format, link, SOAP and docs page answers, and both stop cleanly', async () => {
-    const first = await npmStart(data);
-    let key: string;
-    try {
-      await first.waitForOutput(/Demo API key for company 1 \(shown once, stored hashed\): \S+\n/);
-      key = /Demo API key for company 1 \(shown once, stored hashed\): (\S+)/.exec(first.output())![1]!;
-      await checkEveryAnswer(first, key);
-    } finally {
-      expect(await stopServer(first), first.output()).to.equal(0);
-    }
-    const second = await npmStart(data);
-    try {
-      await second.waitForOutput(/Reports need an API key/);
-      expect(second.output(), 'no second demo key').to.not.contain('Demo API key');
-      await checkEveryAnswer(second, key);
-      expect(second.output(), 'no request failed').to.not.match(/"level":50/);
-    } finally {
-      expect(await stopServer(second), second.output()).to.equal(0);
-    }
-  });
+  it(
+    'When started the first and the second time, then every operation, format, link, SOAP and docs page answers, ' +
+      'and both stop cleanly',
+    async () => {
+      const first = await npmStart(data);
+      let key: string;
+      try {
+        await first.waitForOutput(/Demo API key for company 1 \(shown once, stored hashed\): \S+\n/);
+        key = /Demo API key for company 1 \(shown once, stored hashed\): (\S+)/.exec(first.output())![1]!;
+        await checkEveryAnswer(first, key);
+      } finally {
+        expect(await stopServer(first), first.output()).to.equal(0);
+      }
+      const second = await npmStart(data);
+      try {
+        await second.waitForOutput(/Reports need an API key/);
+        expect(second.output(), 'no second demo key').to.not.contain('Demo API key');
+        await checkEveryAnswer(second, key);
+        expect(second.output(), 'no request failed').to.not.match(/"level":50/);
+      } finally {
+        expect(await stopServer(second), second.output()).to.equal(0);
+      }
+    },
+  );
 });

@@ -64,7 +64,8 @@ describe('process: SIGTERM drains and exits 0', function () {
     socket.on('data', (d) => (response += d));
     const ended = new Promise((r) => socket.once('close', r));
     socket.write(
-      `POST /json/reply/EchoRequest HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+      `POST /json/reply/EchoRequest HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: ` +
+        `application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
     );
     await new Promise((r) => setTimeout(r, 200));
 
@@ -84,44 +85,48 @@ describe('process: SIGTERM drains and exits 0', function () {
     expect(output()).to.contain('"msg":"stopped"');
   });
 
-  it('after bursts of concurrent reports on the demo ledger, exits 0 every time (no crash while the store is released)', async function () {
-    this.timeout(180_000);
-    const ledgerDir = mkdtempSync(join(tmpdir(), 'rs-sigterm-load-'));
-    let key = '';
-    try {
-      for (let round = 0; round < 3; round++) {
-        const { child, url, output } = await startServer(ledgerDir, { DEMO_DATA: '1' });
-        for (let wait = 0; !key && wait < 100; wait++) {
-          key = /Demo API key[^\n]*: (rsk_[A-Za-z0-9_-]+)/.exec(output())?.[1] ?? '';
-          if (!key) await new Promise((r) => setTimeout(r, 100));
+  it(
+    'after bursts of concurrent reports on the demo ledger, exits 0 every time (no crash while the store is ' +
+      'released)',
+    async function () {
+      this.timeout(180_000);
+      const ledgerDir = mkdtempSync(join(tmpdir(), 'rs-sigterm-load-'));
+      let key = '';
+      try {
+        for (let round = 0; round < 3; round++) {
+          const { child, url, output } = await startServer(ledgerDir, { DEMO_DATA: '1' });
+          for (let wait = 0; !key && wait < 100; wait++) {
+            key = /Demo API key[^\n]*: (rsk_[A-Za-z0-9_-]+)/.exec(output())?.[1] ?? '';
+            if (!key) await new Promise((r) => setTimeout(r, 100));
+          }
+          const exited = new Promise<[number | null, string | null]>((resolve) =>
+            child.once('exit', (code, signal) => resolve([code, signal])),
+          );
+          const load = await autocannon({
+            url,
+            connections: 50,
+            duration: 3,
+            requests: [
+              {
+                method: 'GET',
+                path: '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true',
+                headers: { 'x-apikey': key },
+              },
+              { method: 'GET', path: '/v1/echo/load' },
+            ],
+          });
+          expect(load.non2xx + load.errors + load.timeouts, `round ${round}: failed requests`).to.equal(0);
+          child.kill('SIGTERM');
+          const hung = new Promise<[string, null]>((resolve) =>
+            setTimeout(() => resolve(['still running 15 s after SIGTERM', null]), 15_000).unref(),
+          );
+          const outcome = await Promise.race([exited, hung]);
+          if (outcome[0] !== 0) child.kill('SIGKILL');
+          expect(outcome, `round ${round}`).to.deep.equal([0, null]);
         }
-        const exited = new Promise<[number | null, string | null]>((resolve) =>
-          child.once('exit', (code, signal) => resolve([code, signal])),
-        );
-        const load = await autocannon({
-          url,
-          connections: 50,
-          duration: 3,
-          requests: [
-            {
-              method: 'GET',
-              path: '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true',
-              headers: { 'x-apikey': key },
-            },
-            { method: 'GET', path: '/v1/echo/load' },
-          ],
-        });
-        expect(load.non2xx + load.errors + load.timeouts, `round ${round}: failed requests`).to.equal(0);
-        child.kill('SIGTERM');
-        const hung = new Promise<[string, null]>((resolve) =>
-          setTimeout(() => resolve(['still running 15 s after SIGTERM', null]), 15_000).unref(),
-        );
-        const outcome = await Promise.race([exited, hung]);
-        if (outcome[0] !== 0) child.kill('SIGKILL');
-        expect(outcome, `round ${round}`).to.deep.equal([0, null]);
+      } finally {
+        rmSync(ledgerDir, { recursive: true, force: true });
       }
-    } finally {
-      rmSync(ledgerDir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 });

@@ -53,7 +53,8 @@ ajv.addSchema({ $id: 'openapi', components: doc.components });
 const validErrorResponse = ajv.compile({ $ref: 'openapi#/components/schemas/ErrorResponse' });
 
 function checkResponse(r: Req, res: Res): void {
-  const where = `${r.method} ${r.path} ${JSON.stringify(r.headers)} ${r.body?.slice(0, 300) ?? ''}\n→ ${res.status} ${res.text.slice(0, 500)}`;
+  const sent = `${r.method} ${r.path} ${JSON.stringify(r.headers)} ${r.body?.slice(0, 300) ?? ''}`;
+  const where = `${sent}\n→ ${res.status} ${res.text.slice(0, 500)}`;
   // SOAP 1.2 HTTP binding: a VersionMismatch fault is sent with 500 (the registry's status); nothing else may be 5xx.
   const versionMismatch =
     res.status === 500 && r.path === '/soap12' && /VersionMismatch/.test(res.text) && /Fault/.test(res.text);
@@ -235,7 +236,8 @@ const soapBody = fc.oneof(
     )
     .map(
       ([ns, text, op]) =>
-        `<?xml version="1.0"?><s:Envelope xmlns:s="${ns}"><s:Body>${op ? `<${op}>${text}</${op}>` : text}</s:Body></s:Envelope>`,
+        `<?xml version="1.0"?><s:Envelope ` +
+        `xmlns:s="${ns}"><s:Body>${op ? `<${op}>${text}</${op}>` : text}</s:Body></s:Envelope>`,
     ),
   fc.constantFrom(
     '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>',
@@ -263,13 +265,17 @@ const deepXml = fc
   .map(([n, tag, closed, prefixed]) => {
     const decl = prefixed ? ' xmlns:x="urn:x"' : '';
     const inner = `<${tag}${decl}>`.repeat(n) + (closed ? `</${tag}>`.repeat(n) : '');
-    return `<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"${decl}><s:Body>${inner}</s:Body></s:Envelope>`;
+    return (
+      `<s:Envelope ` + `xmlns:s="http://www.w3.org/2003/05/soap-envelope"${decl}><s:Body>${inner}</s:Body></s:Envelope>`
+    );
   });
 const wideXml = fc
   .integer({ min: 1, max: 15_000 })
   .map(
     (n) =>
-      `<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body><Op>${'<a/>'.repeat(n)}</Op></s:Body></s:Envelope>`,
+      `<s:Envelope ` +
+      `xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body><Op>${'<a/>'.repeat(n)}</Op></s:Body>` +
+      `</s:Envelope>`,
   );
 const deepJson = fc
   .tuple(
@@ -298,7 +304,9 @@ const hugeRange = fc
   .tuple(anyDate, anyDate, fc.constantFrom('', '.json', '.csv'), fc.boolean())
   .map(
     ([from, to, ext, computed]) =>
-      `/v1/Reporting/ProfitAndLoss/Flat${ext}?CompanyId=1&UseCustomDateRange=true&StartDate=${encodeURIComponent(from)}&EndDate=${encodeURIComponent(to)}&IncludeComputedColumns=${computed}`,
+      `/v1/Reporting/ProfitAndLoss/Flat${ext}?CompanyId=1&UseCustomDateRange=true&` +
+      `StartDate=${encodeURIComponent(from)}&EndDate=${encodeURIComponent(to)}&` +
+      `IncludeComputedColumns=${computed}`,
   );
 const encoded = fc
   .tuple(
@@ -352,6 +360,10 @@ const fieldName = (keys: string[]) =>
     fc.string({ maxLength: 12 }),
     fc.integer({ min: 200, max: 2_000 }).map((n) => 'n'.repeat(n)),
   );
+/** `k=v&…`, each name and value percent-encoded. */
+const queryOf = (fields: readonly (readonly [string, string])[]) =>
+  fields.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+
 const formFields = (keys: string[]) =>
   fc.oneof(
     fc.array(fc.tuple(fieldName(keys), scalarText), { maxLength: 12 }),
@@ -383,13 +395,15 @@ const part = (keys: string[]) =>
       .tuple(fieldName(keys), scalarText)
       .map(
         ([name, value]) =>
-          `Content-Disposition: form-data; name="${name.replace(/["\r\n]/g, '')}"; filename="a.txt"\r\nContent-Type: application/octet-stream\r\n\r\n${value}`,
+          `Content-Disposition: form-data; name="${name.replace(/["\r\n]/g, '')}"; ` +
+          `filename="a.txt"\r\nContent-Type: application/octet-stream\r\n\r\n${value}`,
       ),
     fc
       .tuple(fieldName(keys), scalarText, fc.constantFrom('utf-7', 'utf-16le', 'latin1', 'x-unknown'))
       .map(
         ([name, value, cs]) =>
-          `Content-Disposition: form-data; name="${name.replace(/["\r\n]/g, '')}"\r\nContent-Type: text/plain; charset=${cs}\r\n\r\n${value}`,
+          `Content-Disposition: form-data; name="${name.replace(/["\r\n]/g, '')}"\r\nContent-Type: text/plain; ` +
+          `charset=${cs}\r\n\r\n${value}`,
       ),
     fc.constant('Content-Type: text/plain\r\n\r\nno name'),
     fc.string({ maxLength: 40 }),
@@ -437,10 +451,7 @@ const ROUTES: Record<string, fc.Arbitrary<Req>> = {
     .tuple(formFields(FLAT_KEYS), headers)
     .map(([fields, h]) => ({
       method: 'GET',
-      path: `/v1/Reporting/ProfitAndLoss/Flat?${fields.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`.slice(
-        0,
-        8_000,
-      ),
+      path: `/v1/Reporting/ProfitAndLoss/Flat?${queryOf(fields)}`.slice(0, 8_000),
       headers: h,
     })),
   'POST /soap12 deep and wide XML': fc
@@ -516,7 +527,8 @@ describe(`fuzz: generated requests per route (FUZZ_RUNS=${RUNS})`, function () {
   let t: ListeningTestApp;
   let base: URL;
   before(async () => {
-    t = await listenTestApp({ config: { bodyLimitBytes: 1_048_576 } }); // as in production: attacks under the limit reach the parsers
+    // As in production: attacks under the limit reach the parsers.
+    t = await listenTestApp({ config: { bodyLimitBytes: 1_048_576 } });
     base = new URL(t.url);
   });
   after(async () => {

@@ -15,7 +15,9 @@ import { DINE_IN } from '../../fixtures/worked-example.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 
 const TYPES_XSD = fileURLToPath(new URL('../../../wsdl/types.xsd', import.meta.url));
-const REPORT = `/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-02-29&IncludeComputedColumns=true&Filters=${DINE_IN}`;
+const REPORT =
+  `/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2024-01-01&EndDate=2024-02-29&` +
+  `IncludeComputedColumns=true&Filters=${DINE_IN}`;
 
 interface Case {
   name: string;
@@ -123,7 +125,8 @@ describe('XML format (DataContract XML validated against wsdl/types.xsd)', funct
       expect(res.headers['content-type']).to.equal('application/xml');
       expect(res.text).to.match(
         new RegExp(
-          `^<\\?xml version="1.0" encoding="utf-8"\\?><${c.root} xmlns:i="http://www.w3.org/2001/XMLSchema-instance" xmlns="http://schemas.servicestack.net/types">`,
+          `^<\\?xml version="1.0" encoding="utf-8"\\?><${c.root} ` +
+            `xmlns:i="http://www.w3.org/2001/XMLSchema-instance" xmlns="http://schemas.servicestack.net/types">`,
         ),
       );
       expect(validations.get(c.name)).to.deep.equal({ valid: true, messages: [] });
@@ -132,11 +135,13 @@ describe('XML format (DataContract XML validated against wsdl/types.xsd)', funct
 
   it('writes members in XSD order, dates as xs:dateTime and arrays in the Arrays namespace', () => {
     const text = responses.get('report .xml')!.text;
-    expect(text).to.include('<StartDate>2024-01-01T00:00:00+00:00</StartDate>'); // a query date is a Local DateTime: +00:00, as the 4.5.14 host wrote it (issue 24)
+    // A query date is a Local DateTime: +00:00, as the 4.5.14 host wrote it (issue 24)
+    expect(text).to.include('<StartDate>2024-01-01T00:00:00+00:00</StartDate>');
     // Filters are the original's List<Guid>: <guid> items, hyphenated, as a real 4.5.14 host wrote them (issue 10).
     const hyphenated = DINE_IN.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
     expect(text).to.include(
-      `<Filters xmlns:d2p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays"><d2p1:guid>${hyphenated}</d2p1:guid></Filters>`,
+      `<Filters xmlns:d2p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays">` +
+        `<d2p1:guid>${hyphenated}</d2p1:guid></Filters>`,
     );
     expect(text.indexOf('<ReportModel>')).to.be.lessThan(text.indexOf('<SelectedOptions>'));
     expect(text.indexOf('<SelectedOptions>')).to.be.lessThan(text.indexOf('<Url>'));
@@ -150,7 +155,8 @@ describe('XML format (DataContract XML validated against wsdl/types.xsd)', funct
   it('an XML error keeps the ResponseStatus with its field errors', () => {
     const text = responses.get('binding error .xml')!.text;
     expect(text).to.include(
-      '<ResponseStatus><ErrorCode>SerializationException</ErrorCode><Message>Unable to bind to request &apos;GetFlatRequest&apos;</Message>',
+      '<ResponseStatus><ErrorCode>SerializationException</ErrorCode><Message>Unable to bind to request ' +
+        '&apos;GetFlatRequest&apos;</Message>',
     );
     expect(text).to.include('<FieldName>CompanyId</FieldName>');
     expect(text).to.include('<FieldName>Locations</FieldName>');

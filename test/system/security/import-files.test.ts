@@ -90,21 +90,24 @@ describe('an import reads regular files only, at the path as written (issue 36, 
     expect(result.out).to.match(/loaded 2 entries into the running server's duckdb store/);
   });
 
-  it('a FIFO as journal or reference is refused at once by the server (socket) and the CLI; the server serves on', async () => {
-    for (const request of [
-      { journal: join(dir, 'journal.fifo') },
-      { journal: join(dir, 'feb2.csv'), reference: join(dir, 'reference.fifo'), companyId: 7 },
-    ]) {
-      const answer = await ask(socket, { op: 'importCsv', args: [request] });
-      expect(answer.error).to.match(
-        /is a pipe \(FIFO\): an import reads regular files only; save the data to a file first$/,
-      );
-      await healthy();
-    }
-    const cli = await importCli([join(dir, 'journal.fifo')]);
-    expect(cli.code, cli.out).to.not.equal(0);
-    expect(cli.out).to.contain('journal.fifo is a pipe (FIFO)');
-  });
+  it(
+    'a FIFO as journal or reference is refused at once by the server (socket) and the CLI; the server serves ' + 'on',
+    async () => {
+      for (const request of [
+        { journal: join(dir, 'journal.fifo') },
+        { journal: join(dir, 'feb2.csv'), reference: join(dir, 'reference.fifo'), companyId: 7 },
+      ]) {
+        const answer = await ask(socket, { op: 'importCsv', args: [request] });
+        expect(answer.error).to.match(
+          /is a pipe \(FIFO\): an import reads regular files only; save the data to a file first$/,
+        );
+        await healthy();
+      }
+      const cli = await importCli([join(dir, 'journal.fifo')]);
+      expect(cli.code, cli.out).to.not.equal(0);
+      expect(cli.out).to.contain('journal.fifo is a pipe (FIFO)');
+    },
+  );
 
   it("/dev/zero and /dev/fd/N (a shell's <(...)) are refused by the server and the CLI, never read", async () => {
     for (const request of [

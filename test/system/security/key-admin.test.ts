@@ -66,14 +66,17 @@ describe('keys.sock and the keys CLI (issue 25, finding 8)', function () {
     rmSync(dirname(keyAdminSocketPath(dataDir)), { recursive: true, force: true });
   });
 
-  it('a DATA_DIR too long for a socket path gets its socket in a private temp directory, and the CLI finds it', async () => {
-    const socketPath = keyAdminSocketPath(dataDir);
-    expect(Buffer.byteLength(socketPath)).to.be.at.most(107);
-    expect(statSync(dirname(socketPath)).mode & 0o777).to.equal(0o700);
-    const listed = await keys('list');
-    expect(listed.code, listed.out).to.equal(0);
-    expect(listed.out).to.match(/^1\tdemo\tcompanies 1\t/m);
-  });
+  it(
+    'a DATA_DIR too long for a socket path gets its socket in a private temp directory, and the CLI finds ' + 'it',
+    async () => {
+      const socketPath = keyAdminSocketPath(dataDir);
+      expect(Buffer.byteLength(socketPath)).to.be.at.most(107);
+      expect(statSync(dirname(socketPath)).mode & 0o777).to.equal(0o700);
+      const listed = await keys('list');
+      expect(listed.code, listed.out).to.equal(0);
+      expect(listed.out).to.match(/^1\tdemo\tcompanies 1\t/m);
+    },
+  );
 
   it('the socket refuses a caller-chosen key hash (no such operation) and makes keys itself', async () => {
     const socketPath = keyAdminSocketPath(dataDir);

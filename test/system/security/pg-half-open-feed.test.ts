@@ -83,31 +83,34 @@ describe('a half-open LISTEN connection (issue 36, finding 6)', function () {
     await pg?.destroy();
   });
 
-  it('a key revoked while the instance cannot hear it is refused once the heartbeat finds the connection dead', async () => {
-    const keys = (...args: string[]) =>
-      run(process.execPath, ['dist/scripts/keys.js', ...args], {
-        cwd: REPO_ROOT,
-        env: productionEnv({ DATABASE_URL: pg.url }),
-      });
-    const created = await keys('create', '--company', '1', '--name', 'half-open');
-    const key = /key \(shown once, stored hashed\): (rsk_\S+)/.exec(created.stdout)![1]!;
-    const id = /^(\d+)\thalf-open\t/m.exec((await keys('list')).stdout)![1]!;
-    const report = `${server.url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1`;
-    const status = async () => (await fetch(report, { headers: { 'X-ApiKey': key } })).status;
-    // Accepted, and held by the instance: it trusts its feed to hear the revocation.
-    expect(await status()).to.equal(200);
-    expect(await status()).to.equal(200);
+  it(
+    'a key revoked while the instance cannot hear it is refused once the heartbeat finds the connection ' + 'dead',
+    async () => {
+      const keys = (...args: string[]) =>
+        run(process.execPath, ['dist/scripts/keys.js', ...args], {
+          cwd: REPO_ROOT,
+          env: productionEnv({ DATABASE_URL: pg.url }),
+        });
+      const created = await keys('create', '--company', '1', '--name', 'half-open');
+      const key = /key \(shown once, stored hashed\): (rsk_\S+)/.exec(created.stdout)![1]!;
+      const id = /^(\d+)\thalf-open\t/m.exec((await keys('list')).stdout)![1]!;
+      const report = `${server.url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1`;
+      const status = async () => (await fetch(report, { headers: { 'X-ApiKey': key } })).status;
+      // Accepted, and held by the instance: it trusts its feed to hear the revocation.
+      expect(await status()).to.equal(200);
+      expect(await status()).to.equal(200);
 
-    expect(relay.freezeListeners(), 'listening connections made half-open').to.be.at.least(1);
-    expect((await keys('revoke', id)).stdout).to.contain(`revoked key ${id}`);
-    // The instance may answer from what it held until the heartbeat gives up on the connection (seconds); it must
-    // then refuse the key. Before, it kept accepting it for minutes.
-    let last = 200;
-    for (let tries = 0; tries < 120 && last === 200; tries++) {
-      await new Promise((r) => setTimeout(r, 500));
-      last = await status();
-    }
-    expect(last, 'the revoked key, within a minute of the revocation').to.equal(401);
-    expect(await status()).to.equal(401);
-  });
+      expect(relay.freezeListeners(), 'listening connections made half-open').to.be.at.least(1);
+      expect((await keys('revoke', id)).stdout).to.contain(`revoked key ${id}`);
+      // The instance may answer from what it held until the heartbeat gives up on the connection (seconds); it must
+      // then refuse the key. Before, it kept accepting it for minutes.
+      let last = 200;
+      for (let tries = 0; tries < 120 && last === 200; tries++) {
+        await new Promise((r) => setTimeout(r, 500));
+        last = await status();
+      }
+      expect(last, 'the revoked key, within a minute of the revocation').to.equal(401);
+      expect(await status()).to.equal(401);
+    },
+  );
 });

@@ -104,100 +104,121 @@ async function counts(url: string): Promise<{ companies: number; entries: number
     }
   });
 
-  it('finding 5: a report reads one snapshot: an import committing between its catalog and its sums is not seen', async () => {
-    const url = await server.createDatabase('snapshot');
-    const store = new PostgresLedgerStore(url);
-    const writer = new PostgresLedgerStore(url);
-    try {
-      await store.migrate();
-      await store.load(workedExampleBatch);
-      const catalog = (await store.getCatalog(1))!;
-      const location = catalog.locations[0]!.id;
-      const income = catalog.accounts.find((a) => a.type === 'Income')!;
-      const bank = catalog.accounts.find((a) => a.type === 'Bank')!;
-      const query: PnlQuery = { companyId: 1, from: '2024-01-01', to: '2024-12-31', locationIds: [], optionGroups: [] };
-      const sale: LedgerBatch = {
-        accounts: [
-          {
-            id: 990_001,
-            companyId: 1,
-            number: '4990',
-            name: 'New Income',
-            type: 'Income',
-            parentId: null,
-            isActive: true,
-            standardAccountId: null,
-          },
-        ],
-        entries: [
-          {
-            companyId: 1,
-            locationId: location,
-            date: '2024-02-10',
-            lines: [
-              { accountId: income.id, cents: -1_000_000 },
-              { accountId: 990_001, cents: -500 },
-              { accountId: bank.id, cents: 1_000_500 },
-            ],
-          },
-        ],
-      };
-      const before = await store.sumPnlByAccountMonth(query);
-      const seen = await store.readSnapshot(async (view) => {
-        const c = await view.getCatalog(1);
-        await writer.load(sale); // another connection commits the import meanwhile
-        return { accounts: c!.accounts.length, sums: await view.sumPnlByAccountMonth(query) };
-      });
-      expect(seen.accounts).to.equal(catalog.accounts.length);
-      expect(seen.sums).to.deep.equal(before);
-      // The import did commit: the store (another instance than the writer) hears of it by NOTIFY, within 1 s (issue
-      // 23).
-      let after = await store.sumPnlByAccountMonth(query);
-      for (const until = Date.now() + 1_000; Date.now() < until && JSON.stringify(after) === JSON.stringify(before); ) {
-        await new Promise((r) => setTimeout(r, 20));
-        after = await store.sumPnlByAccountMonth(query);
+  it(
+    'finding 5: a report reads one snapshot: an import committing between its catalog and its sums is not ' + 'seen',
+    async () => {
+      const url = await server.createDatabase('snapshot');
+      const store = new PostgresLedgerStore(url);
+      const writer = new PostgresLedgerStore(url);
+      try {
+        await store.migrate();
+        await store.load(workedExampleBatch);
+        const catalog = (await store.getCatalog(1))!;
+        const location = catalog.locations[0]!.id;
+        const income = catalog.accounts.find((a) => a.type === 'Income')!;
+        const bank = catalog.accounts.find((a) => a.type === 'Bank')!;
+        const query: PnlQuery = {
+          companyId: 1,
+          from: '2024-01-01',
+          to: '2024-12-31',
+          locationIds: [],
+          optionGroups: [],
+        };
+        const sale: LedgerBatch = {
+          accounts: [
+            {
+              id: 990_001,
+              companyId: 1,
+              number: '4990',
+              name: 'New Income',
+              type: 'Income',
+              parentId: null,
+              isActive: true,
+              standardAccountId: null,
+            },
+          ],
+          entries: [
+            {
+              companyId: 1,
+              locationId: location,
+              date: '2024-02-10',
+              lines: [
+                { accountId: income.id, cents: -1_000_000 },
+                { accountId: 990_001, cents: -500 },
+                { accountId: bank.id, cents: 1_000_500 },
+              ],
+            },
+          ],
+        };
+        const before = await store.sumPnlByAccountMonth(query);
+        const seen = await store.readSnapshot(async (view) => {
+          const c = await view.getCatalog(1);
+          await writer.load(sale); // another connection commits the import meanwhile
+          return { accounts: c!.accounts.length, sums: await view.sumPnlByAccountMonth(query) };
+        });
+        expect(seen.accounts).to.equal(catalog.accounts.length);
+        expect(seen.sums).to.deep.equal(before);
+        // The import did commit: the store (another instance than the writer) hears of it by NOTIFY, within 1 s (issue
+        // 23).
+        let after = await store.sumPnlByAccountMonth(query);
+        for (
+          const until = Date.now() + 1_000;
+          Date.now() < until && JSON.stringify(after) === JSON.stringify(before);
+        ) {
+          await new Promise((r) => setTimeout(r, 20));
+          after = await store.sumPnlByAccountMonth(query);
+        }
+        expect(after).to.not.deep.equal(before);
+      } finally {
+        await writer.close();
+        await store.close();
       }
-      expect(after).to.not.deep.equal(before);
-    } finally {
-      await writer.close();
-      await store.close();
-    }
-  });
+    },
+  );
 
-  it('an aborted read stops with the abort reason (the time-out of finding 2), and the store keeps serving', async () => {
-    const url = await server.createDatabase('cancel');
-    const store = new PostgresLedgerStore(url);
-    try {
-      await store.migrate();
-      await store.load(workedExampleBatch);
-      const query: PnlQuery = { companyId: 1, from: '2024-01-01', to: '2024-12-31', locationIds: [], optionGroups: [] };
-      const abort = new AbortController();
-      const reason = new Error('timed out');
-      setTimeout(() => abort.abort(reason), 200);
-      let reads = 0;
-      const outcome = await store
-        .readSnapshot(
-          async (view) => {
-            for (;;) {
-              await view.sumPnlByAccountMonth(query); // a report that would never end
-              reads++;
-            }
-          },
-          { signal: abort.signal },
-        )
-        .then(
-          () => 'finished',
-          (e: unknown) => e,
+  it(
+    'an aborted read stops with the abort reason (the time-out of finding 2), and the store keeps ' + 'serving',
+    async () => {
+      const url = await server.createDatabase('cancel');
+      const store = new PostgresLedgerStore(url);
+      try {
+        await store.migrate();
+        await store.load(workedExampleBatch);
+        const query: PnlQuery = {
+          companyId: 1,
+          from: '2024-01-01',
+          to: '2024-12-31',
+          locationIds: [],
+          optionGroups: [],
+        };
+        const abort = new AbortController();
+        const reason = new Error('timed out');
+        setTimeout(() => abort.abort(reason), 200);
+        let reads = 0;
+        const outcome = await store
+          .readSnapshot(
+            async (view) => {
+              for (;;) {
+                await view.sumPnlByAccountMonth(query); // a report that would never end
+                reads++;
+              }
+            },
+            { signal: abort.signal },
+          )
+          .then(
+            () => 'finished',
+            (e: unknown) => e,
+          );
+        expect(outcome).to.equal(reason);
+        expect(reads).to.be.above(0);
+        expect(await store.sumPnlByAccountMonth(query)).to.not.be.empty;
+        const aborted = AbortSignal.abort(reason);
+        expect(await store.readSnapshot(async () => 'ran', { signal: aborted }).catch((e: unknown) => e)).to.equal(
+          reason,
         );
-      expect(outcome).to.equal(reason);
-      expect(reads).to.be.above(0);
-      expect(await store.sumPnlByAccountMonth(query)).to.not.be.empty;
-      const aborted = AbortSignal.abort(reason);
-      expect(await store.readSnapshot(async () => 'ran', { signal: aborted }).catch((e: unknown) => e)).to.equal(
-        reason,
-      );
-    } finally {
-      await store.close();
-    }
-  });
+      } finally {
+        await store.close();
+      }
+    },
+  );
 });

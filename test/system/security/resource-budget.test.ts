@@ -32,7 +32,10 @@ function probe() {
   const started = performance.now();
   http.get(workerData.url, { agent }, (res) => {
     res.resume().on('end', () => {
-      parentPort.postMessage({ start: performance.timeOrigin + started, end: performance.timeOrigin + performance.now() });
+      parentPort.postMessage({
+        start: performance.timeOrigin + started,
+        end: performance.timeOrigin + performance.now(),
+      });
       setTimeout(probe, 5);
     });
   }).on('error', () => setTimeout(probe, 5));
@@ -249,7 +252,9 @@ describe('resource budget: hostile body shapes against the production process (i
     const longestAnyProbeMs = Math.max(...probes.map((p) => p.end - p.start));
 
     console.log(
-      `      resource budget: longest /health wait ${longestHealthMs.toFixed(1)} ms (a shape's best round; any probe ${longestAnyProbeMs.toFixed(1)} ms); RSS ${baseline.toFixed(0)} MB at rest, peak ${peak.toFixed(0)} MB (+${(peak - baseline).toFixed(0)} MB)`,
+      `      resource budget: longest /health wait ${longestHealthMs.toFixed(1)} ms (a shape's best round; any ` +
+        `probe ${longestAnyProbeMs.toFixed(1)} ms); RSS ${baseline.toFixed(0)} MB at rest, peak ${peak.toFixed(0)} ` +
+        `MB (+${(peak - baseline).toFixed(0)} MB)`,
     );
     console.log(
       `      longest /health wait by shape (ms, ${probes.length} probes): ${Object.entries(longestBy)
@@ -335,20 +340,23 @@ describe('resource budget: the largest batches yield and stop at the time-out (i
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('DuckDB: three batches of 1000 of the widest reports answer 503 RequestTimeout while /health answers', async () => {
-    const server = await startProductionServer({
-      DATA_DIR: path.join(dir, 'duckdb'),
-      DEMO_DATA: '1',
-      LOG_LEVEL: 'warn',
-      REQUEST_TIMEOUT_MS: String(TIMEOUT_MS),
-    });
-    try {
-      await server.waitForOutput(/Demo API key/);
-      await attack(server);
-    } finally {
-      await server.stop();
-    }
-  });
+  it(
+    'DuckDB: three batches of 1000 of the widest reports answer 503 RequestTimeout while /health ' + 'answers',
+    async () => {
+      const server = await startProductionServer({
+        DATA_DIR: path.join(dir, 'duckdb'),
+        DEMO_DATA: '1',
+        LOG_LEVEL: 'warn',
+        REQUEST_TIMEOUT_MS: String(TIMEOUT_MS),
+      });
+      try {
+        await server.waitForOutput(/Demo API key/);
+        await attack(server);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 
   describe('PostgreSQL', () => {
     let pg: PostgresServer | undefined;

@@ -138,7 +138,8 @@ describe('first start: what a new user reads', function () {
       expect(outcome.code).to.equal(1);
       expect(outcome.stderr.trim()).to.match(
         new RegExp(
-          `^Port ${port} \\(PORT\\) is already in use on 127\\.0\\.0\\.1: stop the process that holds it, or start on another port, e\\.g\\. PORT=(\\d+) npm start \\(\\1 is free\\)\\.$`,
+          `^Port ${port} \\(PORT\\) is already in use on 127\\.0\\.0\\.1: stop the process that holds it, or ` +
+            `start on another port, e\\.g\\. PORT=(\\d+) npm start \\(\\1 is free\\)\\.$`,
         ),
       );
       expect(outcome.stdout).to.equal('');
@@ -163,7 +164,10 @@ describe('first start: what a new user reads', function () {
       expect(outcome.code).to.equal(1);
       expect(outcome.stderr.trim().split('\n')).to.have.length(1);
       expect(outcome.stderr).to.match(
-        /^The ledger file .*ledger\.duckdb is in use by another process \(a running server\?\)\. Stop it first, or use PostgreSQL \(DATABASE_URL\)/,
+        new RegExp(
+          String.raw`^The ledger file .*ledger\.duckdb is in use by another process \(a running server\?\)\. ` +
+            String.raw`Stop it first, or use PostgreSQL \(DATABASE_URL\)`,
+        ),
       );
       expect(outcome.stderr).not.to.match(/^\s+at |Error:/m);
       expect(existsSync(path.join(data, 'keys.sock')), 'the first server keeps its socket').to.equal(true);
@@ -179,11 +183,13 @@ describe('first start: what a new user reads', function () {
       const env = { DATA_DIR: data, DEMO_DATA: '0' };
       writeFileSync(
         path.join(dir, 'reference.csv'),
-        'kind,id,company_id,name,type,number\ncompany,1,,Import Co,,\nlocation,10,1,Downtown,,\naccount,1000,1,Cash,Bank,1000\naccount,4000,1,Sales,Income,4000\n',
+        'kind,id,company_id,name,type,number\ncompany,1,,Import ' +
+          'Co,,\nlocation,10,1,Downtown,,\naccount,1000,1,Cash,Bank,1000\naccount,4000,1,Sales,Income,4000\n',
       );
       writeFileSync(
         path.join(dir, 'journal.csv'),
-        `entry,date,location,account,amount\nA1,${year}-03-05,10,4000,-1000.00\nA1,${year}-03-05,10,1000,1000.00\nA2,${year}-05-20,10,4000,-250\nA2,${year}-05-20,10,1000,250\n`,
+        `entry,date,location,account,amount\nA1,${year}-03-05,10,4000,-1000.00\nA1,${year}-03-05,10,1000,` +
+          `1000.00\nA2,${year}-05-20,10,4000,-250\nA2,${year}-05-20,10,1000,250\n`,
       );
       const imported = await cli(
         'import',
@@ -191,9 +197,13 @@ describe('first start: what a new user reads', function () {
         env,
       );
       expect(imported.code, imported.stderr).to.equal(0);
-      const spanLine = `Company 1 (Import Co): figures from ${year}-03-05 to ${year}-05-20 (all before this year: a report without UseCustomDateRange=true covers this year to date and shows zeros; this URL covers them).`;
+      const spanLine =
+        `Company 1 (Import Co): figures from ${year}-03-05 to ${year}-05-20 (all before this year: a report ` +
+        `without UseCustomDateRange=true covers this year to date and shows zeros; this URL covers them).`;
       expect(imported.stdout).to.include(spanLine);
-      const query = `CompanyId=1&UseCustomDateRange=true&StartDate=${year}-03-05&EndDate=${year}-05-20&IncludeComputedColumns=true`;
+      const query =
+        `CompanyId=1&UseCustomDateRange=true&StartDate=${year}-03-05&EndDate=${year}-05-20&` +
+        `IncludeComputedColumns=true`;
       expect(imported.stdout).to.include(`http://127.0.0.1:8080/v1/Reporting/ProfitAndLoss/Flat?${query}`);
 
       const server = await startProductionServer(env);

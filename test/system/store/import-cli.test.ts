@@ -84,20 +84,23 @@ describe('npm run import (CLI)', function () {
     ]);
   });
 
-  it('When the ledger file is held by another process, then the command says so plainly and writes nothing', async () => {
-    const holder = await openStore({ dataDir: join(dir, 'data') });
-    try {
-      const error = await importCsv('good.csv').then(
-        () => undefined,
-        (e: { code: number; stderr: string }) => e,
-      );
-      expect(error?.code).to.equal(1);
-      expect(error?.stderr).to.match(/is in use by another process \(a running server\?\)/);
-    } finally {
-      await holder.close();
-    }
-    expect(await salesAndCogs()).to.have.length(2);
-  });
+  it(
+    'When the ledger file is held by another process, then the command says so plainly and writes ' + 'nothing',
+    async () => {
+      const holder = await openStore({ dataDir: join(dir, 'data') });
+      try {
+        const error = await importCsv('good.csv').then(
+          () => undefined,
+          (e: { code: number; stderr: string }) => e,
+        );
+        expect(error?.code).to.equal(1);
+        expect(error?.stderr).to.match(/is in use by another process \(a running server\?\)/);
+      } finally {
+        await holder.close();
+      }
+      expect(await salesAndCogs()).to.have.length(2);
+    },
+  );
 });
 
 describe('npm run import while a server holds the DuckDB file', function () {
@@ -152,22 +155,26 @@ describe('npm run import while a server holds the DuckDB file', function () {
     );
   });
 
-  it('When a handed-over file has a bad line or repeats an import, then it is refused at its line and nothing changes', async () => {
-    const before = await figures();
-    const bad = await importCsv('bad.csv', '--append').then(
-      () => undefined,
-      (e: { code: number; stderr: string }) => e,
-    );
-    expect(bad?.code).to.equal(1);
-    expect(bad?.stderr).to.match(/line 4 \(entry C2, 2024-01-20\): lines do not balance/);
-    const again = await importCsv('good.csv', '--append').then(
-      () => undefined,
-      (e: { code: number; stderr: string }) => e,
-    );
-    expect(again?.code).to.equal(1);
-    expect(again?.stderr).to.match(/line 2: entry A1 was already imported for company 1/);
-    expect(await figures()).to.equal(before);
-  });
+  it(
+    'When a handed-over file has a bad line or repeats an import, then it is refused at its line and nothing ' +
+      'changes',
+    async () => {
+      const before = await figures();
+      const bad = await importCsv('bad.csv', '--append').then(
+        () => undefined,
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(bad?.code).to.equal(1);
+      expect(bad?.stderr).to.match(/line 4 \(entry C2, 2024-01-20\): lines do not balance/);
+      const again = await importCsv('good.csv', '--append').then(
+        () => undefined,
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(again?.code).to.equal(1);
+      expect(again?.stderr).to.match(/line 2: entry A1 was already imported for company 1/);
+      expect(await figures()).to.equal(before);
+    },
+  );
 
   it('When readers read during a handed-over import, then each sees the old or the new figures', async () => {
     const before = await figures();

@@ -29,27 +29,30 @@ import { expectedTotals, randomLedger, randomQuery } from '../../support/random-
       await server?.destroy();
     });
 
-    it('a budget for one company: only it is followed; an evicted company changed meanwhile is read again exactly', async () => {
-      const url = await server.createDatabase('index_budget_1');
-      const writer = new PostgresLedgerStore(url);
-      const reader = new PostgresLedgerStore(url, { indexMemoryBytes: TINY_BUDGET });
-      try {
-        await writer.migrate();
-        for (const ledger of ledgers.values()) await writer.load(ledger);
-        await reportsAgree(reader, merged(), 4);
-        expectEvictions(reader);
-        // Company 9 is not held by the reader (company 7 was used last): a load of it reaches its next report.
-        const more = asCompany(randomLedger(6060, 100), 9).entries!;
-        await writer.load({ entries: more });
-        const query = queryOf(randomQuery(seededRandom(5)), 9);
-        expect(await reader.sumPnlByAccountMonth(query)).to.deep.equal(expectedTotals(merged(more), query));
-        await reportsAgree(reader, merged(more), 6);
-        // The writer's budget (the default) holds every company it reported on.
-        await reportsAgree(writer, merged(more), 7);
-        expect(writer.indexStats()).to.include({ companies: 3, evictions: 0 });
-      } finally {
-        await Promise.all([writer.close(), reader.close()]);
-      }
-    });
+    it(
+      'a budget for one company: only it is followed; an evicted company changed meanwhile is read again ' + 'exactly',
+      async () => {
+        const url = await server.createDatabase('index_budget_1');
+        const writer = new PostgresLedgerStore(url);
+        const reader = new PostgresLedgerStore(url, { indexMemoryBytes: TINY_BUDGET });
+        try {
+          await writer.migrate();
+          for (const ledger of ledgers.values()) await writer.load(ledger);
+          await reportsAgree(reader, merged(), 4);
+          expectEvictions(reader);
+          // Company 9 is not held by the reader (company 7 was used last): a load of it reaches its next report.
+          const more = asCompany(randomLedger(6060, 100), 9).entries!;
+          await writer.load({ entries: more });
+          const query = queryOf(randomQuery(seededRandom(5)), 9);
+          expect(await reader.sumPnlByAccountMonth(query)).to.deep.equal(expectedTotals(merged(more), query));
+          await reportsAgree(reader, merged(more), 6);
+          // The writer's budget (the default) holds every company it reported on.
+          await reportsAgree(writer, merged(more), 7);
+          expect(writer.indexStats()).to.include({ companies: 3, evictions: 0 });
+        } finally {
+          await Promise.all([writer.close(), reader.close()]);
+        }
+      },
+    );
   },
 );

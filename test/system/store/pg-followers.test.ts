@@ -84,26 +84,29 @@ async function eventually(check: () => Promise<void>, ms = PROPAGATION_MS): Prom
       }
     }
 
-    it('after every load through either instance, both equal a full scan (added, refused, replaced entries)', async () => {
-      const [a, b] = (await instances(2)) as [PostgresLedgerStore, PostgresLedgerStore];
-      await a.load(upTo(600));
-      await agree([a, b], upTo(600), 1); // both build from balance_daily
-      await b.load({ entries: entries.slice(600, 1200) }); // b's own load, a hears of it
-      await agree([a, b], upTo(1200), 2);
-      const unbalanced = { ...entries[1200]!, lines: [{ ...entries[1200]!.lines[0]!, cents: 1 }] };
-      await a.load({ entries: [...entries.slice(1200), unbalanced] }).then(
-        () => expect.fail('loaded'),
-        () => undefined,
-      );
-      await agree([a, b], upTo(1200), 3); // a refused load changes nothing anywhere
-      // Re-imported ids replace their entries: the earlier lines leave every instance's figures.
-      const replaced = entries
-        .slice(0, 300)
-        .map((e) => ({ ...e, lines: e.lines.map((l) => ({ ...l, cents: -l.cents })) }));
-      await a.load({ entries: replaced, replaceEntries: true });
-      const afterReplace = { ...batch, entries: [...replaced, ...entries.slice(300, 1200)] };
-      await agree([a, b], afterReplace, 4);
-    });
+    it(
+      'after every load through either instance, both equal a full scan (added, refused, replaced ' + 'entries)',
+      async () => {
+        const [a, b] = (await instances(2)) as [PostgresLedgerStore, PostgresLedgerStore];
+        await a.load(upTo(600));
+        await agree([a, b], upTo(600), 1); // both build from balance_daily
+        await b.load({ entries: entries.slice(600, 1200) }); // b's own load, a hears of it
+        await agree([a, b], upTo(1200), 2);
+        const unbalanced = { ...entries[1200]!, lines: [{ ...entries[1200]!.lines[0]!, cents: 1 }] };
+        await a.load({ entries: [...entries.slice(1200), unbalanced] }).then(
+          () => expect.fail('loaded'),
+          () => undefined,
+        );
+        await agree([a, b], upTo(1200), 3); // a refused load changes nothing anywhere
+        // Re-imported ids replace their entries: the earlier lines leave every instance's figures.
+        const replaced = entries
+          .slice(0, 300)
+          .map((e) => ({ ...e, lines: e.lines.map((l) => ({ ...l, cents: -l.cents })) }));
+        await a.load({ entries: replaced, replaceEntries: true });
+        const afterReplace = { ...batch, entries: [...replaced, ...entries.slice(300, 1200)] };
+        await agree([a, b], afterReplace, 4);
+      },
+    );
 
     it('one load of two companies reaches the figures of both on the other instance, which follows both', async () => {
       const [a, b] = (await instances(2)) as [PostgresLedgerStore, PostgresLedgerStore];
@@ -233,96 +236,107 @@ async function eventually(check: () => Promise<void>, ms = PROPAGATION_MS): Prom
       expect(await open().sumPnlByAccountMonth(YEAR)).to.deep.equal(expectedTotals(upTo(1200), YEAR));
     });
 
-    it('the change log keeps a window; an instance cut off for longer re-reads the company from a fresh snapshot', async () => {
-      const [a] = (await instances(1)) as [PostgresLedgerStore];
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      try {
-        // The lagging instance logs in as a role of its own, so that it alone can be kept from reconnecting.
-        await admin.query('CREATE ROLE lagging LOGIN SUPERUSER');
-        const lagging = new PostgresLedgerStore(url.replace('//postgres@', '//lagging@'));
-        opened.push(lagging);
-        await a.load(upTo(400));
-        expect(await lagging.sumPnlByAccountMonth(YEAR)).to.deep.equal(expectedTotals(upTo(400), YEAR));
-        // Its listening connection is cut and cannot come back: it hears of nothing while two loads commit.
-        await admin.query('ALTER ROLE lagging NOLOGIN');
-        await admin.query(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'lagging' AND query LIKE 'LISTEN%'",
-        );
-        await a.load({ entries: entries.slice(400, 900) });
-        // Eleven minutes pass (the retention is ten): the next load prunes the changes before it, deltas and all.
-        await admin.query("UPDATE ledger_changes SET committed_at = committed_at - interval '11 minutes'");
-        await a.load({ entries: entries.slice(900, 1200) });
-        const log = await admin.query(
-          `SELECT CAST(seq AS INTEGER) AS seq, (SELECT COUNT(*) FROM ledger_deltas d WHERE d.seq = c.seq) AS deltas,
+    it(
+      'the change log keeps a window; an instance cut off for longer re-reads the company from a fresh ' + 'snapshot',
+      async () => {
+        const [a] = (await instances(1)) as [PostgresLedgerStore];
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        try {
+          // The lagging instance logs in as a role of its own, so that it alone can be kept from reconnecting.
+          await admin.query('CREATE ROLE lagging LOGIN SUPERUSER');
+          const lagging = new PostgresLedgerStore(url.replace('//postgres@', '//lagging@'));
+          opened.push(lagging);
+          await a.load(upTo(400));
+          expect(await lagging.sumPnlByAccountMonth(YEAR)).to.deep.equal(expectedTotals(upTo(400), YEAR));
+          // Its listening connection is cut and cannot come back: it hears of nothing while two loads commit.
+          await admin.query('ALTER ROLE lagging NOLOGIN');
+          await admin.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'lagging' AND query LIKE 'LISTEN%'",
+          );
+          await a.load({ entries: entries.slice(400, 900) });
+          // Eleven minutes pass (the retention is ten): the next load prunes the changes before it, deltas and all.
+          await admin.query("UPDATE ledger_changes SET committed_at = committed_at - interval '11 minutes'");
+          await a.load({ entries: entries.slice(900, 1200) });
+          const log = await admin.query(
+            `SELECT CAST(seq AS INTEGER) AS seq, (SELECT COUNT(*) FROM ledger_deltas d WHERE d.seq = c.seq) AS deltas,
                   (SELECT CAST(through AS INTEGER) FROM ledger_changes_pruned) AS pruned
              FROM ledger_changes c`,
-        );
-        expect(
-          log.rows.map((r) => [r.seq, Number(r.deltas) > 0, r.pruned]),
-          'the log kept',
-        ).to.deep.equal([[3, true, 2]]);
-        expect((await admin.query('SELECT DISTINCT seq FROM ledger_deltas')).rowCount, 'deltas kept').to.equal(1);
-        expect(await lagging.sumPnlByAccountMonth(YEAR), 'while cut off').to.deep.equal(
-          expectedTotals(upTo(400), YEAR),
-        );
-        // Back (its reconnection pauses grow to 5 s): it reads the ledger it missed, the pruned changes included.
-        await admin.query('ALTER ROLE lagging LOGIN');
-        await eventually(
-          async () =>
-            void expect(await lagging.sumPnlByAccountMonth(YEAR)).to.deep.equal(expectedTotals(upTo(1200), YEAR)),
-          15_000,
-        );
-        await agree([a, lagging], upTo(1200), 5);
-        // And follows the next load by its deltas again.
-        await a.load({ entries: entries.slice(1200, 1500) });
-        await agree([a, lagging], upTo(1500), 6);
-      } finally {
-        await admin.end();
-      }
-    });
+          );
+          expect(
+            log.rows.map((r) => [r.seq, Number(r.deltas) > 0, r.pruned]),
+            'the log kept',
+          ).to.deep.equal([[3, true, 2]]);
+          expect((await admin.query('SELECT DISTINCT seq FROM ledger_deltas')).rowCount, 'deltas kept').to.equal(1);
+          expect(await lagging.sumPnlByAccountMonth(YEAR), 'while cut off').to.deep.equal(
+            expectedTotals(upTo(400), YEAR),
+          );
+          // Back (its reconnection pauses grow to 5 s): it reads the ledger it missed, the pruned changes included.
+          await admin.query('ALTER ROLE lagging LOGIN');
+          await eventually(
+            async () =>
+              void expect(await lagging.sumPnlByAccountMonth(YEAR)).to.deep.equal(expectedTotals(upTo(1200), YEAR)),
+            15_000,
+          );
+          await agree([a, lagging], upTo(1200), 5);
+          // And follows the next load by its deltas again.
+          await a.load({ entries: entries.slice(1200, 1500) });
+          await agree([a, lagging], upTo(1500), 6);
+        } finally {
+          await admin.end();
+        }
+      },
+    );
 
-    it('a large load is logged without its deltas (the other instance re-reads the company); a small one with them', async () => {
-      const [a, b] = (await instances(2)) as [PostgresLedgerStore, PostgresLedgerStore];
-      await a.load(upTo(400));
-      await agree([a, b], upTo(400), 7);
-      // About 14,000 balance_daily keys, ten times the table's: at least LARGE_DELTA_ROWS (change-log-sql.ts) and a
-      // fair share.
-      const large = randomLedger(9292, 5000).entries!.map((e, i) => ({ ...e, ref: `L${i}` }));
-      await a.load({ entries: large });
-      await a.load({ entries: entries.slice(400, 700) });
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      try {
-        const logged =
-          await admin.query(`SELECT c.deltas_pruned AS pruned, (SELECT COUNT(*) FROM ledger_deltas d WHERE d.seq = c.seq) AS deltas
+    it(
+      'a large load is logged without its deltas (the other instance re-reads the company); a small one with ' + 'them',
+      async () => {
+        const [a, b] = (await instances(2)) as [PostgresLedgerStore, PostgresLedgerStore];
+        await a.load(upTo(400));
+        await agree([a, b], upTo(400), 7);
+        // About 14,000 balance_daily keys, ten times the table's: at least LARGE_DELTA_ROWS (change-log-sql.ts) and a
+        // fair share.
+        const large = randomLedger(9292, 5000).entries!.map((e, i) => ({ ...e, ref: `L${i}` }));
+        await a.load({ entries: large });
+        await a.load({ entries: entries.slice(400, 700) });
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        try {
+          const logged = await admin.query(`SELECT c.deltas_pruned AS pruned, (SELECT COUNT(*) FROM ledger_deltas d
+            WHERE d.seq = c.seq) AS deltas
           FROM ledger_changes c ORDER BY c.seq`);
-        expect(logged.rows.map((r) => [r.pruned, Number(r.deltas) > 0])).to.deep.equal([
-          [false, true],
-          [true, false],
-          [false, true],
-        ]);
-        const [{ keys }] = (await admin.query('SELECT COUNT(*) AS keys FROM balance_daily')).rows;
-        expect(Number(keys)).to.be.greaterThan(10_000);
-      } finally {
-        await admin.end();
-      }
-      await agree([a, b], { ...batch, entries: [...entries.slice(0, 700), ...large] }, 8);
-    });
+          expect(logged.rows.map((r) => [r.pruned, Number(r.deltas) > 0])).to.deep.equal([
+            [false, true],
+            [true, false],
+            [false, true],
+          ]);
+          const [{ keys }] = (await admin.query('SELECT COUNT(*) AS keys FROM balance_daily')).rows;
+          expect(Number(keys)).to.be.greaterThan(10_000);
+        } finally {
+          await admin.end();
+        }
+        await agree([a, b], { ...batch, entries: [...entries.slice(0, 700), ...large] }, 8);
+      },
+    );
 
-    it('a key revoked or created through one instance is refused or accepted by the other at once (NOTIFY), though it keeps found keys', async () => {
-      const [a, b] = (await instances(2)) as [PostgresLedgerStore, PostgresLedgerStore];
-      await a.load(upTo(10));
-      const hash = 'ab'.repeat(32);
-      expect(await b.findApiKeyByHash(hash)).to.equal(undefined);
-      const record = await a.createApiKey({ name: 'k', keyHash: hash, companyIds: [RANDOM_COMPANY] });
-      await eventually(async () => void expect((await b.findApiKeyByHash(hash))?.id).to.equal(record.id));
-      await eventually(async () => void expect(b.findApiKeyByHash(hash)).to.equal(b.findApiKeyByHash(hash))); // kept once found
-      await a.revokeApiKey(record.id);
-      await eventually(
-        async () => void expect((await b.findApiKeyByHash(hash))?.revokedAt).to.be.instanceOf(Date),
-        1_000,
-      );
-    });
+    it(
+      'a key revoked or created through one instance is refused or accepted by the other at once (NOTIFY), though ' +
+        'it keeps found keys',
+      async () => {
+        const [a, b] = (await instances(2)) as [PostgresLedgerStore, PostgresLedgerStore];
+        await a.load(upTo(10));
+        const hash = 'ab'.repeat(32);
+        expect(await b.findApiKeyByHash(hash)).to.equal(undefined);
+        const record = await a.createApiKey({ name: 'k', keyHash: hash, companyIds: [RANDOM_COMPANY] });
+        await eventually(async () => void expect((await b.findApiKeyByHash(hash))?.id).to.equal(record.id));
+        // Kept once found.
+        await eventually(async () => void expect(b.findApiKeyByHash(hash)).to.equal(b.findApiKeyByHash(hash)));
+        await a.revokeApiKey(record.id);
+        await eventually(
+          async () => void expect((await b.findApiKeyByHash(hash))?.revokedAt).to.be.instanceOf(Date),
+          1_000,
+        );
+      },
+    );
   },
 );

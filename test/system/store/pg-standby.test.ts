@@ -64,33 +64,36 @@ async function eventually(check: () => Promise<void>, ms = 15_000): Promise<void
     );
   });
 
-  it('the standby behind: the figures shown stay, a key revoked on the primary is refused at once; then caught up', async () => {
-    const before = expectedTotals(upTo(600), YEAR);
-    await eventually(async () => void expect(await reader.sumPnlByAccountMonth(YEAR)).to.deep.equal(before));
-    const hash = 'cd'.repeat(32);
-    const key = await writer.createApiKey({ name: 'standby', keyHash: hash, companyIds: [RANDOM_COMPANY] });
-    expect((await reader.findApiKeyByHash(hash))?.id).to.equal(key.id);
+  it(
+    'the standby behind: the figures shown stay, a key revoked on the primary is refused at once; then caught ' + 'up',
+    async () => {
+      const before = expectedTotals(upTo(600), YEAR);
+      await eventually(async () => void expect(await reader.sumPnlByAccountMonth(YEAR)).to.deep.equal(before));
+      const hash = 'cd'.repeat(32);
+      const key = await writer.createApiKey({ name: 'standby', keyHash: hash, companyIds: [RANDOM_COMPANY] });
+      expect((await reader.findApiKeyByHash(hash))?.id).to.equal(key.id);
 
-    await standby.pauseReplay();
-    try {
-      await writer.load({ entries: entries.slice(600, 900) });
-      await writer.revokeApiKey(key.id);
-      // The key lives on the primary: refused by the reader although the standby has not replayed the revocation.
-      await eventually(
-        async () => void expect((await reader.findApiKeyByHash(hash))?.revokedAt).to.be.instanceOf(Date),
-      );
-      // The reader heard of the load (NOTIFY on the primary), the standby has not replayed it: the old figures stay.
-      for (let i = 0; i < 20; i++) {
-        expect(await reader.sumPnlByAccountMonth(YEAR)).to.deep.equal(before);
-        await new Promise((r) => setTimeout(r, 25));
+      await standby.pauseReplay();
+      try {
+        await writer.load({ entries: entries.slice(600, 900) });
+        await writer.revokeApiKey(key.id);
+        // The key lives on the primary: refused by the reader although the standby has not replayed the revocation.
+        await eventually(
+          async () => void expect((await reader.findApiKeyByHash(hash))?.revokedAt).to.be.instanceOf(Date),
+        );
+        // The reader heard of the load (NOTIFY on the primary), the standby has not replayed it: the old figures stay.
+        for (let i = 0; i < 20; i++) {
+          expect(await reader.sumPnlByAccountMonth(YEAR)).to.deep.equal(before);
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      } finally {
+        await standby.resumeReplay();
       }
-    } finally {
-      await standby.resumeReplay();
-    }
-    await eventually(
-      async () => void expect(await reader.sumPnlByAccountMonth(YEAR)).to.deep.equal(expectedTotals(upTo(900), YEAR)),
-    );
-  });
+      await eventually(
+        async () => void expect(await reader.sumPnlByAccountMonth(YEAR)).to.deep.equal(expectedTotals(upTo(900), YEAR)),
+      );
+    },
+  );
 
   it('a company evicted while the standby is behind is rebuilt as the standby holds it, then catches up', async () => {
     // A reader with a budget for one company: a second company's report evicts the first.

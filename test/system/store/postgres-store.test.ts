@@ -42,45 +42,53 @@ describe('PostgreSQL adapter', function () {
     }
   });
 
-  it("a database made by an earlier version loses its per-line options table and its entries' date index when opened, keeping its figures", async () => {
-    const url = await server!.createDatabase('earlier_version');
-    const batch = randomLedger(4343, 300);
-    const first = new PostgresLedgerStore(url);
-    await first.migrate();
-    await first.load(batch);
-    await first.close();
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    const relations = async () =>
-      (
-        await admin.query(`SELECT relname FROM pg_class
-      WHERE relname IN ('journal_line_options', 'journal_line_options_line', 'journal_entries_company_date') ORDER BY 1`)
-      ).rows.map((r) => r.relname);
-    try {
-      // What an earlier version made: options per line, beside the tag sets', and an index by company and date.
-      await admin.query('CREATE TABLE journal_line_options (line_id BIGINT NOT NULL, option_id VARCHAR(32) NOT NULL)');
-      await admin.query('CREATE INDEX journal_line_options_line ON journal_line_options (line_id)');
-      await admin.query(
-        `INSERT INTO journal_line_options SELECT l.id, o.option_id FROM journal_lines l JOIN tag_set_options o ON o.tag_set_id = l.tag_set_id`,
-      );
-      await admin.query('CREATE INDEX journal_entries_company_date ON journal_entries (company_id, entry_date)');
-      expect(await relations()).to.have.length(3);
-      const store = new PostgresLedgerStore(url);
+  it(
+    "a database made by an earlier version loses its per-line options table and its entries' date index when " +
+      'opened, keeping its figures',
+    async () => {
+      const url = await server!.createDatabase('earlier_version');
+      const batch = randomLedger(4343, 300);
+      const first = new PostgresLedgerStore(url);
+      await first.migrate();
+      await first.load(batch);
+      await first.close();
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      const relations = async () =>
+        (
+          await admin.query(`SELECT relname FROM pg_class
+      WHERE relname IN ('journal_line_options', 'journal_line_options_line', 'journal_entries_company_date')
+        ORDER BY 1`)
+        ).rows.map((r) => r.relname);
       try {
-        await store.migrate();
-        expect(await relations()).to.deep.equal([]);
-        await expectOracleFigures(
-          batch,
-          12,
-          10,
-          (q) => store.scanPnlByAccountMonth(q),
-          (q) => store.sumPnlByAccountMonth(q),
+        // What an earlier version made: options per line, beside the tag sets', and an index by company and date.
+        await admin.query(
+          'CREATE TABLE journal_line_options (line_id BIGINT NOT NULL, option_id VARCHAR(32) NOT NULL)',
         );
+        await admin.query('CREATE INDEX journal_line_options_line ON journal_line_options (line_id)');
+        await admin.query(
+          `INSERT INTO journal_line_options SELECT l.id, o.option_id FROM journal_lines l JOIN tag_set_options o ` +
+            `ON o.tag_set_id = l.tag_set_id`,
+        );
+        await admin.query('CREATE INDEX journal_entries_company_date ON journal_entries (company_id, entry_date)');
+        expect(await relations()).to.have.length(3);
+        const store = new PostgresLedgerStore(url);
+        try {
+          await store.migrate();
+          expect(await relations()).to.deep.equal([]);
+          await expectOracleFigures(
+            batch,
+            12,
+            10,
+            (q) => store.scanPnlByAccountMonth(q),
+            (q) => store.sumPnlByAccountMonth(q),
+          );
+        } finally {
+          await store.close();
+        }
       } finally {
-        await store.close();
+        await admin.end();
       }
-    } finally {
-      await admin.end();
-    }
-  });
+    },
+  );
 });
