@@ -7,6 +7,9 @@
  */
 import type { ErrorCode } from './registry.ts';
 
+/** A template too long for one line, in parts, typed as the one literal they make (so its `{name}`s stay typed). */
+const parts = <A extends string, B extends string>(a: A, b: B) => `${a}${b}` as `${A}${B}`;
+
 export const errorMessages = {
   // Reading the request
   BindFailed: { code: 'SerializationException', template: "Unable to bind to request '{dto}'" },
@@ -35,8 +38,10 @@ export const errorMessages = {
   CallbackTooLong: { code: 'ArgumentException', template: 'The JSONP callback name is longer than {max} characters' },
   ReportFigureTooLarge: {
     code: 'ArgumentException',
-    template:
-      'A figure of the report is beyond ±{max}, the largest a report shows exactly (15 significant digits): choose a shorter range or fewer locations.',
+    template: parts(
+      'A figure of the report is beyond ±{max}, the largest a report shows exactly (15 significant digits): ',
+      'choose a shorter range or fewer locations.',
+    ),
   },
   XlsxTooWide: {
     code: 'ArgumentException',
@@ -45,8 +50,10 @@ export const errorMessages = {
   // Who may call
   ApiKeyRequired: {
     code: 'Unauthorized',
-    template:
-      'An API key is required: send X-ApiKey, Authorization: Bearer (or Basic with the key as user name), or the apikey query parameter.',
+    template: parts(
+      'An API key is required: send X-ApiKey, Authorization: Bearer (or Basic with the key as user name), ',
+      'or the apikey query parameter.',
+    ),
   },
   ApiKeyInvalid: { code: 'Unauthorized', template: 'The API key is not valid.' },
   ApiKeyUnknownOrRevoked: { code: 'Unauthorized', template: 'The API key is unknown or revoked.' },
