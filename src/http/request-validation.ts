@@ -67,18 +67,26 @@ function toItem(error: ErrorObject): ValidatorItem {
 
 export type RequestValidation = (op: OperationRecord) => RequestHandler;
 
-/** The validation step of each operation of `document`, compiled now. */
+/**
+ * The validation step of each operation of `document`. The contract is checked now (an unsupported feature throws);
+ * each operation's pair is compiled on its first request (the start's warm-up sends one), not before the server
+ * listens.
+ */
 export function requestValidation(document: DereferencedDocument): RequestValidation {
-  const parametersAjv = createAjv(true);
-  const bodyAjv = createAjv(false);
-  const compiled = new Map<string, [ValidateFunction, ValidateFunction]>();
-  for (const [name, schemas] of requestSchemas(document))
-    compiled.set(name, [parametersAjv.compile(schemas.parameters), bodyAjv.compile(schemas.body)]);
+  const schemas = requestSchemas(document);
+  let ajvs: { parameters: ReturnType<typeof createAjv>; body: ReturnType<typeof createAjv> } | undefined;
+  const compile = (name: string): [ValidateFunction, ValidateFunction] => {
+    ajvs ??= { parameters: createAjv(true), body: createAjv(false) };
+    const { parameters, body } = schemas.get(name)!;
+    return [ajvs.parameters.compile(parameters), ajvs.body.compile(body)];
+  };
   return (op) => {
-    const [parameters, body] = compiled.get(`${op.method} ${op.template}`)!;
+    let validators: [ValidateFunction, ValidateFunction] | undefined;
     return function validateRequest(req, res, next) {
       // The reference matches HEAD to no documented operation and so leaves it unchecked.
       if (req.method === 'HEAD') return next();
+      validators ??= compile(`${op.method} ${op.template}`);
+      const [parameters, body] = validators;
       const context = contextOf(res);
       const data = {
         query: req.query,
