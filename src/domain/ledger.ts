@@ -33,25 +33,23 @@ export interface Location {
   name: string;
 }
 
-export interface Account {
+/** What an account and a standard (SCoA) account both have. */
+interface ChartAccount {
   id: number;
   companyId: number;
   number: string | null;
   name: string;
   type: AccountType;
   parentId: number | null;
+}
+
+export interface Account extends ChartAccount {
   isActive: boolean;
   /** The standard (SCoA) account this account maps to, if any. */
   standardAccountId: number | null;
 }
 
-export interface StandardAccount {
-  id: number;
-  companyId: number;
-  number: string | null;
-  name: string;
-  type: AccountType;
-  parentId: number | null;
+export interface StandardAccount extends ChartAccount {
   sortOrder: number;
 }
 

@@ -36,6 +36,15 @@ export async function readCatalog(s: SqlSession, companyId: number): Promise<Com
   const of = (kind: string): SqlRow[] => rows.filter((r) => r.kind === kind);
   const [company] = of('company');
   if (!company) return undefined;
+  // The columns an account and a standard account share, in the same places.
+  const chartRow = (r: SqlRow) => ({
+    id: int(r.c1),
+    companyId,
+    name: str(r.c2),
+    number: strOrNull(r.c3),
+    type: str(r.c4) as AccountType,
+    parentId: intOrNull(r.c5),
+  });
   return {
     company: {
       id: int(company.c1),
@@ -48,27 +57,10 @@ export async function readCatalog(s: SqlSession, companyId: number): Promise<Com
       .map((r) => ({ id: int(r.c1), companyId, name: str(r.c2) }))
       .sort(byNumber),
     accounts: of('account')
-      .map((r) => ({
-        id: int(r.c1),
-        companyId,
-        name: str(r.c2),
-        number: strOrNull(r.c3),
-        type: str(r.c4) as AccountType,
-        parentId: intOrNull(r.c5),
-        isActive: str(r.c6) === 'true',
-        standardAccountId: intOrNull(r.c7),
-      }))
+      .map((r) => ({ ...chartRow(r), isActive: str(r.c6) === 'true', standardAccountId: intOrNull(r.c7) }))
       .sort(byNumber),
     standardAccounts: of('standard')
-      .map((r) => ({
-        id: int(r.c1),
-        companyId,
-        name: str(r.c2),
-        number: strOrNull(r.c3),
-        type: str(r.c4) as AccountType,
-        parentId: intOrNull(r.c5),
-        sortOrder: int(r.c6),
-      }))
+      .map((r) => ({ ...chartRow(r), sortOrder: int(r.c6) }))
       .sort((a, b) => a.sortOrder - b.sortOrder || a.id - b.id),
     trackingCategories: of('category')
       .map((r) => ({ id: str(r.c1), companyId, name: str(r.c2) }))

@@ -12,6 +12,7 @@ import { boundedRecord } from './bounded-record.ts';
 import { generalPath } from './comparers/paths.ts';
 import { BUILT_IN_NOISE, builtInNoise, type VolatileField } from './noise.ts';
 import { endpointOf } from './endpoint.ts';
+import { clipBody, outcomeOf } from './outcome.ts';
 import { replay, type HostConfig } from './replay.ts';
 import { RuleMatcher, type Rules } from './rules.ts';
 import { summarise, type Summary } from './summary.ts';
@@ -63,10 +64,6 @@ function answerSummary(c: Captured): AnswerSummary {
     ...(c.error ? { error: c.error } : {}),
     ms: Math.round(c.ms * 10) / 10,
   };
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text;
 }
 
 interface Pending {
@@ -147,8 +144,8 @@ export async function runComparison(
           }
           if (raw.length)
             record.bodies = {
-              old: clip(main.old?.pretty ?? a.body, maxBody),
-              new: clip(main.new?.pretty ?? b.body, maxBody),
+              old: clipBody(main.old?.pretty ?? a.body, maxBody),
+              new: clipBody(main.new?.pretty ?? b.body, maxBody),
             };
           return { record, raw, noisy: new Set(noise.diffs.map((d) => d.path)) };
         } finally {
@@ -174,13 +171,7 @@ export async function runComparison(
       else record.differences.push(diff);
     }
     if (!record.differences.length) delete record.bodies;
-    record.outcome = record.differences.length
-      ? 'different'
-      : record.noise.length
-        ? 'noise-only'
-        : record.allowed.length
-          ? 'allowed-only'
-          : 'identical';
+    record.outcome = outcomeOf(record);
   }
   const records = pending.map((p) => p.record);
   // The summary counts every field; each exchange is then kept bounded (bounded-record.ts).

@@ -9,6 +9,7 @@
 import { compareAnswers, type AnswerComparison } from '../compare/compare-exchange.ts';
 import { generalPath } from '../compare/comparers/paths.ts';
 import { builtInNoise } from '../compare/noise.ts';
+import { clipBody, outcomeOf } from '../compare/outcome.ts';
 import { rebaseCaptured, replay, type HostConfig } from '../compare/replay.ts';
 import { RuleMatcher, type Rules } from '../compare/rules.ts';
 import type { AnswerSummary, Captured, ExchangeRecord } from '../compare/types.ts';
@@ -193,19 +194,13 @@ export class Mirror {
       else record.differences.push(diff);
     }
     record.comparer = main.comparer;
-    record.outcome = record.differences.length
-      ? 'different'
-      : record.noise.length
-        ? 'noise-only'
-        : record.allowed.length
-          ? 'allowed-only'
-          : 'identical';
+    record.outcome = outcomeOf(record);
     if (record.differences.length && this.config.showBodies) {
-      const clip = (text: string) =>
-        text.length > this.config.maxBodyChars
-          ? `${text.slice(0, this.config.maxBodyChars)}\n… (${text.length - this.config.maxBodyChars} more characters)`
-          : text;
-      record.bodies = { old: clip(main.old?.pretty ?? old.body), new: clip(main.new?.pretty ?? neu.body) };
+      const max = this.config.maxBodyChars;
+      record.bodies = {
+        old: clipBody(main.old?.pretty ?? old.body, max),
+        new: clipBody(main.new?.pretty ?? neu.body, max),
+      };
     }
     const outcome = (
       {

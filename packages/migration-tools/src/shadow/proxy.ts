@@ -17,7 +17,7 @@ import { MirrorBreaker } from './breaker.ts';
 import { endToEnd, headerRecord, withHeaders } from './hop-headers.ts';
 import type { MirrorFailure } from './mirror-pool.ts';
 import { MirrorPool } from './mirror-pool.ts';
-import type { MirrorJob, MirrorResult } from './mirror.ts';
+import type { MirrorJob, MirrorResult, ServedAnswer } from './mirror.ts';
 import { JSON_PATH, PAGE_PATH, type ShadowOptions } from './options.ts';
 import { PAGE_CSP, renderShadowPage } from './page.ts';
 import { pageAuthorized } from './page-access.ts';
@@ -344,37 +344,23 @@ export class ShadowProxy {
         if (gone) return;
         ended = true;
         if (!copies) return this.count(endpoint, why!);
-        const late = copies.request.over
-          ? { skipped: 'request body over --body-limit' }
-          : copies.answer.over
-            ? { skipped: 'answer over --answer-limit' }
-            : copies.request.starved || copies.answer.starved
-              ? { dropped: 'copies over --memory-limit' }
-              : this.pool.full
-                ? { dropped: 'queue full' }
-                : undefined;
+        const late = this.lateReason(
+          copies.request.over
+            ? 'request body over --body-limit'
+            : copies.answer.over
+              ? 'answer over --answer-limit'
+              : '',
+          copies.request.starved || copies.answer.starved,
+        );
         if (late) {
           release();
           return this.count(endpoint, late);
         }
-        const host = clientHeaders.host;
-        const bases = host ? [`http://${host}`, `https://${host}`] : [];
-        const id = this.nextId++;
-        // The copies' bytes, now in the job's buffers, stay taken from the budget until its result comes.
-        this.held.set(id, copies.request.size + copies.answer.size);
+        const held = copies.request.size + copies.answer.size;
         const [body, bytes] = [copies.request.bytes(), copies.answer.bytes()];
-        const job: MirrorJob = {
-          id,
-          method,
-          url,
-          endpoint,
-          headers: clientHeaders,
-          ...(body.length ? { body } : {}),
-          served: { status: answer.statusCode ?? 0, rawHeaders: answerHeaders, bytes, ms: performance.now() - started },
-          bases,
-          secrets,
-        };
-        this.offer(job, [body.buffer, bytes.buffer]);
+        const ms = performance.now() - started;
+        const served = { status: answer.statusCode ?? 0, rawHeaders: answerHeaders, bytes, ms };
+        this.queue({ method, url, endpoint, headers: clientHeaders, secrets }, body, held, served);
       });
     });
   }
@@ -400,33 +386,48 @@ export class ShadowProxy {
     req.on('end', () => {
       res.writeHead(204).end();
       if (!copy) return this.count(endpoint, why!);
-      const late = copy.over
-        ? { skipped: 'request body over --body-limit' }
-        : copy.starved
-          ? { dropped: 'copies over --memory-limit' }
-          : this.pool.full
-            ? { dropped: 'queue full' }
-            : undefined;
+      const late = this.lateReason(copy.over ? 'request body over --body-limit' : '', copy.starved);
       if (late) {
         copy.release();
         return this.count(endpoint, late);
       }
-      const host = clientHeaders.host;
-      const id = this.nextId++;
-      this.held.set(id, copy.size);
-      const body = copy.bytes();
-      const job: MirrorJob = {
-        id,
-        method,
-        url,
-        endpoint,
-        headers: clientHeaders,
-        ...(body.length ? { body } : {}),
-        bases: host ? [`http://${host}`, `https://${host}`] : [],
-        secrets,
-      };
-      this.offer(job, [body.buffer]);
+      const held = copy.size;
+      this.queue({ method, url, endpoint, headers: clientHeaders, secrets }, copy.bytes(), held);
     });
+  }
+
+  /** Why a copied exchange is not mirrored after all (a copy over its limit, budget or queue full), or undefined. */
+  private lateReason(over: string, starved: boolean): NotMirrored | undefined {
+    if (over) return { skipped: over };
+    if (starved) return { dropped: 'copies over --memory-limit' };
+    return this.pool.full ? { dropped: 'queue full' } : undefined;
+  }
+
+  /**
+   * Queues a copied exchange as a mirror job (the served answer absent for a mirror sink). The copies' bytes, now in
+   * the job's buffers, stay taken from the budget until its result comes.
+   */
+  private queue(
+    request: Pick<MirrorJob, 'method' | 'url' | 'endpoint' | 'headers' | 'secrets'>,
+    body: Uint8Array<ArrayBuffer>,
+    held: number,
+    served?: ServedAnswer,
+  ): void {
+    const host = request.headers.host;
+    const id = this.nextId++;
+    this.held.set(id, held);
+    const job: MirrorJob = {
+      id,
+      method: request.method,
+      url: request.url,
+      endpoint: request.endpoint,
+      headers: request.headers,
+      ...(body.length ? { body } : {}),
+      ...(served ? { served } : {}),
+      bases: host ? [`http://${host}`, `https://${host}`] : [],
+      secrets: request.secrets,
+    };
+    this.offer(job, served ? [body.buffer, served.bytes.buffer] : [body.buffer]);
   }
 
   /**
