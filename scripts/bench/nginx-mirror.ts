@@ -17,12 +17,20 @@ import { freePort } from '../lib/free-port.ts';
 import { startShadowNginx, type RunningNginx } from '../lib/nginx.ts';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from '../lib/server-process.ts';
 import type { ShadowSnapshot } from '../../packages/migration-tools/src/shadow/stats.ts';
-import { drained, figuresUrl, load, startHost, withoutBenchOptions, type Measured } from './shadow.ts';
+import {
+  drained,
+  figuresUrl,
+  lightLoad,
+  load,
+  mediansOf,
+  rotatedRounds,
+  startHost,
+  withoutBenchOptions,
+} from './shadow.ts';
 import { fmtInt, fmtMs, fmtRatio, median, table } from './stats.ts';
 
 const ECHO = '/reporting/v1/echo/hello';
 const REPORT = '/reporting/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true';
-const LIGHT_CONNECTIONS = 5;
 
 export async function benchNginxMirror(rounds: number, duration: number, connections: number): Promise<void> {
   console.log(
@@ -63,26 +71,21 @@ export async function benchNginxMirror(rounds: number, duration: number, connect
       ['GET ProfitAndLoss/Flat (demo ledger, 2 years)', REPORT, { 'X-ApiKey': old.apiKey }],
     ] as const) {
       const pids: Record<string, number> = { old: old.child.pid!, new: neu.child.pid!, sink: sink.child.pid! };
+      const byName = new Map(sites);
       const measure = async (rate?: number, clients = connections, times = rounds) => {
-        const perTarget = new Map<string, Measured[]>(sites.map(([name]) => [name, []]));
-        for (let round = 0; round < times; round++) {
-          const shift = round % sites.length;
-          for (const [name, nginx] of [...sites.slice(shift), ...sites.slice(0, shift)]) {
-            await drained([sinkUrl]);
-            perTarget.get(name)!.push(await load(nginx.httpsUrl + url, headers, duration, clients, pids, rate));
-          }
-        }
+        const perTarget = await rotatedRounds([...byName.keys()], times, async (name) => {
+          await drained([sinkUrl]);
+          return load(byName.get(name)!.httpsUrl + url, headers, duration, clients, pids, rate);
+        });
         const anchorRuns = perTarget.get(sites[0]![0])!;
         return (name: string) => {
           const all = perTarget.get(name)!;
+          const { cpu, ...medians } = mediansOf(all);
           return {
-            rps: median(all.map((m) => m.rps)),
-            p50: median(all.map((m) => m.p50)),
-            p99: median(all.map((m) => m.p99)),
+            ...medians,
             // Each round's p99 against the anchor's of the same round (run next to it): the machine's load drifts.
             p99Delta: median(all.map((m, round) => m.p99 - anchorRuns[round]!.p99)),
-            errors: all.reduce((n, m) => n + m.errors, 0),
-            sinkCpu: median(all.map((m) => m.cpu.sink!)),
+            sinkCpu: cpu.sink!,
           };
         };
       };
@@ -120,12 +123,8 @@ export async function benchNginxMirror(rounds: number, duration: number, connect
       };
       const before = await received();
       const saturated = print('as fast as each answers', await measure());
-      const light = Math.max(50, Math.round(saturated.rps / 10 / 50) * 50);
-      print(
-        `at a fixed ${fmtInt(light)} requests/s (a tenth of the anchor's) over ${LIGHT_CONNECTIONS} ` +
-          `connections, open loop`,
-        await measure(light, LIGHT_CONNECTIONS, rounds * 2),
-      );
+      const light = lightLoad(saturated.rps);
+      print(light.title, await measure(light.rate, light.connections, rounds * 2));
       await drained([sinkUrl]);
       const after = await received();
       const delta = (key: keyof typeof after) => fmtInt(after[key] - before[key]);

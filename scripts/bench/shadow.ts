@@ -44,6 +44,46 @@ export interface Measured {
   cpu: Record<string, number>;
 }
 
+/**
+ * Runs each target once a round, the order rotated by one each round (the machine's load drifts between runs); the
+ * runs by target, in round order.
+ */
+export async function rotatedRounds(
+  names: readonly string[],
+  rounds: number,
+  run: (name: string) => Promise<Measured>,
+): Promise<Map<string, Measured[]>> {
+  const perTarget = new Map<string, Measured[]>(names.map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    const shift = round % names.length;
+    for (const name of [...names.slice(shift), ...names.slice(0, shift)]) perTarget.get(name)!.push(await run(name));
+  }
+  return perTarget;
+}
+
+/** One target's runs as medians over the rounds (errors: their sum), the CPU of each named process too. */
+export function mediansOf(all: readonly Measured[]): Measured {
+  return {
+    rps: median(all.map((m) => m.rps)),
+    p50: median(all.map((m) => m.p50)),
+    p99: median(all.map((m) => m.p99)),
+    errors: all.reduce((n, m) => n + m.errors, 0),
+    cpu: Object.fromEntries(Object.keys(all[0]!.cpu).map((k) => [k, median(all.map((m) => m.cpu[k]!))])),
+  };
+}
+
+/** The light load: a tenth of the anchor's requests/s (in steps of 50, at least 50) over LIGHT_CONNECTIONS. */
+export function lightLoad(anchorRps: number): { rate: number; connections: number; title: string } {
+  const rate = Math.max(50, Math.round(anchorRps / 10 / 50) * 50);
+  return {
+    rate,
+    connections: LIGHT_CONNECTIONS,
+    title:
+      `at a fixed ${fmtInt(rate)} requests/s (a tenth of the anchor's) over ${LIGHT_CONNECTIONS} ` +
+      `connections, open loop`,
+  };
+}
+
 /** The CPU (ms) of each named process so far; `load generator` is this process (autocannon runs in it). */
 function cpuNow(pids: Record<string, number>): Record<string, number> {
   const own = process.cpuUsage();
@@ -185,32 +225,16 @@ export async function benchShadow(rounds: number, duration: number, connections:
           throw new Error(`${name} answers another body: ${check.slice(0, 200)}`);
       }
       const pids: Record<string, number> = { old: old.child.pid!, new: neu.child.pid!, proxy: 0 };
+      const bases = new Map(targets);
       const measure = async (rate?: number, clients = connections) => {
-        const perTarget = new Map<string, Measured[]>(targets.map(([name]) => [name, []]));
-        for (let round = 0; round < rounds; round++) {
-          const shift = round % targets.length;
-          for (const [name, base] of [...targets.slice(shift), ...targets.slice(0, shift)]) {
-            await drained(shadows.map(([, p]) => figuresUrl(p)));
-            // The proxy's CPU is that of the one under load; the anchor's run counts none.
-            const proxy = proxies.find(([n]) => n === name)?.[1];
-            perTarget
-              .get(name)!
-              .push(
-                await load(base + url, headers, duration, clients, { ...pids, proxy: proxy?.child.pid ?? 0 }, rate),
-              );
-          }
-        }
-        return (name: string) => {
-          const all = perTarget.get(name)!;
-          const cpu = Object.fromEntries(Object.keys(all[0]!.cpu).map((k) => [k, median(all.map((m) => m.cpu[k]!))]));
-          return {
-            rps: median(all.map((m) => m.rps)),
-            p50: median(all.map((m) => m.p50)),
-            p99: median(all.map((m) => m.p99)),
-            errors: all.reduce((n, m) => n + m.errors, 0),
-            cpu,
-          };
-        };
+        const perTarget = await rotatedRounds([...bases.keys()], rounds, async (name) => {
+          await drained(shadows.map(([, p]) => figuresUrl(p)));
+          // The proxy's CPU is that of the one under load; the anchor's run counts none.
+          const proxy = proxies.find(([n]) => n === name)?.[1];
+          const processes = { ...pids, proxy: proxy?.child.pid ?? 0 };
+          return load(bases.get(name)! + url, headers, duration, clients, processes, rate);
+        });
+        return (name: string) => mediansOf(perTarget.get(name)!);
       };
       const print = (title: string, mid: Awaited<ReturnType<typeof measure>>) => {
         const anchor = mid(targets[0]![0]);
@@ -256,12 +280,8 @@ export async function benchShadow(rounds: number, duration: number, connections:
       print(`at a fixed ${fmtInt(rate)} requests/s (half the anchor's), open loop`, await measure(rate));
       // Bursts of 50 at once queue behind each other on 2 cores whatever the proxy does; a light load shows the hop
       // itself.
-      const light = Math.max(50, Math.round(saturated.rps / 10 / 50) * 50);
-      print(
-        `at a fixed ${fmtInt(light)} requests/s (a tenth of the anchor's) over ${LIGHT_CONNECTIONS} ` +
-          `connections, open loop`,
-        await measure(light, LIGHT_CONNECTIONS),
-      );
+      const light = lightLoad(saturated.rps);
+      print(light.title, await measure(light.rate, light.connections));
     }
     console.log('');
     for (const [name, proxy] of shadows) {
