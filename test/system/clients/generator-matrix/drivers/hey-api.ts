@@ -1,6 +1,11 @@
 import { createClient, createConfig } from '../../../../clients/generator-matrix/drivers/api/client';
 import * as sdk from '../../../../clients/generator-matrix/drivers/api/sdk.gen';
-import { recordingFetch, type CreateDriver, type FlatInput, type Outcome } from '../../../../clients/generator-matrix/drivers/common';
+import {
+  recordingFetch,
+  type CreateDriver,
+  type FlatInput,
+  type Outcome,
+} from '../../../../clients/generator-matrix/drivers/common';
 
 export const createDriver: CreateDriver = (baseUrl, apiKey) => {
   const urls: string[] = [];
@@ -12,7 +17,8 @@ export const createDriver: CreateDriver = (baseUrl, apiKey) => {
   };
   return {
     urls,
-    echo: (message, encodeYourself) => outcome(sdk.echo({ client, path: { Message: encodeYourself ? encodeURIComponent(message) : message } })),
+    echo: (message, encodeYourself) =>
+      outcome(sdk.echo({ client, path: { Message: encodeYourself ? encodeURIComponent(message) : message } })),
     echoReplyGet: (message) => outcome(sdk.echoReplyGet({ client, query: { Message: message } })),
     echoReplyPost: (message) => outcome(sdk.echoReplyPost({ client, body: { Message: message } })),
     getFlat: (input: FlatInput) => outcome(sdk.getFlat({ client, query: input })),

@@ -1,5 +1,10 @@
 import * as api from '../../../../clients/generator-matrix/drivers/api/api';
-import { recordingFetch, type CreateDriver, type FlatInput, type Outcome } from '../../../../clients/generator-matrix/drivers/common';
+import {
+  recordingFetch,
+  type CreateDriver,
+  type FlatInput,
+  type Outcome,
+} from '../../../../clients/generator-matrix/drivers/common';
 
 const lower = (input: FlatInput) => ({
   useCustomDateRange: input.UseCustomDateRange,
@@ -20,7 +25,8 @@ export const createDriver: CreateDriver = (baseUrl, apiKey) => {
   };
   return {
     urls,
-    echo: (message, encodeYourself) => outcome(api.echo(encodeYourself ? encodeURIComponent(message) : message, {}, opts)),
+    echo: (message, encodeYourself) =>
+      outcome(api.echo(encodeYourself ? encodeURIComponent(message) : message, {}, opts)),
     echoReplyGet: (message) => outcome(api.echoReplyGet({ message }, opts)),
     echoReplyPost: (message) => outcome(api.echoReplyPost({ Message: message }, {}, opts)),
     getFlat: (input) => outcome(api.getFlat(input.CompanyId, lower(input), opts)),

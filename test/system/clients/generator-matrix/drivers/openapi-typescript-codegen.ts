@@ -1,10 +1,26 @@
-import { ApiError, EchoService, OpenAPI, OrderBy, ReportingService } from '../../../../clients/generator-matrix/drivers/api';
+import {
+  ApiError,
+  EchoService,
+  OpenAPI,
+  OrderBy,
+  ReportingService,
+} from '../../../../clients/generator-matrix/drivers/api';
 import type { CreateDriver, FlatInput, Outcome } from '../../../../clients/generator-matrix/drivers/common';
 
 /** The generated enum (member names from the contract's x-enum-varnames). */
 const orderBy = (i: FlatInput) => (i.OrderBy === undefined ? undefined : OrderBy[i.OrderBy]);
 const args = (i: FlatInput) =>
-  [i.CompanyId, undefined, i.IncludeComputedColumns, orderBy(i), i.UseCustomDateRange, i.StartDate, i.EndDate, i.Filters, i.Locations] as const;
+  [
+    i.CompanyId,
+    undefined,
+    i.IncludeComputedColumns,
+    orderBy(i),
+    i.UseCustomDateRange,
+    i.StartDate,
+    i.EndDate,
+    i.Filters,
+    i.Locations,
+  ] as const;
 
 export const createDriver: CreateDriver = (baseUrl, apiKey) => {
   OpenAPI.BASE = baseUrl;

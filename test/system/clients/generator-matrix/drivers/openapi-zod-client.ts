@@ -20,7 +20,8 @@ export const createDriver: CreateDriver = (baseUrl, apiKey) => {
     );
   return {
     urls,
-    echo: (message, encodeYourself) => outcome(api.Echo({ params: { Message: encodeYourself ? encodeURIComponent(message) : message } })),
+    echo: (message, encodeYourself) =>
+      outcome(api.Echo({ params: { Message: encodeYourself ? encodeURIComponent(message) : message } })),
     echoReplyGet: (message) => outcome(api.EchoReplyGet({ queries: { Message: message } })),
     echoReplyPost: (message) => outcome(api.EchoReplyPost({ Message: message })),
     getFlat: (input) => outcome(api.GetFlat({ queries: { ...input } })),

@@ -3,7 +3,10 @@ export const settings = { baseUrl: '', headers: {} as Record<string, string>, ur
 
 export const customFetch = async <T>(url: string, options: RequestInit): Promise<T> => {
   settings.urls.push(settings.baseUrl + url);
-  const res = await fetch(settings.baseUrl + url, { ...options, headers: { ...(options.headers as Record<string, string>), ...settings.headers } });
+  const res = await fetch(settings.baseUrl + url, {
+    ...options,
+    headers: { ...(options.headers as Record<string, string>), ...settings.headers },
+  });
   const text = await res.text();
   return { status: res.status, data: text ? JSON.parse(text) : undefined, headers: res.headers } as T;
 };

@@ -1,12 +1,21 @@
 import { Api, OrderBy, type HttpResponse } from '../../../../clients/generator-matrix/drivers/api/api';
-import { recordingFetch, type CreateDriver, type FlatInput, type Outcome } from '../../../../clients/generator-matrix/drivers/common';
+import {
+  recordingFetch,
+  type CreateDriver,
+  type FlatInput,
+  type Outcome,
+} from '../../../../clients/generator-matrix/drivers/common';
 
 /** The generated enum (member names from the contract's x-enum-varnames). */
 const typed = (i: FlatInput) => ({ ...i, OrderBy: i.OrderBy === undefined ? undefined : OrderBy[i.OrderBy] });
 
 export const createDriver: CreateDriver = (baseUrl, apiKey) => {
   const urls: string[] = [];
-  const api = new Api({ baseUrl, baseApiParams: { headers: { 'X-ApiKey': apiKey } }, customFetch: recordingFetch(urls) });
+  const api = new Api({
+    baseUrl,
+    baseApiParams: { headers: { 'X-ApiKey': apiKey } },
+    customFetch: recordingFetch(urls),
+  });
   // An error status rejects with the HttpResponse, its parsed body in `error`.
   const outcome = (call: Promise<HttpResponse<unknown, unknown>>): Promise<Outcome> =>
     call.then(

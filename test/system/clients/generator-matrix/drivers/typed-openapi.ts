@@ -25,12 +25,29 @@ export const createDriver: CreateDriver = (baseUrl, apiKey) => {
   };
   return {
     urls,
-    echo: (message, encodeYourself) => outcome(api.get('/v1/echo/{Message}', { path: { Message: encodeYourself ? encodeURIComponent(message) : message }, query: {}, withResponse: true })),
-    echoReplyGet: (message) => outcome(api.get('/json/reply/EchoRequest', { query: { Message: message }, withResponse: true })),
-    echoReplyPost: (message) => outcome(api.post('/json/reply/EchoRequest', { body: { Message: message }, query: {}, withResponse: true })),
+    echo: (message, encodeYourself) =>
+      outcome(
+        api.get('/v1/echo/{Message}', {
+          path: { Message: encodeYourself ? encodeURIComponent(message) : message },
+          query: {},
+          withResponse: true,
+        }),
+      ),
+    echoReplyGet: (message) =>
+      outcome(api.get('/json/reply/EchoRequest', { query: { Message: message }, withResponse: true })),
+    echoReplyPost: (message) =>
+      outcome(api.post('/json/reply/EchoRequest', { body: { Message: message }, query: {}, withResponse: true })),
     getFlat: (input) => outcome(api.get('/v1/Reporting/ProfitAndLoss/Flat', { query: input, withResponse: true })),
     getFlatReplyGet: (input) => outcome(api.get('/json/reply/GetFlatRequest', { query: input, withResponse: true })),
-    getFlatReplyPost: (input) => outcome(api.post('/json/reply/GetFlatRequest', { body: input, query: {}, withResponse: true })),
-    getFlatReport: (token) => outcome(api.get('/v1/Reporting/ProfitAndLoss/Flat/Reports/{Token}', { path: { Token: token }, query: {}, withResponse: true })),
+    getFlatReplyPost: (input) =>
+      outcome(api.post('/json/reply/GetFlatRequest', { body: input, query: {}, withResponse: true })),
+    getFlatReport: (token) =>
+      outcome(
+        api.get('/v1/Reporting/ProfitAndLoss/Flat/Reports/{Token}', {
+          path: { Token: token },
+          query: {},
+          withResponse: true,
+        }),
+      ),
   };
 };
