@@ -1,11 +1,11 @@
-import { createClient, createConfig } from '../../../../clients/generator-matrix/drivers/api/client';
-import * as sdk from '../../../../clients/generator-matrix/drivers/api/sdk.gen';
+import { createClient, createConfig } from './api/client';
+import * as sdk from './api/sdk.gen';
 import {
   recordingFetch,
   type CreateDriver,
   type FlatInput,
   type Outcome,
-} from '../../../../clients/generator-matrix/drivers/common';
+} from './common';
 
 export const createDriver: CreateDriver = (baseUrl, apiKey) => {
   const urls: string[] = [];

@@ -1,10 +1,10 @@
-import * as api from '../../../../clients/generator-matrix/drivers/api/api';
+import * as api from './api/api';
 import {
   recordingFetch,
   type CreateDriver,
   type FlatInput,
   type Outcome,
-} from '../../../../clients/generator-matrix/drivers/common';
+} from './common';
 
 const lower = (input: FlatInput) => ({
   useCustomDateRange: input.UseCustomDateRange,

@@ -4,8 +4,8 @@ import {
   OpenAPI,
   OrderBy,
   ReportingService,
-} from '../../../../clients/generator-matrix/drivers/api';
-import type { CreateDriver, FlatInput, Outcome } from '../../../../clients/generator-matrix/drivers/common';
+} from './api';
+import type { CreateDriver, FlatInput, Outcome } from './common';
 
 /** The generated enum (member names from the contract's x-enum-varnames). */
 const orderBy = (i: FlatInput) => (i.OrderBy === undefined ? undefined : OrderBy[i.OrderBy]);

@@ -1,6 +1,6 @@
 import { isAxiosError } from 'axios';
-import { createApiClient } from '../../../../clients/generator-matrix/drivers/api/api';
-import type { CreateDriver, Outcome } from '../../../../clients/generator-matrix/drivers/common';
+import { createApiClient } from './api/api';
+import type { CreateDriver, Outcome } from './common';
 
 export const createDriver: CreateDriver = (baseUrl, apiKey) => {
   const urls: string[] = [];

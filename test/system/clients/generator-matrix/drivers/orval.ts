@@ -1,6 +1,6 @@
-import * as api from '../../../../clients/generator-matrix/drivers/api/api';
-import { settings } from '../../../../clients/generator-matrix/drivers/api/fetcher';
-import type { CreateDriver, Outcome } from '../../../../clients/generator-matrix/drivers/common';
+import * as api from './api/api';
+import { settings } from './api/fetcher';
+import type { CreateDriver, Outcome } from './common';
 
 export const createDriver: CreateDriver = (baseUrl, apiKey) => {
   const urls: string[] = [];

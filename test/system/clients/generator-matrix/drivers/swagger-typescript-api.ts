@@ -1,10 +1,10 @@
-import { Api, OrderBy, type HttpResponse } from '../../../../clients/generator-matrix/drivers/api/api';
+import { Api, OrderBy, type HttpResponse } from './api/api';
 import {
   recordingFetch,
   type CreateDriver,
   type FlatInput,
   type Outcome,
-} from '../../../../clients/generator-matrix/drivers/common';
+} from './common';
 
 /** The generated enum (member names from the contract's x-enum-varnames). */
 const typed = (i: FlatInput) => ({ ...i, OrderBy: i.OrderBy === undefined ? undefined : OrderBy[i.OrderBy] });

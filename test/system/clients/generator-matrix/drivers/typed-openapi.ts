@@ -1,5 +1,5 @@
-import { createApiClient, type Fetcher } from '../../../../clients/generator-matrix/drivers/api/api';
-import { recordingFetch, type CreateDriver, type Outcome } from '../../../../clients/generator-matrix/drivers/common';
+import { createApiClient, type Fetcher } from './api/api';
+import { recordingFetch, type CreateDriver, type Outcome } from './common';
 
 export const createDriver: CreateDriver = (baseUrl, apiKey) => {
   const urls: string[] = [];
