@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { issueApiKey } from '../auth/api-keys.ts';
 import type { ApiKeyRecord } from '../store/ledger/api-keys.ts';
@@ -73,17 +73,34 @@ const FALLBACK_PREFIX = 'reporting-service-keys-';
 /** Longest Unix socket path Linux takes (sun_path is 108 bytes with its terminating NUL). */
 const MAX_SOCKET_PATH_BYTES = 107;
 
+/** True when `directory` is missing, or a directory of this user that no one else may enter. */
+function missingOrPrivate(directory: string): boolean {
+  try {
+    const stat = lstatSync(directory);
+    return stat.isDirectory() && stat.uid === process.getuid?.() && (stat.mode & 0o077) === 0;
+  } catch {
+    return true;
+  }
+}
+
 /**
- * `<DATA_DIR>/keys.sock`, or, when that path is too long for a Unix socket, `keys.sock` in a directory of the
- * system's temp dir named by a hash of DATA_DIR (`/tmp/reporting-service-keys-<hash>/`, mode 0700, owned by the
- * server's user): the server and the keys CLI compute the same path from the same DATA_DIR.
+ * `<DATA_DIR>/keys.sock`, or, when that path is too long for a Unix socket, `keys.sock` in a directory named by a hash
+ * of DATA_DIR (`reporting-service-keys-<hash>/`, mode 0700, owned by the server's user): in the system's temp dir,
+ * or, when another user made that one first, in this user's `~/.cache` (only this user can write there). The server
+ * and the keys CLI compute the same path from the same DATA_DIR.
  */
 export function keyAdminSocketPath(dataDir: string): string {
   const beside = join(dataDir, 'keys.sock');
   if (Buffer.byteLength(beside) <= MAX_SOCKET_PATH_BYTES) return beside;
   const hash = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16);
   const temp = Buffer.byteLength(tmpdir()) <= 60 ? tmpdir() : '/tmp';
-  return join(temp, `${FALLBACK_PREFIX}${hash}`, 'keys.sock');
+  const candidates = [temp, join(homedir(), '.cache')]
+    .map((parent) => join(parent, `${FALLBACK_PREFIX}${hash}`))
+    .filter((directory) => Buffer.byteLength(join(directory, 'keys.sock')) <= MAX_SOCKET_PATH_BYTES);
+  return join(
+    candidates.find(missingOrPrivate) ?? candidates[0] ?? join(temp, `${FALLBACK_PREFIX}${hash}`),
+    'keys.sock',
+  );
 }
 
 /**
