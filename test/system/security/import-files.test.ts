@@ -8,11 +8,11 @@
 import { expect } from 'chai';
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { keyAdminSocketPath } from '../../../src/ops/key-admin-socket.ts';
+import { askKeySocket } from '../../support/key-admin-client.ts';
 import {
   ensureProductionBuild,
   productionEnv,
@@ -34,19 +34,6 @@ function journal(prefix: string, entries: number): string {
   for (let i = 0; i < entries; i++)
     lines.push(`${prefix}${i},2024-01-0${1 + i},70,7400,-10.00`, `${prefix}${i},2024-01-0${1 + i},70,7000,10.00`);
   return `${lines.join('\n')}\n`;
-}
-
-function ask(socketPath: string, message: unknown): Promise<{ ok?: unknown; error?: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = createConnection(socketPath);
-    let reply = '';
-    socket
-      .setEncoding('utf8')
-      .on('data', (d: string) => (reply += d))
-      .on('error', reject)
-      .on('end', () => resolve(JSON.parse(reply) as { ok?: unknown; error?: string }));
-    socket.write(`${JSON.stringify(message)}\n`);
-  });
 }
 
 describe('an import reads regular files only, at the path as written (issue 36, findings 8 and 11)', function () {
@@ -97,7 +84,7 @@ describe('an import reads regular files only, at the path as written (issue 36, 
         { journal: join(dir, 'journal.fifo') },
         { journal: join(dir, 'feb2.csv'), reference: join(dir, 'reference.fifo'), companyId: 7 },
       ]) {
-        const answer = await ask(socket, { op: 'importCsv', args: [request] });
+        const answer = await askKeySocket(socket, { op: 'importCsv', args: [request] });
         expect(answer.error).to.match(
           /is a pipe \(FIFO\): an import reads regular files only; save the data to a file first$/,
         );
@@ -116,7 +103,7 @@ describe('an import reads regular files only, at the path as written (issue 36, 
       { journal: '/dev/fd/0' },
       { journal: '/proc/self/fd/0' },
     ]) {
-      const answer = await ask(socket, { op: 'importCsv', args: [request] });
+      const answer = await askKeySocket(socket, { op: 'importCsv', args: [request] });
       expect(answer.error, JSON.stringify(request)).to.match(/an import reads regular files only/);
     }
     await healthy();

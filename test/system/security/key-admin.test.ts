@@ -8,11 +8,11 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { keyAdminSocketPath } from '../../../src/ops/key-admin-socket.ts';
+import { askKeySocket } from '../../support/key-admin-client.ts';
 import {
   ensureProductionBuild,
   productionEnv,
@@ -22,19 +22,6 @@ import {
 } from '../../../scripts/lib/server-process.ts';
 
 const run = promisify(execFile);
-
-function ask(socketPath: string, message: unknown): Promise<{ ok?: unknown; error?: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = createConnection(socketPath);
-    let reply = '';
-    socket
-      .setEncoding('utf8')
-      .on('data', (d: string) => (reply += d))
-      .on('error', reject)
-      .on('end', () => resolve(JSON.parse(reply) as { ok?: unknown; error?: string }));
-    socket.write(`${JSON.stringify(message)}\n`);
-  });
-}
 
 describe('keys.sock and the keys CLI (issue 25, finding 8)', function () {
   this.timeout(180_000);
@@ -81,12 +68,12 @@ describe('keys.sock and the keys CLI (issue 25, finding 8)', function () {
   it('the socket refuses a caller-chosen key hash (no such operation) and makes keys itself', async () => {
     const socketPath = keyAdminSocketPath(dataDir);
     const chosen = createHash('sha256').update('rsk_chosen-by-the-caller').digest('hex');
-    const refused = await ask(socketPath, {
+    const refused = await askKeySocket(socketPath, {
       op: 'createApiKey',
       args: [{ name: 'x', companyIds: [1], keyHash: chosen }],
     });
     expect(refused.error).to.equal('unknown operation createApiKey');
-    const issued = await ask(socketPath, {
+    const issued = await askKeySocket(socketPath, {
       op: 'issueApiKey',
       args: [{ name: 'x', companyIds: [1], keyHash: chosen }],
     });
@@ -101,13 +88,13 @@ describe('keys.sock and the keys CLI (issue 25, finding 8)', function () {
 
   it('the socket refuses companies that do not exist and ids that are not positive integers', async () => {
     const socketPath = keyAdminSocketPath(dataDir);
-    expect((await ask(socketPath, { op: 'issueApiKey', args: [{ name: 'x', companyIds: [1, 999] }] })).error).to.equal(
-      'no such company: 999',
-    );
-    expect((await ask(socketPath, { op: 'issueApiKey', args: [{ name: 'x', companyIds: ['1'] }] })).error).to.contain(
-      'positive integers',
-    );
-    expect((await ask(socketPath, { op: 'revokeApiKey', args: ['1'] })).error).to.contain(
+    expect(
+      (await askKeySocket(socketPath, { op: 'issueApiKey', args: [{ name: 'x', companyIds: [1, 999] }] })).error,
+    ).to.equal('no such company: 999');
+    expect(
+      (await askKeySocket(socketPath, { op: 'issueApiKey', args: [{ name: 'x', companyIds: ['1'] }] })).error,
+    ).to.contain('positive integers');
+    expect((await askKeySocket(socketPath, { op: 'revokeApiKey', args: ['1'] })).error).to.contain(
       'a key id is a positive integer',
     );
   });

@@ -26,24 +26,7 @@ import {
   stopNpmStarted,
   type ServerProcess,
 } from '../../../scripts/lib/server-process.ts';
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** A CLI as `npm run <name>` runs it (tsx scripts/<name>.ts). */
-function cli(name: string, args: string[], env: Record<string, string>): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', `scripts/${name}.ts`, ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: '', DEBUG: '', ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
-}
+import { cli, type Outcome } from '../../support/npm-cli.ts';
 
 /** `node dist/src/start.js` until it exits (a start that fails). */
 function failedStart(env: Record<string, string>): Promise<Outcome> {

@@ -25,24 +25,7 @@ import {
   startProductionServer,
   type ServerProcess,
 } from '../../../scripts/lib/server-process.ts';
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** A CLI as `npm run <name>` runs it in the repository (tsx scripts/<name>.ts), without a terminal. */
-function cli(name: string, args: string[], env: Record<string, string>): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', `scripts/${name}.ts`, ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: '', DEBUG: '', ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
-}
+import { cli, type Outcome } from '../../support/npm-cli.ts';
 
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b[78]/g;
 
