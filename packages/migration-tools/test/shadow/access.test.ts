@@ -14,15 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ShadowSnapshot } from '../../src/shadow/stats.ts';
-import {
-  ensureProductionBuild,
-  REPO_ROOT,
-  startProductionServer,
-  startServerProcess,
-  type ServerProcess,
-} from '../../../../scripts/lib/server-process.ts';
+import { ensureProductionBuild, REPO_ROOT } from '../../../../scripts/lib/server-process.ts';
+import { pageOf, settled, startDemoService, startShadow, TSX, type DemoService } from '../support/shadow-instances.ts';
 
-const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
 const FLAT =
   '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-03-31';
 /** The new instance's company name: every echo's CompanyName differs by 100,000 characters. */
@@ -30,40 +24,8 @@ const LONG_NAME = 'N'.repeat(100_000);
 /** A batch of echoes whose answer is about 9 MB (90 CompanyNames of 100,000 characters). */
 const BIG_BATCH = JSON.stringify(Array.from({ length: 90 }, (_, i) => ({ Message: `m${i}` })));
 
-interface Service {
-  url: string;
-  apiKey: string;
-  server: ServerProcess;
-}
-
-async function startService(dataDir: string, env: Record<string, string>): Promise<Service> {
-  const server = await startProductionServer({ DATA_DIR: dataDir, DEMO_DATA: '1', LOG_LEVEL: 'warn', ...env });
-  await server.waitForOutput(/Demo API key for company 1[^:]*: \S+\n/, 120_000);
-  return { url: server.url, apiKey: /Demo API key for company 1[^:]*: (\S+)/.exec(server.output())![1]!, server };
-}
-
-function startShadow(...args: string[]): Promise<ServerProcess> {
-  return startServerProcess(TSX, ['packages/migration-tools/scripts/shadow.ts', ...args], {
-    env: { ...process.env, NODE_OPTIONS: '' },
-    timeoutMs: 60_000,
-  });
-}
-
-function pageOf(proxy: ServerProcess): { page: string; json: string } {
-  const [, page, json] = /live page (\S+), JSON (\S+?)[;\s]/.exec(proxy.output())!;
-  return { page: page!, json: json! };
-}
-
-async function settled(proxy: ServerProcess, until: (s: ShadowSnapshot) => boolean): Promise<ShadowSnapshot> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const s = (await (await fetch(pageOf(proxy).json)).json()) as ShadowSnapshot;
-    const t = s.totals;
-    if (s.queue.waitingOrInFlight === 0 && t.mirrored + t.skipped + t.dropped === t.served && until(s)) return s;
-    if (Date.now() > deadline) throw new Error(`the mirror never settled: ${JSON.stringify(s.totals)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** How long the mirror may take to settle (9 MB exchanges take their time). */
+const SETTLE_MS = 120_000;
 
 /** Resident memory of a process and its descendants (MB): tsx runs the proxy in a child process. */
 function treeRssMb(pid: number): number {
@@ -85,16 +47,16 @@ function treeRssMb(pid: number): number {
 describe('npm run shadow never widens access and stays bounded (issue 36, findings 1, 2, 3, 7)', function () {
   this.timeout(600_000);
   let dir: string;
-  let a: Service;
-  let b: Service;
+  let a: DemoService;
+  let b: DemoService;
   let map: string;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'rs-shadow-access-'));
     await ensureProductionBuild();
     [a, b] = await Promise.all([
-      startService(join(dir, 'a'), { BODY_LIMIT_BYTES: '20000000' }),
-      startService(join(dir, 'b'), { BODY_LIMIT_BYTES: '20000000', COMPANY_NAME: LONG_NAME }),
+      startDemoService(join(dir, 'a'), { BODY_LIMIT_BYTES: '20000000' }),
+      startDemoService(join(dir, 'b'), { BODY_LIMIT_BYTES: '20000000', COMPANY_NAME: LONG_NAME }),
     ]);
     map = join(dir, 'credentials.json');
     writeFileSync(map, JSON.stringify([{ old: `X-ApiKey: ${a.apiKey}`, new: `X-ApiKey: ${b.apiKey}` }]));
@@ -138,7 +100,7 @@ describe('npm run shadow never widens access and stays bounded (issue 36, findin
         ).to.equal(401);
         // The old host's key: mapped to the new service's, both 200, the same figures.
         expect((await fetch(`${proxy.url}${FLAT}`, { headers: { 'X-ApiKey': a.apiKey } })).status).to.equal(200);
-        const s = await settled(proxy, (f) => f.totals.mirrored === 3);
+        const s = await settled(proxy, (f) => f.totals.mirrored === 3, SETTLE_MS);
         const flat = s.endpoints.find((e) => e.endpoint === 'GET /v1/Reporting/ProfitAndLoss/Flat')!;
         expect(flat).to.include({ served: 3, mirrored: 3, different: 0 });
         const json = JSON.stringify(s);
@@ -175,7 +137,8 @@ describe('npm run shadow never widens access and stays bounded (issue 36, findin
         const query = `ss-tok=${secrets[0]}&ss-id=${secrets[1]}&jwt=${secrets[2]}&pwd=${secrets[3]}`;
         expect((await fetch(`${proxy.url}/v1/echo/session?${query}`)).status).to.equal(200);
         const token = new URL(json).searchParams.get('token')!;
-        const kept = await settled(proxy, (f) => f.latest.some((r) => r.request.url.startsWith('/v1/echo/session')));
+        const sessionKept = (f: ShadowSnapshot) => f.latest.some((r) => r.request.url.startsWith('/v1/echo/session'));
+        const kept = await settled(proxy, sessionKept, SETTLE_MS);
         const keptText = JSON.stringify(kept);
         for (const secret of secrets) expect(keptText, secret).to.not.contain(secret);
         expect(keptText).to.contain('ss-tok=[redacted]');
@@ -215,7 +178,7 @@ describe('npm run shadow never widens access and stays bounded (issue 36, findin
           expect(res.status).to.equal(200);
           await res.arrayBuffer();
         }
-        const s = await settled(proxy, (f) => f.totals.mirrored === 20);
+        const s = await settled(proxy, (f) => f.totals.mirrored === 20, SETTLE_MS);
         expect(s.totals.different, JSON.stringify(s.totals)).to.be.at.least(10);
         expect(s.latest.length).to.be.at.least(10);
         expect(s.latest.some((r) => (r as { omitted?: { differences: number } }).omitted?.differences === 40)).to.equal(
@@ -319,7 +282,7 @@ describe('npm run shadow never widens access and stays bounded (issue 36, findin
             return [res.status, (await res.arrayBuffer()).byteLength] as const;
           }),
         );
-        const s = await settled(proxy, () => true);
+        const s = await settled(proxy, () => true, SETTLE_MS);
         clearInterval(sampler);
         for (const [status, bytes] of answers) {
           expect(status).to.equal(200);

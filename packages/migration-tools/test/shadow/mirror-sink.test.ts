@@ -14,73 +14,28 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { ShadowSnapshot } from '../../src/shadow/stats.ts';
 import { freePort } from '../../../../scripts/lib/free-port.ts';
 import { httpsRequest } from '../../../../test/support/https-client.ts';
 import { startShadowNginx, type RunningNginx } from '../../../../scripts/lib/nginx.ts';
-import {
-  ensureProductionBuild,
-  REPO_ROOT,
-  startProductionServer,
-  startServerProcess,
-  type ServerProcess,
-} from '../../../../scripts/lib/server-process.ts';
+import { ensureProductionBuild, REPO_ROOT, type ServerProcess } from '../../../../scripts/lib/server-process.ts';
+import { figures, settled, startDemoService, startShadow, TSX, type DemoService } from '../support/shadow-instances.ts';
 
-const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
 const ECHO = '/reporting/v1/echo/hello';
 const FLAT = '/reporting/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true';
 
-interface Service {
-  origin: string;
-  port: number;
-  apiKey: string;
-  server: ServerProcess;
-}
+type Service = DemoService & { origin: string; port: number };
 
+/** An instance as the site expects it (BASE_PATH=/reporting, behind a loopback proxy), with its origin and port. */
 async function startService(dataDir: string, env: Record<string, string>): Promise<Service> {
-  const server = await startProductionServer({
-    DATA_DIR: dataDir,
-    DEMO_DATA: '1',
-    LOG_LEVEL: 'warn',
-    BASE_PATH: '/reporting',
-    TRUST_PROXY: 'loopback',
-    ...env,
-  });
-  await server.waitForOutput(/Demo API key for company 1[^:]*: \S+\n/, 120_000);
-  const url = new URL(server.url);
-  return {
-    origin: url.origin,
-    port: Number(url.port),
-    apiKey: /Demo API key for company 1[^:]*: (\S+)/.exec(server.output())![1]!,
-    server,
-  };
+  const service = await startDemoService(dataDir, { BASE_PATH: '/reporting', TRUST_PROXY: 'loopback', ...env });
+  const url = new URL(service.url);
+  return { ...service, origin: url.origin, port: Number(url.port) };
 }
 
-function startSink(...args: string[]): Promise<ServerProcess> {
-  return startServerProcess(TSX, ['packages/migration-tools/scripts/shadow.ts', '--mirror-sink', ...args], {
-    env: { ...process.env, NODE_OPTIONS: '' },
-    timeoutMs: 60_000,
-  });
-}
-
-async function figures(sink: ServerProcess): Promise<ShadowSnapshot> {
-  // The page's JSON is on a port of its own, behind the token the sink prints.
-  const json = /live page \S+, JSON (\S+?)[;\s]/.exec(sink.output())![1]!;
-  return (await (await fetch(json)).json()) as ShadowSnapshot;
-}
+const startSink = (...args: string[]) => startShadow('--mirror-sink', ...args);
 
 /** The sink's figures once it has received `received` requests and none is waiting. */
-async function settled(sink: ServerProcess, received: number): Promise<ShadowSnapshot> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const s = await figures(sink);
-    const t = s.totals;
-    if (t.served >= received && s.queue.waitingOrInFlight === 0 && t.mirrored + t.skipped + t.dropped === t.served)
-      return s;
-    if (Date.now() > deadline) throw new Error(`the sink never settled: ${JSON.stringify(s.totals)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const settledAt = (sink: ServerProcess, received: number) => settled(sink, (s) => s.totals.served >= received);
 
 describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-service-shadow.conf)', function () {
   this.timeout(300_000);
@@ -122,7 +77,7 @@ describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-s
       expect(res.status).to.equal(200);
       expect(JSON.parse(res.text).CompanyName).to.equal('Legacy Host');
     }
-    const s = await settled(sink, 5);
+    const s = await settledAt(sink, 5);
     expect(s.totals).to.include({ served: 5, mirrored: 5, different: 5, dropped: 0, errors: 0 });
     // Named by its path: the contract's routes do not hold the /reporting base.
     const echo = s.endpoints.find((e) => e.endpoint === `GET ${ECHO}`)!;
@@ -135,7 +90,7 @@ describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-s
   it("only the caller's credentials are sent: the old key fails on the new host; none is kept", async () => {
     const res = await get(FLAT, { 'X-ApiKey': old.apiKey });
     expect(res.status).to.equal(200);
-    const s = await settled(sink, 6);
+    const s = await settledAt(sink, 6);
     const flat = s.latest.find((e) => e.request.url.includes('ProfitAndLoss'))!;
     expect(flat.old!.status).to.equal(200);
     expect([401, 403]).to.include(flat.new!.status);
@@ -181,7 +136,7 @@ describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-s
     });
     expect(res.status).to.equal(200);
     expect(JSON.parse(res.text).Message).to.equal('posted');
-    const s = await settled(sink, 7);
+    const s = await settledAt(sink, 7);
     expect(s.skippedBecause).to.deep.equal({ 'POST without --allow-post': 1 });
   });
 
@@ -196,7 +151,7 @@ describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-s
       const before = (await figures(sink)).totals.served;
       for (let i = 0; i < 200; i++)
         expect((await httpsRequest(sampled.httpsUrl + ECHO, { ca: sampled.certificate })).status).to.equal(200);
-      const received = (await settled(sink, before)).totals.served - before;
+      const received = (await settledAt(sink, before)).totals.served - before;
       // Binomial(200, 0.1): 20 expected; outside 3..50 has a probability below one in a million.
       expect(received).to.be.within(3, 50);
     } finally {

@@ -21,44 +21,24 @@ import { chromium } from 'playwright-core';
 import type { GetFlatResponse } from '../../../../src/tooling-exports.ts';
 import type { ShadowSnapshot } from '../../src/shadow/stats.ts';
 import { freePort } from '../../../../scripts/lib/free-port.ts';
+import { ensureProductionBuild, REPO_ROOT, type ServerProcess } from '../../../../scripts/lib/server-process.ts';
 import {
-  ensureProductionBuild,
-  REPO_ROOT,
-  startProductionServer,
-  startServerProcess,
-  type ServerProcess,
-} from '../../../../scripts/lib/server-process.ts';
+  figures,
+  pageOf,
+  settled,
+  startDemoService,
+  startShadow,
+  TSX,
+  type DemoService,
+} from '../support/shadow-instances.ts';
 
-const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAT =
   '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-03-31';
 
-interface Service {
-  url: string;
-  apiKey: string;
-  server: ServerProcess;
-}
-
-async function startService(dataDir: string, env: Record<string, string>): Promise<Service> {
-  const server = await startProductionServer({
-    DATA_DIR: dataDir,
-    DEMO_DATA: '1',
-    LOG_LEVEL: 'warn',
-    VALIDATE_RESPONSES: '1',
-    ...env,
-  });
-  await server.waitForOutput(/Demo API key for company 1[^:]*: \S+\n/, 120_000);
-  return { url: server.url, apiKey: /Demo API key for company 1[^:]*: (\S+)/.exec(server.output())![1]!, server };
-}
-
-/** The proxy as `npm run shadow -- …` starts it (tsx forwards SIGTERM to it). */
-function startShadow(...args: string[]): Promise<ServerProcess> {
-  return startServerProcess(TSX, ['packages/migration-tools/scripts/shadow.ts', ...args], {
-    env: { ...process.env, NODE_OPTIONS: '' },
-    timeoutMs: 60_000,
-  });
-}
+/** An instance of this service that validates each of its responses against openapi/. */
+const startService = (dataDir: string, env: Record<string, string>) =>
+  startDemoService(dataDir, { VALIDATE_RESPONSES: '1', ...env });
 
 interface RawAnswer {
   status: number;
@@ -100,12 +80,6 @@ function rawRequest(
   });
 }
 
-/** The page's and the JSON's addresses, with their token, as the proxy printed them. */
-function pageOf(proxy: ServerProcess): { page: string; json: string } {
-  const [, page, json] = /live page (\S+), JSON (\S+?)[;\s]/.exec(proxy.output())!;
-  return { page: page!, json: json! };
-}
-
 /** A credential map (--credential-map) of the old instance's key to the new one's. */
 function credentialMap(dir: string, oldKey: string, newKey: string): string {
   const file = join(
@@ -119,35 +93,13 @@ function credentialMap(dir: string, oldKey: string, newKey: string): string {
   return file;
 }
 
-async function figures(proxy: ServerProcess): Promise<ShadowSnapshot> {
-  const res = await fetch(pageOf(proxy).json);
-  expect(res.status).to.equal(200);
-  expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
-  return (await res.json()) as ShadowSnapshot;
-}
-
-/** The figures once every served request has been mirrored, skipped or dropped and the queue is empty. */
-async function settled(
-  proxy: ServerProcess,
-  until: (s: ShadowSnapshot) => boolean = () => true,
-): Promise<ShadowSnapshot> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const s = await figures(proxy);
-    const t = s.totals;
-    if (s.queue.waitingOrInFlight === 0 && t.mirrored + t.skipped + t.dropped === t.served && until(s)) return s;
-    if (Date.now() > deadline) throw new Error(`the mirror never settled: ${JSON.stringify(s.totals)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 const endpoint = (s: ShadowSnapshot, name: string) => s.endpoints.find((e) => e.endpoint === name);
 
 describe('npm run shadow: a proxy between two real instances of this service', function () {
   this.timeout(300_000);
   let dir: string;
-  let a: Service;
-  let b: Service;
+  let a: DemoService;
+  let b: DemoService;
   let proxy: ServerProcess;
   let report: string;
   let proxyHost: string;
