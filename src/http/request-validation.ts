@@ -6,7 +6,6 @@
  * It checks the bound values: it runs after the legacy binder.
  */
 import type { RequestHandler } from 'express';
-import AjvDraft04 from 'ajv-draft-04';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { OperationRecord } from '../contract/operations.ts';
 import type { DereferencedDocument } from '../contract/openapi-document.ts';
@@ -41,10 +40,11 @@ const OPTIONS: Options = {
   removeAdditional: false,
 };
 
-// ajv-draft-04 is CommonJS: its class is the module itself.
-const Ajv = AjvDraft04 as unknown as typeof import('ajv-draft-04').default;
+/** ajv-draft-04's class (CommonJS: the module itself, its default export). */
+type AjvClass = typeof import('ajv-draft-04').default;
+type Ajv = InstanceType<AjvClass>;
 
-function createAjv(coerceTypes: boolean) {
+function createAjv(Ajv: AjvClass, coerceTypes: boolean): Ajv {
   const ajv = new Ajv({ ...OPTIONS, coerceTypes });
   for (const [name, format] of Object.entries(FORMATS)) ajv.addFormat(name, format);
   return ajv;
@@ -69,23 +69,34 @@ export type RequestValidation = (op: OperationRecord) => RequestHandler;
 
 /**
  * The validation step of each operation of `document`. The contract is checked now (an unsupported feature throws);
- * each operation's pair is compiled on its first request (the start's warm-up sends one), not before the server
- * listens.
+ * ajv is loaded, and each operation's pair compiled, on its first request (the start's warm-up sends one), not
+ * before the server listens.
  */
 export function requestValidation(document: DereferencedDocument): RequestValidation {
   const schemas = requestSchemas(document);
-  let ajvs: { parameters: ReturnType<typeof createAjv>; body: ReturnType<typeof createAjv> } | undefined;
-  const compile = (name: string): [ValidateFunction, ValidateFunction] => {
-    ajvs ??= { parameters: createAjv(true), body: createAjv(false) };
+  let ajvs: Promise<{ parameters: Ajv; body: Ajv }> | undefined;
+  const compile = async (name: string): Promise<[ValidateFunction, ValidateFunction]> => {
+    ajvs ??= import('ajv-draft-04').then(({ default: Ajv }) => ({
+      parameters: createAjv(Ajv as unknown as AjvClass, true),
+      body: createAjv(Ajv as unknown as AjvClass, false),
+    }));
     const { parameters, body } = schemas.get(name)!;
-    return [ajvs.parameters.compile(parameters), ajvs.body.compile(body)];
+    const ajv = await ajvs;
+    return [ajv.parameters.compile(parameters), ajv.body.compile(body)];
   };
   return (op) => {
     let validators: [ValidateFunction, ValidateFunction] | undefined;
+    let compiling: Promise<[ValidateFunction, ValidateFunction]> | undefined;
     return function validateRequest(req, res, next) {
       // The reference matches HEAD to no documented operation and so leaves it unchecked.
       if (req.method === 'HEAD') return next();
-      validators ??= compile(`${op.method} ${op.template}`);
+      if (!validators) {
+        compiling ??= compile(`${op.method} ${op.template}`);
+        return void compiling.then((made) => {
+          validators = made;
+          validateRequest(req, res, next);
+        }, next);
+      }
       const [parameters, body] = validators;
       const context = contextOf(res);
       const data = {
