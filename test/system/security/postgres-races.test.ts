@@ -13,6 +13,15 @@ import type { LedgerBatch, PnlQuery } from '../../../src/domain/ledger.ts';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
 import { workedExampleBatch } from '../../fixtures/worked-example.ts';
 
+/** The worked example's company over 2024, every location and tracking option. */
+const WORKED_EXAMPLE_YEAR: PnlQuery = {
+  companyId: 1,
+  from: '2024-01-01',
+  to: '2024-12-31',
+  locationIds: [],
+  optionGroups: [],
+};
+
 function startInstance(databaseUrl: string): { child: ChildProcess; ready: Promise<string> } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', DEMO_DATA: '1', LOG_LEVEL: 'warn' },
@@ -117,13 +126,6 @@ async function counts(url: string): Promise<{ companies: number; entries: number
         const location = catalog.locations[0]!.id;
         const income = catalog.accounts.find((a) => a.type === 'Income')!;
         const bank = catalog.accounts.find((a) => a.type === 'Bank')!;
-        const query: PnlQuery = {
-          companyId: 1,
-          from: '2024-01-01',
-          to: '2024-12-31',
-          locationIds: [],
-          optionGroups: [],
-        };
         const sale: LedgerBatch = {
           accounts: [
             {
@@ -150,23 +152,23 @@ async function counts(url: string): Promise<{ companies: number; entries: number
             },
           ],
         };
-        const before = await store.sumPnlByAccountMonth(query);
+        const before = await store.sumPnlByAccountMonth(WORKED_EXAMPLE_YEAR);
         const seen = await store.readSnapshot(async (view) => {
           const c = await view.getCatalog(1);
           await writer.load(sale); // another connection commits the import meanwhile
-          return { accounts: c!.accounts.length, sums: await view.sumPnlByAccountMonth(query) };
+          return { accounts: c!.accounts.length, sums: await view.sumPnlByAccountMonth(WORKED_EXAMPLE_YEAR) };
         });
         expect(seen.accounts).to.equal(catalog.accounts.length);
         expect(seen.sums).to.deep.equal(before);
         // The import did commit: the store (another instance than the writer) hears of it by NOTIFY, within 1 s (issue
         // 23).
-        let after = await store.sumPnlByAccountMonth(query);
+        let after = await store.sumPnlByAccountMonth(WORKED_EXAMPLE_YEAR);
         for (
           const until = Date.now() + 1_000;
           Date.now() < until && JSON.stringify(after) === JSON.stringify(before);
         ) {
           await new Promise((r) => setTimeout(r, 20));
-          after = await store.sumPnlByAccountMonth(query);
+          after = await store.sumPnlByAccountMonth(WORKED_EXAMPLE_YEAR);
         }
         expect(after).to.not.deep.equal(before);
       } finally {
@@ -184,13 +186,6 @@ async function counts(url: string): Promise<{ companies: number; entries: number
       try {
         await store.migrate();
         await store.load(workedExampleBatch);
-        const query: PnlQuery = {
-          companyId: 1,
-          from: '2024-01-01',
-          to: '2024-12-31',
-          locationIds: [],
-          optionGroups: [],
-        };
         const abort = new AbortController();
         const reason = new Error('timed out');
         setTimeout(() => abort.abort(reason), 200);
@@ -199,7 +194,7 @@ async function counts(url: string): Promise<{ companies: number; entries: number
           .readSnapshot(
             async (view) => {
               for (;;) {
-                await view.sumPnlByAccountMonth(query); // a report that would never end
+                await view.sumPnlByAccountMonth(WORKED_EXAMPLE_YEAR); // a report that would never end
                 reads++;
               }
             },
@@ -211,7 +206,7 @@ async function counts(url: string): Promise<{ companies: number; entries: number
           );
         expect(outcome).to.equal(reason);
         expect(reads).to.be.above(0);
-        expect(await store.sumPnlByAccountMonth(query)).to.not.be.empty;
+        expect(await store.sumPnlByAccountMonth(WORKED_EXAMPLE_YEAR)).to.not.be.empty;
         const aborted = AbortSignal.abort(reason);
         expect(await store.readSnapshot(async () => 'ran', { signal: aborted }).catch((e: unknown) => e)).to.equal(
           reason,

@@ -333,6 +333,22 @@ describe('resource budget: the largest batches yield and stop at the time-out (i
     expect(cpuSeconds(server.child.pid!) - before, 'CPU seconds used in the 2 s after the answers').to.be.below(0.5);
   }
 
+  /** The production server on the store `store` names, with the demo ledger and the short time-out, attacked. */
+  async function attackServer(store: { DATA_DIR: string } | { DATABASE_URL: string }): Promise<void> {
+    const server = await startProductionServer({
+      ...store,
+      DEMO_DATA: '1',
+      LOG_LEVEL: 'warn',
+      REQUEST_TIMEOUT_MS: String(TIMEOUT_MS),
+    });
+    try {
+      await server.waitForOutput(/Demo API key/);
+      await attack(server);
+    } finally {
+      await server.stop();
+    }
+  }
+
   let dir: string;
   before(async () => {
     await ensureProductionBuild();
@@ -343,18 +359,7 @@ describe('resource budget: the largest batches yield and stop at the time-out (i
   it(
     'DuckDB: three batches of 1000 of the widest reports answer 503 RequestTimeout while /health ' + 'answers',
     async () => {
-      const server = await startProductionServer({
-        DATA_DIR: path.join(dir, 'duckdb'),
-        DEMO_DATA: '1',
-        LOG_LEVEL: 'warn',
-        REQUEST_TIMEOUT_MS: String(TIMEOUT_MS),
-      });
-      try {
-        await server.waitForOutput(/Demo API key/);
-        await attack(server);
-      } finally {
-        await server.stop();
-      }
+      await attackServer({ DATA_DIR: path.join(dir, 'duckdb') });
     },
   );
 
@@ -367,18 +372,7 @@ describe('resource budget: the largest batches yield and stop at the time-out (i
     after(async () => pg?.destroy());
 
     it('three batches of 1000 of the widest reports answer 503 RequestTimeout while /health answers', async () => {
-      const server = await startProductionServer({
-        DATABASE_URL: pg!.url,
-        DEMO_DATA: '1',
-        LOG_LEVEL: 'warn',
-        REQUEST_TIMEOUT_MS: String(TIMEOUT_MS),
-      });
-      try {
-        await server.waitForOutput(/Demo API key/);
-        await attack(server);
-      } finally {
-        await server.stop();
-      }
+      await attackServer({ DATABASE_URL: pg!.url });
     });
   });
 });
