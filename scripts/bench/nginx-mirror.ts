@@ -20,6 +20,8 @@ import type { ShadowSnapshot } from '../../packages/migration-tools/src/shadow/s
 import {
   drained,
   figuresUrl,
+  leadCells,
+  leadHeaders,
   lightLoad,
   load,
   mediansOf,
@@ -27,7 +29,7 @@ import {
   startHost,
   withoutBenchOptions,
 } from './shadow.ts';
-import { fmtInt, fmtMs, fmtRatio, median, table } from './stats.ts';
+import { fmtInt, fmtMs, median, table } from './stats.ts';
 
 const ECHO = '/reporting/v1/echo/hello';
 const REPORT = '/reporting/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true';
@@ -94,28 +96,10 @@ export async function benchNginxMirror(rounds: number, duration: number, connect
         console.log(`\n${label}, ${title}`);
         console.log(
           table([
-            [
-              'target',
-              'req/s',
-              'p50 ms',
-              'p99 ms',
-              'client errors',
-              'req/s vs anchor',
-              'p99 − anchor (paired)',
-              'sink CPU ms/req',
-            ],
+            [...leadHeaders('client errors'), 'p99 − anchor (paired)', 'sink CPU ms/req'],
             ...sites.map(([name]) => {
               const m = mid(name);
-              return [
-                name,
-                fmtInt(m.rps),
-                fmtMs(m.p50),
-                fmtMs(m.p99),
-                String(m.errors),
-                fmtRatio(m.rps / anchor.rps),
-                `${m.p99Delta.toFixed(2)} ms`,
-                fmtMs(m.sinkCpu),
-              ];
+              return [...leadCells(name, m, anchor), `${m.p99Delta.toFixed(2)} ms`, fmtMs(m.sinkCpu)];
             }),
           ]),
         );

@@ -84,6 +84,13 @@ export function lightLoad(anchorRps: number): { rate: number; connections: numbe
   };
 }
 
+/** A table's first columns, both benchmarks alike: the target, its medians, its failures, req/s against the anchor. */
+export const leadHeaders = (errors: string) => ['target', 'req/s', 'p50 ms', 'p99 ms', errors, 'req/s vs anchor'];
+
+export function leadCells(name: string, m: Omit<Measured, 'cpu'>, anchor: { rps: number }): string[] {
+  return [name, fmtInt(m.rps), fmtMs(m.p50), fmtMs(m.p99), String(m.errors), fmtRatio(m.rps / anchor.rps)];
+}
+
 /** The CPU (ms) of each named process so far; `load generator` is this process (autocannon runs in it). */
 function cpuNow(pids: Record<string, number>): Record<string, number> {
   const own = process.cpuUsage();
@@ -241,29 +248,12 @@ export async function benchShadow(rounds: number, duration: number, connections:
         console.log(`\n${label} (${fmtInt(Buffer.byteLength(body))} bytes), ${title}`);
         console.log(
           table([
-            [
-              'target',
-              'req/s',
-              'p50 ms',
-              'p99 ms',
-              'errors',
-              'req/s vs anchor',
-              'p99 − anchor',
-              'CPU ms/req: old',
-              'new',
-              'proxy',
-              'load gen',
-            ],
+            [...leadHeaders('errors'), 'p99 − anchor', 'CPU ms/req: old', 'new', 'proxy', 'load gen'],
             ...targets.map(([name]) => {
               const m = mid(name);
               const cpu = (k: string) => fmtMs(m.cpu[k]!);
               return [
-                name,
-                fmtInt(m.rps),
-                fmtMs(m.p50),
-                fmtMs(m.p99),
-                String(m.errors),
-                fmtRatio(m.rps / anchor.rps),
+                ...leadCells(name, m, anchor),
                 `${(m.p99 - anchor.p99).toFixed(2)} ms`,
                 cpu('old'),
                 cpu('new'),
