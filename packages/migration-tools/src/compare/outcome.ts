@@ -1,8 +1,18 @@
 /**
- * One exchange's verdict from the fields it kept, and the clipping of the bodies its side-by-side view shows: the same
- * rules for compare (run.ts) and the shadow proxy (shadow/mirror.ts).
+ * What one exchange's record says of its answers: each answer's summary, the verdict from the fields it kept, and the
+ * bodies its side-by-side view shows, clipped. The same rules for compare (run.ts) and the shadow proxy (mirror.ts).
  */
-import type { ExchangeRecord, Outcome } from './types.ts';
+import type { AnswerSummary, Captured, ExchangeRecord, Outcome } from './types.ts';
+
+/** An answer as the record keeps it: status, content type, error if any, time to a tenth of a millisecond. */
+export function answerSummary(c: Captured): AnswerSummary {
+  return {
+    status: c.status,
+    contentType: c.headers['content-type'],
+    ...(c.error ? { error: c.error } : {}),
+    ms: Math.round(c.ms * 10) / 10,
+  };
+}
 
 /** Different when a field differs; else noise-only, allowed-only or identical by what was set aside. */
 export function outcomeOf(record: Pick<ExchangeRecord, 'differences' | 'noise' | 'allowed'>): Outcome {

@@ -12,11 +12,11 @@ import { boundedRecord } from './bounded-record.ts';
 import { generalPath } from './comparers/paths.ts';
 import { BUILT_IN_NOISE, builtInNoise, type VolatileField } from './noise.ts';
 import { endpointOf } from './endpoint.ts';
-import { clipBody, outcomeOf } from './outcome.ts';
+import { answerSummary, clipBody, outcomeOf } from './outcome.ts';
 import { replay, type HostConfig } from './replay.ts';
 import { RuleMatcher, type Rules } from './rules.ts';
 import { summarise, type Summary } from './summary.ts';
-import type { AnswerSummary, Captured, ExchangeRecord, FieldDiff, ReplayRequest, SourceIssue } from './types.ts';
+import type { ExchangeRecord, FieldDiff, ReplayRequest, SourceIssue } from './types.ts';
 
 export interface CompareOptions {
   old: HostConfig;
@@ -56,15 +56,6 @@ export interface CompareReport {
 const REPLAYED = new Set(['GET', 'HEAD']);
 export const NON_GET_SKIPPED = (method: string) =>
   `${method} is replayed only with --allow-non-get (the old host is production)`;
-
-function answerSummary(c: Captured): AnswerSummary {
-  return {
-    status: c.status,
-    contentType: c.headers['content-type'],
-    ...(c.error ? { error: c.error } : {}),
-    ms: Math.round(c.ms * 10) / 10,
-  };
-}
 
 interface Pending {
   record: ExchangeRecord;

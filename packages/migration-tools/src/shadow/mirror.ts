@@ -9,10 +9,10 @@
 import { compareAnswers, type AnswerComparison } from '../compare/compare-exchange.ts';
 import { generalPath } from '../compare/comparers/paths.ts';
 import { builtInNoise } from '../compare/noise.ts';
-import { clipBody, outcomeOf } from '../compare/outcome.ts';
+import { answerSummary, clipBody, outcomeOf } from '../compare/outcome.ts';
 import { rebaseCaptured, replay, type HostConfig } from '../compare/replay.ts';
 import { RuleMatcher, type Rules } from '../compare/rules.ts';
-import type { AnswerSummary, Captured, ExchangeRecord } from '../compare/types.ts';
+import type { Captured, ExchangeRecord } from '../compare/types.ts';
 import { boundedRecord } from '../compare/bounded-record.ts';
 import { captureAnswer } from './capture.ts';
 import { mirroredHeaders, type CredentialPair } from './credentials.ts';
@@ -84,15 +84,6 @@ export interface MirrorResult {
 const REPEATABLE = new Set(['GET', 'HEAD']);
 /** Endpoints whose learned noise is kept; beyond it a new endpoint learns only from its own requests. */
 const MAX_NOISE_ENDPOINTS = 1_000;
-
-function answerSummary(c: Captured): AnswerSummary {
-  return {
-    status: c.status,
-    contentType: c.headers['content-type'],
-    ...(c.error ? { error: c.error } : {}),
-    ms: Math.round(c.ms * 10) / 10,
-  };
-}
 
 export class Mirror {
   /** Generalised paths that differed between the two old answers, by endpoint. */
