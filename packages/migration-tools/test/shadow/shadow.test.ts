@@ -95,6 +95,28 @@ function credentialMap(dir: string, oldKey: string, newKey: string): string {
 
 const endpoint = (s: ShadowSnapshot, name: string) => s.endpoints.find((e) => e.endpoint === name);
 
+/** The endpoint's noise is the report link (signed per host), and BuildTime when the answers took different times. */
+function expectLinkNoiseOnly(s: ShadowSnapshot, name: string): void {
+  const noise = endpoint(s, name)!.noise.map((f) => f.path);
+  expect(noise.filter((p) => p !== '$.ReportModel.BuildTime')).to.deep.equal(['$.Url']);
+}
+
+/** A relay to `target` on a free loopback port, `headers` deciding what each request carries on. */
+async function startRelay(
+  target: string,
+  headers: (req: http.IncomingMessage) => http.OutgoingHttpHeaders,
+): Promise<{ server: http.Server; url: string }> {
+  const server = http.createServer((req, res) => {
+    const up = http.request(`${target}${req.url}`, { method: req.method, headers: headers(req) }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(up);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
+}
+
 describe('npm run shadow: a proxy between two real instances of this service', function () {
   this.timeout(300_000);
   let dir: string;
@@ -612,12 +634,7 @@ describe('npm run shadow: a proxy between two real instances of this service', f
           different: 0,
           skipped: 0,
         });
-        // BuildTime is built-in noise too, when the two answers took different times.
-        expect(
-          endpoint(s, 'POST /json/reply/GetFlatRequest')!
-            .noise.map((f) => f.path)
-            .filter((p) => p !== '$.ReportModel.BuildTime'),
-        ).to.deep.equal(['$.Url']);
+        expectLinkNoiseOnly(s, 'POST /json/reply/GetFlatRequest');
       } finally {
         await shadow.stop();
       }
@@ -629,23 +646,18 @@ describe('npm run shadow: a proxy between two real instances of this service', f
       'differences are noise)',
     async () => {
       // The second old instance takes the old host's keys: here the new service behind a relay that maps the one key.
-      const old2 = http.createServer((req, res) => {
-        const headers = { ...req.headers, ...(req.headers['x-apikey'] === a.apiKey ? { 'x-apikey': b.apiKey } : {}) };
-        const up = http.request(`${b.url}${req.url}`, { method: req.method, headers }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
-        req.pipe(up);
-      });
-      await new Promise<void>((resolve) => old2.listen(0, '127.0.0.1', resolve));
-      after(() => old2.close());
+      const old2 = await startRelay(b.url, (req) => ({
+        ...req.headers,
+        ...(req.headers['x-apikey'] === a.apiKey ? { 'x-apikey': b.apiKey } : {}),
+      }));
+      after(() => old2.server.close());
       const shadow = await startShadow(
         '--old',
         a.url,
         '--new',
         b.url,
         '--old2',
-        `http://127.0.0.1:${(old2.address() as { port: number }).port}`,
+        old2.url,
         '--credential-map',
         credentialMap(dir, a.apiKey, b.apiKey),
         '--ignore',
@@ -661,12 +673,7 @@ describe('npm run shadow: a proxy between two real instances of this service', f
           noiseOnly: 1,
           different: 0,
         });
-        // BuildTime is built-in noise too, when the two answers took different times.
-        expect(
-          endpoint(s, 'GET /v1/Reporting/ProfitAndLoss/Flat')!
-            .noise.map((f) => f.path)
-            .filter((p) => p !== '$.ReportModel.BuildTime'),
-        ).to.deep.equal(['$.Url']);
+        expectLinkNoiseOnly(s, 'GET /v1/Reporting/ProfitAndLoss/Flat');
       } finally {
         await shadow.stop();
       }
@@ -679,16 +686,11 @@ describe('npm run shadow: a proxy between two real instances of this service', f
     async () => {
       // --old2 is a counting relay in front of the real old instance.
       let asked = 0;
-      const old2 = http.createServer((req, res) => {
+      const old2 = await startRelay(a.url, (req) => {
         asked++;
-        const up = http.request(`${a.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
-        req.pipe(up);
+        return req.headers;
       });
-      await new Promise<void>((resolve) => old2.listen(0, '127.0.0.1', resolve));
-      const old2Url = `http://127.0.0.1:${(old2.address() as { port: number }).port}`;
+      const old2Url = old2.url;
       const same = await startShadow('--old', a.url, '--new', a.url, '--old2', old2Url, '--listen', '0');
       const differing = await startShadow('--old', a.url, '--new', b.url, '--old2', old2Url, '--listen', '0');
       try {
@@ -700,7 +702,7 @@ describe('npm run shadow: a proxy between two real instances of this service', f
         expect(asked, 'a difference is checked against a second old answer').to.equal(1);
       } finally {
         await Promise.all([same.stop(), differing.stop()]);
-        old2.close();
+        old2.server.close();
       }
     },
   );
