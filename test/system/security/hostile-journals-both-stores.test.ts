@@ -13,14 +13,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
 import { ensureProductionBuild, productionEnv, REPO_ROOT } from '../../../scripts/lib/server-process.ts';
+import { SEVEN_CO_REFERENCE } from '../../fixtures/seven-co-reference.ts';
 
 const run = promisify(execFile);
-const REFERENCE = `kind,id,company_id,name,type,number,base_currency,time_zone
-company,7,,Seven Co,,,USD,UTC
-location,70,7,Main,,,,
-account,7000,7,Cash,Bank,7000,,
-account,7400,7,Sales,Income,7400,,
-`;
 const HEADER = 'entry,date,location,account,amount,memo';
 const row = (entry: string, memo = '') => [
   `${entry},2024-01-05,70,7400,-10.00,${memo}`,
@@ -48,7 +43,7 @@ describe('both stores refuse the same hostile journals alike, naming the line (i
     if (skipPostgres) this.skip();
     await ensureProductionBuild();
     dir = mkdtempSync(join(tmpdir(), 'rs-hostile-journals-'));
-    writeFileSync(join(dir, 'reference.csv'), REFERENCE);
+    writeFileSync(join(dir, 'reference.csv'), SEVEN_CO_REFERENCE);
     for (const [name, { text }] of Object.entries(HOSTILE)) writeFileSync(join(dir, `${name}.csv`), `${text}\n`);
     pg = await startPostgresServer('hostile_journals');
   });

@@ -20,15 +20,10 @@ import {
   startProductionServer,
   type ServerProcess,
 } from '../../../scripts/lib/server-process.ts';
+import { SEVEN_CO_REFERENCE } from '../../fixtures/seven-co-reference.ts';
 
 const run = promisify(execFile);
 
-const REFERENCE = `kind,id,company_id,name,type,number,base_currency,time_zone
-company,7,,Seven Co,,,USD,UTC
-location,70,7,Main,,,,
-account,7000,7,Cash,Bank,7000,,
-account,7400,7,Sales,Income,7400,,
-`;
 function journal(prefix: string, entries: number): string {
   const lines = ['entry,date,location,account,amount'];
   for (let i = 0; i < entries; i++)
@@ -58,7 +53,7 @@ describe('an import reads regular files only, at the path as written (issue 36, 
     await ensureProductionBuild();
     dir = mkdtempSync(join(tmpdir(), 'rs-import-files-'));
     dataDir = join(dir, 'data');
-    writeFileSync(join(dir, 'reference.csv'), REFERENCE);
+    writeFileSync(join(dir, 'reference.csv'), SEVEN_CO_REFERENCE);
     server = await startProductionServer({ DATA_DIR: dataDir, DEMO_DATA: '0' });
     socket = keyAdminSocketPath(dataDir);
     await run('mkfifo', [join(dir, 'journal.fifo'), join(dir, 'reference.fifo')]);
