@@ -9,11 +9,11 @@
 import { expect } from 'chai';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { GetFlatResponse } from '../../../src/contract/dtos.ts';
 import { listenTestApp, type ListeningTestApp } from '../../support/listening.ts';
+import { CHROMIUM, launchChromium } from '../../support/chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUTPUT = path.resolve('test-output');
 const skipBrowser = process.env.SKIP_BROWSER === '1';
 
@@ -45,19 +45,7 @@ describe('in a real browser (headless chromium)', function () {
     }
     mkdirSync(OUTPUT, { recursive: true });
     t = await listenTestApp();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium(['--disable-quic']);
   });
   after(async () => {
     await browser?.close();

@@ -21,7 +21,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { generateSync, type JsonSchema as Schema } from 'json-schema-faker';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../../support/chromium.ts';
 import { loadOpenApiDocument, OPENAPI_PATH } from '../../../src/contract/openapi-document.ts';
 import { contractOperations, responseFor } from '../../../src/contract/operations.ts';
 import { generateDemoLedger } from '../../../src/store/demo-ledger.ts';
@@ -33,7 +34,6 @@ const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUTPUT = path.resolve('test-output');
 const FLAT = '/v1/Reporting/ProfitAndLoss/Flat';
 
@@ -179,18 +179,7 @@ describe('the contract in the tools users open first', function () {
         throw new Error(
           `Chromium not found at ${CHROMIUM}: apt-get install chromium, set CHROMIUM_PATH, or SKIP_BROWSER=1`,
         );
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      browser = await launchChromium();
     });
     after(() => browser?.close());
 

@@ -8,14 +8,14 @@ import { expect } from 'chai';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { renderHtmlReport } from '../../src/compare/html-report.ts';
 import { DEFAULT_HEADERS } from '../../src/compare/rules.ts';
 import { runComparison, type CompareReport } from '../../src/compare/run.ts';
 import type { ReplayRequest } from '../../src/compare/types.ts';
 import { listenTestApp, type ListeningTestApp } from '../../../../test/support/listening.ts';
+import { CHROMIUM, launchChromium } from '../../../../test/support/chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const OUTPUT = path.resolve('test-output');
 
 describe('compare: the HTML report in headless chromium', function () {
@@ -68,18 +68,7 @@ describe('compare: the HTML report in headless chromium', function () {
     mkdirSync(OUTPUT, { recursive: true });
     file = path.join(OUTPUT, 'compare-report.html');
     writeFileSync(file, renderHtmlReport(report));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

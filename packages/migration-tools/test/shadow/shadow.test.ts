@@ -17,7 +17,6 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path, { join } from 'node:path';
 import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
 import type { GetFlatResponse } from '../../../../src/tooling-exports.ts';
 import type { ShadowSnapshot } from '../../src/shadow/stats.ts';
 import { freePort } from '../../../../scripts/lib/free-port.ts';
@@ -31,8 +30,8 @@ import {
   TSX,
   type DemoService,
 } from '../support/shadow-instances.ts';
+import { launchChromium } from '../../../../test/support/chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAT =
   '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-03-31';
 
@@ -284,19 +283,7 @@ describe('npm run shadow: a proxy between two real instances of this service', f
       'side',
     async function () {
       if (process.env.SKIP_BROWSER === '1') this.skip();
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      const browser = await launchChromium(['--disable-quic']);
       try {
         const s = await settled(proxy);
         const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
