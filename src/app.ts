@@ -11,7 +11,7 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { configDefaults, type AppConfig } from './config.ts';
 import { authenticate, callerOf, requireAnyApiKey } from './auth/access.ts';
-import { openApiContract } from './contract/openapi-document.ts';
+import { loadOpenApiDocument, openApiContract } from './contract/openapi-document.ts';
 import { contractOperations, type OperationRecord } from './contract/operations.ts';
 import { builtInFormats } from './formats/built-in.ts';
 import { createFormatRegistry } from './formats/registry.ts';
@@ -184,10 +184,9 @@ export async function createApp({
 
 /** express-openapi-validator's middleware over the contract (src/http/openapi-validation.ts), imported on demand. */
 async function referenceValidation(validate: { requests: boolean; responses: boolean }): Promise<RequestHandler[]> {
-  const [{ openApiValidation }, { validatorDocument }, { loadOpenApiDocument }] = await Promise.all([
+  const [{ openApiValidation }, { validatorDocument }] = await Promise.all([
     import('./http/openapi-validation.ts'),
     import('./http/validator-document.ts'),
-    import('./contract/openapi-document.ts'),
   ]);
   return openApiValidation(validatorDocument(loadOpenApiDocument()), validate);
 }
