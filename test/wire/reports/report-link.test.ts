@@ -30,6 +30,8 @@ const A = {
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const FILE = 'profit-and-loss_worked-example-co_2024-01-01_2024-02-29';
+/** The header row of the worked example's CSV and XLSX downloads. */
+const COLUMNS = ['RowType', 'Section', 'Level', 'AccountNumber', 'Name', 'FullName', 'Jan 2024', 'Feb 2024', 'Total'];
 
 /**
  * The DTO minus what may differ between two builds: BuildTime, and the Url's port (supertest listens anew per request).
@@ -282,17 +284,7 @@ describe('report links: GET on GetFlatResponse.Url (issue 5)', function () {
           expect(res.headers['content-disposition']).to.equal(`attachment; filename=${FILE}.csv`);
           expect(res.text).to.contain('\r\n');
           const [header, ...rows] = parse(res.text) as string[][];
-          expect(header).to.deep.equal([
-            'RowType',
-            'Section',
-            'Level',
-            'AccountNumber',
-            'Name',
-            'FullName',
-            'Jan 2024',
-            'Feb 2024',
-            'Total',
-          ]);
+          expect(header).to.deep.equal(COLUMNS);
           expect(rows.map((r) => [r[4], r.slice(6).map(Number)])).to.deep.equal(EXPECTED_A);
           expect(rows.map((r) => r.slice(6))).to.deep.include(['0.00', '-15.00', '-15.00']);
           expect(rows[0]).to.deep.equal([
@@ -330,17 +322,7 @@ describe('report links: GET on GetFlatResponse.Url (issue 5)', function () {
           expect(workbook.worksheets.length).to.equal(1);
           const sheet = workbook.worksheets[0]!;
           expect(sheet.views[0]).to.include({ state: 'frozen', ySplit: 1 });
-          expect((sheet.getRow(1).values as unknown[]).slice(1)).to.deep.equal([
-            'RowType',
-            'Section',
-            'Level',
-            'AccountNumber',
-            'Name',
-            'FullName',
-            'Jan 2024',
-            'Feb 2024',
-            'Total',
-          ]);
+          expect((sheet.getRow(1).values as unknown[]).slice(1)).to.deep.equal(COLUMNS);
           expect(sheet.getRow(1).font?.bold).to.equal(true);
           const rows: [string, number[]][] = [];
           for (let r = 2; r <= sheet.rowCount; r++) {
