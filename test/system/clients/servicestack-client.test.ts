@@ -9,6 +9,20 @@ import { listenTestApp, type ListeningTestApp } from '../../support/listening.ts
 import { EchoRequest, GetFlatRequest } from '../../support/servicestack-dtos.ts';
 import { TEST_COMPANY_NAME } from '../../support/test-app.ts';
 
+/** The worked example's Jan–Feb 2024 dine-in report with computed rows, sent as a GET. */
+const janFebDineIn = () =>
+  new GetFlatRequest(
+    {
+      CompanyId: 1,
+      UseCustomDateRange: true,
+      StartDate: '2024-01-01',
+      EndDate: '2024-02-29',
+      Filters: [DINE_IN],
+      IncludeComputedColumns: true,
+    },
+    'GET',
+  );
+
 describe('@servicestack/client JsonServiceClient (basePath /json/reply/)', () => {
   let t: ListeningTestApp;
   let client: JsonServiceClient;
@@ -31,19 +45,7 @@ describe('@servicestack/client JsonServiceClient (basePath /json/reply/)', () =>
   });
 
   it('When it GETs a GetFlatRequest with arrays and dates, then the report comes back', async () => {
-    const response = await client.get(
-      new GetFlatRequest(
-        {
-          CompanyId: 1,
-          UseCustomDateRange: true,
-          StartDate: '2024-01-01',
-          EndDate: '2024-02-29',
-          Filters: [DINE_IN],
-          IncludeComputedColumns: true,
-        },
-        'GET',
-      ),
-    );
+    const response = await client.get(janFebDineIn());
     const net = response.ReportModel.Rows.find((r) => r.RowName === 'Net Income');
     expect(net?.Values).to.deep.equal([1000, 1200, 2200]);
   });
@@ -109,19 +111,7 @@ describe('@servicestack/client JsonServiceClient with its default base path (/ap
 
   it('When it GETs a GetFlatRequest with its key, then the report comes back', async () => {
     client.headers.set('X-ApiKey', t.apiKey);
-    const response = await client.get(
-      new GetFlatRequest(
-        {
-          CompanyId: 1,
-          UseCustomDateRange: true,
-          StartDate: '2024-01-01',
-          EndDate: '2024-02-29',
-          Filters: [DINE_IN],
-          IncludeComputedColumns: true,
-        },
-        'GET',
-      ),
-    );
+    const response = await client.get(janFebDineIn());
     expect(response.ReportModel.Rows.find((r) => r.RowName === 'Net Income')?.Values).to.deep.equal([1000, 1200, 2200]);
   });
 
