@@ -89,7 +89,8 @@ function fromAccept(
     .filter((entry) => entry !== '');
   const bodyType = contentType === undefined ? undefined : mediaTypeOf(contentType);
   // 4.5.14 compared the preferred type with the request's Content-Type as sent (a form's counts as the default's).
-  const bodyRaw = bodyType !== undefined && FORM_MEDIA_TYPES.has(bodyType) ? candidates[0]?.mediaType : contentType;
+  const bodyIsForm = bodyType !== undefined && FORM_MEDIA_TYPES.has(bodyType);
+  const bodyRaw = bodyIsForm ? candidates[0]?.mediaType : contentType;
   const preferred = candidates.filter((entry) => entry.preferred);
   const named = new Set<FormatEntry>();
   let acceptsAnything = false;
@@ -106,7 +107,7 @@ function fromAccept(
   if (chosen) return chosen;
   if (acceptsAnything)
     return (
-      (bodyType !== undefined && !FORM_MEDIA_TYPES.has(bodyType)
+      (bodyType !== undefined && !bodyIsForm
         ? candidates.find((candidate) => candidate.mediaType === bodyType)
         : undefined) ?? candidates[0]
     );
