@@ -53,12 +53,18 @@ function companiesOf(references: LedgerBatch, companyId: number): number[] {
 
 /** Changes of the reference rows to the stored catalogs. */
 function referenceChanges(references: LedgerBatch, catalogs: Map<number, CompanyCatalog>): ImportChange[] {
-  const inCatalog = <T extends { id: unknown }>(pick: (c: CompanyCatalog) => T[], id: unknown) => {
-    for (const catalog of catalogs.values()) {
-      const found = pick(catalog).find((r) => r.id === id);
-      if (found) return found;
-    }
-    return undefined;
+  /** Each stored row by id, the first catalog holding it winning; built once per kind, not searched per row. */
+  const byId = <T extends { id: unknown }>(pick: (c: CompanyCatalog) => T[]) => {
+    const rows = new Map<unknown, T>();
+    for (const catalog of catalogs.values()) for (const r of pick(catalog)) if (!rows.has(r.id)) rows.set(r.id, r);
+    return rows;
+  };
+  const stored = {
+    locations: byId((c) => c.locations),
+    accounts: byId((c) => c.accounts),
+    standardAccounts: byId((c) => c.standardAccounts),
+    trackingCategories: byId((c) => c.trackingCategories),
+    trackingOptions: byId((c) => c.trackingOptions),
   };
   return [
     ...(references.companies ?? []).flatMap((c) =>
@@ -70,44 +76,32 @@ function referenceChanges(references: LedgerBatch, catalogs: Map<number, Company
       ]),
     ),
     ...(references.locations ?? []).flatMap((l) =>
-      differences(
-        `location ${l.id} (company ${l.companyId})`,
-        inCatalog((c) => c.locations, l.id),
-        l,
-        ['name'],
-      ),
+      differences(`location ${l.id} (company ${l.companyId})`, stored.locations.get(l.id), l, ['name']),
     ),
     ...(references.accounts ?? []).flatMap((a) =>
-      differences(
-        `account ${a.id} (company ${a.companyId})`,
-        inCatalog((c) => c.accounts, a.id),
-        a,
-        ['name', 'number', 'type', 'parentId', 'isActive', 'standardAccountId'],
-      ),
+      differences(`account ${a.id} (company ${a.companyId})`, stored.accounts.get(a.id), a, [
+        'name',
+        'number',
+        'type',
+        'parentId',
+        'isActive',
+        'standardAccountId',
+      ]),
     ),
     ...(references.standardAccounts ?? []).flatMap((a) =>
-      differences(
-        `standard account ${a.id} (company ${a.companyId})`,
-        inCatalog((c) => c.standardAccounts, a.id),
-        a,
-        ['name', 'number', 'type', 'parentId', 'sortOrder'],
-      ),
+      differences(`standard account ${a.id} (company ${a.companyId})`, stored.standardAccounts.get(a.id), a, [
+        'name',
+        'number',
+        'type',
+        'parentId',
+        'sortOrder',
+      ]),
     ),
     ...(references.trackingCategories ?? []).flatMap((t) =>
-      differences(
-        `tracking category ${t.id}`,
-        inCatalog((c) => c.trackingCategories, t.id),
-        t,
-        ['name'],
-      ),
+      differences(`tracking category ${t.id}`, stored.trackingCategories.get(t.id), t, ['name']),
     ),
     ...(references.trackingOptions ?? []).flatMap((o) =>
-      differences(
-        `tracking option ${o.id}`,
-        inCatalog((c) => c.trackingOptions, o.id),
-        o,
-        ['name', 'categoryId'],
-      ),
+      differences(`tracking option ${o.id}`, stored.trackingOptions.get(o.id), o, ['name', 'categoryId']),
     ),
   ];
 }
