@@ -64,13 +64,14 @@ export async function openImportFile(given: string): Promise<ImportFile> {
     throw notAFile(given, kindOf(stat));
   }
   const byDescriptor = `${OWN_DESCRIPTORS}/${handle.fd}`;
-  if (!existsSync(byDescriptor) && GLOB.test(real)) {
+  const hasDescriptors = existsSync(byDescriptor);
+  if (!hasDescriptors && GLOB.test(real)) {
     await handle.close();
     throw new ImportFileError(
       `${given}: a path with ${GLOB.exec(real)![0]} cannot be read literally here; rename the file`,
     );
   }
-  return { given, path: existsSync(byDescriptor) ? byDescriptor : real, close: () => handle.close() };
+  return { given, path: hasDescriptors ? byDescriptor : real, close: () => handle.close() };
 }
 
 /** Runs `use` with the file open (an ImportFileError when `given` is not a regular file), then closes it. */
