@@ -18,6 +18,7 @@ interface Timeout {
   controller?: AbortController;
   /** The time-out's error, once it fired. */
   fired?: unknown;
+  timer?: NodeJS.Timeout;
 }
 
 /** The request's abort signal: aborted when it times out (undefined without a time-out). */
@@ -35,10 +36,10 @@ export function requestSignal(res: Response): AbortSignal | undefined {
 export function requestTimeout(ms: number, render: ErrorRequestHandler): RequestHandler {
   if (!(ms > 0)) return (_req, _res, next) => next();
   function clear(this: Response) {
-    clearTimeout((this.locals.timeout as Timeout & { timer: NodeJS.Timeout }).timer);
+    clearTimeout((this.locals.timeout as Timeout).timer);
   }
   return (req, res, next) => {
-    const timeout: Timeout & { timer?: NodeJS.Timeout } = {};
+    const timeout: Timeout = {};
     res.locals.timeout = timeout;
     timeout.timer = setTimeout(() => {
       const error = appError('RequestTimedOut', { ms });
