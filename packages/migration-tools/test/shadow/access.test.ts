@@ -50,6 +50,9 @@ describe('npm run shadow never widens access and stays bounded (issue 36, findin
   let a: DemoService;
   let b: DemoService;
   let map: string;
+  /** A proxy from the old host with the long company name (its 9 MB answers are what it copies) to the other. */
+  const bigAnswerShadow = (...options: string[]) =>
+    startShadow('--old', b.url, '--new', a.url, '--listen', '0', '--allow-post', ...options);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'rs-shadow-access-'));
@@ -156,19 +159,7 @@ describe('npm run shadow never widens access and stays bounded (issue 36, findin
     'finding 2: twenty differing 9 MB exchanges, then the JSON and the page: bounded, values clipped, no bodies, ' +
       'alive',
     async () => {
-      const proxy = await startShadow(
-        '--old',
-        b.url,
-        '--new',
-        a.url,
-        '--listen',
-        '0',
-        '--allow-post',
-        '--concurrency',
-        '2',
-        '--timeout',
-        '30000',
-      );
+      const proxy = await bigAnswerShadow('--concurrency', '2', '--timeout', '30000');
       try {
         for (let i = 0; i < 20; i++) {
           const res = await fetch(`${proxy.url}/json/reply/EchoRequest[]`, {
@@ -255,19 +246,7 @@ describe('npm run shadow never widens access and stays bounded (issue 36, findin
     'finding 7: 60 parallel 9 MB answers through the proxy: its copies stay within --memory-limit, the rest ' +
       'dropped',
     async () => {
-      const proxy = await startShadow(
-        '--old',
-        b.url,
-        '--new',
-        a.url,
-        '--listen',
-        '0',
-        '--allow-post',
-        '--concurrency',
-        '1',
-        '--memory-limit',
-        '33554432',
-      );
+      const proxy = await bigAnswerShadow('--concurrency', '1', '--memory-limit', '33554432');
       try {
         const pid = proxy.child.pid!;
         const baseline = treeRssMb(pid);
