@@ -69,7 +69,7 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
       keyword: (name) => keywordText(req.query as Record<string, unknown>, name),
     };
   };
-  const sendBody = (_req: Request, res: Response, contentType: string, written: Written) => {
+  const sendBody = (res: Response, contentType: string, written: Written) => {
     const type = written.contentType ?? contentType;
     // Most answers have no Vary yet: set it without parsing one (res.vary merges into an existing one).
     if (res.hasHeader('Vary')) res.vary('Accept');
@@ -94,11 +94,11 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     const out = entry.writeDto!(dto, writeContext(req, res, wrapper !== undefined));
     const written: Written = typeof out === 'string' || Buffer.isBuffer(out) ? { body: out } : out;
     if (wrapper) {
-      sendBody(req, res, wrapper.entry.contentType, {
+      sendBody(res, wrapper.entry.contentType, {
         body: wrapper.entry.wraps!.wrap(String(written.body), wrapper.value),
       });
     } else {
-      sendBody(req, res, entry.contentType, written);
+      sendBody(res, entry.contentType, written);
     }
     return res;
   };
@@ -114,7 +114,7 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
   const sendRendered = async (req: Request, res: Response, result: RichResult, entry: FormatEntry) => {
     const written = await entry.writeResult!(result, writeContext(req, res));
     if (res.headersSent) return; // answered meanwhile (time-out)
-    if (written) return sendBody(req, res, entry.contentType, written);
+    if (written) return sendBody(res, entry.contentType, written);
     res.json(dtoOf(result));
   };
   // A DTO is written at once; only a result a format renders (a report's page or download) is waited for.
