@@ -47,30 +47,24 @@ function flag(raw: string, env: string): boolean {
 
 const text = (raw: string): string => raw;
 
-function authMode(raw: string, env: string): AuthMode {
-  const mode = raw.trim().toLowerCase();
-  if (!(AUTH_MODES as readonly string[]).includes(mode))
-    throw new Error(`${env} must be one of ${AUTH_MODES.join(', ')}, got '${raw}'`);
-  return mode as AuthMode;
+/** A parser of a setting that is one of `values`, case-insensitive. */
+function oneOf<T extends string>(values: readonly T[]): (raw: string, env: string) => T {
+  return (raw, env) => {
+    const value = raw.trim().toLowerCase();
+    if (!(values as readonly string[]).includes(value))
+      throw new Error(`${env} must be one of ${values.join(', ')}, got '${raw}'`);
+    return value as T;
+  };
 }
+
+const authMode = oneOf<AuthMode>(AUTH_MODES);
 
 /** Who may read /metrics: nobody (`off`: 404), anyone (`public`), or callers with a valid API key (`key`). */
 export const METRICS_MODES = ['off', 'public', 'key'] as const;
 export type MetricsMode = (typeof METRICS_MODES)[number];
 
-function metricsMode(raw: string, env: string): MetricsMode {
-  const mode = raw.trim().toLowerCase();
-  if (!(METRICS_MODES as readonly string[]).includes(mode))
-    throw new Error(`${env} must be one of ${METRICS_MODES.join(', ')}, got '${raw}'`);
-  return mode as MetricsMode;
-}
-
-function logFormat(raw: string, env: string): LogFormat {
-  const format = raw.trim().toLowerCase();
-  if (!(LOG_FORMATS as readonly string[]).includes(format))
-    throw new Error(`${env} must be one of ${LOG_FORMATS.join(', ')}, got '${raw}'`);
-  return format as LogFormat;
-}
+const metricsMode = oneOf<MetricsMode>(METRICS_MODES);
+const logFormat = oneOf<LogFormat>(LOG_FORMATS);
 
 function setting<T>(
   env: string,
