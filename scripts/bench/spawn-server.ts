@@ -6,10 +6,8 @@
  * spawn, so a start can be probed while it runs, and drains the log of a process under load.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { freePort } from '../lib/free-port.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+import { REPO_ROOT } from '../lib/repo-root.ts';
 
 export interface SpawnedServer {
   child: ChildProcess;
@@ -44,7 +42,7 @@ export async function spawnServer(
   const spawnedAt = performance.now();
   const [bin, ...args] = argv;
   const child = spawn(bin, args, {
-    cwd: ROOT,
+    cwd: REPO_ROOT,
     env: {
       ...inherited,
       DATA_DIR: options.dataDir,

@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { REPO_ROOT } from './repo-root.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const start = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
+const start = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
   .scripts.start;
 const [command, ...args] = start.split(/\s+/);
 if (command !== 'node' || args.at(-1) !== 'dist/src/start.js')
