@@ -11,7 +11,7 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { configDefaults, type AppConfig } from './config.ts';
 import { authenticate, callerOf, requireAnyApiKey } from './auth/access.ts';
-import { loadOpenApiDocument, openApiContract } from './contract/openapi-document.ts';
+import { loadOpenApiDocument } from './contract/openapi-document.ts';
 import { contractOperations, type OperationRecord } from './contract/operations.ts';
 import { builtInFormats } from './formats/built-in.ts';
 import { createFormatRegistry } from './formats/registry.ts';
@@ -114,7 +114,7 @@ export async function createApp({
   });
   const readBody = readRequestBody({ limit: config.bodyLimitBytes, formats });
   const binder = bindRequest({ maxArrayItems: config.maxArrayItems });
-  const validateRequest = referenceRequestValidation ? undefined : requestValidation(openApiContract().document);
+  const validateRequest = referenceRequestValidation ? undefined : requestValidation(operations.all);
   // express-openapi-validator, loaded only where it acts: response validation (tests, VALIDATE_RESPONSES=1) and the
   // reference request validation.
   const reference =

@@ -12,6 +12,8 @@ import { parseTemplate, type RouteSegment } from './routes.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
+export type Operation = Dereferenced<OpenAPIV3.OperationObject>;
+
 export interface ResponseRecord {
   /** The DTO schema its JSON content names (`EchoResponse`, `ErrorResponse`), or its items name when it is an array. */
   dtoType?: string;
@@ -46,6 +48,8 @@ export interface OperationRecord {
   binding: BindingPlan;
   /** Per documented status (`200`, `4XX`, ...). */
   responses: ReadonlyMap<string, ResponseRecord>;
+  /** The operation object as openapi/ writes it, dereferenced (its parameters and request body). Shared: read only. */
+  definition: Operation;
 }
 
 export interface OperationTable {
@@ -54,8 +58,6 @@ export interface OperationTable {
   readonly errorType: string;
   byId(operationId: string): OperationRecord | undefined;
 }
-
-type Operation = Dereferenced<OpenAPIV3.OperationObject>;
 
 function responseRecord(contract: OpenApiContract, response: Dereferenced<OpenAPIV3.ResponseObject>): ResponseRecord {
   const content = response.content ?? {};
@@ -105,6 +107,7 @@ export function readOperations(contract: OpenApiContract): OperationTable {
             responseRecord(contract, response),
           ]),
         ),
+        definition: operation,
       });
     }
   }

@@ -6,9 +6,9 @@
  * half-checked.
  */
 import type { OpenAPIV3 } from 'openapi-types';
-import type { Dereferenced, DereferencedDocument, SchemaShape } from './openapi-document.ts';
+import type { Dereferenced, SchemaShape } from './openapi-document.ts';
+import type { Operation, OperationRecord } from './operations.ts';
 
-type Operation = Dereferenced<OpenAPIV3.OperationObject>;
 type Parameter = Dereferenced<OpenAPIV3.ParameterObject>;
 type JsonSchema = Record<string, unknown>;
 
@@ -48,18 +48,8 @@ const STYLES: Record<string, { style: string; arrays: 'explode' | 'none' }> = {
   path: { style: 'simple', arrays: 'none' },
 };
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
-function operationsOf(document: DereferencedDocument): [string, Operation][] {
-  const found: [string, Operation][] = [];
-  for (const [template, item] of Object.entries(document.paths)) {
-    for (const method of METHODS) {
-      const operation = item?.[method];
-      if (operation) found.push([`${method.toUpperCase()} ${template}`, operation]);
-    }
-  }
-  return found;
-}
+/** How the schemas and the problems name an operation: `METHOD template`. */
+export const operationName = (op: OperationRecord): string => `${op.method} ${op.template}`;
 
 function schemaProblems(schema: SchemaShape | undefined, where: string, problems: string[]): void {
   if (!schema) return;
@@ -89,10 +79,12 @@ function parameterProblems(parameter: Parameter, where: string, problems: string
   schemaProblems(parameter.schema, where, problems);
 }
 
-/** What of `document`'s requests the validators could not check as express-openapi-validator does; empty when all. */
-export function unsupportedRequestFeatures(document: DereferencedDocument): string[] {
+/** What of the operations' requests the validators could not check as express-openapi-validator does; [] if none. */
+export function unsupportedRequestFeatures(operations: readonly OperationRecord[]): string[] {
   const problems: string[] = [];
-  for (const [name, operation] of operationsOf(document)) {
+  for (const op of operations) {
+    const name = operationName(op);
+    const operation = op.definition;
     for (const parameter of operation.parameters ?? [])
       parameterProblems(parameter, `${name} parameter ${parameter.name}`, problems);
     const body = operation.requestBody;
@@ -135,13 +127,13 @@ function bodySchema(operation: Operation): JsonSchema {
 }
 
 /** The request schemas of every operation, by `METHOD template`; throws on what of the contract they cannot carry. */
-export function requestSchemas(document: DereferencedDocument): Map<string, RequestSchemas> {
-  const problems = unsupportedRequestFeatures(document);
+export function requestSchemas(operations: readonly OperationRecord[]): Map<string, RequestSchemas> {
+  const problems = unsupportedRequestFeatures(operations);
   if (problems.length) throw new Error(`openapi: the request validators do not implement ${problems.join('; ')}`);
   return new Map(
-    operationsOf(document).map(([name, operation]) => [
-      name,
-      { parameters: parameterSchemas(operation.parameters ?? []), body: bodySchema(operation) },
+    operations.map((op) => [
+      operationName(op),
+      { parameters: parameterSchemas(op.definition.parameters ?? []), body: bodySchema(op.definition) },
     ]),
   );
 }

@@ -1,15 +1,13 @@
 /**
  * Request validation on each operation's route: a pair of ajv validators per operation, compiled once at start from
- * the contract (src/contract/request-schemas.ts) in the dialect and with the options express-openapi-validator uses for
- * OpenAPI 3.0 (ajv-draft-04; parameters coerced, the body not; first error only), and its errors reported as it
- * reports them, so a bad request gets the same 400 as through the reference (the parity test holds them together).
- * It checks the bound values: it runs after the legacy binder.
+ * the contract's operation records (src/contract/request-schemas.ts) in the dialect and with the options
+ * express-openapi-validator uses for OpenAPI 3.0 (ajv-draft-04; parameters coerced, the body not; first error only),
+ * its errors reported as it reports them (the parity test holds them together). It runs after the legacy binder.
  */
 import type { RequestHandler } from 'express';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { OperationRecord } from '../contract/operations.ts';
-import type { DereferencedDocument } from '../contract/openapi-document.ts';
-import { requestSchemas } from '../contract/request-schemas.ts';
+import { operationName, requestSchemas } from '../contract/request-schemas.ts';
 import { fromValidatorItems, type ValidatorItem } from './request-errors.ts';
 import { contextOf } from './request-context.ts';
 
@@ -67,15 +65,17 @@ function toItem(error: ErrorObject): ValidatorItem {
 
 export type RequestValidation = (op: OperationRecord) => RequestHandler;
 
+/** An operation's pair: its parameters' validator and its body's. */
+type Validators = [ValidateFunction, ValidateFunction];
+
 /**
- * The validation step of each operation of `document`. The contract is checked now (an unsupported feature throws);
- * ajv is loaded, and each operation's pair compiled, on its first request (the start's warm-up sends one), not
- * before the server listens.
+ * The validation step of each of `operations`. The contract is checked now (an unsupported feature throws); ajv is
+ * loaded, and each operation's pair compiled, on its first request, not before the server listens.
  */
-export function requestValidation(document: DereferencedDocument): RequestValidation {
-  const schemas = requestSchemas(document);
+export function requestValidation(operations: readonly OperationRecord[]): RequestValidation {
+  const schemas = requestSchemas(operations);
   let ajvs: Promise<{ parameters: Ajv; body: Ajv }> | undefined;
-  const compile = async (name: string): Promise<[ValidateFunction, ValidateFunction]> => {
+  const compile = async (name: string): Promise<Validators> => {
     ajvs ??= import('ajv-draft-04').then(({ default: Ajv }) => ({
       parameters: createAjv(Ajv as unknown as AjvClass, true),
       body: createAjv(Ajv as unknown as AjvClass, false),
@@ -85,13 +85,13 @@ export function requestValidation(document: DereferencedDocument): RequestValida
     return [ajv.parameters.compile(parameters), ajv.body.compile(body)];
   };
   return (op) => {
-    let validators: [ValidateFunction, ValidateFunction] | undefined;
-    let compiling: Promise<[ValidateFunction, ValidateFunction]> | undefined;
+    let validators: Validators | undefined;
+    let compiling: Promise<Validators> | undefined;
     return function validateRequest(req, res, next) {
       // The reference matches HEAD to no documented operation and so leaves it unchecked.
       if (req.method === 'HEAD') return next();
       if (!validators) {
-        compiling ??= compile(`${op.method} ${op.template}`);
+        compiling ??= compile(operationName(op));
         return void compiling.then((made) => {
           validators = made;
           validateRequest(req, res, next);
