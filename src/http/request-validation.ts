@@ -1,8 +1,9 @@
 /**
- * Request validation on each operation's route: a pair of ajv validators per operation, compiled once at start from
- * the contract's operation records (src/contract/request-schemas.ts) in the dialect and with the options
- * express-openapi-validator uses for OpenAPI 3.0 (ajv-draft-04; parameters coerced, the body not; first error only),
- * its errors reported as it reports them (the parity test holds them together). It runs after the legacy binder.
+ * Request validation on each operation's route: a pair of ajv validators per operation, built from the contract's
+ * operation records (src/contract/request-schemas.ts) and compiled once, on the operation's first request (the start's
+ * warm-up sends one), in the dialect and with the options express-openapi-validator uses for OpenAPI 3.0 (ajv-draft-04;
+ * parameters coerced, the body not; first error only), its errors reported as it reports them (the parity test holds
+ * them together). It checks the bound values: it runs after the legacy binder.
  */
 import type { RequestHandler } from 'express';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
@@ -85,17 +86,14 @@ export function requestValidation(operations: readonly OperationRecord[]): Reque
     return [ajv.parameters.compile(parameters), ajv.body.compile(body)];
   };
   return (op) => {
-    let validators: Validators | undefined;
-    let compiling: Promise<Validators> | undefined;
+    // The pair once compiled; until then the promise of it, which every request meanwhile waits for.
+    let validators: Validators | Promise<Validators> | undefined;
     return function validateRequest(req, res, next) {
       // The reference matches HEAD to no documented operation and so leaves it unchecked.
       if (req.method === 'HEAD') return next();
-      if (!validators) {
-        compiling ??= compile(operationName(op));
-        return void compiling.then((made) => {
-          validators = made;
-          validateRequest(req, res, next);
-        }, next);
+      if (!Array.isArray(validators)) {
+        validators ??= compile(operationName(op)).then((made) => (validators = made));
+        return void validators.then(() => validateRequest(req, res, next), next);
       }
       const [parameters, body] = validators;
       const context = contextOf(res);
