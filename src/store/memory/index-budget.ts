@@ -2,7 +2,8 @@
  * The memory budget of an instance's in-memory indexes (INDEX_MEMORY_MB): each company held is charged its estimated
  * bytes, and while the total is over the budget the least recently used company is evicted (its store drops it and
  * stops following it; its next report rebuilds it from the store). The most recently used company stays even when it
- * alone is over the budget: the report that asked for it reads it. Counts what /metrics exports.
+ * alone is over the budget: the report that asked for it reads it. Counts what /metrics exports: what is held now
+ * (gauges) and running totals since the process started (Prometheus counters, which never go down).
  */
 import { totalmem } from 'node:os';
 import type { IndexStats } from '../ledger/lifecycle.ts';
@@ -101,6 +102,10 @@ export class IndexBudget {
     }
   }
 
+  /**
+   * Every company dropped (the store closes), none evicted: what is held goes to zero; the running totals, the build
+   * times and which companies were evicted (a later build of one is still a rebuild) stay.
+   */
   clear(): void {
     this.held.clear();
     this.heldBytes = 0;

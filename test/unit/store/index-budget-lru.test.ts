@@ -56,4 +56,17 @@ describe('index budget: least recently used out', () => {
     expect(evicted).to.deep.equal([1, 2]);
     expect(budget.stats()).to.include({ misses: 4, rebuilds: 1, evictions: 2, companies: 0, heldBytes: 0 });
   });
+
+  it('a clear drops what is held but keeps the running totals /metrics exports as counters', () => {
+    const { budget, evicted } = budgetOf(100);
+    budget.miss(1);
+    budget.hold(1, 100);
+    budget.hold(2, 100); // evicts 1
+    budget.hit(2);
+    budget.clear();
+    expect(evicted).to.deep.equal([1]);
+    expect(budget.stats()).to.include({ heldBytes: 0, companies: 0, hits: 1, misses: 1, evictions: 1, rebuilds: 0 });
+    budget.miss(1);
+    expect(budget.stats()).to.include({ misses: 2, rebuilds: 1 });
+  });
 });
