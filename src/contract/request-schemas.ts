@@ -13,14 +13,14 @@ type Parameter = Dereferenced<OpenAPIV3.ParameterObject>;
 type JsonSchema = Record<string, unknown>;
 
 interface RequestSchemas {
-  /** Path variables and query parameters: `{query, headers, params, cookies, body}`, `body` left free. */
+  /** Path variables, query and header parameters: `{query, headers, params, cookies, body}`, `body` left free. */
   parameters: JsonSchema;
   /** The `application/json` body under `body`, the rest left free. */
   body: JsonSchema;
 }
 
 /** Where a parameter's value is read from, as the validator names the request's parts. */
-const PART: Record<string, string> = { query: 'query', path: 'params' };
+const PART: Record<string, string> = { query: 'query', path: 'params', header: 'headers' };
 
 /** The schema keywords the validators read the same way on their own as through express-openapi-validator. */
 const SCHEMA_KEYWORDS = new Set([
@@ -46,6 +46,7 @@ const PARAMETER_KEYS = new Set(['name', 'in', 'required', 'schema', 'description
 const STYLES: Record<string, { style: string; arrays: 'explode' | 'none' }> = {
   query: { style: 'form', arrays: 'explode' },
   path: { style: 'simple', arrays: 'none' },
+  header: { style: 'simple', arrays: 'none' },
 };
 
 /** How the schemas and the problems name an operation: `METHOD template`. */
@@ -107,9 +108,11 @@ function parameterSchemas(parameters: readonly Parameter[]): JsonSchema {
   const parts: Record<string, PartSchema> = { query: {}, headers: {}, params: {}, cookies: {} };
   for (const parameter of parameters) {
     const part = parts[PART[parameter.in]!]!;
+    // Node's header names are lower case, and express-openapi-validator lower-cases a header parameter's name.
+    const name = parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name;
     part.type = 'object';
-    (part.properties ??= {})[parameter.name] = parameter.schema;
-    if (parameter.required) (part.required ??= []).push(parameter.name);
+    (part.properties ??= {})[name] = parameter.schema;
+    if (parameter.required) (part.required ??= []).push(name);
   }
   return { required: ['query', 'headers', 'params'], properties: { ...parts, body: {} } };
 }

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import type { OpenAPIV3 } from 'openapi-types';
 import { dereferenceOpenApi, loadOpenApiDocument } from '../../../src/contract/openapi-document.ts';
 import { contractOperations, type Operation } from '../../../src/contract/operations.ts';
-import { unsupportedRequestFeatures } from '../../../src/contract/request-schemas.ts';
+import { requestSchemas, unsupportedRequestFeatures } from '../../../src/contract/request-schemas.ts';
 import { requestValidation } from '../../../src/http/request-validation.ts';
 
 type Doc = OpenAPIV3.Document & Record<string, unknown>;
@@ -50,9 +50,19 @@ const FEATURES: [string, (doc: Doc) => void, string][] = [
     'application/xml',
   ],
   [
-    'a header parameter',
-    (d) => void get(d).parameters!.push({ name: 'X-Tenant', in: 'header', schema: { type: 'string' } }),
-    'parameters in header',
+    'a cookie parameter',
+    (d) => void get(d).parameters!.push({ name: 'session', in: 'cookie', schema: { type: 'string' } }),
+    'parameters in cookie',
+  ],
+  [
+    'an array in a header',
+    (d) => void get(d).parameters!.push({ name: 'X-Tenants', in: 'header', schema: { type: 'array', items: {} } }),
+    'an array in header',
+  ],
+  [
+    'a header parameter of another style',
+    (d) => void get(d).parameters!.push({ name: 'X-Tenant', in: 'header', style: 'form', schema: { type: 'string' } }),
+    'style `form`',
   ],
   [
     'a parameter by content',
@@ -76,6 +86,28 @@ describe('request validation: the contract uses only what the compiled validator
     const operations = contractOperations().all;
     expect(unsupportedRequestFeatures(operations)).to.deep.equal([]);
     expect(requestValidation(operations)).to.be.a('function');
+  });
+
+  it('a header parameter is checked under `headers`, in lower case as Node and the reference name it', async () => {
+    const raw = loadOpenApiDocument() as Doc;
+    get(raw).parameters!.push({
+      name: 'X-Tenant',
+      in: 'header',
+      required: true,
+      schema: { type: 'string', pattern: '^[a-z]+$' },
+    });
+    const operations = await operationsOf(raw);
+    expect(unsupportedRequestFeatures(operations)).to.deep.equal([]);
+    const { parameters } = requestSchemas(operations).get('GET /v1/Reporting/ProfitAndLoss/Flat')!;
+    // ajv-draft-04 is CommonJS: its module is the class (as src/http/request-validation.ts loads it).
+    const Ajv = (await import('ajv-draft-04')).default as unknown as typeof import('ajv-draft-04').default;
+    const validate = new Ajv({ strict: false, coerceTypes: true, validateFormats: false }).compile(parameters);
+    const request = (headers: Record<string, string>) => ({ query: { CompanyId: 1 }, headers, params: {} });
+    expect(validate(request({ 'x-tenant': 'acme' }))).to.equal(true);
+    expect(validate(request({ 'x-tenant': 'ACME' }))).to.equal(false);
+    expect(validate.errors?.[0]?.instancePath).to.equal('/headers/x-tenant');
+    expect(validate(request({}))).to.equal(false);
+    expect(validate.errors?.[0]?.params).to.deep.equal({ missingProperty: 'x-tenant' });
   });
 
   for (const [feature, change, named] of FEATURES) {
