@@ -16,7 +16,7 @@ import { deepFreeze } from '../memory/deep-freeze.ts';
 import { IndexBudget, objectBytes, type BuildTimes } from '../memory/index-budget.ts';
 import type { IndexStats } from '../ledger/lifecycle.ts';
 import { readCatalog } from '../sql/catalog-sql.ts';
-import { changesSince, lastChange, prunedThrough, type LoggedChange } from './change-log-sql.ts';
+import { changesSince, lastChange, prunedThrough } from './change-log-sql.ts';
 import type { CompanyCatalog } from '../../domain/ledger.ts';
 import { addPackedMonth, MONTH_INDEX_OF_DAY, PACKED_DAYS, readCompanyBalances } from './packed-balances.ts';
 import { readTagSets } from '../sql/pnl-sql.ts';
@@ -186,23 +186,28 @@ export class FollowedCompanies {
       const changes = await changesSince(s, from);
       // A company followed since before the log's pruned mark may have missed changes no longer logged: read again.
       const pruned = await prunedThrough(s);
-      const missed = (state: CompanyState): LoggedChange[] =>
-        changes.filter((c) => c.seq > state.seq && c.companyIds.includes(state.catalog.company.id));
-      const touched = followed.filter((state) => state.seq < pruned || missed(state).length > 0);
-      const incremental = touched
-        .filter((state) => state.seq >= pruned && !missed(state).some((c) => c.pruned))
-        .map((state) => state.catalog.company.id);
+      const touched: CompanyState[] = [];
+      const incremental = new Set<number>();
+      for (const state of followed) {
+        const companyId = state.catalog.company.id;
+        const missed = changes.filter((c) => c.seq > state.seq && c.companyIds.includes(companyId));
+        if (state.seq >= pruned && missed.length === 0) continue;
+        touched.push(state);
+        if (state.seq >= pruned && !missed.some((c) => c.pruned)) incremental.add(companyId);
+      }
       const deltas =
-        incremental.length === 0
-          ? undefined
-          : (
-              await client.query<PackedDeltas[number]>(
-                `SELECT CAST(seq AS DOUBLE PRECISION) AS seq, company_id, ${MONTH_INDEX_OF_DAY} AS month,
-                  ${PACKED_DAYS} AS packed
-           FROM ledger_deltas WHERE seq > $1 AND company_id = ANY($2) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-                [from, incremental],
-              )
-            ).rows;
+        incremental.size === 0
+          ? new Map<number, PackedDeltas>()
+          : deltasByCompany(
+              (
+                await client.query<PackedDeltas[number]>(
+                  `SELECT CAST(seq AS DOUBLE PRECISION) AS seq, company_id, ${MONTH_INDEX_OF_DAY} AS month,
+                    ${PACKED_DAYS} AS packed
+             FROM ledger_deltas WHERE seq > $1 AND company_id = ANY($2) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+                  [from, [...incremental]],
+                )
+              ).rows,
+            );
       const updates: Update[] = [];
       for (const state of touched) {
         const companyId = state.catalog.company.id;
@@ -212,8 +217,8 @@ export class FollowedCompanies {
           catalog: catalog && deepFreeze(catalog),
           tagSets: deepFreeze(await readTagSets(s, companyId)),
         };
-        if (!incremental.includes(companyId)) update.rebuilt = await readCompanyBalances(client, companyId);
-        else update.deltas = deltas;
+        if (!incremental.has(companyId)) update.rebuilt = await readCompanyBalances(client, companyId);
+        else update.deltas = deltas.get(companyId) ?? [];
         updates.push(update);
       }
       return { seq, updates };
@@ -234,7 +239,7 @@ export class FollowedCompanies {
         this.budget.release(companyId);
         continue;
       }
-      const balances = deltas ? addDeltas(state.balances?.clone(), deltas, companyId, state.seq) : rebuilt;
+      const balances = deltas ? addDeltas(state.balances?.clone(), deltas, state.seq) : rebuilt;
       const next: CompanyState = { seq, version: state.version + 1, catalog, tagSets, balances };
       this.states.set(companyId, next);
       this.budget.resize(companyId, stateBytes(next));
@@ -280,16 +285,26 @@ export class FollowedCompanies {
   }
 }
 
-/** The deltas of one company newer than `after` added to its index (undefined stays undefined: answered by SQL). */
+/** The deltas by company, each company's in the order read. */
+function deltasByCompany(rows: PackedDeltas): Map<number, PackedDeltas> {
+  const byCompany = new Map<number, PackedDeltas>();
+  for (const row of rows) {
+    const rowsOf = byCompany.get(row.company_id);
+    if (rowsOf) rowsOf.push(row);
+    else byCompany.set(row.company_id, [row]);
+  }
+  return byCompany;
+}
+
+/** One company's deltas newer than `after` added to its index (undefined stays undefined: answered by SQL). */
 function addDeltas(
   balances: CompanyBalances | undefined,
   deltas: PackedDeltas,
-  companyId: number,
   after: number,
 ): CompanyBalances | undefined {
   if (!balances) return undefined;
-  for (const { seq, company_id: company, month, packed } of deltas) {
-    if (company !== companyId || seq <= after) continue;
+  for (const { seq, month, packed } of deltas) {
+    if (seq <= after) continue;
     if (!addPackedMonth(balances, month, packed)) return undefined;
   }
   return balances;
