@@ -19,6 +19,8 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { dtoProperties } from '../contract/dto-properties.ts';
 import { appError } from '../errors/app-error.ts';
+import { Keywords } from '../contract/keywords.ts';
+import { applyJsConfig, jsvJsConfig, parseJsConfig, type JsConfig } from './jsconfig.ts';
 import { toJsv } from './jsv.ts';
 import type { FormatEntry, ReadContext } from './registry.ts';
 
@@ -50,13 +52,15 @@ function asRecord(dto: unknown): Record<string, unknown> {
 
 /**
  * `properties`: the DTO type's property names in declaration order (from openapi/). A list writes one row per item;
- * an empty list nothing at all (4.5.14 answered an empty batch with an empty body).
+ * an empty list nothing at all (4.5.14 answered an empty batch with an empty body). `jsconfig` shapes the cells'
+ * values (their JSV names and dates), not the header row, as 4.5.14 applied `?jsconfig=` to CSV.
  */
-export function dtoToCsv(dto: unknown, properties: readonly string[]): string {
+export function dtoToCsv(dto: unknown, properties: readonly string[], jsconfig?: JsConfig): string {
   const records = Array.isArray(dto) ? dto.map(asRecord) : [asRecord(dto)];
   if (!records.length) return '';
   const names = properties.length ? properties : Object.keys(records[0] ?? {});
-  return writeCsvRows([names, ...records.map((record) => names.map((name) => record[name]))]);
+  const value = (v: unknown) => (jsconfig ? applyJsConfig(v, jsconfig) : v);
+  return writeCsvRows([names, ...records.map((record) => names.map((name) => value(record[name])))]);
 }
 
 /** Every data row of a CSV body, keyed by its header; throws a 400 naming the DTO on what 4.5 could not read. */
@@ -111,7 +115,8 @@ export function readCsvDto(body: string, ctx: ReadContext): Record<string, unkno
 export const csvDtoForm: Pick<FormatEntry, 'writeDto' | 'predefinedRoutes' | 'read' | 'readList'> = {
   predefinedRoutes: true,
   writeDto: (dto, ctx) => {
-    const body = dtoToCsv(dto, dtoProperties(ctx.dtoType));
+    const jsconfig = ctx.inService ? jsvJsConfig(parseJsConfig(ctx.keyword(Keywords.jsconfig))) : undefined;
+    const body = dtoToCsv(dto, dtoProperties(ctx.dtoType), jsconfig);
     // A batch's download is named as 4.5 named it, `EchoRequest[].csv`; an empty answer is no download.
     const name = ctx.operation && `${ctx.operation.requestDto}${ctx.operation.batch ? '[]' : ''}.csv`;
     return {

@@ -2,8 +2,9 @@
  * `?jsconfig=` (ServiceStack 4.5's AllowJsConfig): per-request serializer settings for a service's JSON and JSV
  * answer, `Key:Value` pairs separated by `,`, every value of a repeated `jsconfig` applied. Honoured as 4.5.14 did:
  * `EmitCamelCaseNames:true` (`companyName`), `EmitLowercaseUnderscoreNames:true` (`company_name`) and
- * `DateHandler:ISO8601|ISO8601DateOnly|UnixTime|UnixTimeMs`. The host applied them to the service's own answer only:
- * not to JSONP, not to XML, not to errors raised before the service. Unknown keys and values are ignored.
+ * `DateHandler:ISO8601|ISO8601DateOnly|UnixTime|UnixTimeMs`. The host applied them to the service's own answer only
+ * (JSON, JSV and CSV's JSV cells): not to JSONP, not to XML, not to errors raised before the service. Unknown keys and
+ * values are ignored.
  */
 import { legacyWallClock, parseLegacyInstant } from '../scalars/dates.ts';
 
@@ -83,6 +84,18 @@ function writeDate(text: string, handler: DateHandler): string | number | undefi
     case 'UnixTimeMs':
       return ms;
   }
+}
+
+/**
+ * The part of a config 4.5.14's TypeSerializer honoured in JSV and in CSV's JSV cells: the names and the Unix date
+ * forms (its ISO 8601 forms are JSV's own date form already, so they changed nothing there).
+ */
+export function jsvJsConfig(config: JsConfig | undefined): JsConfig | undefined {
+  if (!config) return undefined;
+  const dateHandler =
+    config.dateHandler === 'UnixTime' || config.dateHandler === 'UnixTimeMs' ? config.dateHandler : undefined;
+  if (!config.names && !dateHandler) return undefined;
+  return { ...(config.names && { names: config.names }), ...(dateHandler && { dateHandler }) };
 }
 
 /** The DTO with the config's names and date form (a new object; the DTO is left as it was). */

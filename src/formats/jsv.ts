@@ -9,7 +9,7 @@
 import { Keywords } from '../contract/keywords.ts';
 import { appError } from '../errors/app-error.ts';
 import { legacyWallClock } from '../scalars/dates.ts';
-import { applyJsConfig, parseJsConfig } from './jsconfig.ts';
+import { applyJsConfig, jsvJsConfig, parseJsConfig } from './jsconfig.ts';
 import type { FormatEntry, ReadContext } from './registry.ts';
 
 export const JSV_MEDIA_TYPE = 'application/jsv';
@@ -176,9 +176,9 @@ export const jsvFormat: FormatEntry = {
   preferred: true,
   predefinedRoutes: true,
   writeDto: (dto, ctx) => {
-    // 4.5 applied ?jsconfig= names to the service's own JSV answer too.
-    const jsconfig = ctx.inService ? parseJsConfig(ctx.keyword(Keywords.jsconfig)) : undefined;
-    return toJsv(jsconfig?.names ? applyJsConfig(dto, { names: jsconfig.names }) : dto);
+    // 4.5 applied ?jsconfig= names and Unix dates to the service's own JSV answer too.
+    const jsconfig = ctx.inService ? jsvJsConfig(parseJsConfig(ctx.keyword(Keywords.jsconfig))) : undefined;
+    return toJsv(jsconfig ? applyJsConfig(dto, jsconfig) : dto);
   },
   read: (body, ctx) => {
     const value = readJsvBody(body, ctx);

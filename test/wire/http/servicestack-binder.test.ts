@@ -241,7 +241,8 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
       ).expect(200);
       expect(res.body.selectedOptions.startDate).to.equal('2025-01-01T00:00:00.0000000+00:00');
     });
-    // Issue 38: the host applied every value of a repeated jsconfig (its QueryString joined them with `,`).
+    // Issue 38: the 4.5.14 host (run beside this service) applied every value of a repeated jsconfig (its QueryString
+    // joined them with `,`).
     it('given twice (EmitCamelCaseNames:true, then DateHandler:ISO8601), both apply', async () => {
       const res = await flat(
         'UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31' +
@@ -266,6 +267,13 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
       ['eccn:1', 'companyName'],
       ['elun:yes', 'company_name'],
       ['EmitCamelCaseNames:0', 'CompanyName'],
+      // Also the host's answers (issue 38): a value other than false/0 is true; an empty jsconfig changes nothing; a
+      // key is not trimmed, so one after `, ` or a leading space is unknown.
+      ['eccn:no', 'companyName'],
+      ['eccn:FALSE', 'CompanyName'],
+      ['&jsconfig=EmitCamelCaseNames:true', 'companyName'],
+      ['%20EmitCamelCaseNames:true', 'CompanyName'],
+      ['DateHandler:ISO8601,%20EmitCamelCaseNames:true', 'CompanyName'],
     ] as const) {
       it(`jsconfig=${jsconfig} names ${key}`, async () => {
         const res = await request(t.app).get(`/v1/echo/hi?jsconfig=${jsconfig}`).expect(200);
@@ -282,11 +290,48 @@ describe('ServiceStack 4.5 binder (as a real 4.5.14 host answered)', () => {
       ).expect(200);
       expect(short.body.SelectedOptions.StartDate).to.equal('2025-01-01');
     });
-    it('it does not change a JSONP answer, nor an error raised before the service', async () => {
+    // The 4.5.14 host's first JSONP answer ignored it too, but left the settings in force on the thread that wrote it:
+    // later answers there, with no jsconfig, came out camelCase (a deliberate deviation: nothing carries over here).
+    it('it does not change a JSONP answer, nor a later answer, nor an error raised before the service', async () => {
       const jsonp = await request(t.app).get('/v1/echo/hi?jsconfig=EmitCamelCaseNames:true&callback=cb').expect(200);
       expect(jsonp.text).to.equal(`cb({"Message":"hi","CompanyName":"${TEST_COMPANY_NAME}","ResponseStatus":{}})`);
+      for (const path of ['/v1/echo/hi?callback=cb', '/v1/echo/hi']) {
+        const later = await request(t.app).get(path).expect(200);
+        expect(later.text).to.contain('"CompanyName"');
+      }
       const error = await request(t.app).get(`${FLAT}?CompanyId=x&jsconfig=EmitCamelCaseNames:true`).expect(400);
       expect(error.body.ResponseStatus.ErrorCode).to.equal('SerializationException');
+    });
+    // The 4.5.14 host, run for issue 38: JSV and CSV's JSV cells take the names and the Unix date forms (its ISO 8601
+    // forms are JSV's own date form already); CSV's header row keeps the DTO's names.
+    const JAN = 'UseCustomDateRange=true&StartDate=2025-01-01&EndDate=2025-01-31';
+    for (const [jsconfig, expected] of [
+      ['eccn&jsconfig=dh:ut', '{url:'],
+      ['eccn&jsconfig=dh:ut', 'selectedOptions:{reportType:ProfitAndLoss,'],
+      ['eccn&jsconfig=dh:ut', 'startDate:1735689600,endDate:1738281600'],
+      ['DateHandler:UnixTimeMs', 'StartDate:1735689600000,EndDate:1738281600000'],
+      ['DateHandler:ISO8601', 'StartDate:2025-01-01,EndDate:2025-01-31'],
+      ['dh:iso8601do', 'StartDate:2025-01-01,EndDate:2025-01-31'],
+      ['elun', 'selected_options:{report_type:ProfitAndLoss,date_frequency:Monthly,use_account_mapping:False,'],
+    ] as const) {
+      it(`JSV with jsconfig=${jsconfig} holds ${expected}`, async () => {
+        const res = await flat(`${JAN}&format=jsv&jsconfig=${jsconfig}`).expect(200);
+        expect(res.text).to.contain(expected);
+      });
+    }
+    it('CSV: the cells take the names and Unix dates, the header row keeps the DTO names', async () => {
+      const res = await flat(`${JAN}&format=csv&jsconfig=EmitCamelCaseNames:true&jsconfig=DateHandler:UnixTime`).expect(
+        200,
+      );
+      const [header, row] = res.text.split('\r\n');
+      expect(header).to.equal('Url,SelectedOptions,ReportModel');
+      expect(row).to.contain(',"{reportType:ProfitAndLoss,dateFrequency:Monthly,useAccountMapping:False,');
+      expect(row).to.contain('startDate:1735689600,endDate:1738281600');
+      expect(row).to.contain('","{reportHeader:');
+      const snake = await flat(`${JAN}&format=csv&jsconfig=elun`).expect(200);
+      expect(snake.text)
+        .to.contain('"{report_type:ProfitAndLoss,')
+        .and.contain('start_date:2025-01-01,end_date:2025-01-31');
     });
     it('it does not change XML', async () => {
       const res = await request(t.app).get('/v1/echo/hi.xml?jsconfig=EmitCamelCaseNames:true').expect(200);
