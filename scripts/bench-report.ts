@@ -9,6 +9,7 @@
  *   --hledger          also time hledger on a journal of the full size (slow; hledger keeps everything in memory)
  *   --hledger-entries  size of the hledger anchor journal (default 100,000)
  *   --rebuild          import the cached ledgers again
+ *   --rounds N         rounds of issue 34's goal 2 section (default 3; bench/report-pipeline.ts)
  *   --connections N    connections of the throughput runs (default 50); --duration S seconds each (default 5)
  *   --pg-entries N     entries of the PostgreSQL throughput ledger (default 200,000); SKIP_POSTGRES=1 leaves it out
  *   --pg-url URL       with --store postgres: a database already holding this ledger (same --entries and --seed), kept
@@ -33,7 +34,9 @@
  *   - report requests/s at 50 connections against the same store's raw query rate (sumPnlByAccountMonth called by 50
  *     concurrent callers inside the server process, no HTTP) as the anchor: DuckDB (this ledger) and PostgreSQL;
  *   - anchor (a): an in-process scan over typed arrays holding the same lines (the physical limit of the computation);
- *   - anchor (b): hledger incomestatement over a journal of the first 100k entries of the same ledger (same range).
+ *   - anchor (b): hledger incomestatement over a journal of the first 100k entries of the same ledger (same range);
+ *   - issue 34's goal 2, per store of the run: the production process (`node dist/src/start.js`) over the same ledger,
+ *     report req/s at 50 connections against its echo req/s, and the report's HTTP p50 against its stated BuildTime.
  * The scan's sums are cross-checked against the report's figures, so the anchor provably computes the same thing.
  */
 import autocannon from 'autocannon';
@@ -44,6 +47,7 @@ import { cpus, freemem, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
+import { PRODUCTION_NODE_ARGS } from './lib/production-start.ts';
 import { createApp } from '../src/app.ts';
 import { createApiKey } from '../src/auth/api-keys.ts';
 import { listen, warmUp } from '../src/server.ts';
@@ -54,6 +58,13 @@ import { hledgerQuery, hledgerVersion, runHledger, writeHledgerJournal } from '.
 import { randomLedgerEntries, randomLedgerReference, type RandomLedgerOptions } from './lib/random-ledger.ts';
 import { cachedDuckDbLedger, cachedPostgresLedger } from './bench/cached-ledger.ts';
 import { importSection } from './bench/import-bench.ts';
+import {
+  measurePipeline,
+  pipelineTable,
+  pipelineVerdicts,
+  type PipelineFigures,
+  type PipelineTarget,
+} from './bench/report-pipeline.ts';
 import { manyCompaniesSection } from './bench/many-companies.ts';
 import {
   ensurePropagationCompany,
@@ -403,6 +414,7 @@ function ensureJournal(size: number): string {
 const connections = Number(args.get('connections') ?? 50);
 const duration = Number(args.get('duration') ?? 5);
 const pgEntries = Number(args.get('pg-entries') ?? 200_000);
+const pipelineOptions = { connections, duration, rounds: Number(args.get('rounds') ?? 3), requests: 200 };
 /** The scenarios of the throughput runs: the whole year and the clipped quarter. */
 const LOAD_SCENARIOS = [SCENARIOS[0]!, SCENARIOS[4]!];
 
@@ -541,6 +553,46 @@ async function throughputRows(label: string, url: string, ready: ServerReady): P
   return rows;
 }
 
+// ---------------------------------------------------------------- issue 34, goal 2: the production process
+/** The production process over a store of this run, with the key the benchmark's server made in it. */
+function pipelineTarget(spec: StoreSpec, size: number): PipelineTarget {
+  return {
+    label: `${spec.kind} ${fmtInt(size)}`,
+    store: spec.kind === 'duckdb' ? { kind: 'duckdb', dataDir: dirname(spec.path) } : spec,
+    apiKey,
+    reports: LOAD_SCENARIOS.map((s) => ({ name: s.name, path: reportUrl('', s) })),
+  };
+}
+
+/** Goal 2's table, its verdicts, and the production process's report req/s against the store's raw query rate. */
+function pipelineSummary(figures: PipelineFigures[], loadRows: string[][]): void {
+  if (figures.length === 0) return;
+  log('');
+  log(
+    `Issue 34 goal 2, the production process (node ${PRODUCTION_NODE_ARGS.join(' ')}, access log at info to a ` +
+      'drained pipe):',
+  );
+  log(
+    `report and echo (GET /v1/echo/hello) at ${connections} connections against the same process, ` +
+      `${pipelineOptions.rounds} rounds of ${duration} s in rotated order (medians);`,
+  );
+  log(
+    `HTTP p50 of ${pipelineOptions.requests} sequential requests against the BuildTime p50 their answers state ` +
+      '(integer ms), and the echo p50 alike.',
+  );
+  log(table(pipelineTable(figures)));
+  for (const line of pipelineVerdicts(figures)) log(line);
+  for (const f of figures)
+    for (const r of f.reports) {
+      const raw = loadRows.find((row) => row[0] === f.label && row[1] === r.name)?.[6];
+      if (raw)
+        log(
+          `  ${f.label}, ${r.name}: report ${fmtInt(r.load.rps)} req/s / raw query rate ${raw}/s = ` +
+            `${fmtRatio(r.load.rps / Number(raw.replace(/\D/g, '')))}`,
+        );
+    }
+}
+
 // ---------------------------------------------------------------- main
 /** The import section (scripts/bench/import-bench.ts). */
 async function importReport(): Promise<void> {
@@ -619,6 +671,7 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
     ['store', 'scenario', 'report req/s', 'p50 ms', 'p99 ms', 'errors', 'raw query/s', 'report / raw'],
   ];
   let propagationMs: number[] = [];
+  const pipeline: PipelineFigures[] = [];
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
     if (main.spec.kind === 'postgres') await ensurePropagationCompany(main.spec.url);
@@ -662,6 +715,8 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
     loadRows.push(...(await throughputRows(`${main.spec.kind} ${fmtInt(size)}`, url, server.ready)));
     if (main.spec.kind === 'postgres')
       propagationMs = await measurePropagation(main.spec.url, () => propagationFigures(url));
+    await server.stop(); // the production process takes the store (a DuckDB file is one process's)
+    pipeline.push(await measurePipeline(pipelineTarget(main.spec, size), pipelineOptions));
   } finally {
     await server?.stop();
     await main.stop();
@@ -693,6 +748,7 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
     } finally {
       await duckServer.stop();
     }
+    pipeline.push(await measurePipeline(pipelineTarget(duck.spec, size), pipelineOptions));
   }
   if (storeKind === 'duckdb' && process.env.SKIP_POSTGRES !== '1') {
     const pg = await cachedPostgresLedger(ledgerOf(pgEntries), { rebuild });
@@ -749,6 +805,7 @@ async function reportSection(size: number): Promise<InstanceFigures | undefined>
   log(
     '             callers inside the server process (no HTTP, no report build), measured before it serves: the anchor.',
   );
+  pipelineSummary(pipeline, loadRows);
   if (!duckdbReady || !server) return undefined;
   log('');
   log(
