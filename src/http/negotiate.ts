@@ -75,7 +75,7 @@ function mediaTypeOf(value: string): string {
  * ServiceStack 4.5.14's GetResponseContentType: Accept's entries are matched against the preferred formats (JSON,
  * HTML, XML, JSV: `preferred` entries) in the candidates' order, not Accept's, q-values ignored; a request body's own
  * type among them wins at once. Failing those, `*\/*` gives the request body's type, else the default (JSON); only
- * then are the other formats (CSV, XLSX) matched, in Accept's order. So `text/csv, *\/*;q=0.1` is JSON.
+ * then are the other formats (CSV, XLSX) matched by prefix, in Accept's order. So `text/csv, *\/*;q=0.1` is JSON.
  */
 function fromAccept(
   accept: string | undefined,
@@ -111,7 +111,9 @@ function fromAccept(
         ? candidates.find((candidate) => candidate.mediaType === bodyType)
         : undefined) ?? candidates[0]
     );
-  for (const entry of entries) {
+  // Matched as .NET Framework listed Accept (ParseMultivalueHeader): only the one space after a comma is skipped, so
+  // `a,  text/csv` does not name CSV.
+  for (const entry of accept.split(',').map((value, i) => (i > 0 && value.startsWith(' ') ? value.slice(1) : value))) {
     const lower = entry.toLowerCase();
     const other = candidates.find((candidate) => !candidate.preferred && lower.startsWith(candidate.mediaType));
     if (other) return other;

@@ -155,37 +155,98 @@ describe('ServiceStack 4.5 formats (as a real 4.5.14 host answered)', () => {
   });
 
   describe('Accept preference, as the host chose', () => {
-    const cases: [string, string][] = [
-      ['*/*', 'application/json; charset=utf-8'],
-      ['application/json, text/html', 'application/json; charset=utf-8'],
-      ['text/csv, application/json', 'application/json; charset=utf-8'],
-      ['application/xml, text/html', 'text/html'],
-      ['application/jsv;q=0.5, application/xml', 'application/xml'],
+    const JSON_TYPE = 'application/json; charset=utf-8';
+    // [Accept, request Content-Type or '', the type answered]: every one the 4.5.14 host's answer (issue 38 ran it
+    // again beside this service). Its GetResponseContentType: a preferred type (JSON, HTML, XML, JSV) named anywhere
+    // wins, in that order whatever Accept's order and q-values, the request body's own type first; then */* gives the
+    // body's type, else JSON; then CSV by prefix, in Accept's order; else JSON.
+    const cases: [string, string, string][] = [
+      ['*/*', '', JSON_TYPE],
+      ['application/json, text/html', '', JSON_TYPE],
+      ['text/csv, application/json', '', JSON_TYPE],
+      ['application/xml, text/html', '', 'text/html'],
+      ['application/jsv;q=0.5, application/xml', '', 'application/xml'],
+      ['application/json;q=0.1, application/xml;q=1', '', JSON_TYPE],
+      ['application/xml, application/json', '', JSON_TYPE],
+      ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', '', 'text/html'],
+      ['text/html, */*', '', 'text/html'],
+      ['APPLICATION/XML', '', 'application/xml'],
       // Issue 38: CSV listed with */*, in any order and with any q-values, was JSON on the host.
-      ['text/csv, */*;q=0.1', 'application/json; charset=utf-8'],
-      ['*/*;q=0.1, text/csv', 'application/json; charset=utf-8'],
-      ['text/csv;q=1.0, */*;q=0.01', 'application/json; charset=utf-8'],
-      ['*/*, text/csv;q=0.9', 'application/json; charset=utf-8'],
-      // 4.5.14's GetResponseContentType: a preferred type (JSON, HTML, XML, JSV) beats */* and CSV in any order.
-      ['text/csv, */*;q=0.1, application/xml;q=0.2', 'application/xml'],
-      ['*/*, application/jsv;q=0.1', 'application/jsv'],
-      ['text/csv, application/xml', 'application/xml'],
-      ['application/x-unknown, text/csv', 'text/csv'],
-      ['application/x-unknown', 'application/json; charset=utf-8'],
+      ['text/csv, */*;q=0.1', '', JSON_TYPE],
+      ['*/*;q=0.1, text/csv', '', JSON_TYPE],
+      ['text/csv;q=1.0, */*;q=0.01', '', JSON_TYPE],
+      ['*/*, text/csv;q=0.9', '', JSON_TYPE],
+      ['text/csv, */*', '', JSON_TYPE],
+      ['text/csv;q=0.9, */*;q=1', '', JSON_TYPE],
+      ['TEXT/CSV, */*', '', JSON_TYPE],
+      ['text/csv;charset=utf-8, */*', '', JSON_TYPE],
+      ['text/csv,*/*;q=0.1', '', JSON_TYPE],
+      ['*/*;q=0', '', JSON_TYPE],
+      ['text/csv, */*;q=0.1, application/xml;q=0.2', '', 'application/xml'],
+      ['application/xml;q=0, */*', '', 'application/xml'],
+      ['*/*, application/jsv;q=0.1', '', 'application/jsv'],
+      ['application/jsv, text/csv', '', 'application/jsv'],
+      ['text/csv, application/xml', '', 'application/xml'],
+      ['text/csv', '', 'text/csv'],
+      ['Text/Csv', '', 'text/csv'],
+      ['text/csv, text/*', '', 'text/csv'],
+      ['text/csv, text/plain', '', 'text/csv'],
+      ['application/x-unknown,text/csv', '', 'text/csv'],
+      // .NET Framework skipped the one space after a comma when it listed Accept (ParseMultivalueHeader), so this is
+      // CSV there; the Mono host kept the space (` text/csv` matched nothing) and answered JSON. Two spaces: JSON on
+      // both.
+      ['application/x-unknown, text/csv', '', 'text/csv'],
+      ['application/x-unknown,  text/csv', '', JSON_TYPE],
+      ['application/x-unknown', '', JSON_TYPE],
+      ['image/png', '', JSON_TYPE],
+      ['text/*', '', JSON_TYPE],
+      ['application/*', '', JSON_TYPE],
+      ['text/jsv', '', JSON_TYPE],
+      ['text/plain, */*', '', JSON_TYPE],
+      // The request's own Content-Type (4.5.14 read it on a GET too).
+      ['text/csv, */*', 'application/xml', 'application/xml'],
+      ['*/*', 'application/jsv', 'application/jsv'],
+      ['*/*', 'text/csv', 'text/csv'],
+      ['text/csv, */*', 'application/x-www-form-urlencoded', JSON_TYPE],
+      ['application/json, application/xml', 'application/xml', 'application/xml'],
+      ['text/html, application/xml', 'application/xml', 'application/xml'],
+      ['text/csv', 'application/xml', 'text/csv'],
+      ['application/x-unknown', 'application/xml', JSON_TYPE],
     ];
-    for (const [accept, type] of cases) {
-      it(`Accept: ${accept} → ${type}`, async () => {
-        const res = await request(t.app).get('/v1/echo/hi').set('Accept', accept).expect(200);
+    for (const [accept, contentType, type] of cases) {
+      it(`Accept: ${accept}${contentType && ` (Content-Type ${contentType})`} → ${type}`, async () => {
+        const req = request(t.app).get('/v1/echo/hi').set('Accept', accept);
+        const res = await (contentType ? req.set('Content-Type', contentType) : req).expect(200);
         expect(res.headers['content-type']).to.match(new RegExp(`^${type.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
       });
     }
-    it('*/* answers the type of the request body when it is a format (4.5.14: the request Content-Type)', async () => {
+    it('deviation: Accept text/plain, or */* and a text/plain body, is skipped (the next format or JSON)', async () => {
+      // The 4.5.14 host answered each with a 500 and an HTML snapshot page holding no data.
+      for (const [accept, contentType, type] of [
+        ['text/plain', '', JSON_TYPE],
+        ['text/plain, text/csv', '', 'text/csv'],
+        ['*/*', 'text/plain', JSON_TYPE],
+      ] as const) {
+        const req = request(t.app).get('/v1/echo/hi').set('Accept', accept);
+        const res = await (contentType ? req.set('Content-Type', contentType) : req).expect(200);
+        expect(res.headers['content-type']).to.equal(type);
+        expect(res.text).to.contain('hi');
+      }
+    });
+    it('deviation: an empty Accept header is no Accept header (the host: 200, no body, no Content-Type)', async () => {
+      const res = await request(t.app).get('/v1/echo/hi').set('Accept', '').expect(200);
+      expect(res.headers['content-type']).to.equal(JSON_TYPE);
+      expect(res.body.Message).to.equal('hi');
+    });
+    it("deviation: */* answers the body's format with that format's Content-Type, not the request's", async () => {
+      // The host copied the request's header: `application/xml; charset=utf-16` on a UTF-8 body.
       const res = await request(t.app)
         .get('/v1/echo/hi')
-        .set('Accept', 'text/csv, */*')
-        .set('Content-Type', 'application/xml')
+        .set('Accept', '*/*')
+        .set('Content-Type', 'application/xml; charset=utf-16')
         .expect(200);
-      expect(res.headers['content-type']).to.match(/^application\/xml/);
+      expect(res.headers['content-type']).to.equal('application/xml');
+      expect(res.text).to.match(/^<\?xml version="1.0" encoding="utf-8"\?>/);
     });
     it('/json/reply ignores Accept; ?format= beats it', async () => {
       const json = await request(t.app)
