@@ -1,10 +1,10 @@
 /**
  * The composition root of the HTTP service: one Express app. Every request passes the edge (its log line and
  * metrics, helmet's headers, the response writer, limits, and the lookup of its contract operation, which rewrites
- * the URL to the operation's canonical path); each contract operation is a route registered from its operation record
+ * the URL to the operation's canonical path), then the steps of that operation, listed here and put in order once
  * (authentication, body, the legacy binder, the request validator compiled from the contract, the operation's
- * service); then health, metrics, static pages, SOAP, native types, metadata pages, the legacy 404 and the error
- * writer; all of it mounted under BASE_PATH when one is set.
+ * service); a request outside the contract goes on to health, metrics, static pages, SOAP, native types, metadata
+ * pages, the legacy 404 and the error writer; all of it mounted under BASE_PATH when one is set.
  */
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
@@ -30,6 +30,7 @@ import { callbackLimit, resolveOperation } from './http/resolve-operation.ts';
 import { SECURITY_HEADER_OPTIONS } from './http/security-headers.ts';
 import { createResponseWriter } from './http/response-writer.ts';
 import { REPORT_ASSETS, staticPages } from './http/static-pages.ts';
+import { inOrder } from './http/steps.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { health, ready } from './ops/health.ts';
 import { requestLog } from './ops/request-log.ts';
@@ -55,8 +56,6 @@ export interface AppDependencies {
    */
   referenceRequestValidation?: boolean;
 }
-
-type RouteMethod = 'get' | 'post' | 'put' | 'delete' | 'patch';
 
 export async function createApp({
   config: given,
@@ -92,20 +91,8 @@ export async function createApp({
   app.set('trust proxy', config.trustProxy ?? false);
   useLinkSettings(app, { publicBaseUrl: config.publicBaseUrl, basePath: config.basePath ?? '' });
 
-  // Every request, in order: its log line and metrics, safe headers, the response writer, limits, then its operation.
-  app.use(
-    requestLog(logger),
-    metrics.middleware,
-    helmet(SECURITY_HEADER_OPTIONS),
-    writer.install,
-    maxUrlLength(config.maxUrlLength),
-    requestTimeout(config.requestTimeoutMs, writer.errorHandler),
-    methodOverride(),
-    resolveOperation(operations.all, formats),
-  );
-
-  // Each operation's route: authentication, its body (if it takes one), the legacy binder, the OpenAPI validator, its
-  // service.
+  // Each operation's steps (resolved once, by resolveOperation, which also rewrote the URL to the operation's path):
+  // authentication, its body (if it takes one), the legacy binder, the OpenAPI validator, its service.
   const authentication = authenticate({
     store,
     mode: config.auth,
@@ -123,9 +110,6 @@ export async function createApp({
       : [];
   const routeOf = (op: OperationRecord): RequestHandler[] => {
     const service = services.get(op.operationId)!;
-    // The URL was matched to its operation once, by resolveOperation; this route serves that operation only.
-    const resolvedHere: RequestHandler = (_req, res, next) =>
-      next(contextOf(res).operation === op ? undefined : 'route');
     const runService: RequestHandler = async (req, res, next) => {
       const context = boundContext(res);
       if (!context) return next(new Error(`${op.operationId}: no request DTO was bound`));
@@ -153,7 +137,6 @@ export async function createApp({
       await writer.send(req, res, result);
     };
     return [
-      resolvedHere,
       callbackLimit(),
       authentication,
       ...(op.binding.body ? [readBody] : []),
@@ -163,7 +146,29 @@ export async function createApp({
       runService,
     ];
   };
-  for (const op of operations.all) app[op.method.toLowerCase() as RouteMethod](op.expressPath, ...routeOf(op));
+  // A contract operation's steps run as one precompiled list, chosen by the operation the request resolved to.
+  const operationSteps = new Map(operations.all.map((op) => [op, inOrder(routeOf(op))]));
+  const runOperation: RequestHandler = (req, res, next) => {
+    const op = contextOf(res).operation;
+    if (!op) return next();
+    return operationSteps.get(op)!(req, res, next);
+  };
+
+  // Every request, in order: its log line and metrics, safe headers, the response writer, limits, its operation (one
+  // layer of Express's router for all of them); a request outside the contract goes on to the routes below.
+  app.use(
+    inOrder([
+      requestLog(logger),
+      metrics.middleware,
+      helmet(SECURITY_HEADER_OPTIONS),
+      writer.install,
+      maxUrlLength(config.maxUrlLength),
+      requestTimeout(config.requestTimeoutMs, writer.errorHandler),
+      methodOverride(),
+      resolveOperation(operations.all, formats),
+      runOperation,
+    ]),
+  );
 
   app.get('/health', health);
   app.get('/ready', ready(store));

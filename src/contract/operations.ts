@@ -31,8 +31,6 @@ export interface OperationRecord {
   method: string;
   /** The path as written in openapi/, e.g. `/v1/echo/{Message}`. */
   template: string;
-  /** The template in Express syntax, `/v1/echo/:Message`. */
-  expressPath: string;
   segments: readonly RouteSegment[];
   /** True for ServiceStack's pre-defined `/{format}/reply/{Op}` routes. */
   predefined: boolean;
@@ -93,8 +91,6 @@ export function readOperations(contract: OpenApiContract): OperationTable {
         operationId: operation.operationId,
         method: method.toUpperCase(),
         template,
-        // path-to-regexp reserves `[ ] ( ) ? + ! *`: a batch route's `[]` is escaped.
-        expressPath: template.replace(/[[\]()?+!*]/g, '\\$&').replace(/\{(\w+)\}/g, ':$1'),
         segments: parseTemplate(template),
         predefined: /^\/json\/reply\//i.test(template),
         requestDto,
