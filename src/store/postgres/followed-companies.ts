@@ -34,6 +34,9 @@ export interface CompanyState {
   tagSets: TagSetRows;
   /** Undefined when some daily sum is beyond 2^53 cents: reports of the company are answered by SQL. */
   balances: CompanyBalances | undefined;
+  /** What the budget charges for the catalog and for the tag sets, measured once, when they were read. */
+  catalogBytes: number;
+  tagSetsBytes: number;
 }
 
 /** How soon a standby (DATABASE_READ_URL) that has not replayed a change heard of is read again. */
@@ -50,24 +53,29 @@ async function readState(
   const s = session(client);
   const catalog = await readCatalog(s, companyId);
   if (!catalog) return undefined;
+  const tagSets = await readTagSets(s, companyId);
   return {
     seq,
     version: 0,
     catalog: deepFreeze(catalog),
-    tagSets: deepFreeze(await readTagSets(s, companyId)),
+    tagSets: deepFreeze(tagSets),
     balances: await readCompanyBalances(client, companyId, times),
+    catalogBytes: objectBytes(catalog),
+    tagSetsBytes: objectBytes(tagSets),
   };
 }
 
 /** What the budget charges for a company's state. */
 const stateBytes = (state: CompanyState): number =>
-  (state.balances?.estimatedBytes() ?? 0) + objectBytes(state.catalog) + objectBytes(state.tagSets);
+  (state.balances?.estimatedBytes() ?? 0) + state.catalogBytes + state.tagSetsBytes;
 
 /** What one catch-up read for a followed company, all in the snapshot of change `seq`. */
 interface Update {
   state: CompanyState;
   catalog: CompanyCatalog | undefined;
   tagSets: TagSetRows;
+  catalogBytes: number;
+  tagSetsBytes: number;
   /** A full re-read (the change log no longer holds the deltas it missed), or the deltas to add. */
   rebuilt?: CompanyBalances | undefined;
   deltas?: PackedDeltas;
@@ -212,10 +220,13 @@ export class FollowedCompanies {
       for (const state of touched) {
         const companyId = state.catalog.company.id;
         const catalog = await readCatalog(s, companyId);
+        const tagSets = await readTagSets(s, companyId);
         const update: Update = {
           state,
           catalog: catalog && deepFreeze(catalog),
-          tagSets: deepFreeze(await readTagSets(s, companyId)),
+          tagSets: deepFreeze(tagSets),
+          catalogBytes: objectBytes(catalog),
+          tagSetsBytes: objectBytes(tagSets),
         };
         if (!incremental.has(companyId)) update.rebuilt = await readCompanyBalances(client, companyId);
         else update.deltas = deltas.get(companyId) ?? [];
@@ -231,7 +242,7 @@ export class FollowedCompanies {
    * (its index a clone sharing the months the change left alone), so a report holding the old one reads it unchanged.
    */
   private apply(seq: number, followed: CompanyState[], updates: Update[]): void {
-    for (const { state, catalog, tagSets, rebuilt, deltas } of updates) {
+    for (const { state, catalog, tagSets, rebuilt, deltas, catalogBytes, tagSetsBytes } of updates) {
       const companyId = state.catalog.company.id;
       if (this.states.get(companyId) !== state) continue; // replaced meanwhile by a newer build
       if (!catalog) {
@@ -240,7 +251,8 @@ export class FollowedCompanies {
         continue;
       }
       const balances = deltas ? addDeltas(state.balances?.clone(), deltas, state.seq) : rebuilt;
-      const next: CompanyState = { seq, version: state.version + 1, catalog, tagSets, balances };
+      const version = state.version + 1;
+      const next: CompanyState = { seq, version, catalog, tagSets, balances, catalogBytes, tagSetsBytes };
       this.states.set(companyId, next);
       this.budget.resize(companyId, stateBytes(next));
     }
