@@ -32,8 +32,9 @@ export async function recordChange(s: SqlSession, change: LoadChange): Promise<v
       )
     )[0]?.large === true;
   const [row] = await s.query(
-    'INSERT INTO ledger_changes (company_ids, deltas_pruned) VALUES ($1, $2) RETURNING CAST(seq AS VARCHAR) AS seq',
-    [change.companyIds, large],
+    'INSERT INTO ledger_changes (company_ids, deltas_pruned, catalogs_changed) VALUES ($1, $2, $3) ' +
+      'RETURNING CAST(seq AS VARCHAR) AS seq',
+    [change.companyIds, large, change.catalogsChanged],
   );
   const seq = int(row!.seq);
   if (change.hasDelta && !large) {
@@ -83,16 +84,20 @@ export interface LoggedChange {
   companyIds: number[];
   /** Logged without its deltas (a large load): a follower behind it re-reads the companies. */
   pruned: boolean;
+  /** The load wrote reference rows: a follower re-reads the companies' catalogs. */
+  catalogsChanged: boolean;
 }
 
 export async function changesSince(s: SqlSession, seq: number): Promise<LoggedChange[]> {
   const rows = await s.query(
-    'SELECT CAST(seq AS VARCHAR) AS seq, company_ids, deltas_pruned FROM ledger_changes WHERE seq > $1 ORDER BY seq',
+    'SELECT CAST(seq AS VARCHAR) AS seq, company_ids, deltas_pruned, catalogs_changed FROM ledger_changes ' +
+      'WHERE seq > $1 ORDER BY seq',
     [seq],
   );
   return rows.map((r) => ({
     seq: int(r.seq),
     companyIds: (r.company_ids as unknown[]).map(int),
     pruned: r.deltas_pruned === true,
+    catalogsChanged: r.catalogs_changed !== false,
   }));
 }

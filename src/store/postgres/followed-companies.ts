@@ -16,6 +16,7 @@ import { deepFreeze } from '../memory/deep-freeze.ts';
 import { IndexBudget, objectBytes, type BuildTimes } from '../memory/index-budget.ts';
 import type { IndexStats } from '../ledger/lifecycle.ts';
 import { readCatalog } from '../sql/catalog-sql.ts';
+import type { SqlSession } from '../sql/session.ts';
 import { changesSince, lastChange, prunedThrough } from './change-log-sql.ts';
 import type { CompanyCatalog } from '../../domain/ledger.ts';
 import { addPackedMonth, MONTH_INDEX_OF_DAY, PACKED_DAYS, readCompanyBalances } from './packed-balances.ts';
@@ -51,18 +52,27 @@ async function readState(
   times: BuildTimes,
 ): Promise<CompanyState | undefined> {
   const s = session(client);
-  const catalog = await readCatalog(s, companyId);
+  const { catalog, catalogBytes } = await measuredCatalog(s, companyId);
   if (!catalog) return undefined;
   const tagSets = await readTagSets(s, companyId);
   return {
     seq,
     version: 0,
-    catalog: deepFreeze(catalog),
+    catalog,
+    catalogBytes,
     tagSets: deepFreeze(tagSets),
-    balances: await readCompanyBalances(client, companyId, times),
-    catalogBytes: objectBytes(catalog),
     tagSetsBytes: objectBytes(tagSets),
+    balances: await readCompanyBalances(client, companyId, times),
   };
+}
+
+/** The company's catalog (undefined: no such company), frozen, with what the budget charges for it. */
+async function measuredCatalog(
+  s: SqlSession,
+  companyId: number,
+): Promise<{ catalog: CompanyCatalog | undefined; catalogBytes: number }> {
+  const catalog = await readCatalog(s, companyId);
+  return { catalog: catalog && deepFreeze(catalog), catalogBytes: objectBytes(catalog) };
 }
 
 /** What the budget charges for a company's state. */
@@ -196,12 +206,15 @@ export class FollowedCompanies {
       const pruned = await prunedThrough(s);
       const touched: CompanyState[] = [];
       const incremental = new Set<number>();
+      const sameCatalog = new Set<number>();
       for (const state of followed) {
         const companyId = state.catalog.company.id;
         const missed = changes.filter((c) => c.seq > state.seq && c.companyIds.includes(companyId));
         if (state.seq >= pruned && missed.length === 0) continue;
         touched.push(state);
-        if (state.seq >= pruned && !missed.some((c) => c.pruned)) incremental.add(companyId);
+        if (state.seq < pruned) continue;
+        if (!missed.some((c) => c.pruned)) incremental.add(companyId);
+        if (!missed.some((c) => c.catalogsChanged)) sameCatalog.add(companyId);
       }
       const deltas =
         incremental.size === 0
@@ -219,13 +232,13 @@ export class FollowedCompanies {
       const updates: Update[] = [];
       for (const state of touched) {
         const companyId = state.catalog.company.id;
-        const catalog = await readCatalog(s, companyId);
+        const { catalog, catalogBytes } = sameCatalog.has(companyId) ? state : await measuredCatalog(s, companyId);
         const tagSets = await readTagSets(s, companyId);
         const update: Update = {
           state,
-          catalog: catalog && deepFreeze(catalog),
+          catalog,
+          catalogBytes,
           tagSets: deepFreeze(tagSets),
-          catalogBytes: objectBytes(catalog),
           tagSetsBytes: objectBytes(tagSets),
         };
         if (!incremental.has(companyId)) update.rebuilt = await readCompanyBalances(client, companyId);

@@ -202,6 +202,8 @@ async function checkAccountMonths(s: SqlSession, batch: NormalizedBatch): Promis
 export interface LoadChange {
   /** Companies whose catalog, tag sets or figures the load may have changed. */
   companyIds: number[];
+  /** False when the load wrote no reference row: the companies' catalogs are as they were. */
+  catalogsChanged: boolean;
   /** True when the temp table load_delta holds the load's net change to the pre-aggregates (it had entries). */
   hasDelta: boolean;
 }
@@ -240,8 +242,10 @@ export async function writeBatchReferences(
   const normalized = validateBatch(batch, stored);
   await writeReferences(s, normalized);
   for (const id of await optionCompanyIds(s, normalized)) companies.add(id);
+  const { entries: _, ...references } = normalized;
+  const catalogsChanged = Object.values(references).some((rows) => rows.length > 0);
   const changed = async (hasDelta: boolean) =>
-    recordChange?.(s, { companyIds: [...companies].sort((a, b) => a - b), hasDelta });
+    recordChange?.(s, { companyIds: [...companies].sort((a, b) => a - b), catalogsChanged, hasDelta });
   return { normalized, changed };
 }
 

@@ -100,6 +100,9 @@ export function schemaStatements(dialect: Dialect): string[] {
       `CREATE TABLE IF NOT EXISTS ledger_changes (
         seq BIGSERIAL PRIMARY KEY, company_ids INTEGER[] NOT NULL, deltas_pruned BOOLEAN NOT NULL DEFAULT false,
         committed_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
+      // Whether the load wrote reference rows (else a follower keeps the catalogs it has); a change logged by a store
+      // made before, or by an instance of before, counts as one that did.
+      'ALTER TABLE ledger_changes ADD COLUMN IF NOT EXISTS catalogs_changed BOOLEAN NOT NULL DEFAULT true',
       `CREATE TABLE IF NOT EXISTS ledger_deltas (
         seq BIGINT NOT NULL, company_id INTEGER NOT NULL, day DATE NOT NULL, location_id INTEGER NOT NULL,
         account_id INTEGER NOT NULL, tag_set_id INTEGER NOT NULL, cents BIGINT NOT NULL)`,

@@ -196,6 +196,23 @@ async function eventually(check: () => Promise<void>, ms = PROPAGATION_MS): Prom
       });
     });
 
+    it("a load of entries alone keeps a follower's catalog (not read again); reference rows renew it", async () => {
+      const [a, b] = (await instances(2)) as [PostgresLedgerStore, PostgresLedgerStore];
+      await a.load(upTo(200));
+      expect(await b.sumPnlByAccountMonth(YEAR)).to.deep.equal(expectedTotals(upTo(200), YEAR)); // b follows
+      const followed = await b.getCatalog(RANDOM_COMPANY);
+      await a.load({ entries: entries.slice(200, 400) });
+      const caughtUp = expectedTotals(upTo(400), YEAR);
+      await eventually(async () => void expect(await b.sumPnlByAccountMonth(YEAR)).to.deep.equal(caughtUp));
+      expect(await b.getCatalog(RANDOM_COMPANY)).to.equal(followed);
+      await a.load({ locations: [{ id: 79, companyId: RANDOM_COMPANY, name: 'Annex' }] });
+      await eventually(async () => {
+        const renewed = await b.getCatalog(RANDOM_COMPANY);
+        expect(renewed!.locations.map((l) => l.id)).to.include(79);
+        expect(renewed!.accounts).to.deep.equal(followed!.accounts);
+      });
+    });
+
     it('a reader on another instance sees each import entirely or not at all', async () => {
       const [a, b] = (await instances(2)) as [PostgresLedgerStore, PostgresLedgerStore];
       await a.load(upTo(900));
