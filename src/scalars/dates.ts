@@ -143,15 +143,13 @@ export const MAX_INSTANT_MS = 8.64e15;
  * Undefined when the text is not one, or names an instant no Date holds (`/Date(99999999999999999)/`).
  */
 export function parseLegacyInstant(text: string): number | undefined {
-  const ms = WCF_DATE.exec(text.trim())?.[1];
-  if (ms === undefined) return undefined;
-  const value = Number(ms);
-  return Math.abs(value) <= MAX_INSTANT_MS ? value : undefined;
+  return legacyDateParts(text)?.ms;
 }
 
 /** A `/Date(ms)/` string whose instant no Date holds: no writer could show it as a date. */
 export function isLegacyInstantOutOfRange(text: string): boolean {
-  return WCF_DATE.test(text.trim()) && parseLegacyInstant(text) === undefined;
+  const parts = legacyDateParts(text);
+  return parts !== undefined && parts.ms === undefined;
 }
 
 /**
@@ -159,10 +157,23 @@ export function isLegacyInstantOutOfRange(text: string): boolean {
  * offset Local.
  */
 export function legacyInstantKind(text: string): LegacyDateKind | undefined {
+  return legacyDateParts(text)?.kind;
+}
+
+/**
+ * A `/Date(ms[±hhmm])/` string read once: its instant (undefined beyond what a Date holds), its kind, and the offset
+ * it names in minutes (0 unless Local); undefined when it is no such string.
+ */
+function legacyDateParts(
+  text: string,
+): { ms: number | undefined; kind: LegacyDateKind; offsetMinutes: number } | undefined {
   const m = WCF_DATE.exec(text.trim());
   if (!m) return undefined;
-  if (!m[2]) return 'Utc';
-  return m[2] === '-' && m[3] === '00' && m[4] === '00' ? 'Unspecified' : 'Local';
+  const value = Number(m[1]);
+  const ms = Math.abs(value) <= MAX_INSTANT_MS ? value : undefined;
+  if (!m[2]) return { ms, kind: 'Utc', offsetMinutes: 0 };
+  if (m[2] === '-' && m[3] === '00' && m[4] === '00') return { ms, kind: 'Unspecified', offsetMinutes: 0 };
+  return { ms, kind: 'Local', offsetMinutes: (m[2] === '-' ? -1 : 1) * (Number(m[3]) * 60 + Number(m[4])) };
 }
 
 const KIND_SUFFIX: Record<LegacyDateKind, string> = { Utc: '', Local: '+0000', Unspecified: '-0000' };
@@ -192,11 +203,9 @@ export function toLegacyDate({ year, month, day, kind = 'Local', offsetMinutes }
  * it is no such string or names no representable time.
  */
 export function legacyWallClock(text: string): { wallClock: string; zone: string } | undefined {
-  const ms = parseLegacyInstant(text);
-  const m = WCF_DATE.exec(text.trim());
-  if (ms === undefined || !m) return undefined;
-  const kind = legacyInstantKind(text)!;
-  const offsetMinutes = kind === 'Local' ? (m[2] === '-' ? -1 : 1) * (Number(m[3]) * 60 + Number(m[4])) : 0;
+  const parts = legacyDateParts(text);
+  if (parts?.ms === undefined) return undefined;
+  const { ms, kind, offsetMinutes } = parts;
   const shown = new Date(ms + offsetMinutes * 60_000);
   if (Number.isNaN(shown.getTime())) return undefined;
   const zone =
