@@ -1,5 +1,10 @@
 /** A request's Content-Type, read once for every body reader (forms, documents, SOAP). */
 
+/** Form bodies: read as flat form fields (request-body.ts); answered in the default format (negotiate.ts). */
+export const URLENCODED_FORM = 'application/x-www-form-urlencoded';
+export const MULTIPART_FORM = 'multipart/form-data';
+export const FORM_MEDIA_TYPES: ReadonlySet<string> = new Set([URLENCODED_FORM, MULTIPART_FORM]);
+
 export interface ContentTypeInfo {
   /** Lower-cased media type without parameters; '' when the header is absent. */
   mediaType: string;

@@ -9,6 +9,7 @@ import type { Request } from 'express';
 import { Keywords, keywordValue } from '../contract/keywords.ts';
 import { successMediaTypes, type OperationRecord } from '../contract/operations.ts';
 import type { FormatEntry, FormatRegistry } from '../formats/registry.ts';
+import { FORM_MEDIA_TYPES } from './content-type.ts';
 import type { ResponseForm } from './request-context.ts';
 
 interface Candidates {
@@ -63,8 +64,6 @@ export function createNegotiator(registry: FormatRegistry): Negotiate {
     return wrapper && wrapper.entry.wraps!.format === chosen.format ? { entry: chosen, wrapper } : { entry: chosen };
   };
 }
-
-const FORM_MEDIA_TYPES: ReadonlySet<string> = new Set(['application/x-www-form-urlencoded', 'multipart/form-data']);
 
 /** A media type without its parameters, lower-cased (ServiceStack's ContentFormat.GetRealContentType). */
 function mediaTypeOf(value: string): string {

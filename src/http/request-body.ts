@@ -19,7 +19,7 @@
 import express, { type RequestHandler } from 'express';
 import { appError } from '../errors/app-error.ts';
 import type { FormatRegistry } from '../formats/registry.ts';
-import { parseContentType } from './content-type.ts';
+import { MULTIPART_FORM, parseContentType, URLENCODED_FORM } from './content-type.ts';
 import { discardRest } from './discard-rest.ts';
 import { MULTIPART_FIELD_LIMITS, readMultipartForm } from './multipart-form.ts';
 import { contextOf } from './request-context.ts';
@@ -53,14 +53,13 @@ export function readRequestBody({ limit, formats }: { limit: number; formats: Fo
       context.bodyFromForm = true;
       asJson();
     };
-    if (media === 'multipart/form-data') {
+    if (media === MULTIPART_FORM) {
       return void readMultipartForm(req, multipartLimits).then((fields) => {
         req.body = fields;
         asForm();
       }, next);
     }
-    if (media === 'application/x-www-form-urlencoded')
-      return form(req, res, (error?: unknown) => (error ? next(error) : asForm()));
+    if (media === URLENCODED_FORM) return form(req, res, (error?: unknown) => (error ? next(error) : asForm()));
     text(req, res, (error?: unknown) => {
       if (error) return next(error);
       const body = typeof req.body === 'string' ? req.body : '';
