@@ -34,7 +34,7 @@ function routeLabel(req: Request, res: Response, sources: MetricsSources): strin
   const route = (req as { route?: { path?: unknown } }).route;
   if (route && typeof route.path === 'string') return (req.baseUrl || '') + route.path;
   const path = req.path.toLowerCase();
-  return sources.mountedPaths?.find((mounted) => mounted === path) ?? 'unmatched';
+  return sources.mountedPaths?.includes(path) ? path : 'unmatched';
 }
 
 export interface Metrics {
