@@ -6,10 +6,10 @@
  * lists (Prism flags them, the server answers 200).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { OPENAPI_PATH } from '../../../src/contract/openapi-document.ts';
 import { DINE_IN } from '../../fixtures/worked-example.ts';
+import { freePort } from '../../../scripts/lib/free-port.ts';
 import { listenTestApp, type ListeningTestApp } from '../../support/listening.ts';
 import { NO_KEY_HEADER } from '../../support/test-app.ts';
 import { testToolBin } from '../../support/test-tools.ts';
@@ -186,14 +186,6 @@ const FALSE_POSITIVES: Call[] = [
   { name: 'format suffix on the report link', url: 'LINK.json' },
   { name: '?apikey= outside the report link', url: `${FLAT}?CompanyId=1&apikey=KEY`, anonymous: true },
 ];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function startPrism(upstream: string, port: number): Promise<{ child: ChildProcess; log: string[] }> {
   const log: string[] = [];
