@@ -2,6 +2,7 @@
  * Route templates as the host matches them (ServiceStack's RestPath rules): literal segments compared
  * case-insensitively, empty segments ignored, variables taking one raw segment each.
  */
+import { unescape as urlDecodeLenient } from 'node:querystring';
 
 export interface RouteSegment {
   /** The literal as written in openapi/ (matched case-insensitively). */
@@ -38,17 +39,28 @@ export function matchRoute(route: readonly RouteSegment[], segments: readonly st
       if (safeDecode(got).toLowerCase() !== want.literal.toLowerCase()) return undefined;
       out.push(want.literal);
     } else {
-      out.push(got);
-      params[want.variable!] = safeDecode(got);
+      const value = safeDecode(got);
+      // A segment decodeURIComponent refuses is carried on re-encoded, so the router downstream can decode it too.
+      out.push(isDecodable(got) ? got : encodeURIComponent(value));
+      params[want.variable!] = value;
     }
   }
   return { canonicalPath: `/${out.join('/')}`, params };
 }
 
-function safeDecode(segment: string): string {
+function isDecodable(segment: string): boolean {
   try {
-    return decodeURIComponent(segment);
+    decodeURIComponent(segment);
+    return true;
   } catch {
-    return segment;
+    return false;
   }
+}
+
+/**
+ * A segment's text as .NET's UrlDecode read it on the 4.5.14 host: escapes that are not UTF-8 become U+FFFD
+ * (`caf%E9` is `caf\uFFFD`), a `%` that starts no escape stays (`a%zzb`); node:querystring's unescape does the same.
+ */
+function safeDecode(segment: string): string {
+  return isDecodable(segment) ? decodeURIComponent(segment) : urlDecodeLenient(segment);
 }

@@ -121,9 +121,20 @@ describe('wire rules (ServiceStack compatibility)', () => {
       },
     );
 
+    // `%2F` is a deviation (README): the 4.5.14 host decoded it before matching routes, so `a%20b%2Fc` was a 404.
     it('When a path value is percent-encoded, then it is decoded', async () => {
       const res = await request(t.app).get('/v1/echo/a%20b%2Fc').expect(200);
       expect(res.body.Message).to.equal('a b/c');
+    });
+
+    // As the 4.5.14 host read them (issue 38); its answer to `a%zzb` was an empty 200 (a deviation, README).
+    it('When a path escape is not UTF-8, then it reads as U+FFFD; a % that starts no escape stays', async () => {
+      const latin1 = await request(t.app).get('/v1/echo/caf%E9').expect(200);
+      expect(latin1.body.Message).to.equal('caf\uFFFD');
+      const stray = await request(t.app).get('/v1/echo/a%zzb').expect(200);
+      expect(stray.body.Message).to.equal('a%zzb');
+      const xml = await request(t.app).get('/v1/echo/caf%E9.xml').expect(200);
+      expect(xml.text).to.contain('<Message>caf\uFFFD</Message>');
     });
 
     it('When the route is unknown, then the answer is 404 text/plain "404"', async () => {

@@ -234,6 +234,37 @@ describe('hostile bodies (issue 25, findings 1, 2, 8)', function () {
       });
       expect(latin1.body.Message).to.equal('café');
     });
+
+    // Deviations (README): the 4.5.14 host, run beside this service for issue 38, read every body as UTF-8 whatever
+    // it declared (`é` as ISO-8859-1 became U+FFFD) and switched to UTF-16 on a byte-order mark.
+    it('deviation: a body declared ISO-8859-1 is decoded as declared (the host: U+FFFD)', async () => {
+      const json = await send('/json/reply/EchoRequest', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json; charset=iso-8859-1' },
+        body: Buffer.from('{"Message":"caf\u00e9"}', 'latin1'),
+      });
+      expect(json.body.Message).to.equal('café');
+    });
+    it('deviation: a form escape that is not UTF-8 is kept as sent (the host: U+FFFD)', async () => {
+      const form = await send('/json/reply/EchoRequest', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'Message=caf%E9',
+      });
+      expect(form.body.Message).to.equal('caf%E9');
+    });
+    it('deviation: a UTF-16 body with a byte-order mark, no UTF-16 charset, is read as UTF-8 (host: 200)', async () => {
+      const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"Message":"caf\u00e9"}', 'utf16le')]);
+      for (const type of ['application/json', 'application/json; charset=utf-8']) {
+        const answer = await send('/json/reply/EchoRequest', {
+          method: 'POST',
+          headers: { 'Content-Type': type },
+          body: utf16,
+        });
+        expect(answer.status).to.equal(400);
+        expect(answer.body.ResponseStatus!.ErrorCode).to.equal('SerializationException');
+      }
+    });
   });
 });
 
