@@ -14,7 +14,8 @@ export async function readBalances(
 ): Promise<CompanyBalances | undefined> {
   let at = performance.now();
   // Ordered so that consecutive rows share their month and cell: the index then looks each cell up once per month.
-  const result = await conn.run(
+  // Streamed, chunk by chunk (connections.ts): no materialized copy of the company's rows in native memory.
+  const result = await conn.stream(
     `SELECT CAST(year(day) * 12 + month(day) - 1 AS INTEGER) AS month_index, CAST(day(day) AS INTEGER) AS day_of_month,
             location_id, account_id, tag_set_id, CAST(cents AS DOUBLE) AS cents
        FROM balance_daily WHERE company_id = $1

@@ -46,7 +46,14 @@ export class ReaderPool {
 /** Read connections per store: enough to overlap requests on a small machine without oversubscribing it. */
 export const READ_CONNECTIONS = 4;
 
-export function session(conn: DuckDBConnection): SqlSession {
+/**
+ * The SQL session over one connection. A reader's results are streamed: DuckDB hands over each chunk as it is made
+ * instead of first copying the whole result into a materialized one. Both live in native memory that
+ * `@duckdb/node-api` frees only when the JavaScript objects holding them are collected (docs/scaling.md, "Where the
+ * memory goes"), so a reader keeps no second copy. The writer's statements (DDL, loads, transactions) stay
+ * materialized.
+ */
+export function session(conn: DuckDBConnection, { streamed = false } = {}): SqlSession {
   return {
     async query(sql: string, params: readonly SqlParam[] = []): Promise<SqlRow[]> {
       const values: DuckDBValue[] = [];
@@ -63,7 +70,9 @@ export function session(conn: DuckDBConnection): SqlSession {
           types.push(undefined);
         }
       }
-      const reader = await conn.runAndReadAll(sql, values, types as DuckDBType[]);
+      const reader = await (streamed
+        ? conn.streamAndReadAll(sql, values, types as DuckDBType[])
+        : conn.runAndReadAll(sql, values, types as DuckDBType[]));
       return reader.getRowObjectsJS() as SqlRow[];
     },
   };

@@ -81,7 +81,7 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   private read<T>(fn: (s: SqlSession) => Promise<T>): Promise<T> {
-    return this.readers.run((connection) => fn(session(connection)));
+    return this.readers.run((connection) => fn(session(connection, { streamed: true })));
   }
 
   async migrate(): Promise<void> {

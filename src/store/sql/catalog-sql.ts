@@ -1,7 +1,8 @@
 /**
  * Reads a company catalog in one round trip (shared SQL for both dialects): every reference row of the
  * company as (kind, c1…c6) text columns, decoded per kind. One statement instead of six keeps the report's
- * fixed cost low (each statement costs about a millisecond on either engine).
+ * fixed cost low (each statement costs about a millisecond on either engine). Ordered by kind, which DuckDB answers
+ * in one chunk rather than one per part of the union (each chunk is native memory until collected, see connections.ts).
  */
 import type { BatchIds } from '../batch/batch-validation.ts';
 import type { AccountType, CompanyCatalog } from '../../domain/ledger.ts';
@@ -26,7 +27,8 @@ UNION ALL
 SELECT 'category', id, name, ${NULL}, ${NULL}, ${NULL}, ${NULL}, ${NULL} FROM tracking_categories WHERE company_id = $1
 UNION ALL
 SELECT 'option', o.id, o.name, o.category_id, ${NULL}, ${NULL}, ${NULL}, ${NULL}
-  FROM tracking_options o JOIN tracking_categories c ON c.id = o.category_id WHERE c.company_id = $1`;
+  FROM tracking_options o JOIN tracking_categories c ON c.id = o.category_id WHERE c.company_id = $1
+ORDER BY kind`;
 
 const byNumber = (a: { id: number }, b: { id: number }) => a.id - b.id;
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
