@@ -1,39 +1,45 @@
-/** A company's daily sums read from DuckDB into the in-memory index. */
-import { type DuckDBConnection, INTEGER } from '@duckdb/node-api';
+/** A company's index read from DuckDB's balance_snapshots, and those snapshots written (month-snapshots-sql.ts). */
+import { BLOB, blobValue, type DuckDBBlobValue, type DuckDBConnection, INTEGER } from '@duckdb/node-api';
 import { CompanyBalances } from '../memory/balance-index.ts';
 import type { BuildTimes } from '../memory/index-budget.ts';
+import { addMonthSnapshot, encodeMonthSnapshot } from '../memory/month-snapshot.ts';
+import { COMPANY_SNAPSHOTS_SQL, type SnapshotWrite } from '../sql/month-snapshots-sql.ts';
 
 /**
- * A company's balance_daily rows, read column by column into the in-memory index; undefined when some daily sum is
- * beyond 2^53 cents (such a company is answered by SQL, which reports the unsafe amount).
+ * A company's index from its month snapshots, in one query; undefined when some daily sum is beyond 2^53 cents (such
+ * a company is answered by SQL, which reports the unsafe amount).
  */
 export async function readBalances(
   conn: DuckDBConnection,
   companyId: number,
   times: BuildTimes,
 ): Promise<CompanyBalances | undefined> {
-  let at = performance.now();
-  // Ordered so that consecutive rows share their month and cell: the index then looks each cell up once per month.
-  // Streamed, chunk by chunk (connections.ts): no materialized copy of the company's rows in native memory.
-  const result = await conn.stream(
-    `SELECT CAST(year(day) * 12 + month(day) - 1 AS INTEGER) AS month_index, CAST(day(day) AS INTEGER) AS day_of_month,
-            location_id, account_id, tag_set_id, CAST(cents AS DOUBLE) AS cents
-       FROM balance_daily WHERE company_id = $1
-      ORDER BY month_index, location_id, account_id, tag_set_id`,
-    [companyId],
-    [INTEGER],
-  );
+  const started = performance.now();
+  // Streamed (connections.ts): no materialized copy of the snapshots beside the chunks.
+  const reader = await conn.streamAndReadAll(COMPANY_SNAPSHOTS_SQL, [companyId], [INTEGER]);
+  const months = reader.getRows() as [number, DuckDBBlobValue][];
+  const read = performance.now();
+  times.readMs += read - started;
   const balances = new CompanyBalances();
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    const columns = [0, 1, 2, 3, 4, 5].map((i) => chunk!.getColumnValues(i) as number[]);
-    const read = performance.now();
-    times.readMs += read - at;
-    const exact = balances.addColumns(columns, chunk.rowCount);
-    at = performance.now();
-    times.indexMs += at - read;
-    if (!exact) return undefined;
-  }
-  times.readMs += performance.now() - at;
+  const exact = months.every(([month, snapshot]) => addMonthSnapshot(balances, month, snapshot.bytes));
   balances.compact();
-  return balances;
+  times.indexMs += performance.now() - read;
+  return exact ? balances : undefined;
+}
+
+/** Writes one company-month's snapshot on `conn` (the writer, inside the load's transaction). */
+export function snapshotWriter(conn: DuckDBConnection): SnapshotWrite {
+  return async (companyId, month, sums) => {
+    const snapshot = encodeMonthSnapshot(sums);
+    await conn.run(
+      'DELETE FROM balance_snapshots WHERE company_id = $1 AND month = $2',
+      [companyId, month],
+      [INTEGER, INTEGER],
+    );
+    await conn.run(
+      'INSERT INTO balance_snapshots VALUES ($1, $2, $3)',
+      [companyId, month, blobValue(snapshot)],
+      [INTEGER, INTEGER, BLOB],
+    );
+  };
 }

@@ -15,12 +15,13 @@ import { checkRange, isFiltered, sumFromIndex } from '../memory/index-sums.ts';
 import * as keys from '../sql/api-key-sql.ts';
 import { readCatalog } from '../sql/catalog-sql.ts';
 import { loadJournal } from '../sql/journal-import-sql.ts';
-import { loadBatch } from '../sql/load-sql.ts';
+import { type ChangeRecorder, loadBatch } from '../sql/load-sql.ts';
+import { ensureSnapshots, writeLoadSnapshots } from '../sql/month-snapshots-sql.ts';
 import { pnlSpan, readTagSets, scanPnl, sumPnl } from '../sql/pnl-sql.ts';
 import { DUCKDB_KEYED_BALANCE_TABLES, duckdbBalanceKeyMigration, schemaStatements } from '../sql/schema.ts';
 import { type SqlSession, type Staging, inTransaction } from '../sql/session.ts';
 import { LINK_SECRET_KEY, getOrCreateSetting, newLinkSecret } from '../sql/settings-sql.ts';
-import { readBalances } from './balances.ts';
+import { readBalances, snapshotWriter } from './balances.ts';
 import { READ_CONNECTIONS, ReaderPool, Serial, session } from './connections.ts';
 import { journalReader } from './journal-reader.ts';
 import { IMPORT_CHANGES, SERVING_MEMORY_LIMIT, importSettings, settingLiteral } from './settings.ts';
@@ -31,9 +32,9 @@ export class DuckDbLedgerStore implements LedgerStore {
   private readonly writeQueue = new Serial();
   private readonly catalogs = new Map<number, Promise<CompanyCatalog | undefined>>();
   /**
-   * The pre-aggregates in memory (balance-index.ts), per company: built from balance_daily on first use and kept in
-   * step by every load of this process, the file's only writer. A build overtaken by a load is not kept. They fit the
-   * index budget (index-budget.ts): the least recently used company is dropped, with its catalog and tag sets.
+   * The pre-aggregates in memory (balance-index.ts), per company: built from its month snapshots on first use and
+   * kept in step by every load of this process, the file's only writer. A build overtaken by a load is not kept. They
+   * fit the index budget (index-budget.ts): the least recently used company is dropped, with its catalog and tag sets.
    */
   private readonly balances = new Map<number, Promise<CompanyBalances | undefined>>();
   private readonly builtBalances = new Map<number, CompanyBalances>();
@@ -89,6 +90,7 @@ export class DuckDbLedgerStore implements LedgerStore {
     await this.writeQueue.run(async () => {
       await this.writer.run(schemaStatements('duckdb').join(';\n'));
       const s = session(this.writer);
+      await inTransaction(s, () => ensureSnapshots(s, 'duckdb', snapshotWriter(this.writer)), 'BEGIN TRANSACTION');
       const keyed = (await s.query(DUCKDB_KEYED_BALANCE_TABLES)).map((r) => String(r.t));
       if (keyed.length > 0)
         await inTransaction(
@@ -100,6 +102,11 @@ export class DuckDbLedgerStore implements LedgerStore {
         );
     });
   }
+
+  /** A load's last step: the snapshots of the months it changed (balance_snapshots). */
+  private readonly writeSnapshots: ChangeRecorder = async (s, change) => {
+    if (change.hasDelta) await writeLoadSnapshots(s, snapshotWriter(this.writer));
+  };
 
   async isEmpty(): Promise<boolean> {
     return this.read(async (s) => (await s.query('SELECT 1 AS x FROM companies LIMIT 1')).length === 0);
@@ -223,7 +230,13 @@ export class DuckDbLedgerStore implements LedgerStore {
     try {
       loaded = await this.write(async (s) => {
         if (onlyIfEmpty && (await s.query('SELECT 1 AS x FROM companies LIMIT 1')).length > 0) return false;
-        await loadBatch(s, 'duckdb', batch, (_s, staging) => writeStaging(this.writer, (staged = staging)));
+        await loadBatch(
+          s,
+          'duckdb',
+          batch,
+          (_s, staging) => writeStaging(this.writer, (staged = staging)),
+          this.writeSnapshots,
+        );
         return true;
       }, this.loadSettings);
     } finally {
@@ -236,14 +249,17 @@ export class DuckDbLedgerStore implements LedgerStore {
 
   /**
    * A journal CSV file (an import): read by DuckDB and loaded by SQL (journal-import-sql.ts), in the write queue. Its
-   * company's index is read again from balance_daily on its next report (the lines never were in memory).
+   * company's index is read again from its month snapshots on its next report (the lines never were in memory).
    */
   async loadJournal(load: JournalLoad): Promise<number> {
     let loaded = 0;
     try {
       // DuckDB's memory is capped for the import: its import tables and joins spill to disk instead of growing with the
       // file.
-      loaded = await this.write((s) => loadJournal(s, load, journalReader(this.writer)), this.importSettings);
+      loaded = await this.write(
+        (s) => loadJournal(s, load, journalReader(this.writer), this.writeSnapshots),
+        this.importSettings,
+      );
     } finally {
       this.afterLoad(undefined, [load.companyId]);
     }

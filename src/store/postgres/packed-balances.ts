@@ -1,20 +1,14 @@
 /**
- * Daily sums read from PostgreSQL into the in-memory pre-aggregates (balance-index.ts) in bulk. PostgreSQL packs the
- * rows of one calendar month into one bytea (PACKED_DAYS: 24 bytes a row, big-endian: day of month, location, account
- * and tag set as int4, cents as float8), so node-postgres hands over one value per month instead of parsing six text
- * fields per row. A company's balance_daily is read in one pass (a sequential scan grouped by month) through a cursor,
- * one month per FETCH, the next FETCH already sent while this month is added: this process holds about two months of
- * rows whatever the ledger's size.
- *
- * Measured under the bench lock (2 shared cores), 1M entries = 979k daily rows, 10M = 2.17M: row by row (array row
- * mode) 3.3 s at 1M; the packing ordered inside string_agg 2.5 s at 1M (PostgreSQL sorts each month); packed, one
- * statement per month (its primary-key range: scattered heap reads) 0.9–1.8 s at 1M, 3.0–3.7 s at 10M; packed, one
- * statement 1.1 s / 2.1 s; the cursor (kept: the one pass, bounded memory here) 1.2 s / 2.0–2.3 s. `COPY … TO STDOUT
- * (FORMAT binary)` costs PostgreSQL 0.41 s at 1M to write but needs a new dependency and a decoder of its wire format.
+ * The in-memory index (balance-index.ts) and PostgreSQL: a company's index built from its month snapshots
+ * (balance_snapshots, memory/month-snapshot.ts) in one query, and daily sums packed by PostgreSQL into one bytea per
+ * month (PACKED_DAYS: 24 bytes a row, big-endian: day of month, location, account and tag set as int4, cents as
+ * float8), as the change log's deltas are read: one value per month instead of six text fields per row.
  */
 import type pg from 'pg';
 import { CompanyBalances } from '../memory/balance-index.ts';
 import type { BuildTimes } from '../memory/index-budget.ts';
+import { addMonthSnapshot, encodeMonthSnapshot } from '../memory/month-snapshot.ts';
+import { COMPANY_SNAPSHOTS_SQL, type SnapshotWrite } from '../sql/month-snapshots-sql.ts';
 
 /** The month of `day` as CompanyBalances indexes months (`year * 12 + month - 1`). */
 export const MONTH_INDEX_OF_DAY = 'CAST(EXTRACT(YEAR FROM day) * 12 + EXTRACT(MONTH FROM day) - 1 AS INTEGER)';
@@ -47,38 +41,33 @@ export function addPackedMonth(balances: CompanyBalances, monthIndex: number, pa
 }
 
 /**
- * The company's balance_daily as an index, read in the client's transaction (the caller's snapshot); undefined when
- * some daily sum is beyond 2^53 cents.
+ * The company's index from its month snapshots (balance_snapshots), read in the client's transaction (the caller's
+ * snapshot) in one query; undefined when some daily sum is beyond 2^53 cents.
  */
 export async function readCompanyBalances(
   client: pg.PoolClient,
   companyId: number,
   times: BuildTimes = { readMs: 0, indexMs: 0 },
 ): Promise<CompanyBalances | undefined> {
+  const started = performance.now();
+  const { rows } = await client.query<{ month: number; snapshot: Buffer }>(COMPANY_SNAPSHOTS_SQL, [companyId]);
+  const read = performance.now();
+  times.readMs += read - started;
   const balances = new CompanyBalances();
-  let at = performance.now();
-  await client.query(
-    `DECLARE company_balances NO SCROLL CURSOR FOR SELECT ${MONTH_INDEX_OF_DAY} AS month, ${PACKED_DAYS} AS packed
-       FROM balance_daily WHERE company_id = $1 GROUP BY 1`,
-    [companyId],
-  );
-  const fetch = () => client.query<{ month: number; packed: Buffer }>('FETCH 1 FROM company_balances');
-  let exact = true;
-  for (let next = fetch(); ; ) {
-    const {
-      rows: [row],
-    } = await next;
-    if (!row || !exact) break;
-    next = fetch();
-    const read = performance.now();
-    times.readMs += read - at;
-    exact = addPackedMonth(balances, row.month, row.packed);
-    at = performance.now();
-    times.indexMs += at - read;
-  }
-  times.readMs += performance.now() - at;
-  await client.query('CLOSE company_balances');
-  if (!exact) return undefined;
+  const exact = rows.every((row) => addMonthSnapshot(balances, row.month, row.snapshot));
   balances.compact();
-  return balances;
+  times.indexMs += performance.now() - read;
+  return exact ? balances : undefined;
+}
+
+/** Writes one company-month's snapshot on `client` (inside the load's transaction). */
+export function snapshotWriter(client: pg.PoolClient): SnapshotWrite {
+  return async (companyId, month, sums) => {
+    const snapshot = encodeMonthSnapshot(sums);
+    await client.query(
+      `INSERT INTO balance_snapshots (company_id, month, snapshot) VALUES ($1, $2, $3)
+       ON CONFLICT (company_id, month) DO UPDATE SET snapshot = EXCLUDED.snapshot`,
+      [companyId, month, Buffer.from(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength)],
+    );
+  };
 }

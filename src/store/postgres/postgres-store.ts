@@ -17,7 +17,8 @@ import { checkRange, isFiltered, sumFromIndex } from '../memory/index-sums.ts';
 import * as keys from '../sql/api-key-sql.ts';
 import { readCatalog } from '../sql/catalog-sql.ts';
 import { loadJournal } from '../sql/journal-import-sql.ts';
-import { loadBatch } from '../sql/load-sql.ts';
+import { type ChangeRecorder, loadBatch } from '../sql/load-sql.ts';
+import { ensureSnapshots, writeLoadSnapshots } from '../sql/month-snapshots-sql.ts';
 import { pnlSpan, scanPnl, sumPnl } from '../sql/pnl-sql.ts';
 import { schemaStatements } from '../sql/schema.ts';
 import { inTransaction } from '../sql/session.ts';
@@ -28,9 +29,18 @@ import { recordChange } from './change-log-sql.ts';
 import { mapPgError } from './errors.ts';
 import { type CompanyState, FollowedCompanies } from './followed-companies.ts';
 import { KeptCatalogs } from './kept-catalogs.ts';
+import { snapshotWriter } from './packed-balances.ts';
 import { journalReader } from './journal-reader.ts';
 import { session } from './session.ts';
 import { writeStaging } from './staging-writer.ts';
+
+/** A load's last steps: the snapshots of the months it changed, then its entry in the change log. */
+const recordLoad =
+  (client: pg.PoolClient): ChangeRecorder =>
+  async (s, change) => {
+    if (change.hasDelta) await writeLoadSnapshots(s, snapshotWriter(client));
+    await recordChange(s, change);
+  };
 
 const MIGRATE_LOCK = 7_310_411; // advisory lock id serializing concurrent migrations
 
@@ -137,6 +147,7 @@ export class PostgresLedgerStore implements LedgerStore {
     await this.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATE_LOCK]);
       for (const ddl of schemaStatements('postgres')) await client.query(ddl);
+      await ensureSnapshots(session(client), 'postgres', snapshotWriter(client));
     });
   }
 
@@ -270,7 +281,7 @@ export class PostgresLedgerStore implements LedgerStore {
       // The import's joins, sums and sorts work on the whole journal (1M entries: 3M rows) in memory rather than in
       // batches spilled to disk (the server's memory, for this transaction only).
       await client.query(`SET LOCAL work_mem = '${IMPORT_WORK_MEM}'`);
-      return loadJournal(session(client), load, journalReader(client), recordChange);
+      return loadJournal(session(client), load, journalReader(client), recordLoad(client));
     });
     await this.afterLoad(loaded > 0);
     return loaded;
@@ -290,7 +301,13 @@ export class PostgresLedgerStore implements LedgerStore {
       // Serializes loads (id and tag-set allocation) while leaving reads free.
       await client.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
       if (onlyIfEmpty && ((await client.query('SELECT 1 FROM companies LIMIT 1')).rowCount ?? 0) > 0) return false;
-      await loadBatch(session(client), 'postgres', batch, (_s, staging) => writeStaging(client, staging), recordChange);
+      await loadBatch(
+        session(client),
+        'postgres',
+        batch,
+        (_s, staging) => writeStaging(client, staging),
+        recordLoad(client),
+      );
       return true;
     });
     if (loaded) await this.afterLoad((batch.entries?.length ?? 0) > 0);

@@ -27,6 +27,19 @@ function balanceTableDdl(dialect: Dialect, table: BalanceTable, name: string = t
 }
 
 /**
+ * balance_daily per company-month in one binary value (memory/month-snapshot.ts), rewritten by the loads that touch
+ * the month: what an instance reads to build a company's index. Created with its rows (month-snapshots-sql.ts).
+ */
+export const BALANCE_SNAPSHOTS_DDL: Record<Dialect, string> = {
+  duckdb:
+    'CREATE TABLE IF NOT EXISTS balance_snapshots (company_id INTEGER NOT NULL, month INTEGER NOT NULL, ' +
+    'snapshot BLOB NOT NULL)',
+  postgres:
+    'CREATE TABLE IF NOT EXISTS balance_snapshots (company_id INTEGER NOT NULL, month INTEGER NOT NULL, ' +
+    'snapshot BYTEA NOT NULL, PRIMARY KEY (company_id, month))',
+};
+
+/**
  * DuckDB files made before the balance tables lost their key: each keyed table is rebuilt without it (DuckDB cannot
  * drop a PRIMARY KEY), rows kept. `keyed` lists the tables that still have one (duckdb_constraints()).
  */

@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL adapter on a real throwaway server: the LedgerStore contract (test/support/store-contract.ts), a
- * link secret shared by instances, and databases made by earlier versions. Skipped only with SKIP_POSTGRES=1; missing
- * binaries make the suite fail with a clear message.
+ * link secret shared by instances, month snapshots (month-snapshots-suite.ts), and databases made by earlier
+ * versions. Skipped only with SKIP_POSTGRES=1; missing binaries make the suite fail with a clear message.
  */
 import { expect } from 'chai';
 import pg from 'pg';
@@ -9,6 +9,7 @@ import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.
 import { contract, expectOracleFigures } from '../../support/store-contract.ts';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
 import { randomLedger } from '../../support/random-store-ledger.ts';
+import { monthSnapshotsSuite } from '../../support/month-snapshots-suite.ts';
 
 describe('PostgreSQL adapter', function () {
   this.timeout(120_000);
@@ -28,6 +29,24 @@ describe('PostgreSQL adapter', function () {
   contract('PostgreSQL', async () => {
     if (!server) throw new Error('PostgreSQL test server did not start');
     return new PostgresLedgerStore(await server.createDatabase(`contract_${++n}`));
+  });
+
+  monthSnapshotsSuite('PostgreSQL', async () => {
+    const url = await server!.createDatabase(`snapshots_${++n}`);
+    return {
+      async open() {
+        const store = new PostgresLedgerStore(url);
+        await store.migrate();
+        return store;
+      },
+      async dropSnapshots() {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query('DROP TABLE balance_snapshots');
+        await client.end();
+      },
+      cleanUp: async () => undefined,
+    };
   });
 
   it('two instances over one database share one link secret (so every instance verifies every link)', async () => {

@@ -1,0 +1,75 @@
+/**
+ * balance_snapshots (memory/month-snapshot.ts) written from balance_daily, in both dialects: inside a load for the
+ * months its net change (load_delta) touched, and once for every month when a store gains the table. One company-month
+ * is read at a time, so a write holds one month's rows whatever the ledger's size.
+ */
+import { BALANCE_SNAPSHOTS_DDL, type Dialect } from './schema.ts';
+import { type SqlSession, int } from './session.ts';
+
+/** One daily sum of a company-month: day of month (1-31), location, account, tag set, cents. */
+export type DailySum = [day: number, locationId: number, accountId: number, tagSetId: number, cents: number];
+
+/**
+ * Writes (replaces) the snapshot of one company-month from its daily sums: the adapter's, which encodes them
+ * (memory/month-snapshot.ts) and writes the binary value.
+ */
+export type SnapshotWrite = (companyId: number, month: number, sums: DailySum[]) => Promise<void>;
+
+const MONTH_INDEX = 'CAST(EXTRACT(YEAR FROM day) * 12 + EXTRACT(MONTH FROM day) - 1 AS INTEGER)';
+
+const firstDay = (month: number) => `${Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}-01`;
+
+async function writeSnapshots(
+  s: SqlSession,
+  months: { companyId: number; month: number }[],
+  write: SnapshotWrite,
+): Promise<void> {
+  for (const { companyId, month } of months) {
+    const rows = await s.query(
+      `SELECT location_id, account_id, tag_set_id, CAST(EXTRACT(DAY FROM day) AS INTEGER) AS d,
+              CAST(cents AS DOUBLE PRECISION) AS cents
+         FROM balance_daily WHERE company_id = $1 AND day >= CAST($2 AS DATE) AND day < CAST($3 AS DATE)`,
+      [companyId, firstDay(month), firstDay(month + 1)],
+    );
+    const sums = rows.map(
+      (r): DailySum => [
+        Number(r.d),
+        Number(r.location_id),
+        Number(r.account_id),
+        Number(r.tag_set_id),
+        Number(r.cents),
+      ],
+    );
+    await write(companyId, month, sums);
+  }
+}
+
+const monthsOf = async (s: SqlSession, table: string) =>
+  (
+    await s.query(
+      `SELECT DISTINCT CAST(company_id AS VARCHAR) AS c, CAST(${MONTH_INDEX} AS VARCHAR) AS m FROM ${table}
+        ORDER BY 1, 2`,
+    )
+  ).map((r) => ({ companyId: int(r.c), month: int(r.m) }));
+
+/** The snapshots of the months a load's net change (the temp table load_delta) touched, in the load's transaction. */
+export async function writeLoadSnapshots(s: SqlSession, write: SnapshotWrite): Promise<void> {
+  await writeSnapshots(s, await monthsOf(s, 'load_delta'), write);
+}
+
+/**
+ * A store without balance_snapshots (a new one, or one made by an earlier version) gains it with every company-month's
+ * snapshot, in the caller's transaction: the table exists only complete.
+ */
+export async function ensureSnapshots(s: SqlSession, dialect: Dialect, write: SnapshotWrite): Promise<void> {
+  const exists = await s.query(
+    `SELECT 1 AS x FROM information_schema.tables WHERE table_name = 'balance_snapshots'
+        AND table_schema = current_schema() AND table_catalog = current_database()`,
+  );
+  if (exists.length > 0) return;
+  await s.query(BALANCE_SNAPSHOTS_DDL[dialect]);
+  await writeSnapshots(s, await monthsOf(s, 'balance_daily'), write);
+}
+
+/** A company's snapshots, one row per month (`month`, `snapshot`). */
+export const COMPANY_SNAPSHOTS_SQL = 'SELECT month, snapshot FROM balance_snapshots WHERE company_id = $1';
