@@ -374,6 +374,14 @@ export class DuckDbLedgerStore implements LedgerStore {
     return bytes;
   }
 
+  /** DuckDB's own accounted memory (`duckdb_memory()`: its buffer pool and operators' state), for the benchmarks. */
+  async engineMemoryBytes(): Promise<number> {
+    const [row] = await this.read((s) =>
+      s.query('SELECT CAST(sum(memory_usage_bytes) AS DOUBLE) AS b FROM duckdb_memory()'),
+    );
+    return Number(row?.b ?? 0);
+  }
+
   async ping(): Promise<void> {
     await this.read((s) => s.query('SELECT 1'));
   }
