@@ -345,6 +345,18 @@ export type components = {
         };
     };
     responses: {
+        /**
+         * @description The client's `If-None-Match` holds the answer's `ETag`: no body, the report not built. Carries `ETag`,
+         *     `Cache-Control` and `Vary` as the `200` would have.
+         */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description A field could not be bound or failed validation (ErrorCode `SerializationException`, `ArgumentException` or a validator name), or the body could not be parsed. */
         BadRequest: {
             headers: {
@@ -491,6 +503,13 @@ export type components = {
         };
     };
     parameters: {
+        /**
+         * @description The `ETag` of an answer the client holds (or a list of them, or `*`): when the answer would be the same, it is
+         *     `304 Not Modified` with no body, and the report is not built. Compared weakly (RFC 9110 §13.1.2), after the
+         *     key and its company are checked (a caller who may not read the company gets `401`/`403`, never `304`).
+         *     Ignored with `Cache-Control: no-cache` (a reload). Beyond ServiceStack 4.5.14, which sent no `ETag`.
+         */
+        IfNoneMatchParam: string;
         /** @description Forces the response format, `json` or `xml`; other values are ignored. Leave it out for JSON. */
         FormatParam: string;
         /**
@@ -555,7 +574,17 @@ export type components = {
         LocationsParam: number[];
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description A weak entity tag of the report's answer (`W/"..."`), made from the version of the company's ledger, the
+         *     settled request (the range made explicit) and the answer's form (format, `callback`, `jsconfig`, its link).
+         *     Send it back in `If-None-Match`; it changes with every import that changes the company. Beyond ServiceStack
+         *     4.5.14, which sent no `ETag`.
+         */
+        ETag: string;
+        /** @description `private, no-cache`: the answer depends on the caller's key, and a cache asks again before reusing it. */
+        CacheControl: string;
+    };
     pathItems: never;
 };
 export type $defs = Record<string, never>;
@@ -801,7 +830,15 @@ export interface operations {
                  */
                 callback?: components["parameters"]["CallbackParam"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client holds (or a list of them, or `*`): when the answer would be the same, it is
+                 *     `304 Not Modified` with no body, and the report is not built. Compared weakly (RFC 9110 §13.1.2), after the
+                 *     key and its company are checked (a caller who may not read the company gets `401`/`403`, never `304`).
+                 *     Ignored with `Cache-Control: no-cache` (a reload). Beyond ServiceStack 4.5.14, which sent no `ETag`.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchParam"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -810,6 +847,8 @@ export interface operations {
             /** @description The built report. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -822,6 +861,7 @@ export interface operations {
                     "text/javascript": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -897,7 +937,15 @@ export interface operations {
                  */
                 callback?: components["parameters"]["CallbackParam"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client holds (or a list of them, or `*`): when the answer would be the same, it is
+                 *     `304 Not Modified` with no body, and the report is not built. Compared weakly (RFC 9110 §13.1.2), after the
+                 *     key and its company are checked (a caller who may not read the company gets `401`/`403`, never `304`).
+                 *     Ignored with `Cache-Control: no-cache` (a reload). Beyond ServiceStack 4.5.14, which sent no `ETag`.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchParam"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -906,6 +954,8 @@ export interface operations {
             /** @description The built report. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -918,6 +968,7 @@ export interface operations {
                     "text/javascript": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -1039,7 +1090,15 @@ export interface operations {
                  */
                 callback?: components["parameters"]["CallbackParam"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client holds (or a list of them, or `*`): when the answer would be the same, it is
+                 *     `304 Not Modified` with no body, and the report is not built. Compared weakly (RFC 9110 §13.1.2), after the
+                 *     key and its company are checked (a caller who may not read the company gets `401`/`403`, never `304`).
+                 *     Ignored with `Cache-Control: no-cache` (a reload). Beyond ServiceStack 4.5.14, which sent no `ETag`.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatchParam"];
+            };
             path: {
                 /**
                  * @description The signed report token, as it appears at the end of `Url` (a format suffix may follow it).
@@ -1054,6 +1113,8 @@ export interface operations {
             /** @description The report in the negotiated format. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     /** @description For CSV and XLSX, `attachment; filename="profit-and-loss_<company>_<from>_<to>.csv"` (or `.xlsx`). */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
@@ -1067,6 +1128,7 @@ export interface operations {
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -128,6 +128,9 @@ export async function createApp({
           get signal() {
             return requestSignal(res);
           },
+          get revalidate() {
+            return writer.revalidator(req, res);
+          },
         });
       // A batch (`/{format}/reply/{Op}[]`): each DTO through the same service, answered as one list.
       const { bound } = context;

@@ -169,8 +169,9 @@ function linkBase(originalUrl: string): { path: string; query: URLSearchParams }
  * HTML's DTO form, merged with the report page's entry (src/formats/report-formats.ts) into one `html` format: any
  * DTO (errors included) as the snapshot page.
  */
-export const htmlSnapshotForm: Pick<FormatEntry, 'writeDto' | 'predefinedRoutes'> = {
+export const htmlSnapshotForm: Pick<FormatEntry, 'writeDto' | 'predefinedRoutes' | 'linksToRequest'> = {
   predefinedRoutes: true,
+  linksToRequest: true,
   writeDto: (dto, ctx) => ({
     body: htmlSnapshot(dto, {
       requestDto: ctx.operation?.requestDto ?? 'Request',

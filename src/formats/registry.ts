@@ -79,6 +79,8 @@ export interface FormatEntry {
   read?(body: string, ctx: ReadContext): Record<string, unknown>;
   /** Reads a batch's body (`/{format}/reply/{Op}[]`): its items in order, each for the binder as `read` gives one. */
   readList?(body: string, ctx: ReadContext): unknown[];
+  /** Its output links to the request's own URL (`ctx.originalUrl`): an answer's entity tag then covers that URL. */
+  linksToRequest?: boolean;
   /** Answers the pre-defined routes `/{format}/reply/{Op}` of the contract's `/json/reply/{Op}` operations. */
   predefinedRoutes?: boolean;
   /**

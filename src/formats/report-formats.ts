@@ -37,6 +37,7 @@ export function reportHtmlFormat(assets: HtmlAssets): FormatEntry {
     mediaType: 'text/html',
     contentType: 'text/html; charset=utf-8',
     preferred: true,
+    linksToRequest: true,
     writeResult(result, ctx) {
       if (!(result instanceof FlatReportResult)) return undefined;
       const pathname = new URL(result.dto.Url).pathname;

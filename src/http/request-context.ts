@@ -45,6 +45,8 @@ export interface RequestContext {
   edge?: ErrorEdge;
   /** Set once the operation's service runs: errors after this point are the service's own. */
   serviceStarted?: boolean;
+  /** The answer's weak entity tag, when its service named what it is made of (src/http/conditional-get.ts). */
+  entityTag?: string;
 }
 
 /**

@@ -12,10 +12,11 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import type { Logger } from 'pino';
 import { keywordText } from '../contract/keywords.ts';
 import { dtoTypeOf, responseFor, type OperationTable } from '../contract/operations.ts';
-import { RichResult, dtoOf } from '../contract/service-result.ts';
+import { NOT_MODIFIED, RichResult, dtoOf, type Revalidate } from '../contract/service-result.ts';
 import { toAppError, type AppError } from '../errors/app-error.ts';
 import type { FormatEntry, FormatRegistry, WriteContext, Written } from '../formats/registry.ts';
 import { publicPath } from './base-url.ts';
+import { answerNotModified, revalidator, writeValidators } from './conditional-get.ts';
 import { createNegotiator } from './negotiate.ts';
 import { contextOf, requestDtoName, type ResponseForm } from './request-context.ts';
 import { fromLibraryError } from './request-errors.ts';
@@ -26,6 +27,8 @@ export interface ResponseWriter {
   install: RequestHandler;
   /** Answers a service's result: at once for a DTO, else the returned promise settles when it is written. */
   send(req: Request, res: Response, result: unknown): Promise<void> | undefined;
+  /** A GET or HEAD's conditional check for the service, in the request's negotiated form (conditional-get.ts). */
+  revalidator(req: Request, res: Response): Revalidate | undefined;
   /** The error handler: anything thrown becomes an AppError, answered in the edge's form. */
   errorHandler: ErrorRequestHandler;
 }
@@ -79,6 +82,7 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     // Written as is with node:http's own end(): the Content-Type exactly as set (res.send would add a charset to a
     // string), no ETag (app.ts), and node:http sends no body to HEAD.
     const { body } = written;
+    writeValidators(res);
     res.setHeader('Content-Type', type);
     res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length);
     res.end(body, 'utf8');
@@ -119,6 +123,7 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
   };
   // A DTO is written at once; only a result a format renders (a report's page or download) is waited for.
   const send = (req: Request, res: Response, result: unknown): Promise<void> | undefined => {
+    if (result === NOT_MODIFIED) return void answerNotModified(res);
     const { entry } = formOf(req, res);
     if (result instanceof RichResult && entry.writeResult) return sendRendered(req, res, result, entry);
     res.json(dtoOf(result));
@@ -144,5 +149,10 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     );
   };
 
-  return { install, send, errorHandler };
+  return {
+    install,
+    send,
+    revalidator: (req, res) => revalidator(req, res, formOf(req, res), publicPath(req)),
+    errorHandler,
+  };
 }

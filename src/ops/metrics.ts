@@ -69,6 +69,11 @@ function registerIndexMetrics(registry: Registry, stats: () => IndexStats): void
     ['reporting_index_misses_total', "Reports that built their company's index from the store.", (s) => s.misses],
     ['reporting_index_rebuilds_total', 'Builds of a company evicted before (part of the misses).', (s) => s.rebuilds],
     ['reporting_index_evictions_total', 'Companies dropped to keep the indexes within the budget.', (s) => s.evictions],
+    [
+      'reporting_pnl_sums_total',
+      'P&L sums the store answered: one per report built (a 304 Not Modified builds none).',
+      (s) => s.sums,
+    ],
   ];
   for (const [name, help, read] of counters) {
     let reported = 0;

@@ -1,9 +1,11 @@
 /**
- * The shared steps of GetFlat and GetFlatReport: read the company's catalog and sums from one snapshot of the
- * ledger (settling the options in between), build the report, and answer the GetFlatResponse with its signed link.
- * A request that timed out (its signal aborted) stops at the next step instead of computing a report nobody reads.
+ * The shared steps of GetFlat and GetFlatReport: read the company's catalog and sums from one snapshot of the ledger
+ * (settling the options in between; a conditional GET whose caller holds the answer stops there), build the report,
+ * and answer the GetFlatResponse with its signed link. A request that timed out (its signal aborted) stops at the
+ * next step instead of computing a report nobody reads.
  */
 import type { GetFlatResponse } from '../contract/dtos.ts';
+import type { Revalidate } from '../contract/service-result.ts';
 import { formatIsoDate } from '../scalars/dates.ts';
 import { buildFlatPnl, type FlatReport } from '../reports/flat-pnl.ts';
 import type { FlatOptions } from '../reports/flat-options.ts';
@@ -19,6 +21,11 @@ export interface FlatReadInput {
   settle: (catalog: CompanyCatalog) => FlatOptions;
   /** Called when the company does not exist. */
   missing: () => never;
+  /**
+   * Told the settled options and the ledger's version before the sums are read: true when the caller holds the answer
+   * they make (a conditional GET), and then nothing more is read.
+   */
+  unchanged?: (options: FlatOptions, ledgerVersion: string) => boolean;
   signal?: AbortSignal;
 }
 
@@ -28,11 +35,14 @@ export interface FlatRead {
   totals: AccountMonthTotal[];
 }
 
-export function readFlat({ store, companyId, settle, missing, signal }: FlatReadInput): Promise<FlatRead> {
+/** The report's inputs, or undefined when `unchanged` found the caller holding its answer. */
+export function readFlat(input: FlatReadInput): Promise<FlatRead | undefined> {
+  const { store, companyId, settle, missing, unchanged, signal } = input;
   return store.readSnapshot(
     async (view) => {
       const catalog = (await view.getCatalog(companyId)) ?? missing();
       const options = settle(catalog);
+      if (unchanged?.(options, await view.ledgerVersion(companyId))) return undefined;
       const totals = await view.sumPnlByAccountMonth({
         companyId: options.companyId,
         from: formatIsoDate(options.range.from),
@@ -69,4 +79,16 @@ export function buildFlatResponse({ catalog, options, totals, link, started, sig
     },
     report,
   };
+}
+
+/**
+ * The `unchanged` check of a conditional GET: what the answer is made of is the ledger's state, the settled options
+ * and the report's link (which names the request's base URL and the signing secret); not BuildTime, new every time.
+ */
+export function unchangedFor(
+  revalidate: Revalidate | undefined,
+  link: FlatResponseInput['link'],
+): FlatReadInput['unchanged'] {
+  if (!revalidate) return undefined;
+  return (options, ledger) => revalidate({ ledger, options, url: reportUrl(link.baseUrl, options, link.secret) });
 }

@@ -7,13 +7,14 @@
 import { requireCompanyAccess } from '../auth/access.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { GetFlatReportRequest } from '../contract/dtos.ts';
+import { NOT_MODIFIED, type Revalidate } from '../contract/service-result.ts';
 import { appError } from '../errors/app-error.ts';
 import { parseIsoDate } from '../scalars/dates.ts';
 import { resolveFlatOptions, type FlatOptions, type ReportLimits } from '../reports/flat-options.ts';
 import { FlatReportResult } from '../reports/flat-report-result.ts';
 import { decodeReportToken, type ReportLinkPayload } from '../reports/report-link.ts';
 import { reportMeta } from '../reports/report-meta.ts';
-import { buildFlatResponse, readFlat } from './flat-response.ts';
+import { buildFlatResponse, readFlat, unchangedFor } from './flat-response.ts';
 import type { CompanyCatalog } from '../domain/ledger.ts';
 import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 import type { LinkSecretSource } from './link-secret.ts';
@@ -29,6 +30,8 @@ export interface GetFlatReportContext {
   reportLimits?: ReportLimits;
   /** Aborted when the request timed out. */
   signal?: AbortSignal;
+  /** A conditional GET's check (none for other methods). */
+  revalidate?: Revalidate;
 }
 
 function noSuchReport(): never {
@@ -59,25 +62,23 @@ function linkOptions(link: ReportLinkPayload, catalog: CompanyCatalog, limits?: 
 export async function getFlatReport(
   request: GetFlatReportRequest,
   context: GetFlatReportContext,
-): Promise<FlatReportResult> {
+): Promise<FlatReportResult | typeof NOT_MODIFIED> {
   const started = performance.now();
   const secret = await context.linkSecret();
   const link = decodeReportToken(request.Token, secret) ?? noSuchReport();
   requireCompanyAccess(context.caller, link.c);
   const { signal } = context;
+  const own = { baseUrl: context.baseUrl, secret };
   const read = await readFlat({
     store: context.store,
     companyId: link.c,
     signal,
     missing: noSuchReport,
     settle: (catalog) => linkOptions(link, catalog, context.reportLimits),
+    unchanged: unchangedFor(context.revalidate, own),
   });
-  const { response, report } = buildFlatResponse({
-    ...read,
-    link: { baseUrl: context.baseUrl, secret },
-    started,
-    signal,
-  });
+  if (!read) return NOT_MODIFIED;
+  const { response, report } = buildFlatResponse({ ...read, link: own, started, signal });
   signal?.throwIfAborted(); // no rendering for a request that timed out
   return new FlatReportResult(response, report, read.options, reportMeta(read.catalog, read.options));
 }

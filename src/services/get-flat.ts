@@ -2,9 +2,10 @@
  * GetFlat: read the company's catalog, settle the options, sum the ledger, build the report.
  */
 import type { GetFlatRequest, GetFlatResponse } from '../contract/dtos.ts';
+import { NOT_MODIFIED, type Revalidate } from '../contract/service-result.ts';
 import { requireCompanyId, resolveFlatOptions, unknownCompany, type ReportLimits } from '../reports/flat-options.ts';
 import { todayIn } from '../scalars/dates.ts';
-import { buildFlatResponse, readFlat } from './flat-response.ts';
+import { buildFlatResponse, readFlat, unchangedFor } from './flat-response.ts';
 import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 import { requireCompanyAccess } from '../auth/access.ts';
 import type { Caller } from '../auth/caller.ts';
@@ -22,19 +23,27 @@ export interface GetFlatContext {
   reportLimits?: ReportLimits;
   /** Aborted when the request timed out. */
   signal?: AbortSignal;
+  /** A conditional GET's check (none for other methods). */
+  revalidate?: Revalidate;
 }
 
-export async function getFlat(request: GetFlatRequest, context: GetFlatContext): Promise<GetFlatResponse> {
+export async function getFlat(
+  request: GetFlatRequest,
+  context: GetFlatContext,
+): Promise<GetFlatResponse | typeof NOT_MODIFIED> {
   const { store, now, baseUrl, caller, linkSecret, reportLimits, signal } = context;
   const started = performance.now();
   const companyId = requireCompanyId(request);
   requireCompanyAccess(caller, companyId);
+  const link = { baseUrl, secret: await linkSecret() };
   const read = await readFlat({
     store,
     companyId,
     signal,
     missing: () => unknownCompany(companyId),
     settle: (catalog) => resolveFlatOptions(request, catalog, todayIn(catalog.company.timeZone, now()), reportLimits),
+    unchanged: unchangedFor(context.revalidate, link),
   });
-  return buildFlatResponse({ ...read, link: { baseUrl, secret: await linkSecret() }, started, signal }).response;
+  if (!read) return NOT_MODIFIED;
+  return buildFlatResponse({ ...read, link, started, signal }).response;
 }

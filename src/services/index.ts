@@ -5,6 +5,7 @@
  */
 import type { Caller } from '../auth/caller.ts';
 import type { EchoRequest, GetFlatReportRequest, GetFlatRequest } from '../contract/dtos.ts';
+import type { Revalidate } from '../contract/service-result.ts';
 import type { ReportLimits } from '../reports/flat-options.ts';
 import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 import { echo } from './echo.ts';
@@ -24,6 +25,8 @@ export interface ServiceContext {
   reportLimits: ReportLimits;
   /** Aborted when the request times out: the service stops its work. */
   signal?: AbortSignal;
+  /** A GET or HEAD's conditional check: a service that can name its answer's making before building it may use it. */
+  revalidate?: Revalidate;
 }
 
 // The binder and the validator have made the DTO match the contract's type for the operation.

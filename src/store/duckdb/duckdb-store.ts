@@ -1,4 +1,5 @@
 /** LedgerStore over DuckDB (embedded; a file path or ':memory:'). */
+import { randomUUID } from 'node:crypto';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { AccountMonthTotal, Company, CompanyCatalog, LedgerBatch, PnlQuery } from '../../domain/ledger.ts';
 import { isoEpochDay } from '../../scalars/dates.ts';
@@ -39,6 +40,11 @@ export class DuckDbLedgerStore implements LedgerStore {
   private readonly balances = new Map<number, Promise<CompanyBalances | undefined>>();
   private readonly builtBalances = new Map<number, CompanyBalances>();
   private loads = 0;
+  /**
+   * Names this opening of the store in ledgerVersion: a load counted by another process (an import straight into the
+   * file while no server ran) or an earlier run is never taken for this one's.
+   */
+  private readonly epoch = randomUUID();
   private readonly tagSets = new Map<number, Promise<{ id: number; optionIds: string[] }[]>>();
   /** Found API keys; creation and revocation go through this process, which forgets them. */
   private readonly apiKeys = new FoundApiKeys();
@@ -169,6 +175,7 @@ export class DuckDbLedgerStore implements LedgerStore {
    */
   async sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
     checkRange(query);
+    this.budget.summed();
     const [catalog, balances, tagSets] = await Promise.all([
       this.getCatalog(query.companyId),
       this.balancesOf(query.companyId),
@@ -201,6 +208,8 @@ export class DuckDbLedgerStore implements LedgerStore {
     const view: LedgerView = {
       getCatalog: (companyId) => checked(() => this.getCatalog(companyId)),
       sumPnlByAccountMonth: (query) => checked(() => this.sumPnlByAccountMonth(query)),
+      // Every load changes it, whatever it wrote: one count for the whole file, so no company's state is missed.
+      ledgerVersion: () => Promise.resolve(`duckdb:${this.epoch}:${this.loads}`),
     };
     for (let attempt = 0; attempt < 2; attempt++) {
       const loadsAtStart = this.loads;

@@ -12,6 +12,8 @@ export interface IndexStats {
   /** Builds of a company evicted before (a subset of misses). */
   rebuilds: number;
   evictions: number;
+  /** P&L sums answered (from memory or by SQL): one per report built, none for a report its client already holds. */
+  sums: number;
   /** Where the builds' time went: reading the company's daily sums from the store, and adding them to the index. */
   readMs: number;
   indexMs: number;

@@ -5,6 +5,13 @@ import type { AccountMonthTotal, CompanyCatalog, PnlQuery } from '../../domain/l
 export interface LedgerView {
   getCatalog(companyId: number): Promise<CompanyCatalog | undefined>;
   sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]>;
+  /**
+   * Names the state of the company's ledger this view reads (catalog, tag sets, sums): another state never has the
+   * same name, so an answer's entity tag can be made from it without reading the sums. DuckDB: the process's epoch
+   * and its count of loads; PostgreSQL: the last change of the shared log that touched the company, the same on
+   * every instance at that state.
+   */
+  ledgerVersion(companyId: number): Promise<string>;
 }
 
 export interface ReadOptions {

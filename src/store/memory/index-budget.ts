@@ -27,7 +27,7 @@ export class IndexBudget {
   private readonly held = new Map<number, number>();
   private heldBytes = 0;
   private readonly evictedBefore = new Set<number>();
-  private readonly counts = { hits: 0, misses: 0, rebuilds: 0, evictions: 0 };
+  private readonly counts = { hits: 0, misses: 0, rebuilds: 0, evictions: 0, sums: 0 };
   readonly times: BuildTimes = { readMs: 0, indexMs: 0 };
 
   constructor(
@@ -43,6 +43,11 @@ export class IndexBudget {
     this.held.delete(companyId);
     this.held.set(companyId, bytes);
     this.counts.hits++;
+  }
+
+  /** A report's sums were answered (from the index or by SQL). */
+  summed(): void {
+    this.counts.sums++;
   }
 
   /** A report found nothing held: the company is being built. */

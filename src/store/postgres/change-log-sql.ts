@@ -73,6 +73,20 @@ export async function lastChange(s: SqlSession): Promise<number> {
   return int(row!.seq);
 }
 
+/**
+ * The version of a company's ledger in this snapshot: the last change that touched it, or the pruned mark when that is
+ * later (a pruned change may have touched it). Loads commit in seq order, so a later state of the company has a higher
+ * one, and every instance reading the same state with the same mark finds the same one.
+ */
+export async function companyChange(s: SqlSession, companyId: number): Promise<number> {
+  const [row] = await s.query(
+    `SELECT CAST(GREATEST((SELECT COALESCE(MAX(seq), 0) FROM ledger_changes WHERE $1 = ANY(company_ids)),
+       (SELECT COALESCE(MAX(through), 0) FROM ledger_changes_pruned)) AS VARCHAR) AS seq`,
+    [companyId],
+  );
+  return int(row!.seq);
+}
+
 /** The last seq pruned from the log in this snapshot (0 when none was): who is behind it re-reads what it follows. */
 export async function prunedThrough(s: SqlSession): Promise<number> {
   const [row] = await s.query('SELECT CAST(COALESCE(MAX(through), 0) AS VARCHAR) AS seq FROM ledger_changes_pruned');

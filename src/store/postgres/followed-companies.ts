@@ -17,7 +17,7 @@ import { IndexBudget, objectBytes, type BuildTimes } from '../memory/index-budge
 import type { IndexStats } from '../ledger/lifecycle.ts';
 import { readCatalog } from '../sql/catalog-sql.ts';
 import type { SqlSession } from '../sql/session.ts';
-import { changesSince, lastChange, prunedThrough } from './change-log-sql.ts';
+import { changesSince, companyChange, lastChange, prunedThrough } from './change-log-sql.ts';
 import type { CompanyCatalog } from '../../domain/ledger.ts';
 import { addPackedMonth, MONTH_INDEX_OF_DAY, PACKED_DAYS, readCompanyBalances } from './packed-balances.ts';
 import { readTagSets } from '../sql/pnl-sql.ts';
@@ -25,12 +25,13 @@ import { session } from './session.ts';
 import type { TagSetRows } from '../memory/index-sums.ts';
 
 /**
- * One company's report inputs as of change `seq`; a later change makes a new state (`version` + 1), only `seq` moves
+ * One company's report inputs as of change `seq`; a later change of the company makes a new state, only `seq` moves
  * on.
  */
 export interface CompanyState {
   seq: number;
-  version: number;
+  /** The company's ledger version (change-log-sql.ts companyChange) in the snapshot this state was read from. */
+  changed: number;
   catalog: CompanyCatalog;
   tagSets: TagSetRows;
   /** Undefined when some daily sum is beyond 2^53 cents: reports of the company are answered by SQL. */
@@ -57,7 +58,7 @@ async function readState(
   const tagSets = await readTagSets(s, companyId);
   return {
     seq,
-    version: 0,
+    changed: await companyChange(s, companyId),
     catalog,
     catalogBytes,
     tagSets: deepFreeze(tagSets),
@@ -86,6 +87,7 @@ interface Update {
   tagSets: TagSetRows;
   catalogBytes: number;
   tagSetsBytes: number;
+  changed: number;
   /** A full re-read (the change log no longer holds the deltas it missed), or the deltas to add. */
   rebuilt?: CompanyBalances | undefined;
   deltas?: PackedDeltas;
@@ -240,6 +242,7 @@ export class FollowedCompanies {
           catalogBytes,
           tagSets: deepFreeze(tagSets),
           tagSetsBytes: objectBytes(tagSets),
+          changed: await companyChange(s, companyId),
         };
         if (!incremental.has(companyId)) update.rebuilt = await readCompanyBalances(client, companyId);
         else update.deltas = deltas.get(companyId) ?? [];
@@ -255,7 +258,7 @@ export class FollowedCompanies {
    * (its index a clone sharing the months the change left alone), so a report holding the old one reads it unchanged.
    */
   private apply(seq: number, followed: CompanyState[], updates: Update[]): void {
-    for (const { state, catalog, tagSets, rebuilt, deltas, catalogBytes, tagSetsBytes } of updates) {
+    for (const { state, catalog, tagSets, changed, rebuilt, deltas, catalogBytes, tagSetsBytes } of updates) {
       const companyId = state.catalog.company.id;
       if (this.states.get(companyId) !== state) continue; // replaced meanwhile by a newer build
       if (!catalog) {
@@ -264,8 +267,7 @@ export class FollowedCompanies {
         continue;
       }
       const balances = deltas ? addDeltas(state.balances?.clone(), deltas, state.seq) : rebuilt;
-      const version = state.version + 1;
-      const next: CompanyState = { seq, version, catalog, tagSets, balances, catalogBytes, tagSetsBytes };
+      const next: CompanyState = { seq, changed, catalog, tagSets, balances, catalogBytes, tagSetsBytes };
       this.states.set(companyId, next);
       this.budget.resize(companyId, stateBytes(next));
     }
@@ -282,6 +284,11 @@ export class FollowedCompanies {
   /** The company's state when it is followed now (no build, not a use). */
   held(companyId: number): CompanyState | undefined {
     return this.states.get(companyId);
+  }
+
+  /** A report's sums were answered (from memory or by SQL): counted for /metrics. */
+  summed(): void {
+    this.budget.summed();
   }
 
   /** Whether a preload should read further companies. */

@@ -25,7 +25,7 @@ import { inTransaction } from '../sql/session.ts';
 import { LINK_SECRET_KEY, getOrCreateSetting, newLinkSecret } from '../sql/settings-sql.ts';
 import * as keyWrites from './api-key-writes.ts';
 import { ChangeFeed } from './change-feed.ts';
-import { recordChange } from './change-log-sql.ts';
+import { companyChange, recordChange } from './change-log-sql.ts';
 import { mapPgError } from './errors.ts';
 import { type CompanyState, FollowedCompanies } from './followed-companies.ts';
 import { KeptCatalogs } from './kept-catalogs.ts';
@@ -174,6 +174,7 @@ export class PostgresLedgerStore implements LedgerStore {
    */
   async sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
     checkRange(query);
+    this.followed.summed();
     const state = await this.stateOf(query.companyId);
     if (!state) return [];
     if (!state.balances) return this.sumPnlBySql(query);
@@ -207,6 +208,7 @@ export class PostgresLedgerStore implements LedgerStore {
         getCatalog: async (companyId) => (await stateOf(companyId))?.catalog,
         sumPnlByAccountMonth: async (query) => {
           checkRange(query);
+          this.followed.summed();
           // Memory answers without I/O: one turn of the event loop per sum lets timers (a request's time-out) and
           // other requests in, as a database round trip did.
           await new Promise((resolve) => setImmediate(resolve));
@@ -215,6 +217,7 @@ export class PostgresLedgerStore implements LedgerStore {
             ? sumFromIndex(state.balances!, state.catalog, isFiltered(query) ? state.tagSets : undefined, query)
             : [];
         },
+        ledgerVersion: async (companyId) => `postgres:${(await stateOf(companyId))?.changed ?? 0}`,
       });
     } catch (err) {
       if (!(err instanceof NotInMemory)) throw err;
@@ -244,7 +247,11 @@ export class PostgresLedgerStore implements LedgerStore {
         };
         const result = await read({
           getCatalog: (companyId) => checked(() => readCatalog(s, companyId)),
-          sumPnlByAccountMonth: (query) => checked(() => sumPnl(s, query)),
+          sumPnlByAccountMonth: (query) => {
+            this.followed.summed();
+            return checked(() => sumPnl(s, query));
+          },
+          ledgerVersion: async (companyId) => `postgres:${await checked(() => companyChange(s, companyId))}`,
         });
         await client.query('COMMIT');
         return result;
