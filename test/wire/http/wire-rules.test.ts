@@ -20,6 +20,7 @@ describe('wire rules (ServiceStack compatibility)', () => {
         'alone is JSON',
       async () => {
         const res = await request(t.app).get('/v1/echo/hello').set('Accept', 'text/html,*/*;q=0.8').expect(200);
+        // The 4.5.14 host sent `text/html` with no charset (its page's meta tag named UTF-8): a deviation (README).
         expect(res.headers['content-type']).to.equal('text/html; charset=utf-8');
         const any = await request(t.app).get('/v1/echo/hello').set('Accept', '*/*').expect(200);
         expect(any.headers['content-type']).to.equal('application/json; charset=utf-8');
@@ -168,6 +169,7 @@ describe('wire rules (ServiceStack compatibility)', () => {
       expect(res.body.ResponseStatus.Message).to.match(/Could not find method named Put\(EchoRequest\)/);
     });
 
+    // A deviation (README): the 4.5.14 host sent `X-Powered-By: ServiceStack/<version> NET45 <platform>` always.
     it('When X-Powered-By would reveal the stack, then it is absent', async () => {
       const res = await request(t.app).get('/v1/echo/hello').expect(200);
       expect(res.headers).to.not.have.property('x-powered-by');
