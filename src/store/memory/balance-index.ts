@@ -54,6 +54,29 @@ class MonthCells {
   private lastSlot = -1;
 
   add(location: number, account: number, tagSet: number, dayIndex: number, cents: number): void {
+    const slot = this.slot(location, account, tagSet);
+    this.total[slot]! += cents;
+    this.daily[slot * MAX_DAYS + dayIndex]! += cents;
+    this.accountTotal[account]! += cents;
+    this.accountDaily[account * MAX_DAYS + dayIndex]! += cents;
+  }
+
+  /** Adds a cell's daily cents of the whole month (`days[d]`, d 0-based). */
+  addDays(location: number, account: number, tagSet: number, days: Float64Array): void {
+    const slot = this.slot(location, account, tagSet);
+    let sum = 0;
+    for (let d = 0; d < this.days; d++) {
+      const cents = days[d]!;
+      sum += cents;
+      this.daily[slot * MAX_DAYS + d]! += cents;
+      this.accountDaily[account * MAX_DAYS + d]! += cents;
+    }
+    this.total[slot]! += sum;
+    this.accountTotal[account]! += sum;
+  }
+
+  /** The slot of a cell, made when new; the per-account arrays then reach `account`. */
+  private slot(location: number, account: number, tagSet: number): number {
     // Dense indexes stay below 2^16 per kind in any real company; the key is exact up to 2^53.
     const k = (location * 65_536 + account) * 65_536 + tagSet;
     // Rows read in (location, account, tag set) order hit the same slot for every day of the month.
@@ -68,8 +91,6 @@ class MonthCells {
     }
     this.lastKey = k;
     this.lastSlot = slot;
-    this.total[slot]! += cents;
-    this.daily[slot * MAX_DAYS + dayIndex]! += cents;
     if (account >= this.accountTotal.length) {
       const n = Math.max(account + 1, this.accountTotal.length * 2);
       const total = new Float64Array(n),
@@ -79,8 +100,7 @@ class MonthCells {
       this.accountTotal = total;
       this.accountDaily = daily;
     }
-    this.accountTotal[account]! += cents;
-    this.accountDaily[account * MAX_DAYS + dayIndex]! += cents;
+    return slot;
   }
 
   /** Arrays cut to what they hold (a build leaves up to half of each unused). */
@@ -209,6 +229,27 @@ export class CompanyBalances {
     tagSetId: number,
     cents: number,
   ): void {
+    this.cellsOf(monthIndex).add(
+      this.locations.of(locationId),
+      this.accounts.of(accountId),
+      this.tagSets.of(tagSetId),
+      dayOfMonth - 1,
+      cents,
+    );
+  }
+
+  /** Adds one cell's daily cents of a whole month (`days[d]` for day d + 1): a month snapshot's cell. */
+  addMonthDays(monthIndex: number, locationId: number, accountId: number, tagSetId: number, days: Float64Array): void {
+    this.cellsOf(monthIndex).addDays(
+      this.locations.of(locationId),
+      this.accounts.of(accountId),
+      this.tagSets.of(tagSetId),
+      days,
+    );
+  }
+
+  /** The month's cells, made when new, copied before their first change when still shared with another index. */
+  private cellsOf(monthIndex: number): MonthCells {
     let cells = this.lastMonth === monthIndex ? this.lastCells : this.months.get(monthIndex);
     if (cells && this.borrowed.delete(cells)) {
       cells = cells.copy();
@@ -222,13 +263,7 @@ export class CompanyBalances {
     }
     this.lastMonth = monthIndex;
     this.lastCells = cells;
-    cells.add(
-      this.locations.of(locationId),
-      this.accounts.of(accountId),
-      this.tagSets.of(tagSetId),
-      dayOfMonth - 1,
-      cents,
-    );
+    return cells;
   }
 
   /**

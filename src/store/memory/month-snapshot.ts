@@ -71,14 +71,13 @@ export function addMonthSnapshot(balances: CompanyBalances, monthIndex: number, 
   if (view.getInt32(0, true) !== VERSION || n < 0) return false;
   const base = dailyOffset(n);
   if (snapshot.byteLength !== base + n * DAYS * 8) return false;
+  const days = new Float64Array(DAYS);
   for (let c = 0; c < n; c++) {
+    for (let d = 0; d < DAYS; d++) days[d] = view.getFloat64(base + (c * DAYS + d) * 8, true);
     const location = view.getInt32(HEADER + c * 4, true);
     const account = view.getInt32(HEADER + (n + c) * 4, true);
     const tagSet = view.getInt32(HEADER + (2 * n + c) * 4, true);
-    for (let d = 0; d < DAYS; d++) {
-      const cents = view.getFloat64(base + (c * DAYS + d) * 8, true);
-      if (cents !== 0) balances.addOn(monthIndex, d + 1, location, account, tagSet, cents);
-    }
+    balances.addMonthDays(monthIndex, location, account, tagSet, days);
   }
   return true;
 }

@@ -1,9 +1,13 @@
-/** The month snapshots (test/support/month-snapshots-suite.ts) of a DuckDB file. */
+/** The month snapshots of a DuckDB file (test/support/month-snapshots-suite.ts), and their codec. */
+import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DuckDbLedgerStore } from '../../../src/store/duckdb/duckdb-store.ts';
+import { CompanyBalances } from '../../../src/store/memory/balance-index.ts';
+import { addMonthSnapshot, encodeMonthSnapshot } from '../../../src/store/memory/month-snapshot.ts';
+import { seededRandom } from '../../../src/store/demo-ledger.ts';
 import { monthSnapshotsSuite } from '../../support/month-snapshots-suite.ts';
 
 monthSnapshotsSuite('DuckDB', async () => {
@@ -24,4 +28,37 @@ monthSnapshotsSuite('DuckDB', async () => {
     },
     cleanUp: async () => rmSync(dir, { recursive: true, force: true }),
   };
+});
+
+describe('month snapshot codec (memory/month-snapshot.ts)', () => {
+  const rnd = seededRandom(3);
+  const sums = Array.from(
+    { length: 500 },
+    () =>
+      [
+        1 + Math.floor(rnd() * 30),
+        1 + Math.floor(rnd() * 3),
+        100 + Math.floor(rnd() * 9),
+        Math.floor(rnd() * 4),
+        Math.round((rnd() - 0.5) * 1e6),
+      ] as const,
+  );
+  const filter = { fromDay: 19_723, toDay: 19_752, locations: [], tagSets: undefined, accounts: [100, 104, 108] };
+  const clipped = { ...filter, fromDay: 19_730, toDay: 19_740, locations: [2], tagSets: [1, 3] };
+
+  it('builds the same index as the daily sums added one by one (2024-01: month index 24288)', () => {
+    const byRow = new CompanyBalances();
+    for (const [day, location, account, tagSet, cents] of sums)
+      byRow.addOn(24_288, day, location, account, tagSet, cents);
+    const bySnapshot = new CompanyBalances();
+    expect(addMonthSnapshot(bySnapshot, 24_288, encodeMonthSnapshot(sums))).to.equal(true);
+    expect(bySnapshot.sum(filter)).to.deep.equal(byRow.sum(filter)).and.not.be.empty;
+    expect(bySnapshot.sum(clipped)).to.deep.equal(byRow.sum(clipped)).and.not.be.empty;
+  });
+
+  it('refuses a month with a daily sum beyond 2^53 cents, and bytes of another layout', () => {
+    const inexact = encodeMonthSnapshot([...sums, [5, 1, 100, 0, 2 ** 53]]);
+    expect(addMonthSnapshot(new CompanyBalances(), 24_288, inexact)).to.equal(false);
+    expect(addMonthSnapshot(new CompanyBalances(), 24_288, encodeMonthSnapshot(sums).subarray(0, 100))).to.equal(false);
+  });
 });
