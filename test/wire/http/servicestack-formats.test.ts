@@ -380,6 +380,17 @@ describe('ServiceStack 4.5 request bodies (as a real 4.5.14 host read them)', ()
       expect(xml.text).to.contain('<Message/>');
     },
   );
+  it('deviation: an empty CSV cell is absent for every type (the host: 400 for a bool or int)', async () => {
+    // The 4.5.14 host, run for issue 38: `CompanyId,UseAccountMapping` / `1,` → 400 SerializationException with the
+    // .NET stack trace in its message; an empty string, date or list cell was absent (200), as `{UseAccountMapping:}`
+    // in JSV and `UseAccountMapping=` in the query were.
+    const res = await request(t.app)
+      .post('/csv/reply/GetFlatRequest?format=json')
+      .set('Content-Type', 'text/csv')
+      .send('CompanyId,UseAccountMapping,IncludeComputedColumns,OrderBy,StartDate,Filters\r\n1,,,,,\r\n')
+      .expect(200);
+    expect(res.body.SelectedOptions).to.include({ UseAccountMapping: false, IncludeComputedColumns: false });
+  });
   it('a bad form value is a 400 naming it', async () => {
     const res = await request(t.app).post('/json/reply/GetFlatRequest').type('form').send('CompanyId=abc').expect(400);
     expect(res.body.ResponseStatus.Errors).to.deep.equal([
