@@ -8,7 +8,7 @@ import { monthlyPeriods, type Period } from './periods.ts';
 import { PNL_LAYOUT, type SectionName } from './pnl-layout.ts';
 import { rowKeysByAccount, type RowKey } from './row-keys.ts';
 import { sortRows } from './row-order.ts';
-import { sumCents } from './money.ts';
+import { boundedCents, sumCents, sumColumns } from './money.ts';
 
 export type RowType = 'Account' | 'SectionTotal' | 'Computed';
 
@@ -34,26 +34,39 @@ export interface FlatReport {
 
 const TOTAL_COLUMN = 'Total';
 
-/** Column by column, the exact sums of the rows' cells (money.ts: exact, or refused beyond the bound). */
-function sumCells(rows: { cents: number[] }[], width: number): number[] {
-  return Array.from({ length: width }, (_, i) => sumCents(rows.map((row) => row.cents[i]!)));
-}
+type RowKeys = ReadonlyMap<number, Readonly<RowKey>>;
 
-function displayName(key: RowKey): string {
-  return key.accountNumber ? `${key.accountNumber} ${key.name}` : key.name;
-}
-
-/** Per row key, the signed cents per period. */
-function accumulate(totals: AccountMonthTotal[], keys: Map<number, RowKey>, periods: Period[]) {
+/**
+ * Per row key, the signed cents per period. Several accounts may share a row (account mapping): a cell adds its terms
+ * in doubles while the sum stays a safe integer, and from the first that would not, every cell sums its terms exactly.
+ */
+function accumulate(totals: AccountMonthTotal[], keys: RowKeys, periods: Period[]) {
   const column = new Map(periods.map((p, i) => [p.key, i]));
-  // Several accounts may share a row (account mapping): each cell gathers its terms, then sums them exactly.
+  const rows = new Map<string, { key: RowKey; cents: number[] }>();
+  for (const { accountId, month, cents } of totals) {
+    const key = keys.get(accountId);
+    const index = column.get(month);
+    if (!key || index === undefined) continue;
+    let row = rows.get(key.key);
+    if (!row) rows.set(key.key, (row = { key, cents: new Array<number>(periods.length).fill(0) }));
+    const next = row.cents[index]! + key.section.sign * cents;
+    if (!Number.isSafeInteger(next)) return accumulateExactly(totals, keys, column, periods.length);
+    row.cents[index] = next;
+  }
+  const sums = [...rows.values()];
+  for (const row of sums) for (const cell of row.cents) boundedCents(cell);
+  return sums;
+}
+
+/** The same sums, each cell gathering its terms and summing them exactly (money.ts). */
+function accumulateExactly(totals: AccountMonthTotal[], keys: RowKeys, column: Map<string, number>, width: number) {
   const rows = new Map<string, { key: RowKey; terms: number[][] }>();
   for (const { accountId, month, cents } of totals) {
     const key = keys.get(accountId);
     const index = column.get(month);
     if (!key || index === undefined) continue;
     let row = rows.get(key.key);
-    if (!row) rows.set(key.key, (row = { key, terms: periods.map(() => []) }));
+    if (!row) rows.set(key.key, (row = { key, terms: Array.from({ length: width }, () => []) }));
     row.terms[index]!.push(key.section.sign * cents);
   }
   return [...rows.values()].map(({ key, terms }) => ({ key, cents: terms.map(sumCents) }));
@@ -80,13 +93,16 @@ export function buildFlatPnl(catalog: CompanyCatalog, options: FlatOptions, tota
           section: section.name,
           level: row.key.path.length - 1,
           accountNumber: row.key.accountNumber,
-          rowName: displayName(row.key),
-          fullName: [section.name, ...row.key.path].join(':'),
+          rowName: row.key.rowName,
+          fullName: row.key.fullName,
           isTotal: false,
           cents: row.cents,
         });
       }
-      const total = sumCells(inSection, periods.length);
+      const total = sumColumns(
+        inSection.map((r) => r.cents),
+        periods.length,
+      );
       subtotals.set(section.name, total);
       rows.push({
         rowType: 'SectionTotal',

@@ -35,9 +35,29 @@ export function sumCents(values: Iterable<number>): number {
       small = 0;
     }
   }
-  const total = big === undefined ? small : big + BigInt(small);
+  return boundedCents(big === undefined ? small : big + BigInt(small));
+}
+
+/** A figure a report may show, as a number; refused when it is beyond MAX_REPORT_CENTS. */
+export function boundedCents(total: number | bigint): number {
   if (total > MAX_REPORT_CENTS || total < -MAX_REPORT_CENTS) {
     throw appError('ReportFigureTooLarge', { max: centsToFixed(MAX_REPORT_CENTS) });
   }
   return Number(total);
+}
+
+/**
+ * Column by column, the exact sums of rows of `width` cents (sumCents of each column): added in doubles while every
+ * partial sum is a safe integer, each column summed again by sumCents from the first one that is not.
+ */
+export function sumColumns(rows: readonly (readonly number[])[], width: number): number[] {
+  const sums = new Array<number>(width).fill(0);
+  for (const row of rows) {
+    for (let i = 0; i < width; i++) {
+      const next = sums[i]! + row[i]!;
+      if (!Number.isSafeInteger(next)) return sums.map((_, c) => sumCents(rows.map((r) => r[c]!)));
+      sums[i] = next;
+    }
+  }
+  return sums.map(boundedCents);
 }

@@ -216,6 +216,40 @@ describe('P&L engine', () => {
       },
     );
 
+    it(
+      "When a store's frozen catalog is replaced by one renaming an account, then the next report shows the new " +
+        'name (row keys are kept per catalog, never across catalogs)',
+      () => {
+        const frozen = structuredClone(catalog);
+        Object.freeze(frozen);
+        const options = resolveFlatOptions(request, frozen, d('2024-06-15'));
+        const names = (c: CompanyCatalog) => buildFlatPnl(c, options, totals).rows.map((r) => r.fullName);
+        expect(names(frozen)).to.include('Expenses:Occupancy:Rent');
+        expect(names(frozen)).to.deep.equal(names(frozen));
+        const renamed = structuredClone(catalog);
+        renamed.accounts = renamed.accounts.map((a) => (a.id === 3 ? { ...a, name: 'Premises' } : a));
+        Object.freeze(renamed);
+        expect(names(renamed)).to.include('Expenses:Premises:Rent').and.include('Expenses:Premises');
+        expect(names(renamed)).to.not.include('Expenses:Occupancy');
+      },
+    );
+
+    it(
+      'When mapped accounts sum beyond the safe integers on the way but not in the end, then the cell is still ' +
+        'exact',
+      () => {
+        const max = Number.MAX_SAFE_INTEGER;
+        const options = resolveFlatOptions({ ...request, UseAccountMapping: true }, catalog, d('2024-06-15'));
+        // Unmapped Expense gathers Occupancy (3), Sundry (5) and Bank Fees (7): max + 2 is past the safe integers.
+        const report = buildFlatPnl(catalog, options, [
+          { accountId: 3, month: '2024-01', cents: max },
+          { accountId: 5, month: '2024-01', cents: 2 },
+          { accountId: 7, month: '2024-01', cents: -max },
+        ]);
+        expect(report.rows.find((r) => r.rowName === 'Unmapped Expense')!.cents).to.deep.equal([2, 0, 0, 2]);
+      },
+    );
+
     it('When there is a single period, then no Total column is added even with IncludeComputedColumns', () => {
       const report = build({ StartDate: '2024-01-01', EndDate: '2024-01-31' });
       expect(report.columnNames).to.deep.equal(['Jan 2024']);
