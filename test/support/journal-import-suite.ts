@@ -262,10 +262,19 @@ export function journalImport(name: string, open: () => Promise<LedgerStore>) {
         expect((await refusal(store, [], blank)).message).to.match(
           /^line 7: malformed CSV: an empty line between rows/,
         );
-        const short = [...lines.slice(0, 8), 'R9,2024-01-01,71,1000', ...lines.slice(8)].join('\n');
-        expect((await refusal(store, [], short)).message).to.match(/^line 9: malformed CSV: /);
         expect((await refusal(store, [], `${text}X1,2024-01-05,71,"1000,-1\n`)).message).to.match(
           /^line 12: malformed CSV: /,
+        );
+        // Extra cells, empty ones too (DuckDB's reader alone would take those as if they were not there).
+        for (const extra of [',', ',,', ',""', ',x']) {
+          const wide = [...lines.slice(0, 5), `${lines[5]}${extra}`, ...lines.slice(6)].join('\n');
+          expect((await refusal(store, [], wide)).message, extra).to.equal(
+            `line 6: malformed CSV: more cells than the header's ${HEADER.length}`,
+          );
+        }
+        const short = [...lines.slice(0, 8), 'R9,2024-01-01,71,1000', ...lines.slice(8)].join('\n');
+        expect((await refusal(store, [], short)).message).to.equal(
+          `line 9: malformed CSV: fewer cells than the header's ${HEADER.length}`,
         );
         expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
       },

@@ -33,6 +33,12 @@ const HOSTILE: Record<string, { text: string; line: number }> = {
   },
   'a row of 20,005 cells': { text: [HEADER, ...row('A1', `m${',x'.repeat(19_999)}`)].join('\n'), line: 2 },
   'a row of 5 cells': { text: [HEADER, ...row('A1'), 'A2,2024-01-05,70,7400'].join('\n'), line: 4 },
+  // DuckDB's reader alone takes a row whose extra cells are all empty as if they were not there.
+  'a row of 8 cells, the extra ones empty': { text: [HEADER, ...row('A1', 'm,,')].join('\n'), line: 2 },
+  'a row of 7 cells, the extra one quoted empty': {
+    text: [HEADER, ...row('A1'), `${row('A2')[0]},""`].join('\n'),
+    line: 4,
+  },
 };
 
 describe('both stores refuse the same hostile journals alike, naming the line (issue 36, finding 16)', function () {
