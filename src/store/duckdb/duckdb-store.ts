@@ -25,7 +25,7 @@ import { LINK_SECRET_KEY, getOrCreateSetting, newLinkSecret } from '../sql/setti
 import { readBalances, snapshotWriter } from './balances.ts';
 import { READ_CONNECTIONS, ReaderPool, Serial, session } from './connections.ts';
 import { journalReader } from './journal-reader.ts';
-import { IMPORT_CHANGES, SERVING_MEMORY_LIMIT, importSettings, settingLiteral } from './settings.ts';
+import { SERVING_MEMORY_LIMIT, importSettings, underSettings } from './settings.ts';
 import { writeStaging } from './staging-writer.ts';
 
 export class DuckDbLedgerStore implements LedgerStore {
@@ -40,10 +40,7 @@ export class DuckDbLedgerStore implements LedgerStore {
   private readonly balances = new Map<number, Promise<CompanyBalances | undefined>>();
   private readonly builtBalances = new Map<number, CompanyBalances>();
   private loads = 0;
-  /**
-   * Names this opening of the store in ledgerVersion: a load counted by another process (an import straight into the
-   * file while no server ran) or an earlier run is never taken for this one's.
-   */
+  /** This opening's name in ledgerVersion: loads counted by another run (or process) are never taken for these. */
   private readonly epoch = randomUUID();
   private readonly tagSets = new Map<number, Promise<{ id: number; optionIds: string[] }[]>>();
   /** Found API keys; creation and revocation go through this process, which forgets them. */
@@ -319,25 +316,12 @@ export class DuckDbLedgerStore implements LedgerStore {
     return this.read((s) => keys.listCompanies(s));
   }
 
-  /**
-   * One transaction in the write queue, under `settings` when given (a load's, an import's). An import may also drop
-   * insertion order once its rows are read (journalReader): every setting changed is restored after it.
-   */
+  /** One transaction in the write queue, under `settings` when given (a load's, an import's; settings.ts). */
   private write<T>(fn: (s: SqlSession) => Promise<T>, settings?: Record<string, string>): Promise<T> {
-    return this.writeQueue.run(async () => {
+    return this.writeQueue.run(() => {
       const s = session(this.writer);
-      if (!settings) return inTransaction(s, () => fn(s), 'BEGIN TRANSACTION');
-      const changed = [...new Set([...Object.keys(settings), ...IMPORT_CHANGES])];
-      const [saved] = await s.query(
-        `SELECT ${changed.map((n) => `CAST(current_setting('${n}') AS VARCHAR) AS ${n}`).join(', ')}`,
-      );
-      for (const [name, value] of Object.entries(settings))
-        await this.writer.run(`SET ${name} = ${settingLiteral(value)}`);
-      try {
-        return await inTransaction(s, () => fn(s), 'BEGIN TRANSACTION');
-      } finally {
-        for (const name of changed) await this.writer.run(`SET ${name} = ${settingLiteral(saved?.[name])}`);
-      }
+      const transaction = () => inTransaction(s, () => fn(s), 'BEGIN TRANSACTION');
+      return settings ? underSettings(this.writer, settings, transaction) : transaction();
     });
   }
 

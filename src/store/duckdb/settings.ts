@@ -1,4 +1,5 @@
-/** DuckDB's settings while serving and while a journal is imported. */
+/** DuckDB's settings while serving and while a journal is imported, and running work under settings. */
+import type { DuckDBConnection } from '@duckdb/node-api';
 
 /**
  * DuckDB's settings while a journal is imported (restored after it): with the process's own memory, the import stays
@@ -24,3 +25,26 @@ export function importSettings(path: string): Record<string, string> {
 }
 
 export const settingLiteral = (v: unknown) => `'${String(v).replace(/'/g, "''")}'`;
+
+/**
+ * Runs `work` on `connection` under `settings`. An import may also drop insertion order once its rows are read
+ * (journalReader): every setting changed, those and IMPORT_CHANGES, is restored after it.
+ */
+export async function underSettings<T>(
+  connection: DuckDBConnection,
+  settings: Record<string, string>,
+  work: () => Promise<T>,
+): Promise<T> {
+  const changed = [...new Set([...Object.keys(settings), ...IMPORT_CHANGES])];
+  const saved = (
+    await connection.runAndReadAll(
+      `SELECT ${changed.map((n) => `CAST(current_setting('${n}') AS VARCHAR) AS ${n}`).join(', ')}`,
+    )
+  ).getRowObjectsJS()[0];
+  for (const [name, value] of Object.entries(settings)) await connection.run(`SET ${name} = ${settingLiteral(value)}`);
+  try {
+    return await work();
+  } finally {
+    for (const name of changed) await connection.run(`SET ${name} = ${settingLiteral(saved?.[name])}`);
+  }
+}

@@ -25,13 +25,14 @@ import { inTransaction } from '../sql/session.ts';
 import { LINK_SECRET_KEY, getOrCreateSetting, newLinkSecret } from '../sql/settings-sql.ts';
 import * as keyWrites from './api-key-writes.ts';
 import { ChangeFeed } from './change-feed.ts';
-import { companyChange, recordChange } from './change-log-sql.ts';
+import { recordChange } from './change-log-sql.ts';
 import { mapPgError } from './errors.ts';
 import { type CompanyState, FollowedCompanies } from './followed-companies.ts';
 import { KeptCatalogs } from './kept-catalogs.ts';
 import { snapshotWriter } from './packed-balances.ts';
 import { journalReader } from './journal-reader.ts';
 import { session } from './session.ts';
+import { readInSnapshot } from './sql-snapshot.ts';
 import { writeStaging } from './staging-writer.ts';
 
 /** A load's last steps: the snapshots of the months it changed, then its entry in the change log. */
@@ -225,43 +226,11 @@ export class PostgresLedgerStore implements LedgerStore {
     return this.readSqlSnapshot(read, options);
   }
 
-  /**
-   * One REPEATABLE READ READ ONLY transaction: every statement sees the snapshot of its first one, so the catalog
-   * and the sums of a report agree even while an import commits. An aborted signal cancels the running statement
-   * (pg_cancel_backend through the pool, as psql's Ctrl-C does) and ends the transaction.
-   */
-  private async readSqlSnapshot<T>(read: (view: LedgerView) => Promise<T>, { signal }: ReadOptions = {}): Promise<T> {
-    signal?.throwIfAborted();
-    return this.withClient(async (client) => {
-      const pid = (client as unknown as { processID?: number }).processID;
-      const cancel = () => {
-        if (pid !== undefined) void this.readPool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
-      };
-      signal?.addEventListener('abort', cancel, { once: true });
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      try {
-        const s = session(client);
-        const checked = <R>(work: () => Promise<R>) => {
-          signal?.throwIfAborted();
-          return work().finally(() => signal?.throwIfAborted());
-        };
-        const result = await read({
-          getCatalog: (companyId) => checked(() => readCatalog(s, companyId)),
-          sumPnlByAccountMonth: (query) => {
-            this.followed.summed();
-            return checked(() => sumPnl(s, query));
-          },
-          ledgerVersion: async (companyId) => `postgres:${await checked(() => companyChange(s, companyId))}`,
-        });
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw signal?.aborted ? signal.reason : err;
-      } finally {
-        signal?.removeEventListener('abort', cancel);
-      }
-    }, this.readPool);
+  /** One REPEATABLE READ READ ONLY transaction on the read pool (sql-snapshot.ts). */
+  private readSqlSnapshot<T>(read: (view: LedgerView) => Promise<T>, options: ReadOptions = {}): Promise<T> {
+    options.signal?.throwIfAborted();
+    const summed = () => this.followed.summed();
+    return this.withClient((client) => readInSnapshot(client, this.readPool, read, options, summed), this.readPool);
   }
 
   /** Reference implementation: the same figures by a direct scan of journal lines (slow; for tests and checks). */
