@@ -17,8 +17,12 @@ export const XML_CONTENT_TYPE = 'application/xml';
 export const TYPES_NAMESPACE = 'http://schemas.servicestack.net/types';
 export const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
 const ARRAYS_NAMESPACE = 'http://schemas.microsoft.com/2003/10/Serialization/Arrays';
-/** DataContractSerializer's generated prefix for the arrays namespace on a member element. */
-const ARRAYS_PREFIX = 'd2p1';
+/**
+ * DataContractSerializer's generated prefix for the arrays namespace, declared on the member element that holds the
+ * list: `d<depth>p1`, the element's depth counted from the root (1), as the 4.5.14 host wrote it (`<Filters
+ * xmlns:d3p1="…">` in GetFlatResponse's SelectedOptions, `d4p1` one level down in a batch's list).
+ */
+const arraysPrefix = (depth: number) => `d${depth}p1`;
 
 type ComplexTypeName = keyof typeof xsdMembers;
 type XmlNode = Record<string, unknown>;
@@ -82,8 +86,11 @@ function scalar(type: string, value: unknown): string {
   }
 }
 
-/** The content of an element of schema type `type` (a normalised QName such as `tns:ReportModel`). */
-function content(type: string, value: unknown): XmlNode | string {
+/**
+ * The content of an element of schema type `type` (a normalised QName such as `tns:ReportModel`) at `depth` (the
+ * root is 1).
+ */
+function content(type: string, value: unknown, depth: number): XmlNode | string {
   const [prefix, local] = type.split(':') as [string, string];
   if (prefix === 'xs' || prefix === 'ser') return scalar(type, value);
   if (!isComplex(local)) throw new Error(`xml: unknown schema type ${type}`);
@@ -93,10 +100,10 @@ function content(type: string, value: unknown): XmlNode | string {
   if (item && item.maxOccurs === 'unbounded') {
     if (!Array.isArray(value)) throw new Error(`xml: ${type} needs an array`);
     const inArrays = xsdTypeNamespaces[local] === ARRAYS_NAMESPACE;
-    const name = inArrays ? `${ARRAYS_PREFIX}:${item.name}` : item.name;
+    const name = inArrays ? `${arraysPrefix(depth)}:${item.name}` : item.name;
     const node: XmlNode = {};
-    if (inArrays) node[`@_xmlns:${ARRAYS_PREFIX}`] = ARRAYS_NAMESPACE;
-    if (value.length) node[name] = value.map((v) => element(item.type, v, item.nillable));
+    if (inArrays) node[`@_xmlns:${arraysPrefix(depth)}`] = ARRAYS_NAMESPACE;
+    if (value.length) node[name] = value.map((v) => element(item.type, v, item.nillable, depth + 1));
     return node;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
@@ -109,17 +116,17 @@ function content(type: string, value: unknown): XmlNode | string {
       if (member.nillable) node[member.name] = { '@_i:nil': 'true' };
       continue;
     }
-    node[member.name] = element(member.type, v, member.nillable);
+    node[member.name] = element(member.type, v, member.nillable, depth + 1);
   }
   return node;
 }
 
-function element(type: string, value: unknown, nillable: boolean): XmlNode | string {
+function element(type: string, value: unknown, nillable: boolean, depth: number): XmlNode | string {
   if (value === null || value === undefined) {
     if (!nillable) throw new Error(`xml: ${type} is not nillable`);
     return { '@_i:nil': 'true' };
   }
-  return content(type, value);
+  return content(type, value, depth);
 }
 
 const builder = new XMLBuilder({
@@ -134,7 +141,7 @@ const builder = new XMLBuilder({
 export function toDataContractXml(typeName: string, dto: unknown): string {
   if (!isComplex(typeName) || xsdTypeNamespaces[typeName] !== TYPES_NAMESPACE)
     throw new Error(`xml: ${typeName} is not a DTO of ${TYPES_NAMESPACE}`);
-  const body = content(`tns:${typeName}`, dto) as XmlNode;
+  const body = content(`tns:${typeName}`, dto, 1) as XmlNode;
   return builder.build({
     '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' },
     [typeName]: { '@_xmlns:i': XSI_NAMESPACE, '@_xmlns': TYPES_NAMESPACE, ...body },
@@ -153,7 +160,7 @@ export function toDataContractXmlList(typeName: string, items: readonly unknown[
     ? [`ArrayOf${typeName}`, TYPES_NAMESPACE]
     : ['ArrayOfanyType', ARRAYS_NAMESPACE];
   const node: XmlNode = { '@_xmlns:i': XSI_NAMESPACE, '@_xmlns': namespace };
-  if (items.length) node[typeName] = items.map((item) => content(`tns:${typeName}`, item));
+  if (items.length) node[typeName] = items.map((item) => content(`tns:${typeName}`, item, 2));
   return builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' }, [root]: node }) as string;
 }
 

@@ -137,11 +137,12 @@ describe('XML format (DataContract XML validated against wsdl/types.xsd)', funct
     const text = responses.get('report .xml')!.text;
     // A query date is a Local DateTime: +00:00, as the 4.5.14 host wrote it (issue 24)
     expect(text).to.include('<StartDate>2024-01-01T00:00:00+00:00</StartDate>');
-    // Filters are the original's List<Guid>: <guid> items, hyphenated, as a real 4.5.14 host wrote them (issue 10).
+    // Filters are the original's List<Guid>: <guid> items, hyphenated, as a real 4.5.14 host wrote them (issue 10),
+    // their prefix d3p1 (the element's depth), as the host wrote it when run again for issue 38.
     const hyphenated = DINE_IN.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
     expect(text).to.include(
-      `<Filters xmlns:d2p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays">` +
-        `<d2p1:guid>${hyphenated}</d2p1:guid></Filters>`,
+      `<Filters xmlns:d3p1="http://schemas.microsoft.com/2003/10/Serialization/Arrays">` +
+        `<d3p1:guid>${hyphenated}</d3p1:guid></Filters>`,
     );
     expect(text.indexOf('<ReportModel>')).to.be.lessThan(text.indexOf('<SelectedOptions>'));
     expect(text.indexOf('<SelectedOptions>')).to.be.lessThan(text.indexOf('<Url>'));

@@ -164,7 +164,7 @@ const CLIENTS: Client[] = [
       expect(value).to.match(/T\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
       return wallClock(isoInstant(value), z.timeZone);
     },
-    columns: (text) => [...text.matchAll(/<d2p1:string>([^<]*)<\/d2p1:string>/g)].map((m) => m[1]!),
+    columns: (text) => [...text.matchAll(/<d3p1:string>([^<]*)<\/d3p1:string>/g)].map((m) => m[1]!),
     host45: {
       UTC: ['2024-12-31T22:30:00+00:00', '2025-06-30T23:59:59+00:00'],
       'New York': ['2025-01-01T03:30:00+00:00', '2025-07-01T03:59:59+00:00'],

@@ -263,6 +263,24 @@ describe('ServiceStack 4.5 formats (as a real 4.5.14 host answered)', () => {
     });
   });
 
+  describe('XML lists', () => {
+    // The 4.5.14 host (run for issue 38): DataContractSerializer named the arrays namespace's prefix by the depth of
+    // the element declaring it: <Locations xmlns:d3p1="…"> in a GetFlatResponse, d4p1 in a batch's list of them.
+    const ARRAYS = 'http://schemas.microsoft.com/2003/10/Serialization/Arrays';
+    it('the arrays prefix is the depth of the list element: d3p1, d4p1 in a batch', async () => {
+      const one = await request(t.app).get(`${FLAT}.xml?CompanyId=1&Locations=10`).expect(200);
+      expect(one.text).to.contain(`<Locations xmlns:d3p1="${ARRAYS}"><d3p1:int>10</d3p1:int></Locations>`);
+      expect(one.text).to.match(/<ColumnNames xmlns:d3p1="[^"]+"><d3p1:string>/);
+      expect(one.text).to.match(/<Values xmlns:d5p1="[^"]+"><d5p1:decimal>/);
+      const batch = await request(t.app)
+        .post('/json/reply/GetFlatRequest[]?format=xml')
+        .set('Content-Type', 'application/json')
+        .send('[{"CompanyId":1,"Locations":[10]}]')
+        .expect(200);
+      expect(batch.text).to.contain(`<Locations xmlns:d4p1="${ARRAYS}"><d4p1:int>10</d4p1:int></Locations>`);
+    });
+  });
+
   describe('predefined routes for XML', () => {
     for (const path of [
       '/xml/reply/EchoRequest?Message=hi',
