@@ -16,6 +16,8 @@
  *   --import           also the import section (goal 3 of issue 23): `npm run import` of the ledger's CSV into a fresh
  *                      DuckDB and PostgreSQL (SKIP_POSTGRES=1: DuckDB only) against the engine's own read_csv / COPY +
  *                      balance check + sums, same run, with each process's peak RSS; --only import runs just that
+ *   --only standby     how soon an import on the primary shows through a hot standby (DATABASE_READ_URL) against
+ *                      through the primary, same run (bench/standby.ts; --loads N imports, default 200)
  *   --companies N      only the many-companies section (issue 37, bench/many-companies.ts): N companies,
  *                      --total-entries in all (default 10,000,000; the largest company --largest, default 1,000,000),
  *                      --reads Zipf report reads (default 20,000) within --index-mb (default 256); a quick run:
@@ -66,6 +68,7 @@ import {
   type PipelineTarget,
 } from './bench/report-pipeline.ts';
 import { manyCompaniesSection } from './bench/many-companies.ts';
+import { standbySection } from './bench/standby.ts';
 import {
   ensurePropagationCompany,
   measurePropagation,
@@ -877,6 +880,7 @@ function instanceSummary(figures: InstanceFigures[]): void {
 
 async function main(): Promise<void> {
   if (args.get('only') === 'import') return importReport();
+  if (args.get('only') === 'standby') return standbySection(log, Number(args.get('loads') ?? 200));
   if (args.has('companies'))
     return manyCompaniesSection(
       {

@@ -18,6 +18,7 @@ import { openStore } from '../../src/store/open-store.ts';
 import { startPostgresServer } from '../lib/postgres-server.ts';
 import { PRODUCTION_NODE_ARGS } from '../lib/production-start.ts';
 import { createRng, randomLedgerEntries, randomLedgerReference } from '../lib/random-ledger.ts';
+import { type ColdAnchor, coldAnchors } from './cold-anchor.ts';
 import { fmtInt, fmtMs, median, percentile, secs, table } from './stats.ts';
 
 export interface ManyCompaniesOptions {
@@ -103,7 +104,12 @@ async function ensureLedger(
   const server = o.store === 'postgres' ? await startPostgresServer('ledger', { keepData: path }) : undefined;
   const where: Where = server ? { databaseUrl: server.url } : { duckdbPath: path };
   const stop = async () => void (await server?.destroy());
-  if (built) return { where, stop };
+  if (built) {
+    // Opened once here: a ledger kept from an earlier version is migrated (balance_snapshots filled) outside the
+    // measured instance.
+    await (await storeAt(where, 1)).close();
+    return { where, stop };
+  }
   const started = Date.now();
   const store = await storeAt(where, 1);
   try {
@@ -149,7 +155,7 @@ interface RunResult {
   seconds: number;
   hitMs: number[];
   missMs: number[];
-  cold: { name: string; entries: number; ms: number[]; readMs: number; indexMs: number }[];
+  cold: { name: string; entries: number; ms: number[]; readMs: number; indexMs: number; anchor?: ColdAnchor }[];
 }
 
 /** Parts of the RSS, MiB: V8's heap (committed, used), typed arrays' buffers, anonymous and file-backed pages. */
@@ -262,6 +268,8 @@ async function runInstance(where: Where, o: ManyCompaniesOptions): Promise<RunRe
     });
   }
   await coldStore.close();
+  const anchors = await coldAnchors(where, [2, 1]);
+  for (const [i, c] of cold.entries()) c.anchor = anchors.get(i === 0 ? 2 : 1);
   clearInterval(sampler);
   return {
     budgetMiB: o.indexMb,
@@ -277,6 +285,12 @@ async function runInstance(where: Where, o: ManyCompaniesOptions): Promise<RunRe
     missMs,
     cold,
   };
+}
+
+/** Goal 2 of issue 37 for a cold first report's p99: ≤ 100 ms at 10k entries, ≤ 1 s at 1M. */
+function coldGoal(entries: number, p99: number): string {
+  const bound = entries <= MEDIUM ? 100 : 1_000;
+  return `goal p99 ≤ ${bound === 100 ? '100 ms' : '1 s'}: ${p99 <= bound ? 'met' : 'NOT met'}`;
 }
 
 export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: string) => void): Promise<void> {
@@ -330,7 +344,11 @@ export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: str
         `misses ${fmtInt(stats.misses)}`,
       ],
       ['reads per second (one core, no HTTP)', fmtInt(r.requests / r.seconds), ''],
-      ['warm read (hit) p50 / p99', `${fmtMs(median(r.hitMs))} / ${fmtMs(percentile(r.hitMs, 99))}`, 'goal p50 ≤ 2 ms'],
+      [
+        'warm read (hit) p50 / p99',
+        `${fmtMs(median(r.hitMs))} / ${fmtMs(percentile(r.hitMs, 99))}`,
+        `goal p50 ≤ 2 ms: ${median(r.hitMs) <= 2 ? 'met' : 'NOT met'}`,
+      ],
       [
         'miss (build + read) p50 / p99',
         r.missMs.length ? `${fmtMs(median(r.missMs))} / ${fmtMs(percentile(r.missMs, 99))}` : '-',
@@ -339,8 +357,9 @@ export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: str
       ...r.cold.map((c) => [
         `cold first report, ${c.name}: p50 / p99`,
         `${fmtMs(median(c.ms))} / ${fmtMs(percentile(c.ms, 99))} (${c.ms.length} samples)`,
-        `${c.entries <= MEDIUM ? 'goal p99 ≤ 100 ms' : 'goal ≤ 1 s (at 1M)'}; per build: reading daily ` +
-          `sums ${fmtMs(c.readMs)}, adding to the index ${fmtMs(c.indexMs)}`,
+        `${coldGoal(c.entries, percentile(c.ms, 99))}; per build: reading its month snapshots ` +
+          `${fmtMs(c.readMs)}, adding them to the index ${fmtMs(c.indexMs)}; raw query anchors (p50): the ` +
+          `snapshots ${fmtMs(c.anchor!.snapshotsMs)}, a scan of its balance_daily ${fmtMs(c.anchor!.dailyScanMs)}`,
       ]),
     ]),
   );

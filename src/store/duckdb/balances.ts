@@ -2,8 +2,10 @@
 import { BLOB, blobValue, type DuckDBBlobValue, type DuckDBConnection, INTEGER } from '@duckdb/node-api';
 import { CompanyBalances } from '../memory/balance-index.ts';
 import type { BuildTimes } from '../memory/index-budget.ts';
-import { addMonthSnapshot, encodeMonthSnapshot } from '../memory/month-snapshot.ts';
-import { COMPANY_SNAPSHOTS_SQL, type SnapshotWrite } from '../sql/month-snapshots-sql.ts';
+import { SNAPSHOT_VERSION, addMonthSnapshot, encodeMonthSnapshot } from '../memory/month-snapshot.ts';
+import type { LoadChange } from '../sql/load-sql.ts';
+import * as snapshots from '../sql/month-snapshots-sql.ts';
+import type { SqlSession } from '../sql/session.ts';
 
 /**
  * A company's index from its month snapshots, in one query; undefined when some daily sum is beyond 2^53 cents (such
@@ -16,7 +18,7 @@ export async function readBalances(
 ): Promise<CompanyBalances | undefined> {
   const started = performance.now();
   // Streamed (connections.ts): no materialized copy of the snapshots beside the chunks.
-  const reader = await conn.streamAndReadAll(COMPANY_SNAPSHOTS_SQL, [companyId], [INTEGER]);
+  const reader = await conn.streamAndReadAll(snapshots.COMPANY_SNAPSHOTS_SQL, [companyId], [INTEGER]);
   const months = reader.getRows() as [number, DuckDBBlobValue][];
   const read = performance.now();
   times.readMs += read - started;
@@ -28,7 +30,7 @@ export async function readBalances(
 }
 
 /** Writes one company-month's snapshot on `conn` (the writer, inside the load's transaction). */
-export function snapshotWriter(conn: DuckDBConnection): SnapshotWrite {
+function snapshotWriter(conn: DuckDBConnection): snapshots.SnapshotWrite {
   return async (companyId, month, sums) => {
     const snapshot = encodeMonthSnapshot(sums);
     await conn.run(
@@ -42,4 +44,14 @@ export function snapshotWriter(conn: DuckDBConnection): SnapshotWrite {
       [INTEGER, INTEGER, BLOB],
     );
   };
+}
+
+/** The ChangeRecorder step of a load on the writer `conn`: the snapshots of the months it changed. */
+export async function writeLoadSnapshots(s: SqlSession, change: LoadChange, conn: DuckDBConnection): Promise<void> {
+  if (change.hasDelta) await snapshots.writeLoadSnapshots(s, snapshotWriter(conn));
+}
+
+/** balance_snapshots complete and in this layout (migrate(), in a transaction on the writer `conn`). */
+export function ensureSnapshots(s: SqlSession, conn: DuckDBConnection): Promise<void> {
+  return snapshots.ensureSnapshots(s, 'duckdb', SNAPSHOT_VERSION, snapshotWriter(conn));
 }

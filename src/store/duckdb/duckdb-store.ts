@@ -17,12 +17,11 @@ import * as keys from '../sql/api-key-sql.ts';
 import { readCatalog } from '../sql/catalog-sql.ts';
 import { loadJournal } from '../sql/journal-import-sql.ts';
 import { type ChangeRecorder, loadBatch } from '../sql/load-sql.ts';
-import { ensureSnapshots, writeLoadSnapshots } from '../sql/month-snapshots-sql.ts';
 import { pnlSpan, readTagSets, scanPnl, sumPnl } from '../sql/pnl-sql.ts';
 import { DUCKDB_KEYED_BALANCE_TABLES, duckdbBalanceKeyMigration, schemaStatements } from '../sql/schema.ts';
 import { type SqlSession, type Staging, inTransaction } from '../sql/session.ts';
 import { LINK_SECRET_KEY, getOrCreateSetting, newLinkSecret } from '../sql/settings-sql.ts';
-import { readBalances, snapshotWriter } from './balances.ts';
+import { ensureSnapshots, readBalances, writeLoadSnapshots } from './balances.ts';
 import { READ_CONNECTIONS, ReaderPool, Serial, session } from './connections.ts';
 import { journalReader } from './journal-reader.ts';
 import { SERVING_MEMORY_LIMIT, importSettings, underSettings } from './settings.ts';
@@ -93,7 +92,7 @@ export class DuckDbLedgerStore implements LedgerStore {
     await this.writeQueue.run(async () => {
       await this.writer.run(schemaStatements('duckdb').join(';\n'));
       const s = session(this.writer);
-      await inTransaction(s, () => ensureSnapshots(s, 'duckdb', snapshotWriter(this.writer)), 'BEGIN TRANSACTION');
+      await inTransaction(s, () => ensureSnapshots(s, this.writer), 'BEGIN TRANSACTION');
       const keyed = (await s.query(DUCKDB_KEYED_BALANCE_TABLES)).map((r) => String(r.t));
       if (keyed.length > 0)
         await inTransaction(
@@ -107,9 +106,7 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   /** A load's last step: the snapshots of the months it changed (balance_snapshots). */
-  private readonly writeSnapshots: ChangeRecorder = async (s, change) => {
-    if (change.hasDelta) await writeLoadSnapshots(s, snapshotWriter(this.writer));
-  };
+  private readonly writeSnapshots: ChangeRecorder = (s, change) => writeLoadSnapshots(s, change, this.writer);
 
   async isEmpty(): Promise<boolean> {
     return this.read(async (s) => (await s.query('SELECT 1 AS x FROM companies LIMIT 1')).length === 0);

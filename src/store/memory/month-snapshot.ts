@@ -1,17 +1,20 @@
 /**
  * One company-month of balance_daily in one binary value (balance_snapshots), kept in step with it by every load: a
  * company's index is built from its months' snapshots in one query instead of one row per daily sum. Little endian:
- * int32 version, int32 cells n (-1: a daily sum beyond 2^53 cents, answered by SQL), n int32 location ids, n account
- * ids, n tag set ids, padding to 8 bytes, n × 31 float64 daily cents (cell c, day d at c × 31 + d).
+ * int32 version, cells n (-1: a daily sum beyond 2^53 cents, answered by SQL), sums v, their width w (4: int32, 8:
+ * float64); n int32 location ids, n account ids, n tag set ids, n uint32 day masks (bit d: day d + 1 has a sum);
+ * padding to 8 bytes; the v sums, cell by cell, day by day. Small companies have a few sums per cell and month.
  */
 import type { CompanyBalances } from './balance-index.ts';
 
-const VERSION = 1;
+/** The layout's version (a store keeps the one its snapshots have, month-snapshots-sql.ts). */
+export const SNAPSHOT_VERSION = 2;
 const DAYS = 31;
-const HEADER = 8;
+const HEADER = 16;
 const INEXACT = -1;
+const INT32 = 2 ** 31;
 
-const dailyOffset = (cells: number) => HEADER + Math.ceil((cells * 12) / 8) * 8;
+const valuesOffset = (cells: number) => HEADER + Math.ceil((cells * 16) / 8) * 8;
 
 /** Collects one company-month's daily sums, in any order, and encodes them. */
 class MonthSnapshotWriter {
@@ -38,7 +41,7 @@ class MonthSnapshotWriter {
   bytes(): Uint8Array {
     if (!this.exact) {
       const out = new DataView(new ArrayBuffer(HEADER));
-      out.setInt32(0, VERSION, true);
+      out.setInt32(0, SNAPSHOT_VERSION, true);
       out.setInt32(4, INEXACT, true);
       return new Uint8Array(out.buffer);
     }
@@ -49,13 +52,29 @@ class MonthSnapshotWriter {
         this.ids[a * 3 + 1]! - this.ids[b * 3 + 1]! ||
         this.ids[a * 3 + 2]! - this.ids[b * 3 + 2]!,
     );
-    const base = dailyOffset(n);
-    const out = new DataView(new ArrayBuffer(base + n * DAYS * 8));
-    out.setInt32(0, VERSION, true);
-    out.setInt32(4, n, true);
+    let count = 0;
+    let width = 4;
+    for (const cents of this.daily) {
+      if (cents === 0) continue;
+      count++;
+      if (cents < -INT32 || cents >= INT32) width = 8;
+    }
+    const base = valuesOffset(n);
+    const out = new DataView(new ArrayBuffer(base + count * width));
+    for (const [at, value] of [SNAPSHOT_VERSION, n, count, width].entries()) out.setInt32(at * 4, value, true);
+    let at = base;
     order.forEach((slot, c) => {
       for (let k = 0; k < 3; k++) out.setInt32(HEADER + (k * n + c) * 4, this.ids[slot * 3 + k]!, true);
-      for (let d = 0; d < DAYS; d++) out.setFloat64(base + (c * DAYS + d) * 8, this.daily[slot * DAYS + d]!, true);
+      let mask = 0;
+      for (let d = 0; d < DAYS; d++) {
+        const cents = this.daily[slot * DAYS + d]!;
+        if (cents === 0) continue;
+        mask |= 1 << d;
+        if (width === 4) out.setInt32(at, cents, true);
+        else out.setFloat64(at, cents, true);
+        at += width;
+      }
+      out.setUint32(HEADER + (3 * n + c) * 4, mask >>> 0, true);
     });
     return new Uint8Array(out.buffer);
   }
@@ -67,19 +86,28 @@ class MonthSnapshotWriter {
  */
 export function addMonthSnapshot(balances: CompanyBalances, monthIndex: number, snapshot: Uint8Array): boolean {
   const view = new DataView(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength);
-  const n = snapshot.byteLength >= HEADER ? view.getInt32(4, true) : INEXACT;
-  if (view.getInt32(0, true) !== VERSION || n < 0) return false;
-  const base = dailyOffset(n);
-  if (snapshot.byteLength !== base + n * DAYS * 8) return false;
+  if (snapshot.byteLength < HEADER || view.getInt32(0, true) !== SNAPSHOT_VERSION) return false;
+  const [n, count, width] = [1, 2, 3].map((i) => view.getInt32(i * 4, true)) as [number, number, number];
+  if (n < 0 || (width !== 4 && width !== 8)) return false;
+  const base = valuesOffset(n);
+  if (snapshot.byteLength !== base + count * width) return false;
   const days = new Float64Array(DAYS);
+  let at = base;
   for (let c = 0; c < n; c++) {
-    for (let d = 0; d < DAYS; d++) days[d] = view.getFloat64(base + (c * DAYS + d) * 8, true);
+    const mask = view.getUint32(HEADER + (3 * n + c) * 4, true);
+    for (let d = 0; d < DAYS; d++) {
+      if ((mask & (1 << d)) === 0) days[d] = 0;
+      else {
+        days[d] = width === 4 ? view.getInt32(at, true) : view.getFloat64(at, true);
+        at += width;
+      }
+    }
     const location = view.getInt32(HEADER + c * 4, true);
     const account = view.getInt32(HEADER + (n + c) * 4, true);
     const tagSet = view.getInt32(HEADER + (2 * n + c) * 4, true);
     balances.addMonthDays(monthIndex, location, account, tagSet, days);
   }
-  return true;
+  return at === snapshot.byteLength;
 }
 
 /** The snapshot of one company-month's daily sums, in any order: (day 1-31, location, account, tag set, cents). */

@@ -18,6 +18,7 @@ import * as keys from '../sql/api-key-sql.ts';
 import { readCatalog } from '../sql/catalog-sql.ts';
 import { loadJournal } from '../sql/journal-import-sql.ts';
 import { type ChangeRecorder, loadBatch } from '../sql/load-sql.ts';
+import { SNAPSHOT_VERSION } from '../memory/month-snapshot.ts';
 import { ensureSnapshots, writeLoadSnapshots } from '../sql/month-snapshots-sql.ts';
 import { pnlSpan, scanPnl, sumPnl } from '../sql/pnl-sql.ts';
 import { schemaStatements } from '../sql/schema.ts';
@@ -148,7 +149,7 @@ export class PostgresLedgerStore implements LedgerStore {
     await this.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATE_LOCK]);
       for (const ddl of schemaStatements('postgres')) await client.query(ddl);
-      await ensureSnapshots(session(client), 'postgres', snapshotWriter(client));
+      await ensureSnapshots(session(client), 'postgres', SNAPSHOT_VERSION, snapshotWriter(client));
     });
   }
 

@@ -58,17 +58,27 @@ export async function writeLoadSnapshots(s: SqlSession, write: SnapshotWrite): P
 }
 
 /**
- * A store without balance_snapshots (a new one, or one made by an earlier version) gains it with every company-month's
- * snapshot, in the caller's transaction: the table exists only complete.
+ * A store without balance_snapshots (a new one, or one made by an earlier version) gains it, and one whose snapshots
+ * are of another layout than `version` gets them all again, with every company-month's snapshot, in the caller's
+ * transaction: the table exists only complete, in the layout of the setting `balance_snapshots`.
  */
-export async function ensureSnapshots(s: SqlSession, dialect: Dialect, write: SnapshotWrite): Promise<void> {
+export async function ensureSnapshots(
+  s: SqlSession,
+  dialect: Dialect,
+  version: number,
+  write: SnapshotWrite,
+): Promise<void> {
   const exists = await s.query(
     `SELECT 1 AS x FROM information_schema.tables WHERE table_name = 'balance_snapshots'
         AND table_schema = current_schema() AND table_catalog = current_database()`,
   );
-  if (exists.length > 0) return;
-  await s.query(BALANCE_SNAPSHOTS_DDL[dialect]);
+  const [stored] = await s.query("SELECT value FROM settings WHERE key = 'balance_snapshots'");
+  if (exists.length > 0 && stored?.value === String(version)) return;
+  if (exists.length > 0) await s.query('DELETE FROM balance_snapshots');
+  else await s.query(BALANCE_SNAPSHOTS_DDL[dialect]);
   await writeSnapshots(s, await monthsOf(s, 'balance_daily'), write);
+  await s.query("DELETE FROM settings WHERE key = 'balance_snapshots'");
+  await s.query("INSERT INTO settings (key, value) VALUES ('balance_snapshots', $1)", [String(version)]);
 }
 
 /** A company's snapshots, one row per month (`month`, `snapshot`). */

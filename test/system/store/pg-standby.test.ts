@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.ts';
 import type { LedgerBatch, PnlQuery } from '../../../src/domain/ledger.ts';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
-import { startStandby, type PostgresStandby } from '../../support/postgres-standby.ts';
+import { startStandby, type PostgresStandby } from '../../../scripts/lib/postgres-standby.ts';
 import { RANDOM_COMPANY, expectedTotals, randomLedger } from '../../support/random-store-ledger.ts';
 
 const YEAR: PnlQuery = {

@@ -53,10 +53,10 @@ const INSTALLED_BY_NPM_CI = new Set([...Object.keys(pkg.dependencies), ...Object
 const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builtinModules.includes(specifier);
 /** Helpers (test/support/, and scripts/lib/ the benchmarks share) that start or reach what only the system tier has. */
 const SYSTEM_SUPPORT = [
-  ...['test-tools.ts', 'https-client.ts', 'servicestack-dtos.ts', 'postgres-standby.ts'].map(
-    (name) => `test/support/${name}`,
+  ...['test-tools.ts', 'https-client.ts', 'servicestack-dtos.ts'].map((name) => `test/support/${name}`),
+  ...['postgres-server.ts', 'postgres-standby.ts', 'nginx.ts', 'hledger-journal.ts', 'systemd-unit.ts'].map(
+    (name) => `scripts/lib/${name}`,
   ),
-  ...['postgres-server.ts', 'nginx.ts', 'hledger-journal.ts', 'systemd-unit.ts'].map((name) => `scripts/lib/${name}`),
 ];
 /** An import of server-process.ts's production start (`node dist/src/start.js`, built first). */
 const PRODUCTION_START = /import\s*\{[^}]*\b(?:startProductionServer|ensureProductionBuild)\b[^}]*\}\s*from/;

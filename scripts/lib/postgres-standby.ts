@@ -10,8 +10,8 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from '../../scripts/lib/free-port.ts';
-import { PG_BIN_DIR, type PostgresServer } from '../../scripts/lib/postgres-server.ts';
+import { freePort } from './free-port.ts';
+import { PG_BIN_DIR, type PostgresServer } from './postgres-server.ts';
 
 const run = promisify(execFile);
 
