@@ -135,7 +135,12 @@ export async function createApp({
       // A batch (`/{format}/reply/{Op}[]`): each DTO through the same service, answered as one list.
       const { bound } = context;
       const result =
-        'batch' in bound ? await runBatch(res, bound.batch, answer, requestSignal(res)) : await answer(bound.dto);
+        'batch' in bound
+          ? await runBatch(res, bound.batch, answer, {
+              maxAnswerBytes: config.maxBatchAnswerBytes,
+              signal: requestSignal(res),
+            })
+          : await answer(bound.dto);
       if (res.headersSent) return; // the request ran past its time-out and was answered
       await writer.send(req, res, result);
     };

@@ -157,6 +157,13 @@ export const configSchema = {
     nonNegativeInt,
     'Most items one array field (Locations, Filters) may carry (400 above it).',
   ),
+  maxBatchAnswerBytes: setting(
+    'MAX_BATCH_ANSWER_BYTES',
+    33_554_432,
+    nonNegativeInt,
+    'Most bytes the answers of one batch (`/{format}/reply/{Op}[]`) may total, each counted as its JSON (400 ' +
+      'naming the limit at the request that passes it).',
+  ),
   maxReportColumns: setting(
     'MAX_REPORT_COLUMNS',
     1200,

@@ -43,6 +43,13 @@ export const errorMessages = {
       'choose a shorter range or fewer locations.',
     ),
   },
+  BatchAnswerTooLarge: {
+    code: 'ArgumentException',
+    template: parts(
+      "The batch's answers pass the limit of {limit} bytes (MAX_BATCH_ANSWER_BYTES) at request {index}: ",
+      'send fewer requests per batch.',
+    ),
+  },
   XlsxTooWide: {
     code: 'ArgumentException',
     template: 'The report has {width} columns; XLSX holds at most {max}: choose a shorter range or CSV.',

@@ -46,6 +46,7 @@ export interface TestAppOptions {
       AppConfig,
       | 'maxUrlLength'
       | 'maxArrayItems'
+      | 'maxBatchAnswerBytes'
       | 'requestTimeoutMs'
       | 'bodyLimitBytes'
       | 'publicBaseUrl'

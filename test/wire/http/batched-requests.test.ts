@@ -252,6 +252,42 @@ describe('Batched requests /{format}/reply|oneway/{Op}[] (as a real 4.5.14 host 
     });
   });
 
+  describe('the answers of a batch are bounded in bytes (MAX_BATCH_ANSWER_BYTES)', () => {
+    // Each EchoResponse `{"Message":"a","CompanyName":"Reporting Service","ResponseStatus":{}}` is 66 bytes of JSON.
+    let small: ListeningTestApp;
+    before(async () => (small = await listenTestApp({ companyName: CO, config: { maxBatchAnswerBytes: 150 } })));
+    after(() => small.close());
+    const echoBatch = (count: number, format = 'json') =>
+      request(small.app)
+        .post(`/${format}/reply/EchoRequest[]`)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify(Array.from({ length: count }, (_, i) => ({ Message: String.fromCharCode(97 + i) }))));
+
+    it('When the answers stay within the limit, then 200 with all of them', async () => {
+      const res = await echoBatch(2).expect(200);
+      expect(res.body).to.have.length(2);
+      expect(res.headers['x-autobatch-completed']).to.equal('2');
+    });
+
+    it(
+      'When an answer takes the total past the limit, then 400 ArgumentException naming the limit, ' +
+        'X-AutoBatch-Completed at that request',
+      async () => {
+        const res = await echoBatch(5).expect(400);
+        expect(res.headers['x-autobatch-completed']).to.equal('2');
+        expect(res.body).to.deep.equal({
+          ResponseStatus: {
+            ErrorCode: 'ArgumentException',
+            Message:
+              "The batch's answers pass the limit of 150 bytes (MAX_BATCH_ANSWER_BYTES) at request 2: " +
+              'send fewer requests per batch.',
+            Errors: [],
+          },
+        });
+      },
+    );
+  });
+
   describe('a batch that cannot be read is refused whole, before any item runs (no X-AutoBatch-Completed)', () => {
     it(
       'When an item is not an object, then 400 SerializationException naming the item (the host: 400, no ' + 'header)',
