@@ -104,6 +104,13 @@ export const configSchema = {
     'MiB of in-memory report indexes per instance; past it the least recently used companies are dropped (read ' +
       "again on their next report); unset = a quarter of the machine's memory (or of the cgroup's limit).",
   ),
+  storeMemoryMb: setting<number>(
+    'STORE_MEMORY_MB',
+    undefined,
+    positiveInt,
+    "MiB the embedded DuckDB store's own memory may use while serving (its memory_limit: cached pages of the ledger " +
+      "file and the state of queries, which spill to <file>.tmp past it); unset = 64. PostgreSQL's is its server's.",
+  ),
   preloadCompanies: setting(
     'PRELOAD_COMPANIES',
     100,

@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     databaseReadUrl: config.databaseReadUrl,
     dataDir: config.dataDir,
     indexMemoryMb: config.indexMemoryMb,
+    storeMemoryMb: config.storeMemoryMb,
   });
   if (config.demoData) await seedDemoIfEmpty(store, new Date());
   if (config.trustProxy === true) {

@@ -26,6 +26,8 @@ export interface ManyCompaniesOptions {
   totalEntries: number;
   largest: number;
   indexMb: number;
+  /** STORE_MEMORY_MB of the instance (DuckDB); unset = its default. */
+  storeMb?: number;
   requests: number;
   seed: number;
   store: 'duckdb' | 'postgres';
@@ -33,7 +35,8 @@ export interface ManyCompaniesOptions {
 
 /** Where the instance finds the ledger: a DuckDB file or a PostgreSQL URL. */
 type Where = { duckdbPath: string } | { databaseUrl: string };
-const storeAt = (where: Where, indexMemoryMb: number) => openStore({ dataDir: tmpdir(), ...where, indexMemoryMb });
+const storeAt = (where: Where, indexMemoryMb: number, storeMemoryMb?: number) =>
+  openStore({ dataDir: tmpdir(), ...where, indexMemoryMb, storeMemoryMb });
 
 const MEDIUM = 10_000;
 const YEAR: Omit<PnlQuery, 'companyId'> = { from: '2024-01-01', to: '2024-12-31', locationIds: [], optionGroups: [] };
@@ -150,6 +153,8 @@ interface RunResult {
   atPeak: PeakParts;
   /** DuckDB's own accounted memory (duckdb_memory()), the most seen (MiB; 0 on PostgreSQL). */
   engineMiB: number;
+  /** DuckDB's memory_limit (STORE_MEMORY_MB), as it shows it; empty on PostgreSQL. */
+  engineLimit: string;
   stats: IndexStats;
   requests: number;
   seconds: number;
@@ -190,7 +195,7 @@ function rssParts(): PeakParts {
 
 /** The instance (child process): Zipf-distributed reports within the budget, then cold first reports. */
 async function runInstance(where: Where, o: ManyCompaniesOptions): Promise<RunResult> {
-  const store: LedgerStore = await storeAt(where, o.indexMb);
+  const store: LedgerStore = await storeAt(where, o.indexMb, o.storeMb);
   let peak = 0;
   let atPeak = rssParts();
   const sample = () => {
@@ -201,8 +206,12 @@ async function runInstance(where: Where, o: ManyCompaniesOptions): Promise<RunRe
     }
   };
   let engine = 0;
+  let engineLimit = '';
   const sampleEngine = async (s: LedgerStore) => {
-    if (s.kind === 'duckdb') engine = Math.max(engine, (await (s as DuckDbLedgerStore).engineMemoryBytes()) / 2 ** 20);
+    if (s.kind !== 'duckdb') return;
+    const { usedBytes, limit } = await (s as DuckDbLedgerStore).engineMemory();
+    engine = Math.max(engine, usedBytes / 2 ** 20);
+    engineLimit = limit;
   };
   const sampler = setInterval(sample, 50);
   const baseRssMiB = process.memoryUsage.rss() / 2 ** 20;
@@ -243,7 +252,7 @@ async function runInstance(where: Where, o: ManyCompaniesOptions): Promise<RunRe
   // that holds one company: a store of its own with a 1-byte budget).
   await store.close();
   const cold: RunResult['cold'] = [];
-  const coldStore = await storeAt(where, 0);
+  const coldStore = await storeAt(where, 0, o.storeMb);
   for (const [name, companyId, entries, samples] of [
     ['10k-entry company', 2, MEDIUM, 30],
     [`${fmtInt(o.largest)}-entry company`, 1, o.largest, 10],
@@ -278,6 +287,7 @@ async function runInstance(where: Where, o: ManyCompaniesOptions): Promise<RunRe
     baseRssMiB,
     atPeak,
     engineMiB: engine,
+    engineLimit,
     stats,
     requests: o.requests,
     seconds,
@@ -330,7 +340,10 @@ export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: str
         'the peak RSS by part',
         `JS heap ${mib(p.heapTotal)} (used ${mib(p.heapUsed)}), typed arrays ${mib(p.arrayBuffers)}, other ` +
           `anonymous ${mib(p.anonymous - p.heapTotal - p.arrayBuffers)}, file-backed (code) ${mib(p.file)}`,
-        r.engineMiB > 0 ? `of the other anonymous, DuckDB's accounted memory at most ${mib(r.engineMiB)}` : '',
+        r.engineLimit
+          ? `of the other anonymous, DuckDB's accounted memory at most ${mib(r.engineMiB)} (memory_limit ` +
+            `${r.engineLimit}: STORE_MEMORY_MB)`
+          : '',
       ],
       [
         'index held at the end',

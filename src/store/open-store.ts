@@ -14,6 +14,8 @@ export interface StoreConfig {
   duckdbPath?: string;
   /** The in-memory indexes' budget (INDEX_MEMORY_MB); unset = index-budget.ts's default for the machine. */
   indexMemoryMb?: number;
+  /** DuckDB's memory while serving (STORE_MEMORY_MB); unset = settings.ts's default. */
+  storeMemoryMb?: number;
 }
 
 export async function openStore(config: StoreConfig): Promise<LedgerStore> {
@@ -27,17 +29,19 @@ export async function openStore(config: StoreConfig): Promise<LedgerStore> {
     const path = config.duckdbPath ?? join(config.dataDir, 'ledger.duckdb');
     if (path !== ':memory:' && !config.duckdbPath) privateDataDirectory(config.dataDir);
     const { DuckDbLedgerStore } = await import('./duckdb/duckdb-store.ts');
-    store = await DuckDbLedgerStore.open(path, { indexMemoryBytes }).catch((error: unknown) => {
-      // DuckDB lets one process at a time open a file for writing: say so plainly.
-      if (error instanceof Error && /Could not set lock/i.test(error.message)) {
-        throw new Error(
-          `The ledger file ${path} is in use by another process (a running server?). Stop it first, or use ` +
-            `PostgreSQL (DATABASE_URL) to share one ledger between processes.`,
-          { cause: error },
-        );
-      }
-      throw error;
-    });
+    store = await DuckDbLedgerStore.open(path, { indexMemoryBytes, memoryMb: config.storeMemoryMb }).catch(
+      (error: unknown) => {
+        // DuckDB lets one process at a time open a file for writing: say so plainly.
+        if (error instanceof Error && /Could not set lock/i.test(error.message)) {
+          throw new Error(
+            `The ledger file ${path} is in use by another process (a running server?). Stop it first, or use ` +
+              `PostgreSQL (DATABASE_URL) to share one ledger between processes.`,
+            { cause: error },
+          );
+        }
+        throw error;
+      },
+    );
     if (path !== ':memory:') privateLedgerFiles(path);
   }
   try {

@@ -24,7 +24,7 @@ import { LINK_SECRET_KEY, getOrCreateSetting, newLinkSecret } from '../sql/setti
 import { ensureSnapshots, readBalances, writeLoadSnapshots } from './balances.ts';
 import { READ_CONNECTIONS, ReaderPool, Serial, session } from './connections.ts';
 import { journalReader } from './journal-reader.ts';
-import { SERVING_MEMORY_LIMIT, importSettings, underSettings } from './settings.ts';
+import { ENGINE_MEMORY_SQL, importSettings, serveUnderSettings, underSettings } from './settings.ts';
 import { writeStaging } from './staging-writer.ts';
 
 export class DuckDbLedgerStore implements LedgerStore {
@@ -64,22 +64,15 @@ export class DuckDbLedgerStore implements LedgerStore {
     });
   }
 
-  static async open(path: string, options: { indexMemoryBytes?: number } = {}): Promise<DuckDbLedgerStore> {
+  static async open(
+    path: string,
+    options: { indexMemoryBytes?: number; memoryMb?: number } = {},
+  ): Promise<DuckDbLedgerStore> {
     const instance = await DuckDBInstance.create(path);
     const readers = await Promise.all(Array.from({ length: READ_CONNECTIONS }, () => instance.connect()));
     const writer = await instance.connect();
     const budget = options.indexMemoryBytes ?? defaultIndexMemoryMb() * 2 ** 20;
-    // A file's pages are cached by the OS: DuckDB's own buffer pool (80% of the machine's memory by default) is capped
-    // while serving, so that an instance's memory is its index budget plus a bounded rest. A load (API batches, the
-    // demo ledger) runs under DuckDB's default, which its staging needs; an import under IMPORT_SETTINGS (it spills).
-    let loadSettings: Record<string, string> | undefined;
-    if (path !== ':memory:') {
-      const [row] = (
-        await writer.runAndReadAll("SELECT CAST(current_setting('memory_limit') AS VARCHAR) AS m")
-      ).getRowObjectsJS();
-      loadSettings = { memory_limit: String(row!.m) };
-      await writer.run(`SET memory_limit = '${SERVING_MEMORY_LIMIT}'`);
-    }
+    const loadSettings = await serveUnderSettings(writer, path, options.memoryMb);
     return new DuckDbLedgerStore(instance, new ReaderPool(readers), writer, importSettings(path), loadSettings, budget);
   }
 
@@ -364,12 +357,10 @@ export class DuckDbLedgerStore implements LedgerStore {
     return bytes;
   }
 
-  /** DuckDB's own accounted memory (`duckdb_memory()`: its buffer pool and operators' state), for the benchmarks. */
-  async engineMemoryBytes(): Promise<number> {
-    const [row] = await this.read((s) =>
-      s.query('SELECT CAST(sum(memory_usage_bytes) AS DOUBLE) AS b FROM duckdb_memory()'),
-    );
-    return Number(row?.b ?? 0);
+  /** DuckDB's accounted memory and its memory_limit (settings.ts), for the benchmarks and tests. */
+  async engineMemory(): Promise<{ usedBytes: number; limit: string }> {
+    const [row] = await this.read((s) => s.query(ENGINE_MEMORY_SQL));
+    return { usedBytes: Number(row?.b ?? 0), limit: String(row?.l) };
   }
 
   async ping(): Promise<void> {

@@ -13,8 +13,45 @@ const IMPORT_SETTINGS = {
   allocator_flush_threshold: '8MB',
   allocator_background_threads: 'true',
 } as const;
-/** DuckDB's memory cap while serving (a file store; ':memory:' holds its data in it and has no cap). */
-export const SERVING_MEMORY_LIMIT = '128MB';
+/** STORE_MEMORY_MB's default: DuckDB's memory cap while serving, in MiB. */
+export const DEFAULT_STORE_MEMORY_MB = 64;
+
+/**
+ * DuckDB's settings while serving (docs/scaling.md, "Where the memory goes"). A file store's memory is capped
+ * (`memory_limit`: the pages of the file it caches, which the OS caches too, and the state of queries, which spill to
+ * `<file>.tmp` past it); ':memory:' holds its data in it and has no cap. Its allocator gives freed memory back as it
+ * goes, as during an import.
+ */
+function servingSettings(path: string, memoryMb = DEFAULT_STORE_MEMORY_MB): Record<string, string> {
+  const { memory_limit: _import, ...allocator } = IMPORT_SETTINGS;
+  return path === ':memory:' ? allocator : { memory_limit: `${memoryMb}MiB`, ...allocator };
+}
+
+/**
+ * Puts a store just opened at `path` under its serving settings. Returns a load's settings (API batches, the demo
+ * ledger): DuckDB's default memory cap (80% of the machine's memory), which a load's staging needs; none in memory.
+ */
+export async function serveUnderSettings(
+  writer: DuckDBConnection,
+  path: string,
+  memoryMb: number | undefined,
+): Promise<Record<string, string> | undefined> {
+  let loadSettings: Record<string, string> | undefined;
+  if (path !== ':memory:') {
+    const [row] = (
+      await writer.runAndReadAll("SELECT CAST(current_setting('memory_limit') AS VARCHAR) AS m")
+    ).getRowObjectsJS();
+    loadSettings = { memory_limit: String(row!.m) };
+  }
+  for (const [name, value] of Object.entries(servingSettings(path, memoryMb)))
+    await writer.run(`SET ${name} = ${settingLiteral(value)}`);
+  return loadSettings;
+}
+
+/** DuckDB's own accounted memory (`duckdb_memory()`: its buffer pool, queries' state) and its memory_limit. */
+export const ENGINE_MEMORY_SQL =
+  'SELECT CAST(sum(memory_usage_bytes) AS DOUBLE) AS b, ' +
+  "CAST(current_setting('memory_limit') AS VARCHAR) AS l FROM duckdb_memory()";
 /** Settings an import may change as it goes (journalReader), restored after it with the others. */
 export const IMPORT_CHANGES = ['preserve_insertion_order'] as const;
 

@@ -74,6 +74,29 @@ describe('DuckDB adapter: link secret persistence', () => {
   });
 });
 
+describe('DuckDB adapter: its own memory while serving (STORE_MEMORY_MB)', function () {
+  this.timeout(60_000);
+  it('caps a file store at STORE_MEMORY_MB (64 MiB unset), also after a load that ran under its own cap', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-memory-'));
+    try {
+      const unset = await DuckDbLedgerStore.open(join(dir, 'default.duckdb'));
+      expect((await unset.engineMemory()).limit).to.equal('64.0 MiB');
+      await unset.close();
+      const store = await DuckDbLedgerStore.open(join(dir, 'ledger.duckdb'), { memoryMb: 48 });
+      try {
+        await store.migrate();
+        expect((await store.engineMemory()).limit).to.equal('48.0 MiB');
+        await store.load(randomLedger(99, 50));
+        expect((await store.engineMemory()).limit).to.equal('48.0 MiB');
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('DuckDB adapter: a file whose balance tables still have a PRIMARY KEY', function () {
   this.timeout(60_000);
   // The shape of balance_monthly / balance_daily before they lost their key (an ART index DuckDB holds in memory
