@@ -56,8 +56,9 @@ const USAGE = `usage: npm run shadow -- --old <url> --new <url> --listen <port> 
                            stop mirroring (dropped, counted) and probe with one request per --breaker-delay
                            (default ${D.breakerFailures})
   --breaker-delay <ms>     how long the open circuit waits before each probe (default ${D.breakerDelayMs})
-  --mirror-nice <0-19>     nice value of the mirror's thread (Linux), so that mirroring and comparing take only the
-                           CPU serving leaves (default ${D.mirrorNice}; 0: the proxy's own priority)
+  --mirror-nice <0-19>     the mirror's thread (Linux) runs at SCHED_IDLE and this nice value, so that mirroring and
+                           comparing take only the CPU serving leaves (default ${D.mirrorNice}; 0: the proxy's own
+                           priority)
   --header NAME, --headers A,B, --ignore PATH, --tolerance PATH=N[%], --rules FILE
                            what is compared and allowed, as in npm run compare
                            (default headers: ${DEFAULT_HEADERS.join(', ')})
@@ -246,6 +247,7 @@ async function main(): Promise<number> {
 
   const shadow = new ShadowProxy(options, token);
   const server = createServer({ keepAliveTimeout: 65_000 }, shadow.handle);
+  server.on('connection', () => shadow.stats.connected());
   const pageServer = createServer(shadow.handlePage);
   const url = await listen(server, listenPort, host);
   const pageUrl = await listen(pageServer, pagePort, pageHost);

@@ -2,18 +2,17 @@
  * The mirror's thread: mirrored requests and their comparison (parsing and diffing whole bodies) run here, so the
  * proxy's event loop only streams answers to clients. At most `concurrency` mirrors in flight (p-limit); the bound on
  * how many may wait is the pool's (mirror-pool.ts). Jobs come in batches; results go back in batches. The thread runs
- * at a lower priority (--mirror-nice) than the one serving clients.
+ * at SCHED_IDLE and nice --mirror-nice (thread-priority.ts), below the one serving clients.
  */
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import pLimit from 'p-limit';
 import type { MirrorFailure } from './mirror-pool.ts';
 import { Mirror, type MirrorConfig, type MirrorJob, type MirrorResult } from './mirror.ts';
+import { lowerThisThread } from './thread-priority.ts';
 
 const config = workerData as MirrorConfig;
-// The mirror takes only the CPU that serving leaves: on Linux a thread's nice value is its own (setpriority of the
-// calling thread), so this lowers this thread alone; elsewhere it would lower the whole proxy, so it is left as is.
-if (process.platform === 'linux' && config.niceness > 0) setPriority(config.niceness);
+// The mirror takes only the CPU that serving leaves (this thread alone: the one answering clients or nginx is not).
+lowerThisThread(config.niceness);
 const mirror = new Mirror(config);
 const limit = pLimit(Math.max(1, config.concurrency));
 

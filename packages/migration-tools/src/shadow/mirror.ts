@@ -36,7 +36,7 @@ export interface MirrorConfig {
   showBodies: boolean;
   /** Old-host credentials and the new-service ones they stand for (`--credential-map`). */
   credentialMap: CredentialPair[];
-  /** Nice value of the mirror's thread (Linux; 0: the proxy's own priority). */
+  /** Nice value of the mirror's thread, which then runs at SCHED_IDLE too (Linux; 0: the proxy's own priority). */
   niceness: number;
 }
 

@@ -43,7 +43,8 @@ export interface ShadowOptions {
   /** How long the open circuit waits before its probe (ms). */
   breakerDelayMs: number;
   /**
-   * Nice value of the mirror's thread on Linux (0-19; 0: as the proxy), so mirroring takes only the CPU serving leaves.
+   * Nice value of the mirror's thread on Linux (0-19; 0: as the proxy), which then also runs at SCHED_IDLE, so
+   * mirroring takes only the CPU serving leaves.
    */
   mirrorNice: number;
   /** Old-host credentials and the new-service ones they stand for (`--credential-map FILE`); none by default. */

@@ -87,7 +87,8 @@ new <code>${s.hosts.new}</code> · since ${s.startedAt} · as of ${s.at} · <a h
 ${t.identical} identical, ${t.noiseOnly} noise only, ${t.allowedOnly} allowed only, ${t.errors} errors, ${t.dropped}
 dropped, ${t.skipped} skipped)</p>
 <p class="meta" id="queue">mirror queue: ${s.queue.waitingOrInFlight} waiting or in flight of ${s.queue.limit}
-(${s.queue.concurrency} at once)${reasons('skipped', s.skippedBecause)}${reasons('dropped', s.droppedBecause)}</p>
+(${s.queue.concurrency} at once); ${s.listener.connections} connections accepted
+${reasons('skipped', s.skippedBecause)}${reasons('dropped', s.droppedBecause)}</p>
 <p class="meta ${s.breaker.state === 'closed' ? '' : 'fail'}" id="breaker">
 circuit breaker: <strong data-state="${s.breaker.state}">${s.breaker.state}</strong> (opens after ${s.breaker.threshold}
 failures in a row, probes every ${s.breaker.delayMs} ms; ${s.breaker.failuresInARow} in a row now, opened

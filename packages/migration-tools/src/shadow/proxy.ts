@@ -367,11 +367,15 @@ export class ShadowProxy {
 
   /**
    * A mirror sink's request: nginx's `mirror` subrequest, the client's request without its answer. It is answered
-   * `204` as soon as its body has come (nginx holds the client's connection until its mirrors end, so the sink never
-   * makes it wait for a comparison); the old host (or `--old2`) and the new service are asked afterwards, on the
+   * `204` before anything else is done with it (or, with a body, as soon as the body has come): nginx does not read
+   * the client's next request on that connection until its mirrors end, and keeps its connection to the sink only
+   * for an answer without a body. The old host (or `--old2`) and the new service are asked afterwards, on the
    * mirror's thread, and compared. Nothing is forwarded but the caller's own request, its own credentials included.
    */
   private sink(req: IncomingMessage, res: ServerResponse): void {
+    // nginx reuses its connection to the sink, and lets the client's connection go on, once it has this answer.
+    const bodiless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
+    if (bodiless) res.writeHead(204).end();
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const clientHeaders = headerRecord(endToEnd(req.rawHeaders));
@@ -384,7 +388,7 @@ export class ShadowProxy {
     else req.resume();
     req.on('error', () => res.destroy());
     req.on('end', () => {
-      res.writeHead(204).end();
+      if (!bodiless) res.writeHead(204).end();
       if (!copy) return this.count(endpoint, why!);
       const late = this.lateReason(copy.over ? 'request body over --body-limit' : '', copy.starved);
       if (late) {

@@ -49,6 +49,11 @@ export interface ShadowSnapshot {
   hosts: { old: string; old2: string; new: string };
   queue: { waitingOrInFlight: number; limit: number; concurrency: number };
   /**
+   * Connections accepted on the proxy's (or the sink's) port: behind nginx, a few kept alive and reused, not one per
+   * mirrored request.
+   */
+  listener: { connections: number };
+  /**
    * The mirror's circuit breaker (open: the mirrored host failed that many times in a row; mirrors dropped until a
    * probe succeeds).
    */
@@ -128,6 +133,7 @@ export class ShadowStats {
   private readonly skippedBecause = new Map<string, number>();
   private readonly droppedBecause = new Map<string, number>();
   private readonly latest: ExchangeRecord[] = [];
+  private connections = 0;
 
   constructor(
     private readonly info: Pick<ShadowSnapshot, 'serving' | 'hosts'> & {
@@ -147,6 +153,11 @@ export class ShadowStats {
       this.endpoints.set(name, stats);
     }
     return [stats, this.all];
+  }
+
+  /** A connection was accepted on the proxy's (or the sink's) port. */
+  connected(): void {
+    this.connections++;
   }
 
   served(endpoint: string): void {
@@ -200,6 +211,7 @@ export class ShadowStats {
       hosts: this.info.hosts,
       queue: { waitingOrInFlight: this.info.queued(), limit: this.info.queueLimit, concurrency: this.info.concurrency },
       breaker: this.info.breaker(),
+      listener: { connections: this.connections },
       totals: { ...this.all.counts },
       latency: latency(this.all),
       skippedBecause: Object.fromEntries(this.skippedBecause),

@@ -6,11 +6,11 @@
  * ledger, each its own demo key, BASE_PATH=/reporting behind nginx), the old one with another COMPANY_NAME. Clients
  * get the old host's answers; the sink finds the new one's differences; it forwards the caller's own credentials
  * only (a key of its own is refused at start); a stopped sink never fails a client; the shipped 10% sample mirrors
- * about one request in ten.
+ * about one request in ten; nginx reuses its connections to the sink, whose mirror thread alone runs at SCHED_IDLE.
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,6 +22,24 @@ import { figures, settled, startDemoService, startShadow, TSX, type DemoService 
 
 const ECHO = '/reporting/v1/echo/hello';
 const FLAT = '/reporting/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true';
+/** Linux scheduling policies (sched(7)) as /proc/<pid>/task/<tid>/stat's 41st field gives them. */
+const [SCHED_OTHER, SCHED_IDLE] = [0, 5];
+
+/** A process and its descendants (Linux: /proc/<pid>/task/<pid>/children). */
+function descendants(pid: number): number[] {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  return [pid, ...children.flatMap(descendants)];
+}
+
+/** Each thread of a process: its name, nice value (19th field of stat) and scheduling policy (41st). */
+function threadsOf(pid: number): { pid: number; tid: number; name: string; nice: number; policy: number }[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    return { pid, tid: Number(tid), name, nice: Number(fields[19 - 3]), policy: Number(fields[41 - 3]) };
+  });
+}
 
 type Service = DemoService & { origin: string; port: number };
 
@@ -157,6 +175,22 @@ describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-s
     } finally {
       await sampled.stop();
     }
+  });
+
+  it('nginx keeps its connections to the sink; only the mirror thread runs at SCHED_IDLE', async function () {
+    if (process.platform !== 'linux') this.skip();
+    // nginx keeps an upstream connection of a mirror only when its answer has no body (the sink's 204).
+    const before = await figures(sink);
+    for (let i = 0; i < 20; i++) expect((await get(ECHO)).status).to.equal(200);
+    const s = await settledAt(sink, before.totals.served + 20);
+    expect(s.listener.connections - before.listener.connections).to.be.at.most(2);
+    const threads = descendants(sink.child.pid!).flatMap(threadsOf);
+    const idle = threads.filter((t) => t.policy === SCHED_IDLE);
+    expect(idle, JSON.stringify(threads)).to.have.length(1);
+    expect(idle[0]!.nice).to.equal(19);
+    const main = threads.filter((t) => t.tid === t.pid && t.name === 'MainThread');
+    expect(main.map((t) => t.policy)).to.include(SCHED_OTHER);
+    expect(main.every((t) => t.policy === SCHED_OTHER && t.nice === 0)).to.equal(true);
   });
 
   it('a stopped sink never fails a client: nginx serves the old host and gives up on the mirror', async () => {
