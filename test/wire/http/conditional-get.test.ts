@@ -1,14 +1,17 @@
 /**
  * Conditional GET of the report operations over the embedded DuckDB store (the shared suite), and what is DuckDB's
- * own: a store opened again (a restart) never answers 304 to a tag of the run before, and /metrics counts the sums.
+ * own: a store opened again (a restart) never answers 304 to a tag of the run before, and /metrics counts the sums;
+ * the SOAP endpoint is left as it was.
  */
 import { expect } from 'chai';
+import request from 'supertest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openStore } from '../../../src/store/open-store.ts';
 import { workedExampleBatch } from '../../fixtures/worked-example.ts';
 import { REPORT, conditionalGetSuite, get, sums, tagOf } from '../../support/conditional-get-suite.ts';
+import { soap12Envelope } from '../../support/soap.ts';
 import { createTestApp } from '../../support/test-app.ts';
 
 describe('conditional GET of the reports, over DuckDB', function () {
@@ -35,6 +38,21 @@ describe('conditional GET of the reports, over DuckDB', function () {
       }
     } finally {
       await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('the SOAP endpoint is left alone: If-None-Match changes nothing, no ETag', async () => {
+    const t = await createTestApp();
+    try {
+      const envelope = soap12Envelope('<GetFlatRequest xmlns="http://schemas.servicestack.net/types"/>');
+      const post = (headers: Record<string, string>) =>
+        request(t.app).post('/soap12').set('Content-Type', 'application/soap+xml').set(headers).send(envelope);
+      const [plain, conditional] = [await post({}), await post({ 'If-None-Match': '*' })];
+      expect(conditional.status).to.equal(plain.status);
+      expect(conditional.text).to.equal(plain.text);
+      expect(conditional.headers.etag).to.equal(undefined);
+    } finally {
+      await t.close();
     }
   });
 
