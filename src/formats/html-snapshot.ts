@@ -9,13 +9,11 @@
  * (a Content-Security-Policy says so), and the links are relative (no Host header reflected).
  */
 import { Keywords } from '../contract/keywords.ts';
-import { legacyWallClock } from '../scalars/dates.ts';
+import { dtoDateWallClock } from '../scalars/dates.ts';
 import type { FormatEntry } from './registry.ts';
 
 export const HTML_SNAPSHOT_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
-
-const WCF_DATE_STRING = /^\/Date\(-?\d+(?:[+-]\d{4})?\)\/$/;
 
 export interface SnapshotContext {
   /** The request DTO's name (`EchoRequest`). */
@@ -58,7 +56,7 @@ function snapshotDate(d: Date): string {
 
 function text(value: string): string {
   // A date as its wall clock shows it (in the offset it was sent with).
-  const shown = WCF_DATE_STRING.test(value) ? legacyWallClock(value) : undefined;
+  const shown = dtoDateWallClock(value);
   if (shown) return `${shown.wallClock.slice(0, 10).replace(/-/g, '/')} ${shown.wallClock.slice(11, 16)}`;
   if (/^https?:\/\//i.test(value)) return `<a href="${escapeHtml(value)}">${escapeHtml(value)}</a>`;
   return escapeHtml(value);

@@ -6,7 +6,7 @@
  * (JSON, JSV and CSV's JSV cells): not to JSONP, not to XML, not to errors raised before the service. Unknown keys and
  * values are ignored.
  */
-import { legacyWallClock, parseLegacyInstant } from '../scalars/dates.ts';
+import { dtoDateWallClock } from '../scalars/dates.ts';
 
 export type DateHandler = 'ISO8601' | 'ISO8601DateOnly' | 'UnixTime' | 'UnixTimeMs';
 
@@ -16,7 +16,6 @@ export interface JsConfig {
 }
 
 export const DATE_HANDLERS: readonly DateHandler[] = ['ISO8601', 'ISO8601DateOnly', 'UnixTime', 'UnixTimeMs'];
-const WCF_DATE_STRING = /^\/Date\(-?\d+(?:[+-]\d{4})?\)\/$/;
 
 /** 4.5.14's names and abbreviations of the DateHandler values honoured; `TimestampOffset` is the default form. */
 const DATE_HANDLER_NAMES: Record<string, DateHandler | 'TimestampOffset'> = {
@@ -71,18 +70,17 @@ function renameKey(name: string, names: JsConfig['names']): string {
  * offset the date was sent with; ISO8601DateOnly: the date there).
  */
 function writeDate(text: string, handler: DateHandler): string | number | undefined {
-  const ms = parseLegacyInstant(text);
-  const shown = legacyWallClock(text);
-  if (ms === undefined || !shown) return undefined;
+  const shown = dtoDateWallClock(text);
+  if (!shown) return undefined;
   switch (handler) {
     case 'ISO8601':
       return `${shown.wallClock}0000${shown.zone}`;
     case 'ISO8601DateOnly':
       return shown.wallClock.slice(0, 10);
     case 'UnixTime':
-      return Math.floor(ms / 1000);
+      return Math.floor(shown.ms / 1000);
     case 'UnixTimeMs':
-      return ms;
+      return shown.ms;
   }
 }
 
@@ -101,10 +99,7 @@ export function jsvJsConfig(config: JsConfig | undefined): JsConfig | undefined 
 /** The DTO with the config's names and date form (a new object; the DTO is left as it was). */
 export function applyJsConfig(dto: unknown, config: JsConfig): unknown {
   if (Array.isArray(dto)) return dto.map((item) => applyJsConfig(item, config));
-  const date =
-    typeof dto === 'string' && config.dateHandler && WCF_DATE_STRING.test(dto)
-      ? writeDate(dto, config.dateHandler)
-      : undefined;
+  const date = typeof dto === 'string' && config.dateHandler ? writeDate(dto, config.dateHandler) : undefined;
   if (date !== undefined) return date;
   if (typeof dto !== 'object' || dto === null) return dto;
   return Object.fromEntries(

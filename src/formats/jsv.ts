@@ -8,14 +8,13 @@
  */
 import { Keywords } from '../contract/keywords.ts';
 import { appError } from '../errors/app-error.ts';
-import { legacyWallClock } from '../scalars/dates.ts';
+import { dtoDateWallClock } from '../scalars/dates.ts';
 import { applyJsConfig, jsvJsConfig, parseJsConfig } from './jsconfig.ts';
 import type { FormatEntry, ReadContext } from './registry.ts';
 
 export const JSV_MEDIA_TYPE = 'application/jsv';
 
 const ESCAPE_CHARS = /[":,{}[\]\r\n]/;
-const WCF_DATE_STRING = /^\/Date\(-?\d+(?:[+-]\d{4})?\)\/$/;
 
 function jsvString(value: string): string {
   return value !== '' && ESCAPE_CHARS.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
@@ -44,7 +43,7 @@ export function toJsv(value: unknown): string {
   if (typeof value === 'number') return jsvNumber(value);
   // A `/Date(ms)/` text no Date holds is written as the text it is (the binder refuses one in a request).
   if (typeof value === 'string') {
-    const date = WCF_DATE_STRING.test(value) ? legacyWallClock(value) : undefined;
+    const date = dtoDateWallClock(value);
     return date ? jsvDate(date) : jsvString(value);
   }
   if (Array.isArray(value)) return `[${value.map(toJsv).join(',')}]`;

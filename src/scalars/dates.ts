@@ -202,7 +202,7 @@ export function toLegacyDate({ year, month, day, kind = 'Local', offsetMinutes }
  * `/Date(ms[±hhmm])/` string shows, as the ISO forms (xs:dateTime, JSV, jsconfig's ISO8601) write it; undefined when
  * it is no such string or names no representable time.
  */
-export function legacyWallClock(text: string): { wallClock: string; zone: string } | undefined {
+export function legacyWallClock(text: string): { ms: number; wallClock: string; zone: string } | undefined {
   const parts = legacyDateParts(text);
   if (parts?.ms === undefined) return undefined;
   const { ms, kind, offsetMinutes } = parts;
@@ -212,7 +212,15 @@ export function legacyWallClock(text: string): { wallClock: string; zone: string
     kind === 'Local'
       ? `${wcfOffset(offsetMinutes).slice(0, 3)}:${wcfOffset(offsetMinutes).slice(3)}`
       : ISO_ZONE_OF_KIND[kind];
-  return { wallClock: shown.toISOString().slice(0, 23), zone };
+  return { ms, wallClock: shown.toISOString().slice(0, 23), zone };
+}
+
+/** A `/Date(ms[±hhmm])/` value exactly as a DTO holds one (no escaped slash, no white space around it). */
+const DTO_LEGACY_DATE = /^\/Date\(-?\d+(?:[+-]\d{4})?\)\/$/;
+
+/** legacyWallClock of a DTO's value that is exactly a `/Date(…)/` string; undefined for any other text. */
+export function dtoDateWallClock(value: string): ReturnType<typeof legacyWallClock> {
+  return DTO_LEGACY_DATE.test(value) ? legacyWallClock(value) : undefined;
 }
 
 /** 4.5's ParseManual for 10-character values: `dd/MM/yyyy` (day first) when the last part has 4 digits, else y-M-d. */
