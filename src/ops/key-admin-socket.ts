@@ -1,19 +1,8 @@
 /**
- * API key administration while a server holds the embedded store. A DuckDB file has one writer process: with the
- * server running, `npm run keys` cannot open it, so a revocation had to wait for a restart (and the server kept
- * accepting the key). The server therefore listens on a Unix socket beside the file (`<DATA_DIR>/keys.sock`, mode
- * 0600: only the file's owner may connect, as only the owner may open the file), and the keys CLI sends its command
- * there; the server runs it on its own store, so a revocation takes effect at once.
- *
- * Protocol: one JSON line `{"op": "revokeApiKey", "args": [...]}` → one JSON line `{"ok": result}` or `{"error": msg}`.
- * Only the four key-administration operations are reachable, each checking its arguments: a new key is made by the
- * server (issueApiKey: the caller never chooses its hash) for companies that exist; a revocation names a positive
- * integer id. And `serviceUrl`: where the server answers (so the curl line `npm run keys -- create` prints
- * names where the server really answers: PUBLIC_BASE_URL, or its address, port and BASE_PATH). And `importCsv`:
- * `npm run import` hands the server the paths of its files, which the server reads and loads into its own store
- * (readers keep seeing the old figures until the import commits, then the new ones); the server sends
- * `{"progress": ...}` lines while it works, may ask `{"confirm": changes}` (the CLI answers `{"confirmed": bool}`),
- * and ends with the result line.
+ * Key administration and imports while a server holds the embedded store: a DuckDB file has one writer process, so
+ * `npm run keys` and `npm run import` send their command to the server over a Unix socket beside the file
+ * (`<DATA_DIR>/keys.sock`, mode 0600: only the file's owner may connect) and the server runs it on its own store, a
+ * revocation taking effect at once. The protocol is described at listenKeyAdmin.
  */
 import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
@@ -39,6 +28,9 @@ export interface KeyAdminStore {
 }
 type Op = keyof KeyAdminStore;
 const OPS: readonly Op[] = ['listCompanies', 'issueApiKey', 'revokeApiKey', 'listApiKeys', 'pnlSpan'];
+const IMPORT_OP = 'importCsv';
+/** Every operation the socket answers. */
+type SocketOp = Op | 'serviceUrl' | typeof IMPORT_OP;
 type AdminStore = Pick<LedgerStore, 'listCompanies' | 'createApiKey' | 'revokeApiKey' | 'listApiKeys' | 'pnlSpan'>;
 /** What an import through the socket needs of the server's store. */
 type ImportStore = Pick<LedgerStore, 'loadJournal' | 'storedCatalog'>;
@@ -66,18 +58,25 @@ export function keyAdminOf(store: AdminStore): KeyAdminStore {
 /** The server's root URL once it listens (undefined before). */
 export type ServiceUrl = () => string | undefined;
 /** Longest request line read (a create names a few companies). */
-const MAX_REQUEST_BYTES = 64 * 1024;
+const MAX_REQUEST_CHARS = 64 * 1024;
+/** Longest answer line a client reads (a list of every key). */
+const MAX_ANSWER_CHARS = 16 * 1024 * 1024;
 
 const FALLBACK_PREFIX = 'reporting-service-keys-';
 
 /** Longest Unix socket path Linux takes (sun_path is 108 bytes with its terminating NUL). */
 const MAX_SOCKET_PATH_BYTES = 107;
 
-/** True when `directory` is missing, or a directory of this user that no one else may enter. */
+/** True when `directory` is a directory of this user that no one else may enter (not a link to one). */
+function isPrivateDirectory(directory: string): boolean {
+  const stat = lstatSync(directory);
+  return stat.isDirectory() && stat.uid === process.getuid?.() && (stat.mode & 0o077) === 0;
+}
+
+/** True when `directory` is missing, or private to this user. */
 function missingOrPrivate(directory: string): boolean {
   try {
-    const stat = lstatSync(directory);
-    return stat.isDirectory() && stat.uid === process.getuid?.() && (stat.mode & 0o077) === 0;
+    return isPrivateDirectory(directory);
   } catch {
     return true;
   }
@@ -110,8 +109,7 @@ function ensurePrivateDirectory(path: string): void {
   const directory = dirname(path);
   if (!basename(directory).startsWith(FALLBACK_PREFIX)) return;
   mkdirSync(directory, { recursive: true, mode: 0o700 });
-  const stat = lstatSync(directory);
-  if (!stat.isDirectory() || stat.uid !== process.getuid?.() || (stat.mode & 0o077) !== 0) {
+  if (!isPrivateDirectory(directory)) {
     throw new Error(
       `${directory} must be a directory of this user with mode 0700 to hold the key administration socket`,
     );
@@ -145,7 +143,7 @@ function lineReader(socket: Socket): () => Promise<string> {
   };
   socket.on('data', (chunk: string) => {
     buffered += chunk;
-    if (buffered.length > MAX_REQUEST_BYTES) return void socket.destroy();
+    if (buffered.length > MAX_REQUEST_CHARS) return void socket.destroy();
     deliver();
   });
   return () =>
@@ -163,8 +161,13 @@ interface Conversation {
 }
 
 /**
- * Listens on `path`. With `urlOnly` (a server over PostgreSQL, whose tools open the database themselves) it answers
- * only where the server answers (`serviceUrl`).
+ * Listens on `path`. Protocol: one JSON line `{"op": "revokeApiKey", "args": [...]}` → one JSON line `{"ok": result}`
+ * or `{"error": msg}`. Reachable: the key operations (OPS; each checks its arguments: a new key is made by the server
+ * for companies that exist, a revocation names a positive id), `serviceUrl` (where the server answers, for the curl
+ * lines the CLIs print) and `importCsv` (the server reads the files whose absolute paths it is sent and loads them,
+ * sending `{"progress": ...}` and `{"changes": ...}` lines meanwhile and asking `{"confirm": changes}`, which the CLI
+ * answers `{"confirmed": bool}`). With `urlOnly` (a server over PostgreSQL, whose tools open the database themselves)
+ * it answers only `serviceUrl`.
  */
 export async function listenKeyAdmin(
   path: string,
@@ -187,11 +190,7 @@ export async function listenKeyAdmin(
       },
     };
     void nextLine()
-      .then((line) =>
-        urlOnly && (JSON.parse(line) as { op?: unknown }).op !== 'serviceUrl'
-          ? { error: 'this server tells only where it answers (serviceUrl); open its database with DATABASE_URL' }
-          : answer(line, store, serviceUrl, ledger, conversation),
-      )
+      .then((line) => answer(line, { store, serviceUrl, ledger, conversation, urlOnly }))
       .then(
         (reply) => socket.end(`${JSON.stringify(reply)}\n`),
         () => socket.destroy(),
@@ -205,17 +204,25 @@ export async function listenKeyAdmin(
   return server;
 }
 
+/** What a connection's request is answered with. */
+interface Answering {
+  store: KeyAdminStore;
+  serviceUrl: ServiceUrl;
+  ledger: AdminStore & ImportStore;
+  conversation: Conversation;
+  urlOnly: boolean;
+}
+
 async function answer(
   line: string,
-  store: KeyAdminStore,
-  serviceUrl: ServiceUrl,
-  ledger: AdminStore & ImportStore,
-  conversation: Conversation,
+  { store, serviceUrl, ledger, conversation, urlOnly }: Answering,
 ): Promise<{ ok: unknown } | { error: string }> {
   try {
-    const { op, args } = JSON.parse(line) as { op: Op | 'serviceUrl' | typeof IMPORT_OP; args: unknown[] };
-    if (op === IMPORT_OP) return { ok: await importAnswer(ledger, importRequest(args), conversation) };
+    const { op, args } = JSON.parse(line) as { op: SocketOp; args: unknown[] };
     if (op === 'serviceUrl') return { ok: serviceUrl() ?? null };
+    if (urlOnly)
+      return { error: 'this server tells only where it answers (serviceUrl); open its database with DATABASE_URL' };
+    if (op === IMPORT_OP) return { ok: await importAnswer(ledger, importRequest(args), conversation) };
     if (!OPS.includes(op) || !Array.isArray(args)) return { error: `unknown operation ${String(op)}` };
     const run = store[op] as (...a: unknown[]) => Promise<unknown>;
     return { ok: await run.apply(store, args) };
@@ -256,8 +263,6 @@ function revive(record: ApiKeyRecord): ApiKeyRecord {
     revokedAt: record.revokedAt === null ? null : new Date(record.revokedAt),
   };
 }
-
-const IMPORT_OP = 'importCsv';
 
 /**
  * The import's arguments as another process sent them: absolute paths, an optional positive company, flags, the
@@ -304,12 +309,7 @@ interface Listener {
   confirm?: (changes: ImportChange[]) => Promise<boolean>;
 }
 
-function call(
-  path: string,
-  op: Op | 'serviceUrl' | typeof IMPORT_OP,
-  args: unknown[],
-  listener: Listener = {},
-): Promise<unknown> {
+function call(path: string, op: SocketOp, args: unknown[], listener: Listener = {}): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(path);
     let buffered = '';
@@ -338,6 +338,10 @@ function call(
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
       buffered += chunk;
+      if (buffered.length > MAX_ANSWER_CHARS) {
+        settle(() => reject(new Error(`the server's answer on ${path} is longer than ${MAX_ANSWER_CHARS} characters`)));
+        return void socket.destroy();
+      }
       for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
         const line = buffered.slice(0, end);
         buffered = buffered.slice(end + 1);
