@@ -7,12 +7,13 @@
  * pages, the legacy 404 and the error writer; all of it mounted under BASE_PATH when one is set.
  */
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { configDefaults, type AppConfig } from './config.ts';
 import { authenticate, callerOf, requireAnyApiKey } from './auth/access.ts';
+import type { Caller } from './auth/caller.ts';
 import { loadOpenApiDocument } from './contract/openapi-document.ts';
 import { contractOperations, type OperationRecord } from './contract/operations.ts';
+import type { Revalidate } from './contract/service-result.ts';
 import { builtInFormats } from './formats/built-in.ts';
 import { createFormatRegistry } from './formats/registry.ts';
 import { requestBaseUrl, useLinkSettings } from './http/base-url.ts';
@@ -27,15 +28,16 @@ import { notFound } from './http/not-found.ts';
 import { boundContext, contextOf } from './http/request-context.ts';
 import { requestValidation } from './http/request-validation.ts';
 import { callbackLimit, resolveOperation } from './http/resolve-operation.ts';
-import { SECURITY_HEADER_OPTIONS } from './http/security-headers.ts';
-import { createResponseWriter } from './http/response-writer.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { addAnswerHeaders, setPendingHeaders } from './http/response-head.ts';
+import { createResponseWriter, type ResponseWriter } from './http/response-writer.ts';
 import { REPORT_ASSETS, staticPages } from './http/static-pages.ts';
 import { inOrder } from './http/steps.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { health, ready } from './ops/health.ts';
 import { requestLog } from './ops/request-log.ts';
-import { serviceFor } from './services/index.ts';
-import { linkSecretSource } from './services/link-secret.ts';
+import { serviceFor, type ServiceContext } from './services/index.ts';
+import { linkSecretSource, type LinkSecretSource } from './services/link-secret.ts';
 import { mountSoap12, SOAP12_PATH } from './soap/mount-soap12.ts';
 import type { LedgerStore } from './store/ledger/ledger-store.ts';
 
@@ -108,41 +110,31 @@ export async function createApp({
     config.validateResponses || referenceRequestValidation
       ? await referenceValidation({ requests: referenceRequestValidation, responses: config.validateResponses })
       : [];
+  const answerWith = (req: Request, res: Response, result: unknown): Promise<void> | undefined => {
+    if (res.headersSent) return undefined; // the request ran past its time-out and was answered
+    return writer.send(req, res, result);
+  };
   const routeOf = (op: OperationRecord): RequestHandler[] => {
     const service = services.get(op.operationId)!;
-    const runService: RequestHandler = async (req, res, next) => {
+    const runService: RequestHandler = (req, res, next) => {
       const context = boundContext(res);
       if (!context) return next(new Error(`${op.operationId}: no request DTO was bound`));
       context.serviceStarted = true;
-      // The base URL and the abort signal are read by the services that need them (a report), not made for every echo.
-      const answer = (dto: Record<string, unknown>) =>
-        service(dto as never, {
-          store,
-          now,
-          linkSecret,
-          reportLimits,
-          caller: callerOf(res),
-          get baseUrl() {
-            return requestBaseUrl(req);
-          },
-          get signal() {
-            return requestSignal(res);
-          },
-          get revalidate() {
-            return writer.revalidator(req, res);
-          },
-        });
+      const host = { store, now, linkSecret, reportLimits, revalidator: writer.revalidator };
+      const answer = (dto: Record<string, unknown>) => service(dto as never, new RequestServiceContext(host, req, res));
       // A batch (`/{format}/reply/{Op}[]`): each DTO through the same service, answered as one list.
       const { bound } = context;
       const result =
         'batch' in bound
-          ? await runBatch(res, bound.batch, answer, {
+          ? runBatch(res, bound.batch, answer, {
               maxAnswerBytes: config.maxBatchAnswerBytes,
               signal: requestSignal(res),
             })
-          : await answer(bound.dto);
-      if (res.headersSent) return; // the request ran past its time-out and was answered
-      await writer.send(req, res, result);
+          : answer(bound.dto);
+      // A service that answers at once (the echo) is written at once; a rejection reaches the error writer.
+      return result instanceof Promise
+        ? result.then((value) => answerWith(req, res, value))
+        : answerWith(req, res, result);
     };
     return [
       callbackLimit(),
@@ -158,17 +150,19 @@ export async function createApp({
   const operationSteps = new Map(operations.all.map((op) => [op, inOrder(routeOf(op))]));
   const runOperation: RequestHandler = (req, res, next) => {
     const op = contextOf(res).operation;
-    if (!op) return next();
-    return operationSteps.get(op)!(req, res, next);
+    if (op) return operationSteps.get(op)!(req, res, next);
+    // The routes below write their answers themselves: the headers every answer carries are set on it now.
+    setPendingHeaders(res);
+    next();
   };
 
   // Every request, in order: its log line and metrics, safe headers, the response writer, limits, its operation (one
   // layer of Express's router for all of them); a request outside the contract goes on to the routes below.
   app.use(
     inOrder([
-      requestLog(logger),
+      requestLog(logger, (res, name, id) => addAnswerHeaders(res, [name, id])),
       metrics.middleware,
-      helmet(SECURITY_HEADER_OPTIONS),
+      securityHeaders(),
       writer.install,
       maxUrlLength(config.maxUrlLength),
       requestTimeout(config.requestTimeoutMs, writer.errorHandler),
@@ -193,6 +187,46 @@ export async function createApp({
   app.use(notFound(operations.all, config.debug));
   app.use(writer.errorHandler);
   return config.basePath ? underBasePath(app, config.basePath, config.trustProxy ?? false) : app;
+}
+
+/**
+ * What a service is given of its request. The base URL, the abort signal and the conditional check are worked out
+ * when a service reads them (a report), not for every echo; a class, not an object literal with getters, whose
+ * getters would be new functions each time and keep the request alive until a full collection
+ * (src/http/response-writer.ts, ResponseWriteContext).
+ */
+class RequestServiceContext implements ServiceContext {
+  readonly store: LedgerStore;
+  readonly now: () => Date;
+  readonly linkSecret: LinkSecretSource;
+  readonly reportLimits: ServiceContext['reportLimits'];
+  readonly caller: Caller;
+
+  constructor(
+    private readonly host: Pick<ServiceContext, 'store' | 'now' | 'linkSecret' | 'reportLimits'> & {
+      revalidator: ResponseWriter['revalidator'];
+    },
+    private readonly req: Request,
+    private readonly res: Response,
+  ) {
+    this.store = host.store;
+    this.now = host.now;
+    this.linkSecret = host.linkSecret;
+    this.reportLimits = host.reportLimits;
+    this.caller = callerOf(res);
+  }
+
+  get baseUrl(): string {
+    return requestBaseUrl(this.req);
+  }
+
+  get signal(): AbortSignal | undefined {
+    return requestSignal(this.res);
+  }
+
+  get revalidate(): Revalidate | undefined {
+    return this.host.revalidator(this.req, this.res);
+  }
 }
 
 /** express-openapi-validator's middleware over the contract (src/http/openapi-validation.ts), imported on demand. */

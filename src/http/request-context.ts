@@ -47,6 +47,11 @@ export interface RequestContext {
   serviceStarted?: boolean;
   /** The answer's weak entity tag, when its service named what it is made of (src/http/conditional-get.ts). */
   entityTag?: string;
+  /**
+   * Headers every answer carries (the request id, the security headers), as name, value, name, value…, not yet set on
+   * the response: the writer sends them with its own in one writeHead (src/http/response-head.ts).
+   */
+  head: string[];
 }
 
 /**
@@ -72,8 +77,27 @@ export function boundContext(res: Response): BoundContext | undefined {
   return context.operation && context.bound ? (context as BoundContext) : undefined;
 }
 
+/** Every field of a request's context from the start, so that every context has one shape. */
+function newContext(): RequestContext {
+  return {
+    operation: undefined,
+    params: {},
+    extensionFormat: undefined,
+    prefixFormat: undefined,
+    form: undefined,
+    bodyFromDocument: undefined,
+    bodyFromForm: undefined,
+    bound: undefined,
+    sentNames: {},
+    edge: undefined,
+    serviceStarted: undefined,
+    entityTag: undefined,
+    head: [],
+  };
+}
+
 export function contextOf(res: Response): RequestContext {
-  res.locals.context ??= { params: {}, sentNames: {} } satisfies RequestContext;
+  res.locals.context ??= newContext();
   return res.locals.context as RequestContext;
 }
 

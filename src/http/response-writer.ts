@@ -11,7 +11,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { keywordText } from '../contract/keywords.ts';
-import { dtoTypeOf, responseFor, type OperationTable } from '../contract/operations.ts';
+import { dtoTypeOf, responseFor, type OperationRecord, type OperationTable } from '../contract/operations.ts';
 import { NOT_MODIFIED, RichResult, dtoOf, type Revalidate } from '../contract/service-result.ts';
 import { toAppError, type AppError } from '../errors/app-error.ts';
 import type { FormatEntry, FormatRegistry, WriteContext, Written } from '../formats/registry.ts';
@@ -20,6 +20,7 @@ import { answerNotModified, revalidator, writeValidators } from './conditional-g
 import { createNegotiator } from './negotiate.ts';
 import { contextOf, requestDtoName, type ResponseForm } from './request-context.ts';
 import { fromLibraryError } from './request-errors.ts';
+import { setPendingHeaders, writeHeadWith } from './response-head.ts';
 import { toErrorResponse } from './response-status.ts';
 
 export interface ResponseWriter {
@@ -52,39 +53,29 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
   };
   const writeContext = (req: Request, res: Response, wrapped = false): WriteContext => {
     const { operation, serviceStarted } = contextOf(res);
-    const status = res.statusCode;
-    // Read only by the formats that need them (XML's root type, the report page's links).
-    return {
-      operation,
-      status,
-      originalUrl: req.originalUrl,
-      inService: serviceStarted === true,
-      wrapped,
-      get dtoType() {
-        return dtoTypeOf(operations, operation, status);
-      },
-      get list() {
-        return responseFor(operation, status)?.list === true;
-      },
-      get publicPath() {
-        return publicPath(req);
-      },
-      keyword: (name) => keywordText(req.query as Record<string, unknown>, name),
-    };
+    return new ResponseWriteContext(operations, req, operation, res.statusCode, serviceStarted === true, wrapped);
   };
   const sendBody = (res: Response, contentType: string, written: Written) => {
     const type = written.contentType ?? contentType;
+    // Written as is with node:http's own end(): the Content-Type exactly as set (res.send would add a charset to a
+    // string), no ETag (app.ts), and node:http sends no body to HEAD.
+    const { body } = written;
+    const length = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
+    // Most answers (no header set by a step, no download name, no header of the format's own, no entity tag): every
+    // header in one writeHead, in the order the headers are set one by one below.
+    const plain =
+      written.attachment === undefined && written.headers === undefined && contextOf(res).entityTag === undefined;
+    if (plain && writeHeadWith(res, ['Vary', 'Accept', 'Content-Type', type, 'Content-Length', String(length)]))
+      return void res.end(body, 'utf8');
+    setPendingHeaders(res);
     // Most answers have no Vary yet: set it without parsing one (res.vary merges into an existing one).
     if (res.hasHeader('Vary')) res.vary('Accept');
     else res.setHeader('Vary', 'Accept');
     if (written.attachment) res.attachment(written.attachment); // Content-Disposition (content-disposition package)
     if (written.headers) for (const [name, value] of Object.entries(written.headers)) res.setHeader(name, value);
-    // Written as is with node:http's own end(): the Content-Type exactly as set (res.send would add a charset to a
-    // string), no ETag (app.ts), and node:http sends no body to HEAD.
-    const { body } = written;
     writeValidators(res);
     res.setHeader('Content-Type', type);
-    res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length);
+    res.setHeader('Content-Length', length);
     res.end(body, 'utf8');
   };
 
@@ -123,7 +114,10 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
   };
   // A DTO is written at once; only a result a format renders (a report's page or download) is waited for.
   const send = (req: Request, res: Response, result: unknown): Promise<void> | undefined => {
-    if (result === NOT_MODIFIED) return void answerNotModified(res);
+    if (result === NOT_MODIFIED) {
+      setPendingHeaders(res);
+      return void answerNotModified(res);
+    }
     const { entry } = formOf(req, res);
     if (result instanceof RichResult && entry.writeResult) return sendRendered(req, res, result, entry);
     res.json(dtoOf(result));
@@ -139,7 +133,10 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
       res.destroy();
       return;
     }
-    if (context.edge) return context.edge.writeError(res, appError);
+    if (context.edge) {
+      setPendingHeaders(res);
+      return context.edge.writeError(res, appError);
+    }
     res.status(appError.status).json(
       toErrorResponse(appError, {
         debug,
@@ -155,4 +152,41 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     revalidator: (req, res) => revalidator(req, res, formOf(req, res), publicPath(req)),
     errorHandler,
   };
+}
+
+/**
+ * What a format reads of the response it writes; the costlier parts (XML's root type, the report page's links) are
+ * worked out only when a format reads them. A class, not an object literal with getters: a literal's getters are new
+ * functions each time, and V8 keeps every such object's shape (a map, long-lived), so the request it reads lived on
+ * until a full collection.
+ */
+class ResponseWriteContext implements WriteContext {
+  readonly originalUrl: string;
+
+  constructor(
+    private readonly operations: OperationTable,
+    private readonly req: Request,
+    readonly operation: OperationRecord | undefined,
+    readonly status: number,
+    readonly inService: boolean,
+    readonly wrapped: boolean,
+  ) {
+    this.originalUrl = req.originalUrl;
+  }
+
+  get dtoType(): string {
+    return dtoTypeOf(this.operations, this.operation, this.status);
+  }
+
+  get list(): boolean {
+    return responseFor(this.operation, this.status)?.list === true;
+  }
+
+  get publicPath(): string {
+    return publicPath(this.req);
+  }
+
+  keyword(name: string): string | undefined {
+    return keywordText(this.req.query as Record<string, unknown>, name);
+  }
 }

@@ -53,12 +53,17 @@ function writeLine(this: Logged): void {
   arrival.logger.info({ ...line, responseTime }, completed ? 'request completed' : 'request aborted');
 }
 
-export function requestLog(logger: Logger): RequestHandler {
+/** How the request id goes into the answer's headers (by default set on the response at once). */
+export type SendRequestId = (res: Response, name: string, id: string) => void;
+
+const setOnResponse: SendRequestId = (res, name, id) => void res.setHeader(name, id);
+
+export function requestLog(logger: Logger, sendId: SendRequestId = setOnResponse): RequestHandler {
   // The lines carry no header, so the redaction of credential headers (src/ops/logger.ts) has nothing to do here.
   const access = logger.child({}, { redact: [] });
   return (req: Request, res: Logged, next) => {
     const id = requestId(req);
-    res.setHeader(REQUEST_ID_HEADER, id);
+    sendId(res, REQUEST_ID_HEADER, id);
     if (!isWarmUpRequest(req)) {
       res[ARRIVAL] = {
         id,

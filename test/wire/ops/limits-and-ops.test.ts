@@ -1,6 +1,9 @@
 /** Limits (414, array items, callback length, time-out), safe headers, request ids, /health, /ready, /metrics. */
 import { expect } from 'chai';
+import express from 'express';
+import helmet from 'helmet';
 import request from 'supertest';
+import { SECURITY_HEADER_OPTIONS } from '../../../src/http/security-headers.ts';
 import type { LedgerStore } from '../../../src/store/ledger/ledger-store.ts';
 import { openStore } from '../../../src/store/open-store.ts';
 import { workedExampleBatch } from '../../fixtures/worked-example.ts';
@@ -48,6 +51,31 @@ describe('limits', () => {
     expect(res.body.ResponseStatus.Errors[0].FieldName).to.equal('callback');
     const ok = await request(t.app).get('/v1/echo/hi?callback=a<b>').expect(200);
     expect(ok.text).to.match(/^a_b_\(/);
+  });
+
+  it("every answer carries helmet's headers as helmet's own middleware sets them, and the request id", async () => {
+    const plain = express().use(helmet(SECURITY_HEADER_OPTIONS), (_req, res) => void res.end());
+    const expected = (await request(plain).get('/')).headers;
+    const helmetNames = Object.keys(expected).filter(
+      (name) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name),
+    );
+    expect(helmetNames).to.include('x-content-type-options');
+    // The writer's one writeHead (echo, a 400, a 404 outside the contract), a step's own header first (a 401's
+    // WWW-Authenticate), and the routes that write their answers themselves (health, the WSDL).
+    const flat = '/v1/Reporting/ProfitAndLoss/Flat?CompanyId=';
+    const answers: [string, request.Test][] = [
+      ['echo', request(t.app).get('/v1/echo/hi').expect(200)],
+      ['400', request(t.app).get(`${flat}x`).expect(400)],
+      ['404', request(t.app).get('/nowhere').expect(404)],
+      ['401', request(t.app).get(`${flat}1`).set('X-ApiKey', 'rsk_unknown').expect(401)],
+      ['health', request(t.app).get('/health').expect(200)],
+      ['WSDL', request(t.app).get('/soap12?wsdl').expect(200)],
+    ];
+    for (const [answer, sent] of answers) {
+      const res = await sent;
+      for (const name of helmetNames) expect(res.headers[name], `${answer}: ${name}`).to.equal(expected[name]);
+      expect(res.headers['x-request-id'], answer).to.match(/^[0-9a-f-]{36}$/);
+    }
   });
 
   it('safe headers: no X-Powered-By, nosniff, frame options, request id generated or echoed', async () => {
