@@ -12,7 +12,8 @@ import { Keywords } from '../contract/keywords.ts';
 import { dtoDateWallClock } from '../scalars/dates.ts';
 import type { FormatEntry } from './registry.ts';
 
-export const HTML_SNAPSHOT_CSP =
+/** A server-rendered page's policy: its own inline styles, no script, nothing loaded (the metadata pages too). */
+export const STYLED_PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 
 export interface SnapshotContext {
@@ -178,6 +179,6 @@ export const htmlSnapshotForm: Pick<FormatEntry, 'writeDto' | 'predefinedRoutes'
       publicPath: ctx.publicPath,
       now: new Date(),
     }),
-    headers: { 'Content-Security-Policy': HTML_SNAPSHOT_CSP },
+    headers: { 'Content-Security-Policy': STYLED_PAGE_CSP },
   }),
 };

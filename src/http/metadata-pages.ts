@@ -1,12 +1,8 @@
 /**
- * ServiceStack's metadata feature, as a real 4.5.14 host served it: `GET /` answers 302 to `/metadata`; `/metadata`
- * is the HTML operations page (each operation linked to its page in every format that has predefined routes, and
- * the WSDLs; the per-operation SOAP pages are not served); `/{format}/metadata?op=X` the operation's page (routes,
- * request and response
- * properties with their .NET types, sample request and response in that format); `/operations/metadata` the JSON
- * list of operations; `/types` the JSON index of the native-types routes this service serves and `/types/metadata`
- * the JSON MetadataTypes document. Everything is read from the contract (src/contract/metadata-model.ts) and the
- * format registry; every value written into a page is HTML-escaped.
+ * ServiceStack's metadata feature as a real 4.5.14 host served it: `GET /` (302 to `/metadata`), `/metadata` (the
+ * operations page), `/{format}/metadata?op=X` (an operation's page: routes, properties with their .NET types, samples
+ * in that format), `/operations/metadata`, `/types` and `/types/metadata` (JSON). Everything is read from the contract
+ * (src/contract/metadata-model.ts) and the format registry; every value written into a page is HTML-escaped.
  */
 import escapeHtml from 'escape-html';
 import { Router, type Request, type Response } from 'express';
@@ -17,13 +13,12 @@ import {
   type DtoProperty,
   type MetadataOperation,
 } from '../contract/metadata-model.ts';
-import { loadOpenApiDocument } from '../contract/openapi-document.ts';
+import { openApiContract } from '../contract/openapi-document.ts';
+import { STYLED_PAGE_CSP } from '../formats/html-snapshot.ts';
 import type { FormatEntry, FormatRegistry, WriteContext } from '../formats/registry.ts';
 import { publicPath, requestBaseUrl } from './base-url.ts';
 
 const CLR_NAMESPACE = 'ReportingService.ServiceModel';
-const PAGE_CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 const STYLE = `body { font: 13px/1.4 Arial, Helvetica, sans-serif; color: #444; margin: 0; padding: 10px 30px; }
 h1 { font: 24px Helvetica, Arial; color: #069; } h2 { font: 18px Helvetica, Arial; }
 table { border-collapse: collapse; margin: 10px 0; } th, td { border: 1px solid #ccc; padding: 4px 8px;
@@ -49,7 +44,7 @@ ${body}
 }
 
 function sendHtml(res: Response, html: string): void {
-  res.setHeader('Content-Security-Policy', PAGE_CSP);
+  res.setHeader('Content-Security-Policy', STYLED_PAGE_CSP);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.send(Buffer.from(html, 'utf8'));
 }
@@ -65,6 +60,9 @@ function pageFormats(formats: FormatRegistry): FormatEntry[] {
   return order.map((f) => formats.get(f)).filter((e): e is FormatEntry => !!e?.predefinedRoutes && !!e.writeDto);
 }
 
+/** The contract's title, which heads every page. */
+const serviceTitle = (): string => openApiContract().document.info.title;
+
 function serviceName(op: MetadataOperation): string {
   return `${op.requestDto.replace(/Request$/, '')}Service`;
 }
@@ -72,7 +70,7 @@ function serviceName(op: MetadataOperation): string {
 function indexPage(req: Request, formats: FormatRegistry): string {
   const model = metadataModel();
   const base = publicPath(req);
-  const title = loadOpenApiDocument().info.title;
+  const title = serviceTitle();
   const links = pageFormats(formats).map((e) => [e.format.toUpperCase(), `${base}/${e.format}/metadata`] as const);
   const rows = model.operations
     .map(
@@ -146,7 +144,7 @@ function sample(entry: FormatEntry, dto: string, originalUrl: string): string {
 function operationPage(req: Request, entry: FormatEntry, op: MetadataOperation): string {
   const model = metadataModel();
   const base = publicPath(req);
-  const title = loadOpenApiDocument().info.title;
+  const title = serviceTitle();
   const host = req.get('host') ?? 'localhost';
   const requestProps = model.dtos.get(op.requestDto) ?? [];
   const routeVariables = (path: string) => new Set([...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!.toLowerCase()));
