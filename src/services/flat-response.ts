@@ -83,7 +83,8 @@ export function buildFlatResponse({ catalog, options, totals, link, started, sig
 
 /**
  * The `unchanged` check of a conditional GET: what the answer is made of is the ledger's state, the settled options
- * and the report's link (which names the request's base URL and the signing secret); not BuildTime, new every time.
+ * and the report's link (which names the request's base URL and the signing secret); not BuildTime, new every time,
+ * nor the caller's scope, which decides (checked before) whether the answer is given, not what it holds.
  */
 export function unchangedFor(
   revalidate: Revalidate | undefined,
