@@ -3,8 +3,9 @@
  * primary shows in the reports of an instance that reads a hot standby (DATABASE_READ_URL), against an instance that
  * reads the primary itself, in the same run. A real primary and a real streaming standby (pg_basebackup, loopback);
  * each instance a PostgresLedgerStore of its own in this process, the imports those of bench/propagation.ts, timed
- * from the COMMIT's notification to the first report that shows them.
+ * from the COMMIT's notification to the first report that shows them. The primary commits synchronously.
  */
+import pg from 'pg';
 import { PostgresLedgerStore } from '../../src/store/postgres/postgres-store.ts';
 import { startPostgresServer } from '../lib/postgres-server.ts';
 import { startStandby } from '../lib/postgres-standby.ts';
@@ -29,6 +30,11 @@ export async function standbySection(log: (line: string) => void, loads: number)
   const stores: PostgresLedgerStore[] = [];
   let standby: Awaited<ReturnType<typeof startStandby>> | undefined;
   try {
+    // As a production primary commits (the test server's default is synchronous_commit=off, whose WAL reaches the
+    // standby only at the WAL writer's next flush, up to 200 ms later).
+    const admin = new pg.Client({ connectionString: primary.url });
+    await admin.connect();
+    await admin.query('ALTER DATABASE standby_bench SET synchronous_commit = on').finally(() => admin.end());
     await ensurePropagationCompany(primary.url);
     standby = await startStandby(primary);
     const viaStandby = new PostgresLedgerStore(primary.url, { readUrl: standby.urlOf('standby_bench') });
