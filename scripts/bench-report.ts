@@ -21,7 +21,9 @@
  *   --companies N      only the many-companies section (issue 37, bench/many-companies.ts): N companies,
  *                      --total-entries in all (default 10,000,000; the largest company --largest, default 1,000,000),
  *                      --reads Zipf report reads (default 20,000) within --index-mb (default 256), DuckDB's
- *                      memory within --store-mb (STORE_MEMORY_MB; default its default); a quick run:
+ *                      memory within --store-mb (STORE_MEMORY_MB; default its default), the instance started with
+ *                      npm start's node options and --node-options=<more> (--node-options=--max-semi-space-size=2);
+ *                      a quick run:
  *                      --companies 2000 --total-entries 300000 --largest 100000
  *
  * With --store postgres, at 1M and at 10M entries, the same ledger is also served from the DuckDB file in the same run:
@@ -890,6 +892,7 @@ async function main(): Promise<void> {
         largest: Number(args.get('largest') ?? 1_000_000),
         indexMb: Number(args.get('index-mb') ?? 256),
         storeMb: args.has('store-mb') ? Number(args.get('store-mb')) : undefined,
+        nodeOptions: typeof args.get('node-options') === 'string' ? String(args.get('node-options')) : undefined,
         requests: Number(args.get('reads') ?? 20_000),
         seed,
         store: storeKind,

@@ -28,6 +28,8 @@ export interface ManyCompaniesOptions {
   indexMb: number;
   /** STORE_MEMORY_MB of the instance (DuckDB); unset = its default. */
   storeMb?: number;
+  /** Node options added after npm start's (a later V8 flag wins), e.g. `--max-semi-space-size=2`. */
+  nodeOptions?: string;
   requests: number;
   seed: number;
   store: 'duckdb' | 'postgres';
@@ -312,11 +314,13 @@ export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: str
   );
   const { where, stop } = await ensureLedger(o, log);
   // The instance runs with the node options npm start gives the server (V8's young generation among them).
+  const nodeArgs = [...PRODUCTION_NODE_ARGS.slice(0, -1), ...(o.nodeOptions?.split(/\s+/) ?? [])];
+  log(`  the instance: node ${nodeArgs.join(' ')}`);
   const child = fork(
     fileURLToPath(import.meta.url),
     ['--many-companies-instance', JSON.stringify(where), JSON.stringify(o)],
     {
-      execArgv: [...PRODUCTION_NODE_ARGS.slice(0, -1), '--import', 'tsx'],
+      execArgv: [...nodeArgs, '--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
   );
