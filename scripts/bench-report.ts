@@ -51,6 +51,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { cpus, freemem, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from './lib/repo-root.ts';
 import { pino } from 'pino';
 import { PRODUCTION_NODE_ARGS } from './lib/production-start.ts';
 import { createApp } from '../src/app.ts';
@@ -80,7 +81,6 @@ import {
 } from './bench/propagation.ts';
 import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, secs, table } from './bench/stats.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = parseArgs(process.argv.slice(2));
 const entries = args.has('big') ? 10_000_000 : Number(args.get('entries') ?? 1_000_000);
 const seed = Number(args.get('seed') ?? 7);
@@ -399,8 +399,8 @@ function ensureJournal(size: number): string {
   const dir = join(tmpdir(), 'reporting-bench');
   mkdirSync(dir, { recursive: true });
   const key = createHash('sha1')
-    .update(readFileSync(join(root, 'scripts/lib/random-ledger.ts')))
-    .update(readFileSync(join(root, 'scripts/lib/hledger-journal.ts')))
+    .update(readFileSync(join(REPO_ROOT, 'scripts/lib/random-ledger.ts')))
+    .update(readFileSync(join(REPO_ROOT, 'scripts/lib/hledger-journal.ts')))
     .digest('hex')
     .slice(0, 10);
   const file = join(dir, `ledger-s${seed}-n${size}-${key}.journal`);

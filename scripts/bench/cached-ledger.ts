@@ -9,21 +9,20 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../lib/repo-root.ts';
 import { startPostgresServer, type PostgresServer } from '../lib/postgres-server.ts';
 import type { RandomLedgerOptions } from '../lib/random-ledger.ts';
 import { ensureLedgerCsv } from './ledger-csv.ts';
 import { runScript } from './run-script.ts';
 import { secs } from './stats.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BENCH_DIR = join(tmpdir(), 'reporting-bench');
 
 function cacheName(store: string, ledger: RandomLedgerOptions): string {
   const h = createHash('sha1').update(JSON.stringify(ledger));
   for (const f of ['scripts/lib/random-ledger.ts', 'scripts/bench/ledger-csv.ts', 'src/store/sql/schema.ts'])
-    h.update(readFileSync(join(root, f)));
+    h.update(readFileSync(join(REPO_ROOT, f)));
   return join(BENCH_DIR, `${store}-s${ledger.seed}-n${ledger.entries}-${h.digest('hex').slice(0, 10)}`);
 }
 

@@ -2,10 +2,8 @@
  * A repository script run as users run it (tsx) in a child Node, timed, with its output and peak RSS (peak-rss.mjs).
  */
 import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { join } from 'node:path';
+import { REPO_ROOT } from '../lib/repo-root.ts';
 
 export interface ScriptRun {
   ms: number;
@@ -21,9 +19,9 @@ export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--import', join(root, 'scripts/bench/peak-rss.mjs'), join(root, script), ...args],
+    ['--import', 'tsx', '--import', join(REPO_ROOT, 'scripts/bench/peak-rss.mjs'), join(REPO_ROOT, script), ...args],
     {
-      cwd: root,
+      cwd: REPO_ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
