@@ -9,17 +9,25 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from '../lib/free-port.ts';
 import { REPO_ROOT } from '../lib/repo-root.ts';
 
+/** How long a start may take before the process is killed and `ready` rejects (a loaded 2-core machine's slowest). */
+const READY_TIMEOUT_MS = 120_000;
+/** How long a stopped server may drain (its DRAIN_TIMEOUT_MS is 10 s) before it is killed. */
+const STOP_TIMEOUT_MS = 30_000;
+
 export interface SpawnedServer {
   child: ChildProcess;
   port: number;
   url: string;
   /** performance.now() at spawn. */
   spawnedAt: number;
-  /** Milliseconds from spawn to the `listening on` line; rejects if the process exits before it. */
+  /**
+   * Milliseconds from spawn to the `listening on` line; rejects if the process exits before it, or is not ready within
+   * READY_TIMEOUT_MS (it is killed then).
+   */
   ready: Promise<number>;
   /** What it printed: all of it with keepOutput, else up to its `listening on` line (stdout is drained after that). */
   output(): string;
-  /** SIGTERM, and its exit. */
+  /** SIGTERM (SIGKILL after STOP_TIMEOUT_MS), and its exit. */
   stop(): Promise<void>;
 }
 
@@ -57,12 +65,20 @@ export async function spawnServer(
   });
   let out = '';
   const ready = new Promise<number>((resolve, reject) => {
-    const exited = (code: number | null) =>
+    const exited = (code: number | null) => {
+      clearTimeout(timer);
       reject(new Error(`${argv.join(' ')} exited (${code}) before it was ready: ${out}`));
+    };
+    const timer = setTimeout(() => {
+      child.off('exit', exited);
+      child.kill('SIGKILL');
+      reject(new Error(`${argv.join(' ')} was not ready within ${READY_TIMEOUT_MS} ms: ${out}`));
+    }, READY_TIMEOUT_MS);
     child.once('exit', exited);
     const read = (chunk: Buffer) => {
       out += chunk;
       if (!/listening on /.test(out)) return;
+      clearTimeout(timer);
       child.off('exit', exited);
       if (!options.keepOutput) {
         child.stdout!.off('data', read);
@@ -76,7 +92,11 @@ export async function spawnServer(
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
+      const kill = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      child.once('exit', () => {
+        clearTimeout(kill);
+        resolve();
+      });
       child.kill('SIGTERM');
     });
   return { child, port, url: `http://127.0.0.1:${port}`, spawnedAt, ready, output: () => out, stop };
