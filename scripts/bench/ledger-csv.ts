@@ -1,14 +1,14 @@
 /**
- * The seeded random ledger (scripts/lib/random-ledger.ts) written as the import's CSV files
- * (scripts/import-format.md):
- * a journal of one row per line and a reference file. Streamed (csv-stringify), so a file of any size is written in
- * bounded memory.
+ * The seeded random ledger (scripts/lib/random-ledger.ts) written as the import's CSV files (scripts/import-format.md):
+ * a journal of one row per line, in the import's own columns, and a reference file. Streamed (csv-stringify), so a
+ * file of any size is written in bounded memory.
  */
 import { stringify } from 'csv-stringify';
 import { createWriteStream, existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { stringify as stringifySync } from 'csv-stringify/sync';
 import { randomLedgerEntries, randomLedgerReference, type RandomLedgerOptions } from '../lib/random-ledger.ts';
+import { JOURNAL_COLUMNS, type JournalColumn } from '../../src/store/ledger/writer.ts';
 
 export interface LedgerCsv {
   journal: string;
@@ -16,7 +16,6 @@ export interface LedgerCsv {
   bytes: number;
 }
 
-const JOURNAL_HEADER = ['entry', 'date', 'location', 'account', 'amount', 'options', 'memo', 'posted'];
 const REFERENCE_HEADER = ['kind', 'id', 'company_id', 'name', 'type', 'number', 'category_id', 'time_zone'];
 
 const decimal = (cents: number) =>
@@ -44,22 +43,22 @@ export async function ensureLedgerCsv(base: string, options: RandomLedgerOptions
     const out = createWriteStream(partial);
     const csv = stringify();
     csv.pipe(out);
-    csv.write(JOURNAL_HEADER);
+    csv.write(JOURNAL_COLUMNS);
     let n = 0;
     for (const e of randomLedgerEntries(options)) {
       n++;
       for (const l of e.lines) {
-        const row = [
-          `E${n}`,
-          e.date,
-          String(l.locationId ?? e.locationId),
-          String(l.accountId),
-          decimal(l.cents),
-          (l.trackingOptionIds ?? []).join(';'),
-          e.memo ?? '',
-          e.isPosted === false ? 'false' : 'true',
-        ];
-        if (!csv.write(row)) await once(csv, 'drain');
+        const cells: Record<JournalColumn, string> = {
+          entry: `E${n}`,
+          date: e.date,
+          location: String(l.locationId ?? e.locationId),
+          account: String(l.accountId),
+          amount: decimal(l.cents),
+          options: (l.trackingOptionIds ?? []).join(';'),
+          memo: e.memo ?? '',
+          posted: e.isPosted === false ? 'false' : 'true',
+        };
+        if (!csv.write(JOURNAL_COLUMNS.map((column) => cells[column]))) await once(csv, 'drain');
       }
     }
     csv.end();
