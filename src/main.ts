@@ -1,8 +1,8 @@
 /**
- * Process entry: read config, open the store (seeding the demo ledger on first start), listen, warm up, print the
- * banner (src/ops/start-banner.ts), then drain and close on SIGTERM/SIGINT. What a failed start would leave half made
- * comes after the listen: the demo key (shown once) and the key-administration socket. A failure is one sentence
- * (src/ops/failure-sentence.ts; the stack under DEBUG=1) and exit code 1.
+ * Process entry: read config, open the store (the demo ledger loaded by a process of its own on first start), listen,
+ * warm up, print the banner (src/ops/start-banner.ts), then drain and close on SIGTERM/SIGINT. What a failed start
+ * would leave half made comes after the listen: the demo key (shown once) and the key-administration socket. A
+ * failure is one sentence (src/ops/failure-sentence.ts; the stack under DEBUG=1) and exit code 1.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { createFirstApiKey } from './auth/api-keys.ts';
@@ -13,7 +13,7 @@ import { createLogger } from './ops/logger.ts';
 import { printStartBanner } from './ops/start-banner.ts';
 import { openStore } from './store/open-store.ts';
 import { keyAdminAnswers, keyAdminSocketPath, listenKeyAdmin } from './ops/key-admin-socket.ts';
-import { seedDemoIfEmpty } from './store/demo-ledger.ts';
+import { seedDemoInChildProcess } from './ops/demo-seed-process.ts';
 import { listen, warmUp, withFreePortSuggested } from './server.ts';
 
 async function main(): Promise<void> {
@@ -22,14 +22,21 @@ async function main(): Promise<void> {
   // A stray rejection is a bug to log, never a reason to drop every other request in flight.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
-  const store = await openStore({
+  const storeConfig = {
     databaseUrl: config.databaseUrl,
     databaseReadUrl: config.databaseReadUrl,
     dataDir: config.dataDir,
     indexMemoryMb: config.indexMemoryMb,
     storeMemoryMb: config.storeMemoryMb,
-  });
-  if (config.demoData) await seedDemoIfEmpty(store, new Date());
+  };
+  let store = await openStore(storeConfig);
+  if (config.demoData && (await store.isEmpty())) {
+    // Loaded by a process of its own (its memory goes with it); the embedded file has one writer at a time.
+    const embedded = store.kind === 'duckdb';
+    if (embedded) await store.close();
+    await seedDemoInChildProcess();
+    if (embedded) store = await openStore(storeConfig);
+  }
   if (config.trustProxy === true) {
     logger.warn(
       'TRUST_PROXY=true: X-Forwarded-For/-Proto/-Host are believed from any peer; name the proxy instead unless ' +
