@@ -31,7 +31,7 @@ import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import { failedRequests, measuredLoad } from './bench/load.ts';
 import { processCpuMs } from './bench/process-cpu.ts';
 import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
 import { benchInstances } from './bench/nginx-instances.ts';
@@ -228,14 +228,11 @@ async function drive(
   connections: number,
 ): Promise<Measured> {
   const opts = { url: server.url + scenario.path, connections, pipelining: 1, ...requestOf(scenario) };
-  await autocannon({ ...opts, duration: 1 }); // warm-up: JIT, sockets
   const latencies: number[] = [];
-  const cpuAtStart = await server.cpuMicros();
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ ...opts, duration }, (err, res) => (err ? reject(err) : resolve(res)));
-    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-      if (statusCode === 200) latencies.push(responseTime);
-    });
+  let cpuAtStart = 0;
+  const result = await measuredLoad(opts, duration, {
+    beforeMeasured: async () => (cpuAtStart = await server.cpuMicros()),
+    onResponse: (status, ms) => status === 200 && latencies.push(ms),
   });
   const cpuMicros = (await server.cpuMicros()) - cpuAtStart;
   return {
@@ -245,7 +242,7 @@ async function drive(
     p99: percentile(latencies, 99),
     rps: result.requests.average,
     requests: latencies.length,
-    errors: result.errors + result.timeouts + result.non2xx,
+    errors: failedRequests(result),
     cpuPerRequest: cpuMicros / Math.max(1, result.requests.total),
   };
 }

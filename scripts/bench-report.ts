@@ -44,7 +44,7 @@
  *     report req/s at 50 connections against its echo req/s, and the report's HTTP p50 against its stated BuildTime.
  * The scan's sums are cross-checked against the report's figures, so the anchor provably computes the same thing.
  */
-import autocannon from 'autocannon';
+import { failedRequests, measuredLoad } from './bench/load.ts';
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -535,9 +535,8 @@ interface Throughput {
 
 async function throughput(url: string, s: Scenario): Promise<Throughput> {
   const opts = { url: reportUrl(url, s), connections, pipelining: 1, headers: { 'X-ApiKey': apiKey } };
-  await autocannon({ ...opts, duration: 1 });
-  const r = await autocannon({ ...opts, duration });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
+  const r = await measuredLoad(opts, duration);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: failedRequests(r) };
 }
 
 /** Report req/s at `connections` against the raw query rate of the same store, per load scenario. */

@@ -6,7 +6,7 @@
  * On a 2-core machine two instances cannot double (nginx, PostgreSQL, the load generator and both instances share the
  * cores); the figures are there to be read on bigger machines, with the core count printed beside them.
  */
-import autocannon from 'autocannon';
+import { failedRequests, measuredLoad } from './load.ts';
 import { execFile } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
@@ -35,14 +35,13 @@ async function drive(
   connections: number,
 ): Promise<Measured> {
   const opts = { url, headers: { 'X-ApiKey': key }, connections };
-  await autocannon({ ...opts, duration: 2 }); // warm-up: JIT, connection pools, TLS sessions
-  const result = await autocannon({ ...opts, duration });
+  const result = await measuredLoad(opts, duration, { warmUpSeconds: 2 });
   return {
     target,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
+    errors: failedRequests(result),
   };
 }
 

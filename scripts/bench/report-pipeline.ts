@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import { failedRequests, measuredLoad } from './load.ts';
 import { PRODUCTION_NODE_ARGS } from '../lib/production-start.ts';
 import { REPO_ROOT } from '../lib/repo-root.ts';
 import { processCpuMs } from './process-cpu.ts';
@@ -85,14 +85,13 @@ async function sequential(url: string, apiKey: string, count: number): Promise<{
 
 async function load(url: string, apiKey: string, pid: number, options: PipelineOptions): Promise<Load> {
   const opts = { url, connections: options.connections, pipelining: 1, headers: { 'X-ApiKey': apiKey } };
-  await autocannon({ ...opts, duration: 1 });
-  const cpu0 = processCpuMs(pid);
-  const r = await autocannon({ ...opts, duration: options.duration });
+  let cpu0 = 0;
+  const r = await measuredLoad(opts, options.duration, { beforeMeasured: () => (cpu0 = processCpuMs(pid)) });
   const cpuMs = processCpuMs(pid) - cpu0;
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
-    errors: r.errors + r.timeouts + r.non2xx,
+    errors: failedRequests(r),
     cpuUsPerRequest: (cpuMs * 1000) / Math.max(1, r.requests.total),
   };
 }

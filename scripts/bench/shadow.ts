@@ -25,7 +25,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import { failedRequests, measuredLoad } from './load.ts';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from '../lib/server-process.ts';
 import type { ShadowSnapshot } from '../../packages/migration-tools/src/shadow/stats.ts';
 import { spawnServer, type SpawnedServer } from './spawn-server.ts';
@@ -110,14 +110,11 @@ export async function load(
   rate?: number,
 ): Promise<Measured> {
   const options = { url, headers, connections, pipelining: 1, ...(rate ? { overallRate: rate } : {}) };
-  await autocannon({ ...options, duration: 1 }); // warm-up: JIT, sockets
   const latencies: number[] = [];
-  const cpuBefore = cpuNow(pids);
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ ...options, duration }, (err, res) => (err ? reject(err) : resolve(res)));
-    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-      if (status === 200) latencies.push(ms);
-    });
+  let cpuBefore: Record<string, number> = {};
+  const result = await measuredLoad(options, duration, {
+    beforeMeasured: () => (cpuBefore = cpuNow(pids)),
+    onResponse: (status, ms) => status === 200 && latencies.push(ms),
   });
   const cpuAfter = cpuNow(pids);
   const cpu = Object.fromEntries(
@@ -130,7 +127,7 @@ export async function load(
     rps: result.requests.average,
     p50: median(latencies),
     p99: percentile(latencies, 99),
-    errors: result.errors + result.timeouts + result.non2xx,
+    errors: failedRequests(result),
     cpu,
   };
 }

@@ -17,7 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import { failedRequests, measuredLoad } from './load.ts';
 import { spawnServer, type SpawnedServer } from './spawn-server.ts';
 import { fmtInt, fmtMs, fmtRatio, median, table } from './stats.ts';
 
@@ -185,8 +185,8 @@ export async function benchMemory(connections: number, seconds: number): Promise
       `${url}/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&UseCustomDateRange=true&StartDate=2025-01-01&` +
       `EndDate=2025-12-31&IncludeComputedColumns=true`;
     const load = async (target: string, headers: Record<string, string> = {}) => {
-      const r = await autocannon({ url: target, connections, duration: seconds, headers });
-      return { rps: r.requests.average, errors: r.errors + r.timeouts + r.non2xx };
+      const r = await measuredLoad({ url: target, connections, headers }, seconds, { warmUpSeconds: 0 });
+      return { rps: r.requests.average, errors: failedRequests(r) };
     };
     const echo = await load(url + ECHO);
     const reports = key ? await load(report, { 'X-ApiKey': key }) : undefined;
