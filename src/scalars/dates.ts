@@ -153,16 +153,9 @@ export function isLegacyInstantOutOfRange(text: string): boolean {
 }
 
 /**
- * The kind a `/Date(ms[±hhmm])/` string was written for (toLegacyDate): no offset Utc, `-0000` Unspecified, any other
- * offset Local.
- */
-export function legacyInstantKind(text: string): LegacyDateKind | undefined {
-  return legacyDateParts(text)?.kind;
-}
-
-/**
- * A `/Date(ms[±hhmm])/` string read once: its instant (undefined beyond what a Date holds), its kind, and the offset
- * it names in minutes (0 unless Local); undefined when it is no such string.
+ * A `/Date(ms[±hhmm])/` string read once: its instant (undefined beyond what a Date holds), the kind it was written for
+ * (toLegacyDate: no offset Utc, `-0000` Unspecified, any other offset Local), and the offset it names in minutes (0
+ * unless Local); undefined when it is no such string.
  */
 function legacyDateParts(
   text: string,
