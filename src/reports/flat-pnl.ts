@@ -7,7 +7,7 @@ import type { FlatOptions } from './flat-options.ts';
 import { monthlyPeriods, type Period } from './periods.ts';
 import { PNL_LAYOUT, type SectionName } from './pnl-layout.ts';
 import { rowKeysByAccount, type RowKey } from './row-keys.ts';
-import { sortRows } from './row-order.ts';
+import { sortRows, type SortableRow } from './row-order.ts';
 import { boundedCents, sumCents, sumColumns } from './money.ts';
 
 export type RowType = 'Account' | 'SectionTotal' | 'Computed';
@@ -78,15 +78,19 @@ export function buildFlatPnl(catalog: CompanyCatalog, options: FlatOptions, tota
   const accountRows = accumulate(totals, rowKeysByAccount(catalog, options.useAccountMapping), periods).filter((r) =>
     r.cents.some((c) => c !== 0),
   );
+  const bySection = new Map<string, (SortableRow & { cents: number[] })[]>();
+  for (const { key, cents } of accountRows) {
+    let inSection = bySection.get(key.section.name);
+    if (!inSection) bySection.set(key.section.name, (inSection = []));
+    inSection.push({ key, cents, total: sumCents(cents) });
+  }
   const subtotals = new Map<string, number[]>();
   const rows: FlatRow[] = [];
 
   for (const item of PNL_LAYOUT) {
     if ('section' in item) {
       const { section } = item;
-      const inSection = accountRows
-        .filter((r) => r.key.section.name === section.name)
-        .map((r) => ({ ...r, total: sumCents(r.cents) }));
+      const inSection = bySection.get(section.name) ?? [];
       for (const row of sortRows(inSection, options.orderBy)) {
         rows.push({
           rowType: 'Account',
@@ -115,7 +119,8 @@ export function buildFlatPnl(catalog: CompanyCatalog, options: FlatOptions, tota
       });
     } else {
       const { label, terms } = item.computed;
-      const cents = periods.map((_, i) => sumCents(terms.map((t) => t.sign * subtotals.get(t.of)![i]!)));
+      const signed = terms.map(({ of, sign }) => subtotals.get(of)!.map((cents) => sign * cents));
+      const cents = sumColumns(signed, periods.length);
       subtotals.set(label, cents);
       rows.push({ rowType: 'Computed', section: '', level: 0, rowName: label, fullName: label, isTotal: true, cents });
     }

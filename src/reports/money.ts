@@ -24,10 +24,11 @@ export function centsToFixed(cents: number): string {
  * The exact sum of integer cents: in doubles while every partial sum is a safe integer (the common case), in BigInt
  * from the first one that is not; refused when the sum is beyond MAX_REPORT_CENTS.
  */
-export function sumCents(values: Iterable<number>): number {
+export function sumCents(values: readonly number[]): number {
   let small = 0;
   let big: bigint | undefined;
-  for (const value of values) {
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
     const next = small + value;
     if (Number.isSafeInteger(next)) small = next;
     else {
