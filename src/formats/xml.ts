@@ -87,6 +87,16 @@ function scalar(type: string, value: unknown): string {
 }
 
 /**
+ * A nil element: `i:nil="true"`, after the arrays namespace's declaration when its type is a list in that namespace,
+ * as DataContractSerializer declared it whatever the value (`<Filters xmlns:d3p1="…" i:nil="true" />`).
+ */
+function nil(type: string, depth: number): XmlNode {
+  const local = type.split(':')[1] ?? '';
+  if (!isComplex(local) || xsdTypeNamespaces[local] !== ARRAYS_NAMESPACE) return { '@_i:nil': 'true' };
+  return { [`@_xmlns:${arraysPrefix(depth)}`]: ARRAYS_NAMESPACE, '@_i:nil': 'true' };
+}
+
+/**
  * The content of an element of schema type `type` (a normalised QName such as `tns:ReportModel`) at `depth` (the
  * root is 1).
  */
@@ -113,7 +123,7 @@ function content(type: string, value: unknown, depth: number): XmlNode | string 
   for (const member of members) {
     const v = record[member.name];
     if (v === undefined || v === null) {
-      if (member.nillable) node[member.name] = { '@_i:nil': 'true' };
+      if (member.nillable) node[member.name] = nil(member.type, depth + 1);
       continue;
     }
     node[member.name] = element(member.type, v, member.nillable, depth + 1);
@@ -124,7 +134,7 @@ function content(type: string, value: unknown, depth: number): XmlNode | string 
 function element(type: string, value: unknown, nillable: boolean, depth: number): XmlNode | string {
   if (value === null || value === undefined) {
     if (!nillable) throw new Error(`xml: ${type} is not nillable`);
-    return { '@_i:nil': 'true' };
+    return nil(type, depth);
   }
   return content(type, value, depth);
 }
