@@ -1,5 +1,5 @@
 /** A company's index read from DuckDB's balance_snapshots, and those snapshots written (month-snapshots-sql.ts). */
-import { BLOB, blobValue, type DuckDBBlobValue, type DuckDBConnection, INTEGER } from '@duckdb/node-api';
+import { BLOB, blobValue, type DuckDBBlobValue, type DuckDBConnection, INTEGER, VARCHAR } from '@duckdb/node-api';
 import { CompanyBalances } from '../memory/balance-index.ts';
 import type { BuildTimes } from '../memory/index-budget.ts';
 import { SNAPSHOT_VERSION, addMonthSnapshot, encodeMonthSnapshot } from '../memory/month-snapshot.ts';
@@ -31,8 +31,10 @@ export async function readBalances(
 
 /** Writes one company-month's snapshot on `conn` (the writer, inside the load's transaction). */
 function snapshotWriter(conn: DuckDBConnection): snapshots.SnapshotWrite {
-  return async (companyId, month, sums) => {
-    const snapshot = encodeMonthSnapshot(sums);
+  return async (companyId, month, params) => {
+    const sums = await conn.runAndReadAll(snapshots.MONTH_SUMS_SQL, params, [INTEGER, VARCHAR, VARCHAR]);
+    const rows = sums.currentRowCount;
+    const snapshot = encodeMonthSnapshot(rows === 0 ? [] : (sums.getColumns() as number[][]), rows);
     await conn.run(
       'DELETE FROM balance_snapshots WHERE company_id = $1 AND month = $2',
       [companyId, month],

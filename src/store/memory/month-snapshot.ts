@@ -18,7 +18,8 @@ const valuesOffset = (cells: number) => HEADER + Math.ceil((cells * 16) / 8) * 8
 
 /** Collects one company-month's daily sums, in any order, and encodes them. */
 class MonthSnapshotWriter {
-  private readonly slotOf = new Map<string, number>();
+  /** Location → account → tag set → slot. */
+  private readonly slotOf = new Map<number, Map<number, Map<number, number>>>();
   private readonly ids: number[] = [];
   private daily: number[] = [];
   private exact = true;
@@ -26,11 +27,14 @@ class MonthSnapshotWriter {
   /** Adds the cents of one (location, account, tag set) on day `day` (1-31) of the month. */
   add(locationId: number, accountId: number, tagSetId: number, day: number, cents: number): void {
     if (!(Math.abs(cents) < Number.MAX_SAFE_INTEGER)) this.exact = false;
-    const key = `${locationId},${accountId},${tagSetId}`;
-    let slot = this.slotOf.get(key);
+    let byAccount = this.slotOf.get(locationId);
+    if (!byAccount) this.slotOf.set(locationId, (byAccount = new Map()));
+    let byTagSet = byAccount.get(accountId);
+    if (!byTagSet) byAccount.set(accountId, (byTagSet = new Map()));
+    let slot = byTagSet.get(tagSetId);
     if (slot === undefined) {
-      slot = this.slotOf.size;
-      this.slotOf.set(key, slot);
+      slot = this.ids.length / 3;
+      byTagSet.set(tagSetId, slot);
       this.ids.push(locationId, accountId, tagSetId);
       for (let d = 0; d < DAYS; d++) this.daily.push(0);
     }
@@ -45,7 +49,7 @@ class MonthSnapshotWriter {
       out.setInt32(4, INEXACT, true);
       return new Uint8Array(out.buffer);
     }
-    const n = this.slotOf.size;
+    const n = this.ids.length / 3;
     const order = Array.from({ length: n }, (_, i) => i).sort(
       (a, b) =>
         this.ids[a * 3]! - this.ids[b * 3]! ||
@@ -110,9 +114,19 @@ export function addMonthSnapshot(balances: CompanyBalances, monthIndex: number, 
   return at === snapshot.byteLength;
 }
 
-/** The snapshot of one company-month's daily sums, in any order: (day 1-31, location, account, tag set, cents). */
-export function encodeMonthSnapshot(sums: Iterable<readonly [number, number, number, number, number]>): Uint8Array {
+/**
+ * The snapshot of one company-month's daily sums, given in any order as columns: day of month (1-31), location,
+ * account, tag set, cents.
+ */
+export function encodeMonthSnapshot(columns: readonly ArrayLike<number>[], rows: number): Uint8Array {
+  const [day, location, account, tagSet, cents] = columns as [
+    ArrayLike<number>,
+    ArrayLike<number>,
+    ArrayLike<number>,
+    ArrayLike<number>,
+    ArrayLike<number>,
+  ];
   const writer = new MonthSnapshotWriter();
-  for (const [day, location, account, tagSet, cents] of sums) writer.add(location, account, tagSet, day, cents);
+  for (let i = 0; i < rows; i++) writer.add(location[i]!, account[i]!, tagSet[i]!, day[i]!, cents[i]!);
   return writer.bytes();
 }

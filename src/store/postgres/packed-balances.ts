@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { CompanyBalances } from '../memory/balance-index.ts';
 import type { BuildTimes } from '../memory/index-budget.ts';
 import { addMonthSnapshot, encodeMonthSnapshot } from '../memory/month-snapshot.ts';
-import { COMPANY_SNAPSHOTS_SQL, type SnapshotWrite } from '../sql/month-snapshots-sql.ts';
+import { COMPANY_SNAPSHOTS_SQL, MONTH_SUMS_SQL, type SnapshotWrite } from '../sql/month-snapshots-sql.ts';
 
 /** The month of `day` as CompanyBalances indexes months (`year * 12 + month - 1`). */
 export const MONTH_INDEX_OF_DAY = 'CAST(EXTRACT(YEAR FROM day) * 12 + EXTRACT(MONTH FROM day) - 1 AS INTEGER)';
@@ -62,12 +62,13 @@ export async function readCompanyBalances(
 
 /** Writes one company-month's snapshot on `client` (inside the load's transaction). */
 export function snapshotWriter(client: pg.PoolClient): SnapshotWrite {
-  return async (companyId, month, sums) => {
-    const snapshot = encodeMonthSnapshot(sums);
+  return async (companyId, month, params) => {
+    const { rows } = await client.query<number[]>({ text: MONTH_SUMS_SQL, values: params, rowMode: 'array' });
+    const columns = [0, 1, 2, 3, 4].map((k) => rows.map((row) => row[k]!));
     await client.query(
       `INSERT INTO balance_snapshots (company_id, month, snapshot) VALUES ($1, $2, $3)
        ON CONFLICT (company_id, month) DO UPDATE SET snapshot = EXCLUDED.snapshot`,
-      [companyId, month, Buffer.from(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength)],
+      [companyId, month, Buffer.from(encodeMonthSnapshot(columns, rows.length))],
     );
   };
 }

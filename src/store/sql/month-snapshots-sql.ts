@@ -6,42 +6,27 @@
 import { BALANCE_SNAPSHOTS_DDL, type Dialect } from './schema.ts';
 import { type SqlSession, int } from './session.ts';
 
-/** One daily sum of a company-month: day of month (1-31), location, account, tag set, cents. */
-export type DailySum = [day: number, locationId: number, accountId: number, tagSetId: number, cents: number];
+/**
+ * The daily sums of one company-month ($1 company, $2 its first day, $3 the next month's), as columns: day of month,
+ * location, account, tag set, cents.
+ */
+export const MONTH_SUMS_SQL = `SELECT CAST(EXTRACT(DAY FROM day) AS INTEGER) AS d, location_id, account_id, tag_set_id,
+       CAST(cents AS DOUBLE PRECISION) AS cents
+  FROM balance_daily WHERE company_id = $1 AND day >= CAST($2 AS DATE) AND day < CAST($3 AS DATE)`;
 
 /**
- * Writes (replaces) the snapshot of one company-month from its daily sums: the adapter's, which encodes them
- * (memory/month-snapshot.ts) and writes the binary value.
+ * Replaces the snapshot of one company-month from its sums (MONTH_SUMS_SQL with `params`): the adapter's, which reads
+ * them in its bulk form, encodes them (memory/month-snapshot.ts) and writes the binary value.
  */
-export type SnapshotWrite = (companyId: number, month: number, sums: DailySum[]) => Promise<void>;
+export type SnapshotWrite = (companyId: number, month: number, params: [number, string, string]) => Promise<void>;
 
 const MONTH_INDEX = 'CAST(EXTRACT(YEAR FROM day) * 12 + EXTRACT(MONTH FROM day) - 1 AS INTEGER)';
 
 const firstDay = (month: number) => `${Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}-01`;
 
-async function writeSnapshots(
-  s: SqlSession,
-  months: { companyId: number; month: number }[],
-  write: SnapshotWrite,
-): Promise<void> {
-  for (const { companyId, month } of months) {
-    const rows = await s.query(
-      `SELECT location_id, account_id, tag_set_id, CAST(EXTRACT(DAY FROM day) AS INTEGER) AS d,
-              CAST(cents AS DOUBLE PRECISION) AS cents
-         FROM balance_daily WHERE company_id = $1 AND day >= CAST($2 AS DATE) AND day < CAST($3 AS DATE)`,
-      [companyId, firstDay(month), firstDay(month + 1)],
-    );
-    const sums = rows.map(
-      (r): DailySum => [
-        Number(r.d),
-        Number(r.location_id),
-        Number(r.account_id),
-        Number(r.tag_set_id),
-        Number(r.cents),
-      ],
-    );
-    await write(companyId, month, sums);
-  }
+async function writeSnapshots(months: { companyId: number; month: number }[], write: SnapshotWrite): Promise<void> {
+  for (const { companyId, month } of months)
+    await write(companyId, month, [companyId, firstDay(month), firstDay(month + 1)]);
 }
 
 const monthsOf = async (s: SqlSession, table: string) =>
@@ -54,7 +39,7 @@ const monthsOf = async (s: SqlSession, table: string) =>
 
 /** The snapshots of the months a load's net change (the temp table load_delta) touched, in the load's transaction. */
 export async function writeLoadSnapshots(s: SqlSession, write: SnapshotWrite): Promise<void> {
-  await writeSnapshots(s, await monthsOf(s, 'load_delta'), write);
+  await writeSnapshots(await monthsOf(s, 'load_delta'), write);
 }
 
 /**
@@ -76,7 +61,7 @@ export async function ensureSnapshots(
   if (exists.length > 0 && stored?.value === String(version)) return;
   if (exists.length > 0) await s.query('DELETE FROM balance_snapshots');
   else await s.query(BALANCE_SNAPSHOTS_DDL[dialect]);
-  await writeSnapshots(s, await monthsOf(s, 'balance_daily'), write);
+  await writeSnapshots(await monthsOf(s, 'balance_daily'), write);
   await s.query("DELETE FROM settings WHERE key = 'balance_snapshots'");
   await s.query("INSERT INTO settings (key, value) VALUES ('balance_snapshots', $1)", [String(version)]);
 }
