@@ -110,6 +110,7 @@ export async function createApp({
     config.validateResponses || referenceRequestValidation
       ? await referenceValidation({ requests: referenceRequestValidation, responses: config.validateResponses })
       : [];
+  const host = { store, now, linkSecret, reportLimits, revalidator: writer.revalidator };
   const answerWith = (req: Request, res: Response, result: unknown): Promise<void> | undefined => {
     if (res.headersSent) return undefined; // the request ran past its time-out and was answered
     return writer.send(req, res, result);
@@ -120,7 +121,6 @@ export async function createApp({
       const context = boundContext(res);
       if (!context) return next(new Error(`${op.operationId}: no request DTO was bound`));
       context.serviceStarted = true;
-      const host = { store, now, linkSecret, reportLimits, revalidator: writer.revalidator };
       const answer = (dto: Record<string, unknown>) => service(dto as never, new RequestServiceContext(host, req, res));
       // A batch (`/{format}/reply/{Op}[]`): each DTO through the same service, answered as one list.
       const { bound } = context;

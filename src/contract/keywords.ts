@@ -12,8 +12,10 @@ export const RESERVED_QUERY_NAMES: ReadonlySet<string> = new Set(Object.values(K
  * A keyword's value from a query object, its name matched case-insensitively (`?Callback=`), as .NET's QueryString did.
  */
 export function keywordValue(query: Record<string, unknown>, name: string): string | undefined {
-  for (const [key, value] of Object.entries(query)) {
+  // for…in, not Object.entries: read on every request, mostly of an empty query (nothing to allocate).
+  for (const key in query) {
     if (key.toLowerCase() !== name) continue;
+    const value = query[key];
     const text = Array.isArray(value) ? value[0] : value;
     if (typeof text === 'string') return text;
   }
@@ -26,8 +28,9 @@ export function keywordValue(query: Record<string, unknown>, name: string): stri
  */
 export function keywordText(query: Record<string, unknown>, name: string): string | undefined {
   const values: string[] = [];
-  for (const [key, value] of Object.entries(query)) {
+  for (const key in query) {
     if (key.toLowerCase() !== name) continue;
+    const value = query[key];
     for (const text of Array.isArray(value) ? value : [value]) if (typeof text === 'string') values.push(text);
   }
   return values.length ? values.join(',') : undefined;

@@ -17,12 +17,11 @@ export interface ContentTypeInfo {
 export function parseContentType(header: string | undefined): ContentTypeInfo {
   if (!header) return { mediaType: '' };
   const semicolon = header.indexOf(';');
-  const info: ContentTypeInfo = {
-    mediaType: (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase(),
-  };
+  if (semicolon < 0) return { mediaType: header.trim().toLowerCase() }; // no parameters
+  const info: ContentTypeInfo = { mediaType: header.slice(0, semicolon).trim().toLowerCase() };
   // RFC 9110 parameters: token=token or token="quoted string" (a quoted value may contain ';').
   const params = /;\s*([^=;\s]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)/g;
-  for (const [, rawName = '', rawValue = ''] of header.slice(Math.max(semicolon, 0)).matchAll(params)) {
+  for (const [, rawName = '', rawValue = ''] of header.slice(semicolon).matchAll(params)) {
     const name = rawName.toLowerCase();
     const value = rawValue.startsWith('"') ? rawValue.slice(1, -1).replace(/\\(.)/g, '$1') : rawValue.trim();
     if (name === 'charset') info.charset = value.toLowerCase();
