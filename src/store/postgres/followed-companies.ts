@@ -55,14 +55,12 @@ async function readState(
   const s = session(client);
   const { catalog, catalogBytes } = await measuredCatalog(s, companyId);
   if (!catalog) return undefined;
-  const tagSets = await readTagSets(s, companyId);
   return {
     seq,
     changed: await companyChange(s, companyId),
     catalog,
     catalogBytes,
-    tagSets: deepFreeze(tagSets),
-    tagSetsBytes: objectBytes(tagSets),
+    ...(await measuredTagSets(s, companyId)),
     balances: await readCompanyBalances(client, companyId, times),
   };
 }
@@ -74,6 +72,15 @@ async function measuredCatalog(
 ): Promise<{ catalog: CompanyCatalog | undefined; catalogBytes: number }> {
   const catalog = await readCatalog(s, companyId);
   return { catalog: catalog && deepFreeze(catalog), catalogBytes: objectBytes(catalog) };
+}
+
+/** The company's tag sets, frozen, with what the budget charges for them. */
+async function measuredTagSets(
+  s: SqlSession,
+  companyId: number,
+): Promise<{ tagSets: TagSetRows; tagSetsBytes: number }> {
+  const tagSets = await readTagSets(s, companyId);
+  return { tagSets: deepFreeze(tagSets), tagSetsBytes: objectBytes(tagSets) };
 }
 
 /** What the budget charges for a company's state. */
@@ -235,13 +242,11 @@ export class FollowedCompanies {
       for (const state of touched) {
         const companyId = state.catalog.company.id;
         const { catalog, catalogBytes } = sameCatalog.has(companyId) ? state : await measuredCatalog(s, companyId);
-        const tagSets = await readTagSets(s, companyId);
         const update: Update = {
           state,
           catalog,
           catalogBytes,
-          tagSets: deepFreeze(tagSets),
-          tagSetsBytes: objectBytes(tagSets),
+          ...(await measuredTagSets(s, companyId)),
           changed: await companyChange(s, companyId),
         };
         if (!incremental.has(companyId)) update.rebuilt = await readCompanyBalances(client, companyId);
