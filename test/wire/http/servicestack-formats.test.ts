@@ -301,6 +301,15 @@ describe('ServiceStack 4.5 formats (as a real 4.5.14 host answered)', () => {
       );
       expect(res.text).to.contain('<Errors i:nil="true"');
     });
+    it('text that looks like an entity is text: the & of &amp; &nbsp; &#38; is escaped', async () => {
+      // .NET's XmlWriter escaped every `&`; a writer that keeps an `&name;` as it is (xmlbuilder2, its issue #117)
+      // would answer `&amp;` as `&` and make `&nbsp;` an undefined entity (README, deviations: XML empty elements).
+      const sent = 'a &amp; b &nbsp; c &#38; d';
+      const res = await request(t.app)
+        .get(`/xml/reply/EchoRequest?Message=${encodeURIComponent(sent)}`)
+        .expect(200);
+      expect(res.text).to.contain('<Message>a &amp;amp; b &amp;nbsp; c &amp;#38; d</Message>');
+    });
     it('the suffix is not a format when it is not registered: hello.JSV stays the message', async () => {
       const res = await request(t.app).get('/v1/echo/hello.JSV').expect(200);
       expect(res.body.Message).to.equal('hello.JSV');
