@@ -10,7 +10,8 @@
  * `bodyBytes` (as every other body), each field value at most `bodyBytes`, at most `fields` fields and `parts`
  * parts, field names of at most `fieldNameBytes`; file parts are not read (`files` = 0): no operation takes a file.
  */
-import busboy from 'busboy';
+import { createRequire } from 'node:module';
+import type busboy from 'busboy';
 import type { Request } from 'express';
 import { appError, type AppError } from '../errors/app-error.ts';
 import { discardRest } from './discard-rest.ts';
@@ -41,6 +42,10 @@ function addField(fields: FormFields, name: string, value: string): void {
   else fields[name] = [previous, value];
 }
 
+let busboyModule: typeof busboy | undefined;
+/** busboy, loaded for the first multipart body (the start's requests have none). */
+const loadBusboy = () => (busboyModule ??= createRequire(import.meta.url)('busboy') as typeof busboy);
+
 /** Resolves with the body's fields; rejects with a 413 naming the limit gone over, or a 400 for a malformed body. */
 export function readMultipartForm(req: Request, limits: MultipartLimits): Promise<FormFields> {
   const declared = Number(req.headers['content-length']);
@@ -50,7 +55,7 @@ export function readMultipartForm(req: Request, limits: MultipartLimits): Promis
   }
   let parser: busboy.Busboy;
   try {
-    parser = busboy({
+    parser = loadBusboy()({
       headers: req.headers,
       defCharset: 'utf8',
       limits: {

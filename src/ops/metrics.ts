@@ -2,15 +2,22 @@
  * Prometheus metrics (prom-client): request count and latency by method, route template (never the raw URL, so
  * label cardinality stays bounded) and status; the store's in-memory indexes against their budget, read at each
  * scrape; the process's default metrics once per process. What it reads of the app (the request's contract route,
- * the SOAP path, the store's figures) the composition root passes in (`MetricsSources`).
+ * the SOAP path, the store's figures) the composition root passes in (`MetricsSources`). prom-client is loaded when
+ * the first answer has been sent (or /metrics is read), not before the server's first answer.
  */
+import { createRequire } from 'node:module';
 import type { Request, RequestHandler, Response } from 'express';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Counter, Histogram, Registry } from 'prom-client';
 import type { IndexStats } from '../store/ledger/lifecycle.ts';
+
+type PromClient = typeof import('prom-client');
+let promClient: PromClient | undefined;
+const loadPromClient = (): PromClient => (promClient ??= createRequire(import.meta.url)('prom-client') as PromClient);
 
 let processRegistry: Registry | undefined;
 function processMetrics(): Registry {
   if (!processRegistry) {
+    const { Registry, collectDefaultMetrics } = loadPromClient();
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
   }
@@ -40,11 +47,11 @@ function routeLabel(req: Request, res: Response, sources: MetricsSources): strin
 export interface Metrics {
   middleware: RequestHandler;
   handler: RequestHandler;
-  registry: Registry;
 }
 
 /** The index figures, each read from the store's stats when Prometheus scrapes (counters as running totals). */
 function registerIndexMetrics(registry: Registry, stats: () => IndexStats): void {
+  const { Counter, Gauge } = loadPromClient();
   const gauges: [string, string, (s: IndexStats) => number][] = [
     [
       'reporting_index_budget_bytes',
@@ -90,7 +97,17 @@ function registerIndexMetrics(registry: Registry, stats: () => IndexStats): void
   }
 }
 
-export function createMetrics(sources: MetricsSources = {}): Metrics {
+type LabelName = 'method' | 'route' | 'status';
+
+/** The request metrics of one app, in their own registry (with the store's index figures, when given). */
+interface Instruments {
+  registry: Registry;
+  requests: Counter<LabelName>;
+  duration: Histogram<LabelName>;
+}
+
+function createInstruments(sources: MetricsSources): Instruments {
+  const { Counter, Histogram, Registry } = loadPromClient();
   const registry = new Registry();
   if (sources.indexStats) registerIndexMetrics(registry, sources.indexStats);
   const labelNames = ['method', 'route', 'status'] as const;
@@ -107,15 +124,19 @@ export function createMetrics(sources: MetricsSources = {}): Metrics {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
+  return { registry, requests, duration };
+}
+
+export function createMetrics(sources: MetricsSources = {}): Metrics {
+  let made: Instruments | undefined;
+  const instruments = () => (made ??= createInstruments(sources));
   // One pair of labelled children per (method, route, status): prom-client hashes a label set on every call otherwise.
-  const children = new Map<
-    string,
-    { count: Counter.Internal; time: Histogram.Internal<(typeof labelNames)[number]> }
-  >();
+  const children = new Map<string, { count: Counter.Internal; time: Histogram.Internal<LabelName> }>();
   const childrenOf = (method: string, route: string, status: number) => {
     const key = `${method} ${status} ${route}`;
     let found = children.get(key);
     if (!found) {
+      const { requests, duration } = instruments();
       const labels = { method, route, status: String(status) };
       found = { count: requests.labels(labels), time: duration.labels(labels) };
       children.set(key, found);
@@ -135,6 +156,7 @@ export function createMetrics(sources: MetricsSources = {}): Metrics {
   };
   const handler: RequestHandler = async (_req, res, next) => {
     try {
+      const { registry } = instruments();
       const text = `${await registry.metrics()}\n${await processMetrics().metrics()}`;
       res.status(200).setHeader('Content-Type', registry.contentType);
       res.send(Buffer.from(text));
@@ -142,5 +164,5 @@ export function createMetrics(sources: MetricsSources = {}): Metrics {
       next(error);
     }
   };
-  return { middleware, handler, registry };
+  return { middleware, handler };
 }
