@@ -48,7 +48,7 @@ import { failedRequests, measuredLoad } from './bench/load.ts';
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { cpus, freemem, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT } from './lib/repo-root.ts';
@@ -64,7 +64,7 @@ import type { LedgerStore } from '../src/store/ledger/ledger-store.ts';
 import { openStore } from '../src/store/open-store.ts';
 import { hledgerQuery, hledgerVersion, runHledger, writeHledgerJournal } from './lib/hledger-journal.ts';
 import { randomLedgerEntries, randomLedgerReference, type RandomLedgerOptions } from './lib/random-ledger.ts';
-import { cachedDuckDbLedger, cachedPostgresLedger } from './bench/cached-ledger.ts';
+import { BENCH_DIR, cachedDuckDbLedger, cachedPostgresLedger } from './bench/cached-ledger.ts';
 import { importSection } from './bench/import-bench.ts';
 import {
   measurePipeline,
@@ -398,7 +398,7 @@ async function timeHledger(journal: string, s: Scenario, runs: number): Promise<
 }
 
 function ensureJournal(size: number): string {
-  const dir = join(tmpdir(), 'reporting-bench');
+  const dir = BENCH_DIR;
   mkdirSync(dir, { recursive: true });
   const key = createHash('sha1')
     .update(readFileSync(join(REPO_ROOT, 'scripts/lib/random-ledger.ts')))

@@ -17,7 +17,8 @@ import { ensureLedgerCsv } from './ledger-csv.ts';
 import { runScript } from './run-script.ts';
 import { secs } from './stats.ts';
 
-const BENCH_DIR = join(tmpdir(), 'reporting-bench');
+/** Where the benchmarks keep what they build once (ledgers, CSV files) between runs. */
+export const BENCH_DIR = join(tmpdir(), 'reporting-bench');
 
 function cacheName(store: string, ledger: RandomLedgerOptions): string {
   const h = createHash('sha1').update(JSON.stringify(ledger));

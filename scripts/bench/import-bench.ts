@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPostgresServer } from '../lib/postgres-server.ts';
 import type { RandomLedgerOptions } from '../lib/random-ledger.ts';
+import { BENCH_DIR } from './cached-ledger.ts';
 import { ensureLedgerCsv } from './ledger-csv.ts';
 import { runScript, type ScriptRun } from './run-script.ts';
 import { fmtInt, fmtRatio, secs, table } from './stats.ts';
@@ -16,12 +17,10 @@ const engineMs = (r: ScriptRun) => Number(/engine-ms (\d+)/.exec(r.output)?.[1] 
 
 /** Imports the ledger into each store and runs the engine anchor; returns the lines to print. */
 export async function importSection(ledger: RandomLedgerOptions, stores: ('duckdb' | 'postgres')[]): Promise<string[]> {
-  const dir = join(tmpdir(), 'reporting-bench');
-  const csv = await ensureLedgerCsv(join(dir, `import-s${ledger.seed}-n${ledger.entries}`), ledger);
+  const csv = await ensureLedgerCsv(join(BENCH_DIR, `import-s${ledger.seed}-n${ledger.entries}`), ledger);
   const rows: string[][] = [
     ['store', 'npm run import', 'peak RSS', 'engine anchor', 'anchor peak RSS', 'import / anchor'],
   ];
-  const importArgs = ['scripts/import.ts', [csv.journal, '--reference', csv.reference]] as const;
   for (const store of stores) {
     const work = mkdtempSync(join(tmpdir(), 'import-bench-'));
     const pg = store === 'postgres' ? await startPostgresServer('bench_import') : undefined;
@@ -29,7 +28,7 @@ export async function importSection(ledger: RandomLedgerOptions, stores: ('duckd
       const env = pg
         ? { DATABASE_URL: await pg.createDatabase('ours'), DATA_DIR: work }
         : { DATA_DIR: work, DATABASE_URL: '' };
-      const ours = await runScript(importArgs[0], [...importArgs[1]], env);
+      const ours = await runScript('scripts/import.ts', [csv.journal, '--reference', csv.reference], env);
       if (!new RegExp(`loaded ${ledger.entries} entries`).test(ours.output))
         throw new Error(`import did not load every entry:\n${ours.output}`);
       const anchor = await runScript('scripts/bench/engine-import-anchor.ts', [

@@ -18,6 +18,7 @@ import { openStore } from '../../src/store/open-store.ts';
 import { startPostgresServer } from '../lib/postgres-server.ts';
 import { PRODUCTION_NODE_ARGS } from '../lib/production-start.ts';
 import { createRng, randomLedgerEntries, randomLedgerReference } from '../lib/random-ledger.ts';
+import { BENCH_DIR } from './cached-ledger.ts';
 import { type ColdAnchor, coldAnchors } from './cold-anchor.ts';
 import { fmtInt, fmtMs, median, percentile, secs, table } from './stats.ts';
 
@@ -100,7 +101,7 @@ async function ensureLedger(
   o: ManyCompaniesOptions,
   log: (s: string) => void,
 ): Promise<{ where: Where; stop: () => Promise<void> }> {
-  const dir = join(tmpdir(), 'reporting-bench');
+  const dir = BENCH_DIR;
   mkdirSync(dir, { recursive: true });
   const name = join(dir, `many-c${o.companies}-n${o.totalEntries}-l${o.largest}-s${o.seed}`);
   const path = o.store === 'duckdb' ? `${name}.duckdb` : `${name}-pg`;
