@@ -7,8 +7,13 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
+import { JOURNAL_COLUMNS } from '../../src/store/ledger/writer.ts';
 
-const [kind, journal, target] = process.argv.slice(2) as [string, string, string];
+const [kind, journal, target] = process.argv.slice(2);
+if ((kind !== 'duckdb' && kind !== 'postgres') || !journal || !target) {
+  console.error('usage: engine-import-anchor.ts duckdb|postgres <journal.csv> <file.duckdb | database url>');
+  process.exit(2);
+}
 const quoted = `'${journal.replace(/'/g, "''")}'`;
 
 const WORK = {
@@ -19,14 +24,13 @@ const WORK = {
        CAST(round(CAST(amount AS DECIMAL(18, 2)) * 100) AS BIGINT) AS cents, options, posted = 'true' AS posted FROM j`,
   ],
   postgres: [
-    'CREATE TABLE j (entry text, date text, location text, account text, amount text, options text, memo text, ' +
-      'posted text)',
+    `CREATE TABLE j (${JOURNAL_COLUMNS.map((column) => `${column} text`).join(', ')})`,
     `COPY j FROM ${quoted} WITH (FORMAT csv, HEADER true)`,
     `CREATE TABLE jl AS SELECT entry, CAST(date AS DATE) AS day, CAST(location AS INTEGER) AS location, CAST(account AS
       INTEGER) AS account,
        CAST(round(CAST(amount AS NUMERIC(18, 2)) * 100) AS BIGINT) AS cents, options, posted = 'true' AS posted FROM j`,
   ],
-}[kind === 'postgres' ? 'postgres' : 'duckdb'];
+}[kind];
 
 const CHECKS = [
   'SELECT entry FROM jl GROUP BY entry HAVING SUM(cents) <> 0 LIMIT 1',
