@@ -30,13 +30,17 @@ export interface RouteMatch {
 /** Matches `segments` (already split, raw) against a template's segments. */
 export function matchRoute(route: readonly RouteSegment[], segments: readonly string[]): RouteMatch | undefined {
   if (route.length !== segments.length) return undefined;
+  // The literals first: most routes tried are not the request's, and are left before anything is made.
+  for (let i = 0; i < segments.length; i++) {
+    const literal = route[i]!.literal;
+    if (literal !== undefined && safeDecode(segments[i]!).toLowerCase() !== literal.toLowerCase()) return undefined;
+  }
   const out: string[] = [];
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
     const want = route[i]!;
     const got = segments[i]!;
     if (want.literal !== undefined) {
-      if (safeDecode(got).toLowerCase() !== want.literal.toLowerCase()) return undefined;
       out.push(want.literal);
     } else {
       const value = safeDecode(got);
@@ -62,5 +66,6 @@ function isDecodable(segment: string): boolean {
  * (`caf%E9` is `caf\uFFFD`), a `%` that starts no escape stays (`a%zzb`); node:querystring's unescape does the same.
  */
 function safeDecode(segment: string): string {
+  if (!segment.includes('%')) return segment; // nothing to decode
   return isDecodable(segment) ? decodeURIComponent(segment) : urlDecodeLenient(segment);
 }

@@ -57,6 +57,8 @@ function apiRoute(
 export function resolveOperation(operations: readonly OperationRecord[], formats: FormatRegistry): RequestHandler {
   const byMethod = new Map<string, OperationRecord[]>();
   for (const op of operations) byMethod.set(op.method, [...(byMethod.get(op.method) ?? []), op]);
+  // A pre-defined route's segments after its format prefix, matched against the request's after its own.
+  const afterPrefix = new Map(operations.map((op) => [op, op.segments.slice(1)]));
   // The formats each operation answers in (its documented 200 media types); none documented = any.
   const answersIn = new Map(operations.map((op) => [op, formats.offered(successMediaTypes(op)).map((e) => e.format)]));
   const answers = (op: OperationRecord, format: string) =>
@@ -108,7 +110,7 @@ export function resolveOperation(operations: readonly OperationRecord[], formats
     };
     for (const op of byMethod.get(req.method === 'HEAD' ? 'GET' : req.method) ?? []) {
       if (op.predefined) {
-        const match = asPredefined && matchRoute(op.segments.slice(1), asPredefined);
+        const match = asPredefined && matchRoute(afterPrefix.get(op)!, asPredefined);
         if (match)
           return resolve(
             op,
