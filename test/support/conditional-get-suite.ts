@@ -156,6 +156,15 @@ export function conditionalGetSuite(open: () => Promise<TestApp>): void {
     expect((await get(t.app, link, { 'If-None-Match': linkTag })).status, 'the report link').to.equal(200);
   });
 
+  it("a load of another company leaves this company's tag: still 304", async () => {
+    const tag = await tagOf(t.app, REPORT);
+    await t.store.load({
+      companies: [{ id: 2, name: 'Other Co', baseCurrency: 'USD', fiscalYearStartMonth: 1, timeZone: 'UTC' }],
+      locations: [{ id: 30, companyId: 2, name: 'Elsewhere' }],
+    });
+    await expectNotModified(t, REPORT, { 'If-None-Match': tag }, tag);
+  });
+
   it('a caller who may not read the company gets 401 or 403 with a valid tag, never 304', async () => {
     const tag = await tagOf(t.app, REPORT);
     const link = new URL((await get(t.app, REPORT)).body.Url as string).pathname;

@@ -1,5 +1,4 @@
 /** LedgerStore over DuckDB (embedded; a file path or ':memory:'). */
-import { randomUUID } from 'node:crypto';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { AccountMonthTotal, Company, CompanyCatalog, LedgerBatch, PnlQuery } from '../../domain/ledger.ts';
 import { isoEpochDay } from '../../scalars/dates.ts';
@@ -24,6 +23,7 @@ import { LINK_SECRET_KEY, getOrCreateSetting, newLinkSecret } from '../sql/setti
 import { ensureSnapshots, readBalances, writeLoadSnapshots } from './balances.ts';
 import { READ_CONNECTIONS, ReaderPool, Serial, session } from './connections.ts';
 import { journalReader } from './journal-reader.ts';
+import { LoadVersions } from './load-versions.ts';
 import { ENGINE_MEMORY_SQL, importSettings, serveUnderSettings, underSettings } from './settings.ts';
 import { writeStaging } from './staging-writer.ts';
 
@@ -39,8 +39,7 @@ export class DuckDbLedgerStore implements LedgerStore {
   private readonly balances = new Map<number, Promise<CompanyBalances | undefined>>();
   private readonly builtBalances = new Map<number, CompanyBalances>();
   private loads = 0;
-  /** This opening's name in ledgerVersion: loads counted by another run (or process) are never taken for these. */
-  private readonly epoch = randomUUID();
+  private readonly versions = new LoadVersions();
   private readonly tagSets = new Map<number, Promise<{ id: number; optionIds: string[] }[]>>();
   /** Found API keys; creation and revocation go through this process, which forgets them. */
   private readonly apiKeys = new FoundApiKeys();
@@ -99,7 +98,10 @@ export class DuckDbLedgerStore implements LedgerStore {
   }
 
   /** A load's last step: the snapshots of the months it changed (balance_snapshots). */
-  private readonly writeSnapshots: ChangeRecorder = (s, change) => writeLoadSnapshots(s, change, this.writer);
+  private readonly writeSnapshots: ChangeRecorder = (s, change) => {
+    this.versions.loading(change.companyIds);
+    return writeLoadSnapshots(s, change, this.writer);
+  };
 
   async isEmpty(): Promise<boolean> {
     return this.read(async (s) => (await s.query('SELECT 1 AS x FROM companies LIMIT 1')).length === 0);
@@ -195,8 +197,7 @@ export class DuckDbLedgerStore implements LedgerStore {
     const view: LedgerView = {
       getCatalog: (companyId) => checked(() => this.getCatalog(companyId)),
       sumPnlByAccountMonth: (query) => checked(() => this.sumPnlByAccountMonth(query)),
-      // Every load changes it, whatever it wrote: one count for the whole file, so no company's state is missed.
-      ledgerVersion: () => Promise.resolve(`duckdb:${this.epoch}:${this.loads}`),
+      ledgerVersion: (companyId) => Promise.resolve(this.versions.of(companyId)),
     };
     for (let attempt = 0; attempt < 2; attempt++) {
       const loadsAtStart = this.loads;
@@ -268,6 +269,7 @@ export class DuckDbLedgerStore implements LedgerStore {
    */
   private afterLoad(staged: Staging | undefined, reread: Iterable<number> = []): void {
     this.loads++;
+    this.versions.loaded();
     this.catalogs.clear();
     this.tagSets.clear();
     for (const companyId of reread) {

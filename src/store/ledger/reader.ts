@@ -7,9 +7,9 @@ export interface LedgerView {
   sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]>;
   /**
    * Names the state of the company's ledger this view reads (catalog, tag sets, sums): another state never has the
-   * same name, so an answer's entity tag can be made from it without reading the sums. DuckDB: the process's epoch
-   * and its count of loads; PostgreSQL: the last change of the shared log that touched the company, the same on
-   * every instance at that state.
+   * same name, so an answer's entity tag can be made from it without reading the sums. DuckDB: an epoch of the
+   * opening and its count of the loads that touched the company; PostgreSQL: the last change of the shared log that
+   * touched the company, the same on every instance at that state.
    */
   ledgerVersion(companyId: number): Promise<string>;
 }
