@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from '../lib/free-port.ts';
 import { REPO_ROOT } from '../lib/repo-root.ts';
 
-/** How long a start may take before the process is killed and `ready` rejects (a loaded 2-core machine's slowest). */
+/** How long a start may take, unless told, before the process is killed and `ready` rejects. */
 const READY_TIMEOUT_MS = 120_000;
 /** How long a stopped server may drain (its DRAIN_TIMEOUT_MS is 10 s) before it is killed. */
 const STOP_TIMEOUT_MS = 30_000;
@@ -22,7 +22,7 @@ export interface SpawnedServer {
   spawnedAt: number;
   /**
    * Milliseconds from spawn to the `listening on` line; rejects if the process exits before it, or is not ready within
-   * READY_TIMEOUT_MS (it is killed then).
+   * `readyTimeoutMs` (it is killed then).
    */
   ready: Promise<number>;
   /** What it printed: all of it with keepOutput, else up to its `listening on` line (stdout is drained after that). */
@@ -38,6 +38,8 @@ export interface SpawnServerOptions {
   /** Inherited variables it is started without. */
   unset?: readonly string[];
   keepOutput?: boolean;
+  /** How long the start may take (READY_TIMEOUT_MS). */
+  readyTimeoutMs?: number;
 }
 
 export async function spawnServer(
@@ -69,11 +71,12 @@ export async function spawnServer(
       clearTimeout(timer);
       reject(new Error(`${argv.join(' ')} exited (${code}) before it was ready: ${out}`));
     };
+    const timeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
     const timer = setTimeout(() => {
       child.off('exit', exited);
       child.kill('SIGKILL');
-      reject(new Error(`${argv.join(' ')} was not ready within ${READY_TIMEOUT_MS} ms: ${out}`));
-    }, READY_TIMEOUT_MS);
+      reject(new Error(`${argv.join(' ')} was not ready within ${timeoutMs} ms: ${out}`));
+    }, timeoutMs);
     child.once('exit', exited);
     const read = (chunk: Buffer) => {
       out += chunk;
