@@ -15,7 +15,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../lib/free-port.ts';
 import { startShadowNginx, type RunningNginx } from '../lib/nginx.ts';
-import { REPO_ROOT, startServerProcess, type ServerProcess } from '../lib/server-process.ts';
+import { REPO_ROOT, startServerProcess, type ServerProcess, withoutNodeOptions } from '../lib/server-process.ts';
 import type { ShadowSnapshot } from '../../packages/migration-tools/src/shadow/stats.ts';
 import {
   drained,
@@ -27,7 +27,6 @@ import {
   mediansOf,
   rotatedRounds,
   startHost,
-  withoutBenchOptions,
 } from './shadow.ts';
 import { fmtInt, fmtMs, median, table } from './stats.ts';
 
@@ -58,7 +57,7 @@ export async function benchNginxMirror(rounds: number, duration: number, connect
         '--listen',
         String(sinkPort),
       ],
-      { env: withoutBenchOptions() },
+      { env: withoutNodeOptions() },
     );
     const site = async (sample: { sample?: string; noMirror?: boolean }) =>
       startShadowNginx({ http: await freePort(), https: await freePort(), legacy: oldPort, sink: sinkPort, ...sample });

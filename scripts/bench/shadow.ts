@@ -26,7 +26,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { failedRequests, measuredLoad } from './load.ts';
-import { REPO_ROOT, startServerProcess, type ServerProcess } from '../lib/server-process.ts';
+import { REPO_ROOT, startServerProcess, type ServerProcess, withoutNodeOptions } from '../lib/server-process.ts';
 import type { ShadowSnapshot } from '../../packages/migration-tools/src/shadow/stats.ts';
 import { spawnServer, type SpawnedServer } from './spawn-server.ts';
 import { processTreeCpuMs } from './process-cpu.ts';
@@ -170,17 +170,11 @@ export async function startHost(
   return { ...server, dataDir, apiKey };
 }
 
-/** The bench's environment less its NODE_OPTIONS (the proxies run as users start them). */
-export function withoutBenchOptions(): NodeJS.ProcessEnv {
-  const { NODE_OPTIONS: _bench, ...env } = process.env;
-  return env;
-}
-
 function startShadow(old: string, neu: string, ...args: string[]): Promise<ServerProcess> {
   return startServerProcess(
     path.join(REPO_ROOT, 'node_modules/.bin/tsx'),
     ['packages/migration-tools/scripts/shadow.ts', '--old', old, '--new', neu, '--listen', '0', ...args],
-    { env: withoutBenchOptions() },
+    { env: withoutNodeOptions() },
   );
 }
 
@@ -203,7 +197,7 @@ export async function benchShadow(rounds: number, duration: number, connections:
     proxies.push([
       'bare node:http proxy (floor)',
       await startServerProcess(process.execPath, [path.join(REPO_ROOT, 'scripts/bench/bare-proxy.mjs'), old.url], {
-        env: withoutBenchOptions(),
+        env: withoutNodeOptions(),
       }),
     ]);
     const targets: [string, string][] = [

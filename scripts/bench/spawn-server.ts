@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from '../lib/free-port.ts';
 import { REPO_ROOT } from '../lib/repo-root.ts';
+import { withoutNodeOptions } from '../lib/server-process.ts';
 
 /** How long a start may take, unless told, before the process is killed and `ready` rejects. */
 const READY_TIMEOUT_MS = 120_000;
@@ -46,7 +47,7 @@ export async function spawnServer(
   argv: readonly [string, ...string[]],
   options: SpawnServerOptions,
 ): Promise<SpawnedServer> {
-  const { NODE_OPTIONS: _bench, ...inherited } = process.env;
+  const inherited = withoutNodeOptions();
   for (const name of options.unset ?? []) delete inherited[name];
   const port = await freePort();
   const spawnedAt = performance.now();

@@ -27,10 +27,15 @@ export async function ensureProductionBuild(): Promise<void> {
   await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'scripts/ensure-build.mjs')], { cwd: REPO_ROOT });
 }
 
+/** This process's environment less NODE_OPTIONS: a process started as users start it inherits no tsx loader. */
+export function withoutNodeOptions(): NodeJS.ProcessEnv {
+  const { NODE_OPTIONS: _ignored, ...rest } = process.env;
+  return rest;
+}
+
 /** The environment of a production process: no tsx loader inherited from the test runner. */
 export function productionEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const { NODE_OPTIONS: _ignored, ...rest } = process.env;
-  return { ...rest, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env };
+  return { ...withoutNodeOptions(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env };
 }
 
 export function startServerProcess(
