@@ -58,7 +58,8 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
   const sendBody = (res: Response, contentType: string, written: Written) => {
     const type = written.contentType ?? contentType;
     // Written as is with node:http's own end(): the Content-Type exactly as set (res.send would add a charset to a
-    // string), no ETag (app.ts), and node:http sends no body to HEAD.
+    // string), no hash of the body for an ETag (app.ts; a report's tag is conditional-get.ts's), and node:http sends
+    // no body to HEAD.
     const { body } = written;
     const length = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
     // Most answers (no header set by a step, no download name, no header of the format's own, no entity tag): every
