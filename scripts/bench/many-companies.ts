@@ -257,8 +257,8 @@ async function runInstance(where: Where, o: ManyCompaniesOptions): Promise<RunRe
   const cold: RunResult['cold'] = [];
   const coldStore = await storeAt(where, 0, o.storeMb);
   for (const [name, companyId, entries, samples] of [
-    ['10k-entry company', 2, MEDIUM, 30],
-    [`${fmtInt(o.largest)}-entry company`, 1, o.largest, 10],
+    ['10k-entry company', 2, MEDIUM, 100],
+    [`${fmtInt(o.largest)}-entry company`, 1, o.largest, 20],
   ] as const) {
     const ms: number[] = [];
     const before = coldStore.indexStats();
@@ -301,8 +301,10 @@ async function runInstance(where: Where, o: ManyCompaniesOptions): Promise<RunRe
 }
 
 /** Goal 2 of issue 37 for a cold first report's p99: ≤ 100 ms at 10k entries, ≤ 1 s at 1M. */
+const coldBound = (entries: number) => (entries <= MEDIUM ? 100 : 1_000);
+
 function coldGoal(entries: number, p99: number): string {
-  const bound = entries <= MEDIUM ? 100 : 1_000;
+  const bound = coldBound(entries);
   return `goal p99 ≤ ${bound === 100 ? '100 ms' : '1 s'}: ${p99 <= bound ? 'met' : 'NOT met'}`;
 }
 
@@ -374,7 +376,8 @@ export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: str
       ],
       ...r.cold.map((c) => [
         `cold first report, ${c.name}: p50 / p99`,
-        `${fmtMs(median(c.ms))} / ${fmtMs(percentile(c.ms, 99))} (${c.ms.length} samples)`,
+        `${fmtMs(median(c.ms))} / ${fmtMs(percentile(c.ms, 99))} (${c.ms.length} samples, p90 ` +
+          `${fmtMs(percentile(c.ms, 90))}, ${c.ms.filter((ms) => ms > coldBound(c.entries)).length} over the goal)`,
         `${coldGoal(c.entries, percentile(c.ms, 99))}; per build: reading its month snapshots ` +
           `${fmtMs(c.readMs)}, adding them to the index ${fmtMs(c.indexMs)}; raw query anchors (p50): the ` +
           `snapshots ${fmtMs(c.anchor!.snapshotsMs)}, a scan of its balance_daily ${fmtMs(c.anchor!.dailyScanMs)}`,
