@@ -1,5 +1,6 @@
 /**
- * `npm run shadow -- --mirror-sink` behind real nginx running the shipped shadow-phase site
+ * `npm run shadow -- --mirror-sink`, started with its shipped unit's ExecStart (deploy/systemd/
+ * reporting-shadow-sink.service), behind real nginx running the shipped shadow-phase site
  * (deploy/nginx/reporting-service-shadow.conf, only its ports, paths and sample replaced): nginx serves the old host to
  * clients and mirrors their requests to the sink, which asks the old host and the new service itself and compares.
  * Old and new are real instances of this service started as users start them (`node dist/src/start.js`, the demo
@@ -18,7 +19,9 @@ import { freePort } from '../../../../scripts/lib/free-port.ts';
 import { httpsRequest } from '../../../../test/support/https-client.ts';
 import { startShadowNginx, type RunningNginx } from '../../../../scripts/lib/nginx.ts';
 import { ensureProductionBuild, REPO_ROOT, type ServerProcess } from '../../../../scripts/lib/server-process.ts';
-import { figures, settled, startDemoService, startShadow, TSX, type DemoService } from '../support/shadow-instances.ts';
+import type { ShadowSnapshot } from '../../src/shadow/stats.ts';
+import { figures, settled, startDemoService, TSX, type DemoService } from '../support/shadow-instances.ts';
+import { startSinkUnit, verifyUnit } from '../../../../scripts/lib/systemd-unit.ts';
 
 const ECHO = '/reporting/v1/echo/hello';
 const FLAT = '/reporting/v1/Reporting/ProfitAndLoss/Flat?CompanyId=1&IncludeComputedColumns=true';
@@ -50,8 +53,6 @@ async function startService(dataDir: string, env: Record<string, string>): Promi
   return { ...service, origin: url.origin, port: Number(url.port) };
 }
 
-const startSink = (...args: string[]) => startShadow('--mirror-sink', ...args);
-
 /** The sink's figures once it has received `received` requests and none is waiting. */
 const settledAt = (sink: ServerProcess, received: number) => settled(sink, (s) => s.totals.served >= received);
 
@@ -74,7 +75,14 @@ describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-s
       startService(mkdtempSync(join(dir, 'new-')), { REPORT_LINK_SECRET: 'new-secret' }),
     ]);
     sinkPort = await freePort();
-    sink = await startSink('--old', old.origin, '--new', neu.origin, '--listen', String(sinkPort));
+    // As deploy/systemd/reporting-shadow-sink.service starts it, its shipped ports and paths replaced.
+    sink = await startSinkUnit({
+      '9091': String(sinkPort),
+      'http://127.0.0.1:8090': old.origin,
+      'http://127.0.0.1:8080': neu.origin,
+      '9092': '0',
+      '/var/lib/reporting-service/shadow-report.json': join(dir, 'shadow-report.json'),
+    });
     nginx = await startShadowNginx({
       http: await freePort(),
       https: await freePort(),
@@ -193,8 +201,17 @@ describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-s
     expect(main.every((t) => t.policy === SCHED_OTHER && t.nice === 0)).to.equal(true);
   });
 
+  it('its systemd unit verifies (systemd-analyze verify)', async function () {
+    const verdict = await verifyUnit();
+    if (verdict === undefined) this.skip();
+    expect(verdict, 'systemd-analyze verify output').to.equal('');
+  });
+
   it('a stopped sink never fails a client: nginx serves the old host and gives up on the mirror', async () => {
-    await sink.stop();
+    expect(await sink.stop()).to.equal(0);
+    expect(
+      (JSON.parse(readFileSync(join(dir, 'shadow-report.json'), 'utf8')) as ShadowSnapshot).totals.served,
+    ).to.be.above(0);
     for (let i = 0; i < 5; i++) {
       const res = await get(ECHO);
       expect(res.status).to.equal(200);
