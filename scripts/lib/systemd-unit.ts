@@ -16,7 +16,6 @@ const SINK_UNIT_FILE = path.join(REPO_ROOT, 'deploy/systemd/reporting-shadow-sin
 /** Where the unit expects the release, and the release's own pinned Node (package.json optionalDependencies). */
 const UNIT_RELEASE_DIR = '/opt/reporting-service';
 const UNIT_NODE = `${UNIT_RELEASE_DIR}/node_modules/.bin/node`;
-const UNIT_TSX = `${UNIT_RELEASE_DIR}/node_modules/.bin/tsx`;
 
 export interface UnitService {
   workingDirectory: string;
@@ -78,11 +77,11 @@ export function startSinkUnit(replace: Record<string, string>, shadowOptions: st
   if (unit.workingDirectory !== UNIT_RELEASE_DIR)
     throw new Error(`sink unit WorkingDirectory is ${unit.workingDirectory}, expected ${UNIT_RELEASE_DIR}`);
   const [bin, ...args] = unit.execStart;
-  if (bin !== UNIT_TSX) throw new Error(`sink unit ExecStart runs ${bin}, expected ${UNIT_TSX}`);
+  if (bin !== UNIT_NODE) throw new Error(`sink unit ExecStart runs ${bin}, expected ${UNIT_NODE}`);
   for (const word of Object.keys(replace))
     if (args.filter((a) => a === word).length !== 1) throw new Error(`sink unit ExecStart: expected ${word} once`);
   const words = args.flatMap((a) => (a === '$SHADOW_OPTIONS' ? shadowOptions : [replace[a] ?? a]));
-  return startServerProcess(path.join(REPO_ROOT, path.relative(UNIT_RELEASE_DIR, UNIT_TSX)), words, {
+  return startServerProcess(path.join(REPO_ROOT, path.relative(UNIT_RELEASE_DIR, UNIT_NODE)), words, {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH, ...unit.environment },
   });
@@ -95,13 +94,16 @@ export function startSinkUnit(replace: Record<string, string>, shadowOptions: st
 export async function verifyUnit(instance?: string): Promise<string | undefined> {
   const analyze = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((p) => existsSync(p));
   if (!analyze) return undefined;
-  const [file, binary] = instance === undefined ? [SINK_UNIT_FILE, UNIT_TSX] : [UNIT_FILE, UNIT_NODE];
+  const file = instance === undefined ? SINK_UNIT_FILE : UNIT_FILE;
   const dir = mkdtempSync(path.join(tmpdir(), 'rs-unit-'));
   try {
-    // The release's own binary, as installed in this checkout (systemd-analyze checks that ExecStart is executable).
+    // The release's own Node, as installed in this checkout (systemd-analyze checks that ExecStart is executable).
     writeFileSync(
       path.join(dir, path.basename(file)),
-      readFileSync(file, 'utf8').replaceAll(binary, path.join(REPO_ROOT, path.relative(UNIT_RELEASE_DIR, binary))),
+      readFileSync(file, 'utf8').replaceAll(
+        UNIT_NODE,
+        path.join(REPO_ROOT, path.relative(UNIT_RELEASE_DIR, UNIT_NODE)),
+      ),
     );
     const name = instance === undefined ? path.basename(file) : `reporting-service@${instance}.service`;
     if (instance !== undefined) symlinkSync(path.basename(file), path.join(dir, name));
