@@ -8,6 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { serialize } from 'node:v8';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, '..');
@@ -88,6 +90,13 @@ writeFileSync(
   path.join(staging, 'openapi', 'reporting-service.json'),
   JSON.stringify(parse(readFileSync(contract, 'utf8'))),
 );
+// And dereferenced, by the compiled module that dereferences it at start from the sources (json-schema-ref-parser), in
+// V8's serialization, which keeps the objects the dereference shares shared: start-up reads it instead of loading the
+// dereferencer and its YAML parser.
+const { DEREFERENCED_PATH, openApiContract } = await import(
+  pathToFileURL(path.join(staging, 'src', 'contract', 'openapi-document.js')).href
+);
+writeFileSync(DEREFERENCED_PATH, serialize(openApiContract().document));
 cpSync(path.join(root, 'wsdl'), path.join(staging, 'wsdl'), { recursive: true });
 copyNonTypeScript(path.join(root, 'src'), path.join(staging, 'src'));
 

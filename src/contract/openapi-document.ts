@@ -6,15 +6,16 @@
  *    (one object per target: the library keeps reference equality), with the `components/schemas` name of any schema
  *    object in it. The operation records, the binder's plan, the metadata model, the conformance kit and the
  *    generators read shapes from it; nothing resolves a `$ref` by hand.
- * The library is asynchronous only, so this module dereferences the service's contract with a top-level await when it
- * is first imported: start-up reads it before anything asks. The production build writes the contract as JSON beside
- * the YAML (scripts/build.mjs), which is read instead when present: the YAML parser is not loaded to start.
+ * The production build (scripts/build.mjs) writes the contract as JSON beside the YAML (its source), and dereferenced
+ * in V8's serialization (node:v8), which keeps the objects the dereference shares shared: start-up reads that, without
+ * loading the dereferencer or a YAML parser. From the sources, this module reads and dereferences the YAML with a
+ * top-level await when it is first imported (the library is asynchronous only).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import $RefParser from '@apidevtools/json-schema-ref-parser';
+import { deserialize } from 'node:v8';
 import type { OpenAPIV3 } from 'openapi-types';
 
 export const OPENAPI_PATH = path.resolve(
@@ -44,13 +45,18 @@ export interface OpenApiContract {
   schemaName(schema: object): string | undefined;
 }
 
-/** `raw` (left as it is) dereferenced, with the names of its component schemas. */
-export async function dereferenceOpenApi(raw: OpenAPIV3.Document): Promise<OpenApiContract> {
-  const document = (await $RefParser.dereference(structuredClone(raw))) as unknown as DereferencedDocument;
+/** A dereferenced document with the names of its component schemas. */
+function named(document: DereferencedDocument): OpenApiContract {
   const names = new Map<object, string>(
     Object.entries(document.components?.schemas ?? {}).map(([name, schema]) => [schema, name]),
   );
   return { document, schemaName: (schema) => names.get(schema) };
+}
+
+/** `raw` (left as it is) dereferenced, with the names of its component schemas. */
+export async function dereferenceOpenApi(raw: OpenAPIV3.Document): Promise<OpenApiContract> {
+  const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');
+  return named((await $RefParser.dereference(structuredClone(raw))) as unknown as DereferencedDocument);
 }
 
 /** The OpenAPI document at `file`, dereferenced (the generators read the repository they are given). */
@@ -59,19 +65,35 @@ export async function readOpenApiContract(file: string = OPENAPI_PATH): Promise<
   return dereferenceOpenApi(parse(await readFile(file, 'utf8')) as OpenAPIV3.Document);
 }
 
+const JSON_PATH = OPENAPI_PATH.replace(/\.yaml$/, '.json');
+/** Where the production build writes the dereferenced contract (scripts/build.mjs). */
+export const DEREFERENCED_PATH = OPENAPI_PATH.replace(/\.yaml$/, '.dereferenced.v8');
+
 /** The contract as the build wrote it in JSON, else the YAML source. */
 async function readWritten(): Promise<OpenAPIV3.Document> {
-  const json = OPENAPI_PATH.replace(/\.yaml$/, '.json');
-  if (existsSync(json)) return JSON.parse(readFileSync(json, 'utf8')) as OpenAPIV3.Document;
+  if (existsSync(JSON_PATH)) return JSON.parse(readFileSync(JSON_PATH, 'utf8')) as OpenAPIV3.Document;
   const { parse } = await import('yaml');
   return parse(readFileSync(OPENAPI_PATH, 'utf8')) as OpenAPIV3.Document;
 }
 
-const written = await readWritten();
-const contract = await dereferenceOpenApi(written);
+/** The build's dereferenced contract, when there is one that this Node reads (one Node's build, another's start). */
+function builtContract(): DereferencedDocument | undefined {
+  if (!existsSync(DEREFERENCED_PATH) || !existsSync(JSON_PATH)) return undefined;
+  try {
+    return deserialize(readFileSync(DEREFERENCED_PATH)) as DereferencedDocument;
+  } catch {
+    return undefined;
+  }
+}
+
+const built = builtContract();
+let written = built ? undefined : await readWritten();
+const contract = built ? named(built) : await dereferenceOpenApi(written!);
 
 /** A fresh deep copy each call, because express-openapi-validator mutates the document it is given. */
 export function loadOpenApiDocument(): OpenAPIV3.Document {
+  // With the build's dereferenced contract, the document as written is read when first asked for (its JSON).
+  written ??= JSON.parse(readFileSync(JSON_PATH, 'utf8')) as OpenAPIV3.Document;
   return structuredClone(written);
 }
 

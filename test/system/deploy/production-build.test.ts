@@ -10,7 +10,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { isDeepStrictEqual, promisify } from 'node:util';
+import { loadOpenApiDocument, openApiContract } from '../../../src/contract/openapi-document.ts';
 import { moduleSpecifiers, packageOf } from '../../support/module-specifiers.ts';
 import {
   REPO_ROOT,
@@ -85,6 +87,21 @@ describe('production build: node dist/src/start.js with production dependencies 
       existsSync(path.join(install, 'node_modules', 'typescript')),
       'typescript in the production install',
     ).to.equal(false);
+  });
+
+  it('reads at start the contract the build dereferenced: the same document, its shared schemas shared', async () => {
+    const built = (await import(
+      pathToFileURL(path.join(REPO_ROOT, 'dist/src/contract/openapi-document.js')).href
+    )) as typeof import('../../../src/contract/openapi-document.ts');
+    expect(existsSync(built.DEREFERENCED_PATH), built.DEREFERENCED_PATH).to.equal(true);
+    const [fromBuild, fromSources] = [built.openApiContract(), openApiContract()];
+    expect(isDeepStrictEqual(fromBuild.document, fromSources.document)).to.equal(true);
+    const echo = (c: typeof fromBuild) =>
+      (c.document.paths['/v1/echo/{Message}']!.get!.responses['200'] as { content: Record<string, { schema: object }> })
+        .content['application/json']!.schema;
+    expect(fromBuild.schemaName(echo(fromBuild))).to.equal('EchoResponse');
+    expect(fromBuild.document.components!.schemas!.EchoResponse).to.equal(echo(fromBuild));
+    expect(built.loadOpenApiDocument()).to.deep.equal(loadOpenApiDocument());
   });
 
   it('compiled modules import only Node built-ins and production dependencies', () => {
