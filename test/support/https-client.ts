@@ -1,8 +1,8 @@
 /**
  * A small HTTPS client for tests behind the test nginx: trusts its self-signed certificate, can pick the source
- * address.
+ * address or an agent that keeps the connection.
  */
-import { request } from 'node:https';
+import { type Agent, request } from 'node:https';
 
 export interface HttpsAnswer {
   status: number;
@@ -12,7 +12,15 @@ export interface HttpsAnswer {
 
 export function httpsRequest(
   url: string,
-  options: { ca: string; method?: string; headers?: Record<string, string>; body?: string; localAddress?: string },
+  options: {
+    ca: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    localAddress?: string;
+    /** A keep-alive agent, to send several requests over one connection; default: a connection each. */
+    agent?: Agent;
+  },
 ): Promise<HttpsAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -22,7 +30,7 @@ export function httpsRequest(
         headers: options.headers,
         ca: options.ca,
         localAddress: options.localAddress,
-        agent: false,
+        agent: options.agent ?? false,
       },
       (res) => {
         let text = '';

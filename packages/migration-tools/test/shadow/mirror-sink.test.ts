@@ -12,6 +12,7 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { Agent } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -199,6 +200,22 @@ describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-s
     const main = threads.filter((t) => t.tid === t.pid && t.name === 'MainThread');
     expect(main.map((t) => t.policy)).to.include(SCHED_OTHER);
     expect(main.every((t) => t.policy === SCHED_OTHER && t.nice === 0)).to.equal(true);
+  });
+
+  it('a stuck sink (SIGSTOP) fails no client: on a kept connection nginx gives up on each mirror', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: nginx.certificate });
+    process.kill(sink.child.pid!, 'SIGSTOP');
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await httpsRequest(nginx.httpsUrl + ECHO, { ca: nginx.certificate, agent });
+        expect(res.status).to.equal(200);
+        expect(JSON.parse(res.text).CompanyName).to.equal('Legacy Host');
+      }
+    } finally {
+      process.kill(sink.child.pid!, 'SIGCONT');
+      agent.destroy();
+    }
+    expect(readFileSync(join(nginx.dir, 'error.log'), 'utf8')).to.match(/upstream timed out .*_reporting_shadow/);
   });
 
   it('its systemd unit verifies (systemd-analyze verify)', async function () {
