@@ -23,8 +23,10 @@ function containsNull(value: unknown): boolean {
 }
 
 export function toLegacyJson(dto: unknown): string {
-  // A replacer function takes JSON.stringify off its fast path: used only when there is a null to leave out.
-  const text = containsNull(dto) ? JSON.stringify(dto, omitNulls) : JSON.stringify(dto);
+  // A replacer function takes JSON.stringify off its fast path: used only when there is a null to leave out. A null
+  // value is written `null`, so a text without one (most answers, a report's too) needs no walk of the DTO.
+  let text = JSON.stringify(dto);
+  if (text.includes('null') && containsNull(dto)) text = JSON.stringify(dto, omitNulls);
   return text.includes('/Date(') ? text.replace(LEGACY_DATE_STRING, '"\\/Date($1)\\/"') : text;
 }
 
