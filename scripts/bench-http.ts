@@ -33,7 +33,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { failedRequests, measuredLoad } from './bench/load.ts';
 import { processCpuMs } from './bench/process-cpu.ts';
-import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, table } from './bench/stats.ts';
+import { fmtInt, fmtMs, fmtRatio, intArg, median, parseArgs, percentile, table } from './bench/stats.ts';
 import { benchInstances } from './bench/nginx-instances.ts';
 import { benchShadow } from './bench/shadow.ts';
 import { benchNginxMirror } from './bench/nginx-mirror.ts';
@@ -274,9 +274,9 @@ function medians(perRound: Measured[][], target: Target): Measured {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const duration = Number(args.get('duration') ?? 5);
-  const connections = Number(args.get('connections') ?? 50);
-  const rounds = Number(args.get('rounds') ?? 3);
+  const duration = intArg(args, 'duration', 5);
+  const connections = intArg(args, 'connections', 50);
+  const rounds = intArg(args, 'rounds', 3);
   console.log(
     `HTTP overhead: ${SCENARIOS.map((s) => `${s.method} ${s.path}`).join(' and ')}, ${connections} keep-alive ` +
       `connections, ${duration} s per target (+1 s warm-up), loopback, ${rounds} rounds`,
@@ -463,23 +463,15 @@ async function runSections(): Promise<void> {
       stdio: 'inherit',
     });
   }
-  if (wanted('startup')) await benchStartup(Number(args.get('startup-runs') ?? 5));
-  if (wanted('memory')) await benchMemory(Number(args.get('connections') ?? 50), Number(args.get('duration') ?? 5));
-  if (wanted('instances')) await benchInstances(Number(args.get('instances-duration') ?? 10));
+  if (wanted('startup')) await benchStartup(intArg(args, 'startup-runs', 5));
+  if (wanted('memory')) await benchMemory(intArg(args, 'connections', 50), intArg(args, 'duration', 5));
+  if (wanted('instances')) await benchInstances(intArg(args, 'instances-duration', 10));
   if (wanted('compare'))
-    await compareScenario(Number(args.get('compare-rounds') ?? 3), Number(args.get('compare-concurrency') ?? 8));
+    await compareScenario(intArg(args, 'compare-rounds', 3), intArg(args, 'compare-concurrency', 8));
   if (wanted('shadow'))
-    await benchShadow(
-      Number(args.get('rounds') ?? 3),
-      Number(args.get('duration') ?? 5),
-      Number(args.get('connections') ?? 50),
-    );
+    await benchShadow(intArg(args, 'rounds', 3), intArg(args, 'duration', 5), intArg(args, 'connections', 50));
   if (wanted('mirror'))
-    await benchNginxMirror(
-      Number(args.get('rounds') ?? 3),
-      Number(args.get('duration') ?? 5),
-      Number(args.get('connections') ?? 50),
-    );
+    await benchNginxMirror(intArg(args, 'rounds', 3), intArg(args, 'duration', 5), intArg(args, 'connections', 50));
 }
 
 const serveAt = process.argv.indexOf('--serve');

@@ -81,15 +81,14 @@ import {
   PROPAGATION_COMPANY,
   PROPAGATION_RANGE,
 } from './bench/propagation.ts';
-import { fmtInt, fmtMs, fmtRatio, median, parseArgs, percentile, secs, table } from './bench/stats.ts';
+import { fmtInt, fmtMs, fmtRatio, intArg, median, parseArgs, percentile, secs, table } from './bench/stats.ts';
 
 const args = parseArgs(process.argv.slice(2));
-const entries = args.has('big') ? 10_000_000 : Number(args.get('entries') ?? 1_000_000);
-const seed = Number(args.get('seed') ?? 7);
-const requests = Number(args.get('requests') ?? 50);
+const entries = args.has('big') ? 10_000_000 : intArg(args, 'entries', 1_000_000);
+const seed = intArg(args, 'seed', 7);
+const requests = intArg(args, 'requests', 50);
 const storeKind = args.get('store') === 'postgres' ? 'postgres' : 'duckdb';
 const hledgerFull = args.has('hledger');
-if (!Number.isSafeInteger(entries) || entries < 1) throw new Error('--entries must be a positive integer');
 /** The ledger sizes reported on: PostgreSQL at 1M and 10M unless told one size (goals 1 and 5 of issue 23). */
 const SIZES =
   storeKind === 'postgres' && !args.has('entries') && !args.has('big') && !args.has('pg-url')
@@ -419,10 +418,10 @@ function ensureJournal(size: number): string {
 }
 
 // ---------------------------------------------------------------- the server process
-const connections = Number(args.get('connections') ?? 50);
-const duration = Number(args.get('duration') ?? 5);
-const pgEntries = Number(args.get('pg-entries') ?? 200_000);
-const pipelineOptions = { connections, duration, rounds: Number(args.get('rounds') ?? 3), requests: 200 };
+const connections = intArg(args, 'connections', 50);
+const duration = intArg(args, 'duration', 5);
+const pgEntries = intArg(args, 'pg-entries', 200_000);
+const pipelineOptions = { connections, duration, rounds: intArg(args, 'rounds', 3), requests: 200 };
 /** The scenarios of the throughput runs: the whole year and the clipped quarter. */
 const LOAD_SCENARIOS = [SCENARIOS[0]!, SCENARIOS[4]!];
 
@@ -675,7 +674,7 @@ async function propagationFigures(base: string): Promise<string> {
  */
 async function reportSection(size: number): Promise<InstanceFigures | undefined> {
   const ledger = ledgerOf(size);
-  const hledgerEntries = Math.min(size, Number(args.get('hledger-entries') ?? 100_000));
+  const hledgerEntries = Math.min(size, intArg(args, 'hledger-entries', 100_000));
   log(
     `Flat P&L benchmark: ${fmtInt(size)} entries, seed ${seed}, ${storeKind} store, ${requests} requests per scenario`,
   );
@@ -923,17 +922,17 @@ function instanceSummary(figures: InstanceFigures[]): void {
 
 async function main(): Promise<void> {
   if (args.get('only') === 'import') return importReport();
-  if (args.get('only') === 'standby') return standbySection(log, Number(args.get('loads') ?? 200));
+  if (args.get('only') === 'standby') return standbySection(log, intArg(args, 'loads', 200));
   if (args.has('companies'))
     return manyCompaniesSection(
       {
-        companies: Number(args.get('companies')),
-        totalEntries: Number(args.get('total-entries') ?? 10_000_000),
-        largest: Number(args.get('largest') ?? 1_000_000),
-        indexMb: Number(args.get('index-mb') ?? 256),
-        storeMb: args.has('store-mb') ? Number(args.get('store-mb')) : undefined,
+        companies: intArg(args, 'companies'),
+        totalEntries: intArg(args, 'total-entries', 10_000_000),
+        largest: intArg(args, 'largest', 1_000_000),
+        indexMb: intArg(args, 'index-mb', 256),
+        storeMb: args.has('store-mb') ? intArg(args, 'store-mb') : undefined,
         nodeOptions: typeof args.get('node-options') === 'string' ? String(args.get('node-options')) : undefined,
-        requests: Number(args.get('reads') ?? 20_000),
+        requests: intArg(args, 'reads', 20_000),
         seed,
         store: storeKind,
       },

@@ -63,3 +63,12 @@ export function parseArgs(argv: readonly string[]): Map<string, string | true> {
   }
   return out;
 }
+
+/** The positive whole number `--name` gives (`fallback` when absent); anything else stops the bench, naming it. */
+export function intArg(args: ReadonlyMap<string, string | true>, name: string, fallback?: number): number {
+  const given = args.get(name);
+  const value = given === undefined ? fallback : given === true ? Number.NaN : Number(given);
+  if (value === undefined || !Number.isSafeInteger(value) || value < 1)
+    throw new Error(`--${name} takes a positive whole number, got ${given === true ? 'none' : `'${given}'`}`);
+  return value;
+}
