@@ -44,7 +44,7 @@
  *     report req/s at 50 connections against its echo req/s, and the report's HTTP p50 against its stated BuildTime.
  * The scan's sums are cross-checked against the report's figures, so the anchor provably computes the same thing.
  */
-import { failedRequests, measuredLoad } from './bench/load.ts';
+import { failedRequests, measuredLoad, timedGet } from './bench/load.ts';
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -320,14 +320,7 @@ const isSocketClosed = (error: unknown) =>
   error instanceof TypeError && (error.cause as { code?: string } | undefined)?.code === 'UND_ERR_SOCKET';
 
 async function measureHttp(url: string): Promise<{ ms: number[]; buildMs: number[]; body: ReportJson; bytes: number }> {
-  const once = async () => {
-    const t0 = performance.now();
-    const res = await fetch(url, { headers: { 'X-ApiKey': apiKey } });
-    const text = await res.text();
-    const ms = performance.now() - t0;
-    if (res.status !== 200) throw new Error(`HTTP ${res.status} for ${url}: ${text.slice(0, 300)}`);
-    return { ms, text };
-  };
+  const once = () => timedGet(url, { 'X-ApiKey': apiKey });
   // The first request after the scan anchor ran may meet a keep-alive connection the server has just closed (it
   // closes idle ones after 5 s, and the scan of 10M lines takes longer than that): those warm-ups are tried again.
   for (let i = 0; i < 5; i++)

@@ -1,4 +1,7 @@
-/** One autocannon load run as the benchmarks run it: a warm-up (JIT, sockets, pools), then the measured run. */
+/**
+ * Load as the benchmarks send it: one autocannon run (a warm-up for JIT, sockets and pools, then the measured run), or
+ * one timed GET.
+ */
 import autocannon from 'autocannon';
 
 export interface LoadOptions {
@@ -27,3 +30,13 @@ export async function measuredLoad(
 
 /** The requests of a run that did not answer 2xx: errors, time-outs and other statuses. */
 export const failedRequests = (result: autocannon.Result): number => result.errors + result.timeouts + result.non2xx;
+
+/** One GET of `url` with `headers`, timed to its whole body; anything but a 200 stops the bench, naming it. */
+export async function timedGet(url: string, headers: Record<string, string>): Promise<{ ms: number; text: string }> {
+  const started = performance.now();
+  const res = await fetch(url, { headers });
+  const text = await res.text();
+  const ms = performance.now() - started;
+  if (res.status !== 200) throw new Error(`HTTP ${res.status} for ${url}: ${text.slice(0, 300)}`);
+  return { ms, text };
+}

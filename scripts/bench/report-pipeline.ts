@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { failedRequests, measuredLoad } from './load.ts';
+import { failedRequests, measuredLoad, timedGet } from './load.ts';
 import { PRODUCTION_NODE_ARGS } from '../lib/production-start.ts';
 import { REPO_ROOT } from '../lib/repo-root.ts';
 import { processCpuMs } from './process-cpu.ts';
@@ -81,11 +81,7 @@ async function sequential(url: string, apiKey: string, count: number): Promise<{
   const ms: number[] = [];
   const buildMs: number[] = [];
   for (let i = -20; i < count; i++) {
-    const t0 = performance.now();
-    const res = await fetch(url, { headers: { 'X-ApiKey': apiKey } });
-    const text = await res.text();
-    const elapsed = performance.now() - t0;
-    if (res.status !== 200) throw new Error(`HTTP ${res.status} for ${url}: ${text.slice(0, 300)}`);
+    const { ms: elapsed, text } = await timedGet(url, { 'X-ApiKey': apiKey });
     if (i < 0) continue;
     ms.push(elapsed);
     const build = (JSON.parse(text) as { ReportModel?: { BuildTime?: number } }).ReportModel?.BuildTime;
