@@ -46,6 +46,8 @@ const YEAR: Omit<PnlQuery, 'companyId'> = { from: '2024-01-01', to: '2024-12-31'
 
 /** Entries per company: 1 = the largest, 2 = 10,000, the others a Zipf law (s = 1) of the rest, at least 20 each. */
 export function companySizes(o: ManyCompaniesOptions): number[] {
+  if (o.companies < 2)
+    throw new Error(`--companies takes at least 2 (the largest and one of ${MEDIUM} entries), got ${o.companies}`);
   const rest = Math.max(0, o.totalEntries - o.largest - MEDIUM);
   const others = o.companies - 2;
   const weights = Array.from({ length: others }, (_, i) => 1 / (i + 1));
@@ -101,6 +103,7 @@ async function ensureLedger(
   o: ManyCompaniesOptions,
   log: (s: string) => void,
 ): Promise<{ where: Where; stop: () => Promise<void> }> {
+  const sizes = companySizes(o); // refuses options that make no ledger before anything is made
   const dir = BENCH_DIR;
   mkdirSync(dir, { recursive: true });
   const name = join(dir, `many-c${o.companies}-n${o.totalEntries}-l${o.largest}-s${o.seed}`);
@@ -120,7 +123,6 @@ async function ensureLedger(
   const store = await storeAt(where, 1);
   try {
     // Small companies share a load (one transaction per 50,000 entries).
-    const sizes = companySizes(o);
     let pending: LedgerBatch = {};
     let pendingEntries = 0;
     const flush = async () => {
