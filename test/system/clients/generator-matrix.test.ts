@@ -255,8 +255,7 @@ describe('generator matrix: clients generated from openapi/ by seven npm generat
       let driver: Driver;
       const body = (o: Outcome) => o.body as Record<string, unknown>;
 
-      before(function () {
-        if (diagnostics.get(generator.id)!.length) this.skip();
+      before(() => {
         const require = createRequire(path.join(WORK, 'package.json'));
         const { createDriver } = require(path.join(WORK, 'out', generator.id, 'driver.js')) as {
           createDriver: CreateDriver;

@@ -19,7 +19,8 @@ const lower = (input: FlatInput) => ({
 export const createDriver: CreateDriver = (baseUrl, apiKey) => {
   const urls: string[] = [];
   const opts = { baseUrl, headers: { 'X-ApiKey': apiKey }, fetch: recordingFetch(urls) };
-  const outcome = async (call: Promise<{ status: number; data: unknown }>): Promise<Outcome> => {
+  // A 304 (the reports' conditional GET) has no data.
+  const outcome = async (call: Promise<{ status: number; data?: unknown }>): Promise<Outcome> => {
     const { status, data } = await call;
     return { status, body: data };
   };

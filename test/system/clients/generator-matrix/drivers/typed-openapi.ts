@@ -18,7 +18,8 @@ export const createDriver: CreateDriver = (baseUrl, apiKey) => {
     },
   };
   const api = createApiClient(fetcher, baseUrl);
-  // Its types require `query` (even `{}`) on every operation that declares optional query parameters.
+  // Its types require `query` (even `{}`) on every operation that declares optional query parameters, and `header`
+  // (even `{}`) on every operation that declares an optional header (the reports' If-None-Match).
   const outcome = async (call: Promise<{ status: number; data: unknown }>): Promise<Outcome> => {
     const res = await call;
     return { status: res.status, body: res.data };
@@ -37,8 +38,8 @@ export const createDriver: CreateDriver = (baseUrl, apiKey) => {
       outcome(api.get('/json/reply/EchoRequest', { query: { Message: message }, withResponse: true })),
     echoReplyPost: (message) =>
       outcome(api.post('/json/reply/EchoRequest', { body: { Message: message }, query: {}, withResponse: true })),
-    getFlat: (input) => outcome(api.get('/v1/Reporting/ProfitAndLoss/Flat', { query: input, withResponse: true })),
-    getFlatReplyGet: (input) => outcome(api.get('/json/reply/GetFlatRequest', { query: input, withResponse: true })),
+    getFlat: (input) => outcome(api.get('/v1/Reporting/ProfitAndLoss/Flat', { query: input, header: {}, withResponse: true })),
+    getFlatReplyGet: (input) => outcome(api.get('/json/reply/GetFlatRequest', { query: input, header: {}, withResponse: true })),
     getFlatReplyPost: (input) =>
       outcome(api.post('/json/reply/GetFlatRequest', { body: input, query: {}, withResponse: true })),
     getFlatReport: (token) =>
@@ -46,6 +47,7 @@ export const createDriver: CreateDriver = (baseUrl, apiKey) => {
         api.get('/v1/Reporting/ProfitAndLoss/Flat/Reports/{Token}', {
           path: { Token: token },
           query: {},
+          header: {},
           withResponse: true,
         }),
       ),
