@@ -38,8 +38,10 @@ export const createDriver: CreateDriver = (baseUrl, apiKey) => {
       outcome(api.get('/json/reply/EchoRequest', { query: { Message: message }, withResponse: true })),
     echoReplyPost: (message) =>
       outcome(api.post('/json/reply/EchoRequest', { body: { Message: message }, query: {}, withResponse: true })),
-    getFlat: (input) => outcome(api.get('/v1/Reporting/ProfitAndLoss/Flat', { query: input, header: {}, withResponse: true })),
-    getFlatReplyGet: (input) => outcome(api.get('/json/reply/GetFlatRequest', { query: input, header: {}, withResponse: true })),
+    getFlat: (input) =>
+      outcome(api.get('/v1/Reporting/ProfitAndLoss/Flat', { query: input, header: {}, withResponse: true })),
+    getFlatReplyGet: (input) =>
+      outcome(api.get('/json/reply/GetFlatRequest', { query: input, header: {}, withResponse: true })),
     getFlatReplyPost: (input) =>
       outcome(api.post('/json/reply/GetFlatRequest', { body: input, query: {}, withResponse: true })),
     getFlatReport: (token) =>
