@@ -264,9 +264,15 @@ export function metadataPages(formats: FormatRegistry): Router {
       })),
     ),
   );
-  router.get('/types', (_req, res) =>
-    sendJson(res, { Metadata: '/types/metadata', Csharp: '/types/csharp', TypeScript: '/types/typescript' }),
-  );
+  // Root-relative as the 4.5.14 host wrote them, under the public path as its virtual directory would be.
+  router.get('/types', (req, res) => {
+    const base = publicPath(req);
+    sendJson(res, {
+      Metadata: `${base}/types/metadata`,
+      Csharp: `${base}/types/csharp`,
+      TypeScript: `${base}/types/typescript`,
+    });
+  });
   router.get('/types/metadata', (req, res) => sendJson(res, metadataTypes(requestBaseUrl(req))));
   router.get('/:format/metadata', (req, res, next) => {
     const format = String(req.params.format).toLowerCase();

@@ -188,6 +188,16 @@ describe('deployment: BASE_PATH=/reporting', () => {
       .expect('Content-Type', /text\/csv/);
   });
 
+  it('/types links the native-types routes under the prefix, each of which answers', async () => {
+    const res = await request(t.rawApp).get('/reporting/types').expect(200);
+    expect(res.body).to.deep.equal({
+      Metadata: '/reporting/types/metadata',
+      Csharp: '/reporting/types/csharp',
+      TypeScript: '/reporting/types/typescript',
+    });
+    for (const path of Object.values(res.body as Record<string, string>)) await request(t.rawApp).get(path).expect(200);
+  });
+
   it(
     'serves SOAP, the docs, the contract (naming the prefix as its server) and the operations endpoints under ' + 'it',
     async () => {
