@@ -4,11 +4,13 @@
  * `i:nil="true"`, dates as xs:dateTime, collections as `ArrayOf…` with their items in the schema's namespace
  * (`http://schemas.microsoft.com/2003/10/Serialization/Arrays` for primitives). Member order and types come from
  * generated/xsd-types.ts; which DTO a response is comes from openapi/ (the operation record: WriteContext.dtoType).
- * The document is built with fast-xml-parser's XMLBuilder, which escapes every text value.
+ * The document is built with fast-xml-parser's XMLBuilder; its values are escaped as the host escaped them
+ * (./xml-escape.ts).
  */
 import { legacyWallClock } from '../scalars/dates.ts';
 import { XMLBuilder } from 'fast-xml-parser';
 import { appError } from '../errors/app-error.ts';
+import { escapeXmlAttribute, escapeXmlText } from './xml-escape.ts';
 import { readXmlDto, readXmlDtoList } from './xml-read.ts';
 import { xsdMembers, xsdTypeNamespaces } from '../../generated/xsd-types.ts';
 import type { FormatEntry, ReadContext } from './registry.ts';
@@ -29,11 +31,6 @@ type XmlNode = Record<string, unknown>;
 
 function isComplex(name: string): name is ComplexTypeName {
   return Object.hasOwn(xsdMembers, name);
-}
-
-/** Characters XML 1.0 cannot carry at all become U+FFFD (DataContractSerializer would refuse the document). */
-function xmlText(text: string): string {
-  return text.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
 }
 
 /** A decimal in xs:decimal lexical form (no exponent). */
@@ -67,7 +64,7 @@ function xsdGuid(value: unknown): string {
 function scalar(type: string, value: unknown): string {
   switch (type) {
     case 'xs:string':
-      return xmlText(String(value));
+      return String(value);
     case 'xs:int':
     case 'xs:long':
       if (!Number.isInteger(value)) throw new Error(`xml: ${String(value)} is not an integer`);
@@ -144,7 +141,9 @@ const builder = new XMLBuilder({
   attributeNamePrefix: '@_',
   suppressBooleanAttributes: false,
   suppressEmptyNode: true,
-  processEntities: true,
+  processEntities: false,
+  tagValueProcessor: escapeXmlText,
+  attributeValueProcessor: escapeXmlAttribute,
 });
 
 /** `dto` as a DataContract XML document whose root is `typeName` (a complex type of wsdl/types.xsd). */

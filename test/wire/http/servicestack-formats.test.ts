@@ -296,9 +296,7 @@ describe('ServiceStack 4.5 formats (as a real 4.5.14 host answered)', () => {
     it('an unknown operation on /xml/reply is 405 as an XML ErrorResponse with Errors nil', async () => {
       const res = await request(t.app).get('/xml/reply/Nope').expect(405);
       expect(res.text).to.contain('<ErrorResponse');
-      expect(res.text.replace(/&apos;/g, "'")).to.contain(
-        "<Message>The operation 'Nope' does not exist for this service</Message>",
-      );
+      expect(res.text).to.contain("<Message>The operation 'Nope' does not exist for this service</Message>");
       expect(res.text).to.contain('<Errors i:nil="true"');
     });
     it('text that looks like an entity is text: the & of &amp; &nbsp; &#38; is escaped', async () => {
@@ -460,9 +458,7 @@ describe('ServiceStack 4.5 request bodies (as a real 4.5.14 host read them)', ()
       .send('{"Message":"x"}')
       .expect(400);
     expect(res.text).to.contain('<ErrorCode>SerializationException</ErrorCode>');
-    expect(res.text.replace(/&apos;/g, "'")).to.contain(
-      "Could not deserialize 'application/xml' request using EchoRequest",
-    );
+    expect(res.text).to.contain("Could not deserialize 'application/xml' request using EchoRequest");
   });
   it('a JSV body on /jsv/reply, answered in JSV', async () => {
     const res = await request(t.app)
