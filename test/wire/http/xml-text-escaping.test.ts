@@ -166,6 +166,13 @@ describe('XML text escaping (as a real 4.5.14 host wrote it)', () => {
         expect(error.text).to.contain("<Message>The operation 'a\uFFFDb' does not exist for this service</Message>");
       });
     }
+    it('a lone surrogate cannot be sent: %ED%A0%80 is read as three U+FFFD (the host: two)', async () => {
+      // UTF-8 has no surrogates; Node's UTF-8 decoding replaces each byte of the sequence (the WHATWG rule), Mono's
+      // decoder answered `<Message>a\uFFFD\uFFFDb</Message>` (and three U+FFFD for %F4%90%80%80, past U+10FFFF,
+      // where this service reads four).
+      const res = await request(t.app).get('/v1/echo/x?Message=a%ED%A0%80b').set('Accept', 'application/xml');
+      expect(res.text).to.contain('<Message>a\uFFFD\uFFFD\uFFFDb</Message>');
+    });
     it('&#x1; in an XML body is dropped (the host read it and cut its answer off at <Message>)', async () => {
       const res = await request(t.app)
         .post('/xml/reply/EchoRequest')
