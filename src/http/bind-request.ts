@@ -83,17 +83,13 @@ export function bindRequest(limits: BindingLimits): RequestHandler {
       else bindBody(req.body as Record<string, unknown>, plan.body, bound, limits, context.bodyFromDocument);
     }
     // On a GET, a query value overrides a path variable, as 4.5 bound them (`/v1/echo/hello?Message=x` is "x").
-    const fromPath = bindPath(
-      Object.fromEntries(
-        plan.path.flatMap((field) => {
-          const fromQuery = keywordValue(raw, field.name.toLowerCase());
-          if (fromQuery !== undefined && fromQuery !== '') return [[field.name, fromQuery]];
-          return field.name in context.params ? [[field.name, context.params[field.name]!]] : [];
-        }),
-      ),
-      plan.path,
-      limits,
-    );
+    const sentOnPath: Record<string, string> = {};
+    for (const field of plan.path) {
+      const fromQuery = keywordValue(raw, field.name.toLowerCase());
+      if (fromQuery !== undefined && fromQuery !== '') sentOnPath[field.name] = fromQuery;
+      else if (field.name in context.params) sentOnPath[field.name] = context.params[field.name]!;
+    }
+    const fromPath = bindPath(sentOnPath, plan.path, limits);
     context.sentNames = { ...bound.sentNames, ...fromPath.sentNames };
     const errors = [...bound.errors, ...fromPath.errors];
     if (errors.length) {

@@ -217,13 +217,18 @@ export function bindQuery(
   return bound;
 }
 
+/** Each operation's path fields by lower-case name, made on its first request. */
+const pathPlans = new WeakMap<readonly FieldSpec[], Map<string, FieldSpec>>();
+
 /** Path variables (echo's Message, the report link's Token), read as text values are; an empty one is absent. */
 export function bindPath(
   values: Record<string, string>,
   fields: readonly FieldSpec[],
   limits: BindingLimits,
 ): BoundFields {
-  return bind(Object.entries(values), new Map(fields.map((field) => [field.name.toLowerCase(), field])), limits);
+  let plan = pathPlans.get(fields);
+  if (!plan) pathPlans.set(fields, (plan = new Map(fields.map((field) => [field.name.toLowerCase(), field]))));
+  return bind(Object.entries(values), plan, limits);
 }
 
 /** JSON bodies: property names are case-insensitive; query values fill only what the body left out. */
