@@ -507,7 +507,8 @@ export type components = {
          * @description The `ETag` of an answer the client holds (or a list of them, or `*`): when the answer would be the same, it is
          *     `304 Not Modified` with no body, and the report is not built. Compared weakly (RFC 9110 §13.1.2), after the
          *     key and its company are checked (a caller who may not read the company gets `401`/`403`, never `304`).
-         *     Ignored with `Cache-Control: no-cache` (a reload). Beyond ServiceStack 4.5.14, which sent no `ETag`.
+         *     Read also beside `Cache-Control: no-cache` (which `fetch()` adds to it). Beyond ServiceStack 4.5.14, which sent
+         *     no `ETag`.
          */
         IfNoneMatchParam: string;
         /** @description Forces the response format, `json` or `xml`; other values are ignored. Leave it out for JSON. */
@@ -835,7 +836,8 @@ export interface operations {
                  * @description The `ETag` of an answer the client holds (or a list of them, or `*`): when the answer would be the same, it is
                  *     `304 Not Modified` with no body, and the report is not built. Compared weakly (RFC 9110 §13.1.2), after the
                  *     key and its company are checked (a caller who may not read the company gets `401`/`403`, never `304`).
-                 *     Ignored with `Cache-Control: no-cache` (a reload). Beyond ServiceStack 4.5.14, which sent no `ETag`.
+                 *     Read also beside `Cache-Control: no-cache` (which `fetch()` adds to it). Beyond ServiceStack 4.5.14, which sent
+                 *     no `ETag`.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatchParam"];
             };
@@ -942,7 +944,8 @@ export interface operations {
                  * @description The `ETag` of an answer the client holds (or a list of them, or `*`): when the answer would be the same, it is
                  *     `304 Not Modified` with no body, and the report is not built. Compared weakly (RFC 9110 §13.1.2), after the
                  *     key and its company are checked (a caller who may not read the company gets `401`/`403`, never `304`).
-                 *     Ignored with `Cache-Control: no-cache` (a reload). Beyond ServiceStack 4.5.14, which sent no `ETag`.
+                 *     Read also beside `Cache-Control: no-cache` (which `fetch()` adds to it). Beyond ServiceStack 4.5.14, which sent
+                 *     no `ETag`.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatchParam"];
             };
@@ -1095,7 +1098,8 @@ export interface operations {
                  * @description The `ETag` of an answer the client holds (or a list of them, or `*`): when the answer would be the same, it is
                  *     `304 Not Modified` with no body, and the report is not built. Compared weakly (RFC 9110 §13.1.2), after the
                  *     key and its company are checked (a caller who may not read the company gets `401`/`403`, never `304`).
-                 *     Ignored with `Cache-Control: no-cache` (a reload). Beyond ServiceStack 4.5.14, which sent no `ETag`.
+                 *     Read also beside `Cache-Control: no-cache` (which `fetch()` adds to it). Beyond ServiceStack 4.5.14, which sent
+                 *     no `ETag`.
                  */
                 "If-None-Match"?: components["parameters"]["IfNoneMatchParam"];
             };

@@ -1,11 +1,12 @@
 /**
  * Conditional GET of the operations whose service names its answer's making before building it (the reports): that
  * material and the answer's form become a weak entity tag (RFC 9110 §8.8.1); a GET or HEAD whose If-None-Match holds
- * it is answered 304 with no body (§15.4.5), nothing built. Freshness is Express's `req.fresh` (the fresh package:
- * `*`, lists, weak comparison, §13.1.2). The answers depend on a credential: `private`, revalidated on every use.
+ * it is answered 304 with no body (§15.4.5), nothing built. If-None-Match is read by the fresh package (`*`, lists,
+ * weak comparison, §13.1.2). The answers depend on a credential: `private`, revalidated on every use.
  */
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
+import fresh from 'fresh';
 import { Keywords, keywordText } from '../contract/keywords.ts';
 import type { Revalidate } from '../contract/service-result.ts';
 import { contextOf, type ResponseForm } from './request-context.ts';
@@ -39,14 +40,14 @@ export function revalidator(
     publicPath,
     form.entry.linksToRequest ? req.originalUrl : undefined,
   ];
+  // If-None-Match alone: fresh (and Express's req.fresh) would ignore it beside `Cache-Control: no-cache`, a request
+  // directive for caches that fetch() adds to every request carrying If-None-Match (Fetch standard, HTTP-network-or-
+  // cache fetch), so no fetch-based client would ever get a 304.
+  const held = { 'if-none-match': req.headers['if-none-match'] };
   return (material) => {
     const tag = weakEntityTag([variant, material]);
     context.entityTag = tag;
-    // req.fresh reads the response's ETag; it is sent only with the answer (writeValidators), never with an error.
-    res.setHeader('ETag', tag);
-    const held = req.fresh;
-    res.removeHeader('ETag');
-    return held;
+    return fresh(held, { etag: tag });
   };
 }
 
