@@ -32,20 +32,11 @@ function prettyStream(colorize: boolean): DestinationStream {
   });
 }
 
-/**
- * sonic-boom appends each line to its last pending chunk and measures that chunk again (a copy of it), so a line costs
- * a copy of up to a chunk: smaller chunks than its 16 KiB default copy less under load, each write still holding many
- * lines.
- */
-const PENDING_CHUNK_BYTES = 4096;
-
 export function createLogger(level: string, destination?: DestinationStream, format: LogFormat = 'json'): Logger {
   const options = { level, redact: ['req.headers.authorization', 'req.headers["x-apikey"]', 'req.headers.cookie'] };
   if (destination) return pino(options, destination);
   return pino(
     options,
-    prettyLogs(format)
-      ? prettyStream(process.stdout.isTTY === true)
-      : pino.destination({ dest: 1, sync: false, maxWrite: PENDING_CHUNK_BYTES }),
+    prettyLogs(format) ? prettyStream(process.stdout.isTTY === true) : pino.destination({ dest: 1, sync: false }),
   );
 }
