@@ -1,6 +1,6 @@
 /**
  * GetFlatRequest → the effective options of a flat P&L (pnl-semantics §3.1–3.2): validation against the
- * company's catalog, range resolution, defaults. Pure: `today` is given.
+ * company's catalog, range resolution, defaults. Pure: `today` is given (asked for only by a relative range).
  */
 import type { GetFlatRequest, OrderBy, RelativeDateRange } from '../contract/dtos.ts';
 import { appError, type FieldError } from '../errors/app-error.ts';
@@ -137,7 +137,7 @@ export function unknownCompany(companyId: number): never {
 export function resolveFlatOptions(
   request: GetFlatRequest,
   catalog: CompanyCatalog,
-  today: CalendarDate,
+  today: () => CalendarDate,
   limits: ReportLimits = DEFAULT_REPORT_LIMITS,
 ): FlatOptions {
   const errors: FieldError[] = [];
@@ -148,7 +148,7 @@ export function resolveFlatOptions(
   const useCustomDateRange = request.UseCustomDateRange ?? false;
   const requested = useCustomDateRange
     ? customRange(request, errors)
-    : resolveRelativeRange(DEFAULT_RELATIVE_RANGE, today, catalog.company.fiscalYearStartMonth);
+    : resolveRelativeRange(DEFAULT_RELATIVE_RANGE, today(), catalog.company.fiscalYearStartMonth);
   const range = requested && checkColumns(requested, limits, errors);
   if (errors.length || !range) fail(errors);
   return {

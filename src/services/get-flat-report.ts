@@ -40,6 +40,7 @@ function noSuchReport(): never {
 
 /** The link's options, validated again against the company's catalog as it is now. */
 function linkOptions(link: ReportLinkPayload, catalog: CompanyCatalog, limits?: ReportLimits): FlatOptions {
+  const linkStart = parseIsoDate(link.f) ?? noSuchReport();
   const options = resolveFlatOptions(
     {
       CompanyId: link.c,
@@ -53,7 +54,7 @@ function linkOptions(link: ReportLinkPayload, catalog: CompanyCatalog, limits?: 
       Filters: link.g,
     },
     catalog,
-    parseIsoDate(link.f) ?? noSuchReport(),
+    () => linkStart,
     limits,
   );
   return link.r ? { ...options, useCustomDateRange: false, relativeDateRange: link.r } : options;

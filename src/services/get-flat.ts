@@ -41,7 +41,8 @@ export async function getFlat(
     companyId,
     signal,
     missing: () => unknownCompany(companyId),
-    settle: (catalog) => resolveFlatOptions(request, catalog, todayIn(catalog.company.timeZone, now()), reportLimits),
+    settle: (catalog) =>
+      resolveFlatOptions(request, catalog, () => todayIn(catalog.company.timeZone, now()), reportLimits),
     unchanged: unchangedFor(context.revalidate, link),
   });
   if (!read) return NOT_MODIFIED;

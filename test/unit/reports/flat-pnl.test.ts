@@ -75,7 +75,7 @@ const totals: AccountMonthTotal[] = [
 ];
 
 function build(overrides: GetFlatRequest = {}) {
-  const options = resolveFlatOptions({ ...request, ...overrides }, catalog, d('2024-06-15'));
+  const options = resolveFlatOptions({ ...request, ...overrides }, catalog, () => d('2024-06-15'));
   return buildFlatPnl(catalog, options, totals);
 }
 const expenseNames = (report: ReturnType<typeof build>) =>
@@ -143,7 +143,7 @@ describe('P&L engine', () => {
     });
 
     it('When no custom range is asked, then the range is ThisCalendarYearToDate in the company time zone', () => {
-      const options = resolveFlatOptions({ CompanyId: 7 }, catalog, d('2024-06-15'));
+      const options = resolveFlatOptions({ CompanyId: 7 }, catalog, () => d('2024-06-15'));
       expect(range(options.range)).to.deep.equal(['2024-01-01', '2024-06-15']);
       expect(options.relativeDateRange).to.equal('ThisCalendarYearToDate');
     });
@@ -222,7 +222,7 @@ describe('P&L engine', () => {
       () => {
         const frozen = structuredClone(catalog);
         Object.freeze(frozen);
-        const options = resolveFlatOptions(request, frozen, d('2024-06-15'));
+        const options = resolveFlatOptions(request, frozen, () => d('2024-06-15'));
         const names = (c: CompanyCatalog) => buildFlatPnl(c, options, totals).rows.map((r) => r.fullName);
         expect(names(frozen)).to.include('Expenses:Occupancy:Rent');
         expect(names(frozen)).to.deep.equal(names(frozen));
@@ -239,7 +239,7 @@ describe('P&L engine', () => {
         'exact',
       () => {
         const max = Number.MAX_SAFE_INTEGER;
-        const options = resolveFlatOptions({ ...request, UseAccountMapping: true }, catalog, d('2024-06-15'));
+        const options = resolveFlatOptions({ ...request, UseAccountMapping: true }, catalog, () => d('2024-06-15'));
         // Unmapped Expense gathers Occupancy (3), Sundry (5) and Bank Fees (7): max + 2 is past the safe integers.
         const report = buildFlatPnl(catalog, options, [
           { accountId: 3, month: '2024-01', cents: max },
@@ -267,7 +267,7 @@ describe('P&L engine', () => {
   describe('validation', () => {
     const failure = (overrides: GetFlatRequest) => {
       try {
-        resolveFlatOptions({ ...request, ...overrides }, catalog, d('2024-06-15'));
+        resolveFlatOptions({ ...request, ...overrides }, catalog, () => d('2024-06-15'));
       } catch (error) {
         if (error instanceof AppError) return error.fieldErrors.map((f) => [f.fieldName, f.errorCode]);
       }
