@@ -7,7 +7,8 @@
  * ledger, each its own demo key, BASE_PATH=/reporting behind nginx), the old one with another COMPANY_NAME. Clients
  * get the old host's answers; the sink finds the new one's differences; it forwards the caller's own credentials
  * only (a key of its own is refused at start); a stopped sink never fails a client; the shipped 10% sample mirrors
- * about one request in ten; nginx reuses its connections to the sink, whose mirror thread alone runs at SCHED_IDLE.
+ * about one request in ten, at most 100 a second; nginx reuses its connections to the sink, whose mirror thread alone
+ * runs at SCHED_IDLE.
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -216,6 +217,25 @@ describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-s
       agent.destroy();
     }
     expect(readFileSync(join(nginx.dir, 'error.log'), 'utf8')).to.match(/upstream timed out .*_reporting_shadow/);
+  });
+
+  it('nginx sends the sink at most 100 mirrors a second (and a burst of 50), answering the others', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 20, ca: nginx.certificate });
+    try {
+      const before = (await figures(sink)).totals.served;
+      const started = performance.now();
+      const statuses = await Promise.all(
+        Array.from({ length: 600 }, () => httpsRequest(nginx.httpsUrl + ECHO, { ca: nginx.certificate, agent })),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      expect(statuses.every((r) => r.status === 200)).to.equal(true);
+      const received = (await settledAt(sink, before)).totals.served - before;
+      // The site mirrors every request here (100%): the limit, not the sample, decides how many reach the sink.
+      expect(received).to.be.above(0);
+      expect(received, `${received} mirrors in ${seconds.toFixed(2)} s`).to.be.at.most(Math.ceil(100 * seconds) + 51);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('its systemd unit verifies (systemd-analyze verify)', async function () {
