@@ -64,7 +64,6 @@ export function answerNotModified(res: Response): void {
   res.status(304);
   res.setHeader('ETag', contextOf(res).entityTag ?? '');
   res.setHeader('Cache-Control', CACHE_CONTROL);
-  if (res.hasHeader('Vary')) res.vary('Accept');
-  else res.setHeader('Vary', 'Accept');
+  res.vary('Accept');
   res.end();
 }

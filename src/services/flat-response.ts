@@ -21,11 +21,15 @@ export interface FlatReadInput {
   settle: (catalog: CompanyCatalog) => FlatOptions;
   /** Called when the company does not exist. */
   missing: () => never;
+  /** `<scheme>://<host>` of the request, and the secret that signs the report's link. */
+  link: { baseUrl: string; secret: string };
   /**
-   * Told the settled options and the ledger's version before the sums are read: true when the caller holds the answer
-   * they make (a conditional GET), and then nothing more is read.
+   * A conditional GET's check, told what the answer is made of before the sums are read: the ledger's version, the
+   * settled options and the report's link (which names the request's base URL and the signing secret); not BuildTime,
+   * new every time, nor the caller's scope, which decides (checked before) whether the answer is given, not what it
+   * holds. True when the caller holds that answer, and then nothing more is read.
    */
-  unchanged?: (options: FlatOptions, ledgerVersion: string) => boolean;
+  revalidate?: Revalidate;
   signal?: AbortSignal;
 }
 
@@ -33,16 +37,19 @@ export interface FlatRead {
   catalog: CompanyCatalog;
   options: FlatOptions;
   totals: AccountMonthTotal[];
+  /** The report's signed link. */
+  url: string;
 }
 
-/** The report's inputs, or undefined when `unchanged` found the caller holding its answer. */
+/** The report's inputs, or undefined when `revalidate` found the caller holding its answer. */
 export function readFlat(input: FlatReadInput): Promise<FlatRead | undefined> {
-  const { store, companyId, settle, missing, unchanged, signal } = input;
+  const { store, companyId, settle, missing, link, revalidate, signal } = input;
   return store.readSnapshot(
     async (view) => {
       const catalog = (await view.getCatalog(companyId)) ?? missing();
       const options = settle(catalog);
-      if (unchanged?.(options, await view.ledgerVersion(companyId))) return undefined;
+      const url = reportUrl(link.baseUrl, options, link.secret);
+      if (revalidate?.({ ledger: await view.ledgerVersion(companyId), options, url })) return undefined;
       const totals = await view.sumPnlByAccountMonth({
         companyId: options.companyId,
         from: formatIsoDate(options.range.from),
@@ -50,21 +57,19 @@ export function readFlat(input: FlatReadInput): Promise<FlatRead | undefined> {
         locationIds: options.locations,
         optionGroups: options.optionGroups,
       });
-      return { catalog, options, totals };
+      return { catalog, options, totals, url };
     },
     { signal },
   );
 }
 
 export interface FlatResponseInput extends FlatRead {
-  /** `<scheme>://<host>` of the request, and the secret that signs the link. */
-  link: { baseUrl: string; secret: string };
   /** performance.now() when the request's work began, for BuildTime. */
   started: number;
   signal?: AbortSignal;
 }
 
-export function buildFlatResponse({ catalog, options, totals, link, started, signal }: FlatResponseInput): {
+export function buildFlatResponse({ catalog, options, totals, url, started, signal }: FlatResponseInput): {
   response: GetFlatResponse;
   report: FlatReport;
 } {
@@ -73,23 +78,10 @@ export function buildFlatResponse({ catalog, options, totals, link, started, sig
   signal?.throwIfAborted();
   return {
     response: {
-      Url: reportUrl(link.baseUrl, options, link.secret),
+      Url: url,
       SelectedOptions: toSelectedOptions(options),
       ReportModel: toReportModel(report, performance.now() - started),
     },
     report,
   };
-}
-
-/**
- * The `unchanged` check of a conditional GET: what the answer is made of is the ledger's state, the settled options
- * and the report's link (which names the request's base URL and the signing secret); not BuildTime, new every time,
- * nor the caller's scope, which decides (checked before) whether the answer is given, not what it holds.
- */
-export function unchangedFor(
-  revalidate: Revalidate | undefined,
-  link: FlatResponseInput['link'],
-): FlatReadInput['unchanged'] {
-  if (!revalidate) return undefined;
-  return (options, ledger) => revalidate({ ledger, options, url: reportUrl(link.baseUrl, options, link.secret) });
 }

@@ -14,7 +14,7 @@ import { resolveFlatOptions, type FlatOptions, type ReportLimits } from '../repo
 import { FlatReportResult } from '../reports/flat-report-result.ts';
 import { decodeReportToken, type ReportLinkPayload } from '../reports/report-link.ts';
 import { reportMeta } from '../reports/report-meta.ts';
-import { buildFlatResponse, readFlat, unchangedFor } from './flat-response.ts';
+import { buildFlatResponse, readFlat } from './flat-response.ts';
 import type { CompanyCatalog } from '../domain/ledger.ts';
 import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 import type { LinkSecretSource } from './link-secret.ts';
@@ -69,17 +69,17 @@ export async function getFlatReport(
   const link = decodeReportToken(request.Token, secret) ?? noSuchReport();
   requireCompanyAccess(context.caller, link.c);
   const { signal } = context;
-  const own = { baseUrl: context.baseUrl, secret };
   const read = await readFlat({
     store: context.store,
     companyId: link.c,
     signal,
     missing: noSuchReport,
     settle: (catalog) => linkOptions(link, catalog, context.reportLimits),
-    unchanged: unchangedFor(context.revalidate, own),
+    link: { baseUrl: context.baseUrl, secret },
+    revalidate: context.revalidate,
   });
   if (!read) return NOT_MODIFIED;
-  const { response, report } = buildFlatResponse({ ...read, link: own, started, signal });
+  const { response, report } = buildFlatResponse({ ...read, started, signal });
   signal?.throwIfAborted(); // no rendering for a request that timed out
   return new FlatReportResult(response, report, read.options, reportMeta(read.catalog, read.options));
 }

@@ -5,7 +5,7 @@ import type { GetFlatRequest, GetFlatResponse } from '../contract/dtos.ts';
 import { NOT_MODIFIED, type Revalidate } from '../contract/service-result.ts';
 import { requireCompanyId, resolveFlatOptions, unknownCompany, type ReportLimits } from '../reports/flat-options.ts';
 import { todayIn } from '../scalars/dates.ts';
-import { buildFlatResponse, readFlat, unchangedFor } from './flat-response.ts';
+import { buildFlatResponse, readFlat } from './flat-response.ts';
 import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 import { requireCompanyAccess } from '../auth/access.ts';
 import type { Caller } from '../auth/caller.ts';
@@ -35,16 +35,16 @@ export async function getFlat(
   const started = performance.now();
   const companyId = requireCompanyId(request);
   requireCompanyAccess(caller, companyId);
-  const link = { baseUrl, secret: await linkSecret() };
   const read = await readFlat({
     store,
     companyId,
     signal,
+    link: { baseUrl, secret: await linkSecret() },
+    revalidate: context.revalidate,
     missing: () => unknownCompany(companyId),
     settle: (catalog) =>
       resolveFlatOptions(request, catalog, () => todayIn(catalog.company.timeZone, now()), reportLimits),
-    unchanged: unchangedFor(context.revalidate, link),
   });
   if (!read) return NOT_MODIFIED;
-  return buildFlatResponse({ ...read, link, started, signal }).response;
+  return buildFlatResponse({ ...read, started, signal }).response;
 }
