@@ -19,9 +19,8 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { dtoProperties } from '../contract/dto-properties.ts';
 import { appError } from '../errors/app-error.ts';
-import { Keywords } from '../contract/keywords.ts';
-import { applyJsConfig, jsvJsConfig, parseJsConfig, type JsConfig } from './jsconfig.ts';
-import { toJsv } from './jsv.ts';
+import { applyJsConfig, type JsConfig } from './jsconfig.ts';
+import { serviceJsvJsConfig, toJsv } from './jsv.ts';
 import type { FormatEntry, ReadContext } from './registry.ts';
 
 export const CSV_MEDIA_TYPE = 'text/csv';
@@ -115,7 +114,7 @@ export function readCsvDto(body: string, ctx: ReadContext): Record<string, unkno
 export const csvDtoForm: Pick<FormatEntry, 'writeDto' | 'predefinedRoutes' | 'read' | 'readList'> = {
   predefinedRoutes: true,
   writeDto: (dto, ctx) => {
-    const jsconfig = ctx.inService ? jsvJsConfig(parseJsConfig(ctx.keyword(Keywords.jsconfig))) : undefined;
+    const jsconfig = serviceJsvJsConfig(ctx);
     const body = dtoToCsv(dto, dtoProperties(ctx.dtoType), jsconfig);
     // A batch's download is named as 4.5 named it, `EchoRequest[].csv`; an empty answer is no download.
     const name = ctx.operation && `${ctx.operation.requestDto}${ctx.operation.batch ? '[]' : ''}.csv`;

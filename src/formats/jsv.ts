@@ -9,8 +9,8 @@
 import { Keywords } from '../contract/keywords.ts';
 import { appError } from '../errors/app-error.ts';
 import { dtoDateWallClock } from '../scalars/dates.ts';
-import { applyJsConfig, jsvJsConfig, parseJsConfig } from './jsconfig.ts';
-import type { FormatEntry, ReadContext } from './registry.ts';
+import { applyJsConfig, jsvJsConfig, parseJsConfig, type JsConfig } from './jsconfig.ts';
+import type { FormatEntry, ReadContext, WriteContext } from './registry.ts';
 
 export const JSV_MEDIA_TYPE = 'application/jsv';
 
@@ -176,7 +176,7 @@ export const jsvFormat: FormatEntry = {
   predefinedRoutes: true,
   writeDto: (dto, ctx) => {
     // 4.5 applied ?jsconfig= names and Unix dates to the service's own JSV answer too.
-    const jsconfig = ctx.inService ? jsvJsConfig(parseJsConfig(ctx.keyword(Keywords.jsconfig))) : undefined;
+    const jsconfig = serviceJsvJsConfig(ctx);
     return toJsv(jsconfig ? applyJsConfig(dto, jsconfig) : dto);
   },
   read: (body, ctx) => {
@@ -191,3 +191,8 @@ export const jsvFormat: FormatEntry = {
     return value;
   },
 };
+
+/** The `?jsconfig=` settings 4.5 applied to a service's own JSV (and CSV's JSV cells); none for other answers. */
+export function serviceJsvJsConfig(ctx: WriteContext): JsConfig | undefined {
+  return ctx.inService ? jsvJsConfig(parseJsConfig(ctx.keyword(Keywords.jsconfig))) : undefined;
+}
