@@ -137,7 +137,7 @@ export async function createApp({
         : answerWith(req, res, result);
     };
     return [
-      callbackLimit(),
+      callbackLimit,
       authentication,
       ...(op.binding.body ? [readBody] : []),
       binder,
@@ -181,7 +181,7 @@ export async function createApp({
   const { describe } = await mountSoap12(app, { bodyLimitBytes: config.bodyLimitBytes });
   if (finishLater) finishLater(describe);
   else await describe();
-  app.use(callbackLimit());
+  app.use(callbackLimit);
   app.use(nativeTypesRoutes(now)); // /types/typescript, /types/csharp: before the legacy 404
   app.use(metadataPages(formats)); // GET / → /metadata, the metadata pages, /types, /types/metadata
   app.use(notFound(operations.all, config.debug));

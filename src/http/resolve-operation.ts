@@ -134,18 +134,16 @@ export function resolveOperation(operations: readonly OperationRecord[], formats
 }
 
 /** A JSONP callback name over the limit is a 400 naming the field, before anything else of the request is read. */
-export function callbackLimit(): RequestHandler {
-  return (req, _res, next) => {
-    if (!req.url.includes('=')) return next();
-    const name = keywordValue(req.query as Record<string, unknown>, Keywords.callback);
-    if (name === undefined || name.length <= MAX_CALLBACK_CHARS) return next();
-    const message = formatMessage('CallbackTooLong', { max: MAX_CALLBACK_CHARS });
-    next(
-      appError(
-        'CallbackTooLong',
-        { max: MAX_CALLBACK_CHARS },
-        { fieldErrors: [{ errorCode: 'ArgumentException', fieldName: Keywords.callback, message }] },
-      ),
-    );
-  };
-}
+export const callbackLimit: RequestHandler = (req, _res, next) => {
+  if (!req.url.includes('=')) return next();
+  const name = keywordValue(req.query as Record<string, unknown>, Keywords.callback);
+  if (name === undefined || name.length <= MAX_CALLBACK_CHARS) return next();
+  const message = formatMessage('CallbackTooLong', { max: MAX_CALLBACK_CHARS });
+  next(
+    appError(
+      'CallbackTooLong',
+      { max: MAX_CALLBACK_CHARS },
+      { fieldErrors: [{ errorCode: 'ArgumentException', fieldName: Keywords.callback, message }] },
+    ),
+  );
+};

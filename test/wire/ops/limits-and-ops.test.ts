@@ -44,11 +44,14 @@ describe('limits', () => {
   });
 
   it('a JSONP callback name over 128 characters answers 400; a shorter one is sanitized', async () => {
-    const res = await request(t.app)
-      .get(`/v1/echo/hi?callback=${'c'.repeat(129)}`)
-      .expect(400);
-    expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
-    expect(res.body.ResponseStatus.Errors[0].FieldName).to.equal('callback');
+    // An operation's route and a page outside the contract (/types/metadata) alike.
+    for (const path of ['/v1/echo/hi', '/types/metadata']) {
+      const res = await request(t.app)
+        .get(`${path}?callback=${'c'.repeat(129)}`)
+        .expect(400);
+      expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+      expect(res.body.ResponseStatus.Errors[0].FieldName).to.equal('callback');
+    }
     const ok = await request(t.app).get('/v1/echo/hi?callback=a<b>').expect(200);
     expect(ok.text).to.match(/^a_b_\(/);
   });
