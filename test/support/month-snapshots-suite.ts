@@ -1,17 +1,72 @@
 /**
  * A store's month snapshots (balance_snapshots), on both stores: an instance that opens the ledger afresh builds each
- * company's index from them, and its figures equal the oracle's after loads, a load that replaces entries (moving
- * some to other months) and a store made before the table existed (it gains the table when opened).
+ * company's index from them, and its figures equal the oracle's after loads, a load that replaces entries, a store made
+ * before the table existed, and a first fill of the table that runs while an import commits (PostgreSQL: held at
+ * chosen points by other sessions' locks). Snapshots are also compared with balance_daily (staleSnapshots).
  */
+import { expect } from 'chai';
 import type { LedgerBatch } from '../../src/domain/ledger.ts';
+import { encodeMonthSnapshot } from '../../src/store/memory/month-snapshot.ts';
+import type { SqlSession } from '../../src/store/sql/session.ts';
+import { olderToolEntries } from './older-tool-write.ts';
 import { expectOracleFigures, type TestStore } from './store-contract.ts';
 import { randomLedger } from './random-store-ledger.ts';
+
+type Entry = NonNullable<LedgerBatch['entries']>[number];
 
 export interface SnapshotStores {
   /** A new instance over the same ledger (nothing held in memory yet), migrated. */
   open(): Promise<TestStore>;
-  /** Drops balance_snapshots, as a store made before it has none (no instance open). */
+  /** A new instance that has not run migrate() yet. */
+  openUnmigrated(): Promise<TestStore>;
+  /** Drops balance_snapshots, as a store made before it has none (no instance open on DuckDB). */
   dropSnapshots(): Promise<void>;
+  /**
+   * Imports `entries` as a tool of a version before snapshots did (older-tool-write.ts, in its own transaction under
+   * the store's load lock; on PostgreSQL with its change logged and notified): no instance open on DuckDB. With
+   * `beforeCommit`, which only PostgreSQL takes (another writer beside the instances), that runs while the import is
+   * written and not committed.
+   */
+  olderToolImport(entries: Entry[], beforeCommit?: () => Promise<void>): Promise<void>;
+  /** A session on the ledger outside any instance (no instance open on DuckDB), for the checks below. */
+  sql<T>(fn: (s: SqlSession) => Promise<T>): Promise<T>;
+  /** PostgreSQL: resolves once `sessions` (1) sessions of the database wait for a lock, or `done` settles first. */
+  someoneWaits?(done: Promise<unknown>, sessions?: number): Promise<void>;
+  /** PostgreSQL: runs `fn` while another session holds the settings table (a migration reading it waits). */
+  holdingSettings?<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * The company-months whose snapshot differs from what balance_daily holds now (`company:month`), encoded as every
+ * writer encodes them: none, when nothing was left behind.
+ */
+export async function staleSnapshots(s: SqlSession): Promise<string[]> {
+  const rows = await s.query(
+    `SELECT CAST(company_id AS INTEGER) AS c,
+            CAST(EXTRACT(YEAR FROM day) * 12 + EXTRACT(MONTH FROM day) - 1 AS INTEGER) AS m,
+            CAST(EXTRACT(DAY FROM day) AS INTEGER) AS d, CAST(location_id AS INTEGER) AS l,
+            CAST(account_id AS INTEGER) AS a, CAST(tag_set_id AS INTEGER) AS t, CAST(cents AS DOUBLE PRECISION) AS v
+       FROM balance_daily`,
+  );
+  const months = new Map<string, number[][]>();
+  for (const r of rows) {
+    const key = `${r.c}:${r.m}`;
+    let columns = months.get(key);
+    if (!columns) months.set(key, (columns = [[], [], [], [], []]));
+    for (const [k, name] of ['d', 'l', 'a', 't', 'v'].entries()) columns[k]!.push(Number(r[name]));
+  }
+  const stored = new Map<string, Uint8Array>();
+  for (const r of await s.query('SELECT company_id AS c, month AS m, snapshot FROM balance_snapshots'))
+    stored.set(`${r.c}:${r.m}`, r.snapshot as Uint8Array);
+  const empty = Buffer.from(encodeMonthSnapshot([], 0));
+  const stale: string[] = [];
+  for (const key of new Set([...months.keys(), ...stored.keys()])) {
+    const columns = months.get(key);
+    const expected = columns ? Buffer.from(encodeMonthSnapshot(columns, columns[0]!.length)) : empty;
+    const found = stored.get(key);
+    if (!found || !expected.equals(Buffer.from(found))) stale.push(key);
+  }
+  return stale.sort();
 }
 
 export function monthSnapshotsSuite(
@@ -29,6 +84,9 @@ export function monthSnapshotsSuite(
       lines: e.lines.map((l) => ({ ...l, cents: l.cents * 2 })),
     }));
     const final: LedgerBatch = { ...batch, entries: [...replacements, ...entries.slice(100)] };
+    const older = olderToolEntries(6161, 40);
+    const later = olderToolEntries(7171, 5).map((e, i) => ({ ...e, ref: `L${i}` }));
+    const withEntries = (...more: Entry[][]): LedgerBatch => ({ ...batch, entries: [...entries, ...more.flat()] });
 
     it('a fresh instance builds each company from them, exact after loads and a replacement', async () => {
       const s = await stores();
@@ -46,6 +104,62 @@ export function monthSnapshotsSuite(
         const migrated = await s.open();
         await expectOracleFigures(final, 33, 25, (q) => migrated.sumPnlByAccountMonth(q));
         await migrated.close();
+        expect(await s.sql(staleSnapshots)).to.deep.equal([]);
+      } finally {
+        await s.cleanUp();
+      }
+    });
+
+    it('an import during the first fill of the table is in the snapshots when both are done', async () => {
+      const s = await stores();
+      try {
+        const writer = await s.open();
+        await writer.load({ ...batch, entries });
+        await writer.close();
+        await s.dropSnapshots();
+        const instance = await s.openUnmigrated();
+        if (s.holdingSettings && s.someoneWaits) {
+          // PostgreSQL: the fill held before it reads the settings, the import started meanwhile by the instance.
+          const { someoneWaits } = s;
+          const [migrated, loaded] = await s.holdingSettings(async () => {
+            const migrating = instance.migrate();
+            await someoneWaits(migrating);
+            const loading = instance.load({ entries: later });
+            await someoneWaits(loading, 2);
+            return [migrating, loading];
+          });
+          await Promise.all([migrated, loaded]);
+        } else await Promise.all([instance.migrate(), instance.load({ entries: later })]);
+        await expectOracleFigures(withEntries(later), 51, 25, (q) => instance.sumPnlByAccountMonth(q));
+        await instance.close();
+        expect(await s.sql(staleSnapshots)).to.deep.equal([]);
+      } finally {
+        await s.cleanUp();
+      }
+    });
+
+    it("an older tool's import that commits during the first fill is in the snapshots", async function () {
+      const s = await stores();
+      if (!s.someoneWaits) {
+        await s.cleanUp();
+        this.skip(); // DuckDB: no other process writes the file while an instance has it open
+      }
+      const { someoneWaits } = s;
+      try {
+        const writer = await s.open();
+        await writer.load({ ...batch, entries });
+        await writer.close();
+        await s.dropSnapshots();
+        const instance = await s.openUnmigrated();
+        let migrated: Promise<void> | undefined;
+        await s.olderToolImport(older, async () => {
+          migrated = instance.migrate();
+          await someoneWaits!(migrated);
+        });
+        await migrated;
+        await expectOracleFigures(withEntries(older), 61, 25, (q) => instance.sumPnlByAccountMonth(q));
+        await instance.close();
+        expect(await s.sql(staleSnapshots)).to.deep.equal([]);
       } finally {
         await s.cleanUp();
       }

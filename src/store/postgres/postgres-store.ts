@@ -45,6 +45,8 @@ const recordLoad =
   };
 
 const MIGRATE_LOCK = 7_310_411; // advisory lock id serializing concurrent migrations
+/** Serializes loads (id and tag-set allocation, the snapshots they rewrite) while leaving reads free. */
+const LOAD_LOCK = 'LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE';
 
 const IMPORT_WORK_MEM = '256MB';
 
@@ -148,6 +150,10 @@ export class PostgresLedgerStore implements LedgerStore {
   async migrate(): Promise<void> {
     await this.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATE_LOCK]);
+      // The snapshots' fill reads balance_daily: under the load lock, taken before the schema's locks (as a load takes
+      // it before its others), an import commits before the fill reads or starts after it has committed.
+      const ledger = await client.query("SELECT to_regclass('journal_entries') IS NOT NULL AS exists");
+      if (ledger.rows[0]?.exists === true) await client.query(LOAD_LOCK);
       for (const ddl of schemaStatements('postgres')) await client.query(ddl);
       await ensureSnapshots(session(client), 'postgres', SNAPSHOT_VERSION, snapshotWriter(client));
     });
@@ -254,7 +260,7 @@ export class PostgresLedgerStore implements LedgerStore {
   /** A journal CSV file (an import), read by COPY and loaded by SQL under the load lock (journal-import-sql.ts). */
   async loadJournal(load: JournalLoad): Promise<number> {
     const loaded = await this.transaction(async (client) => {
-      await client.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
+      await client.query(LOAD_LOCK);
       // The import's joins, sums and sorts work on the whole journal (1M entries: 3M rows) in memory rather than in
       // batches spilled to disk (the server's memory, for this transaction only).
       await client.query(`SET LOCAL work_mem = '${IMPORT_WORK_MEM}'`);
@@ -275,8 +281,7 @@ export class PostgresLedgerStore implements LedgerStore {
 
   private async loadLocked(batch: LedgerBatch, onlyIfEmpty: boolean): Promise<boolean> {
     const loaded = await this.transaction(async (client) => {
-      // Serializes loads (id and tag-set allocation) while leaving reads free.
-      await client.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
+      await client.query(LOAD_LOCK);
       if (onlyIfEmpty && ((await client.query('SELECT 1 FROM companies LIMIT 1')).rowCount ?? 0) > 0) return false;
       await loadBatch(
         session(client),
