@@ -5,7 +5,6 @@
  */
 import { DuckDBInstance, INTEGER } from '@duckdb/node-api';
 import pg from 'pg';
-import { COMPANY_SNAPSHOTS_SQL } from '../../src/store/sql/month-snapshots-sql.ts';
 import { median } from './stats.ts';
 
 export interface ColdAnchor {
@@ -13,6 +12,7 @@ export interface ColdAnchor {
   dailyScanMs: number;
 }
 
+const SNAPSHOTS_SQL = 'SELECT month, snapshot FROM balance_snapshots WHERE company_id = $1';
 const DAILY_SCAN_SQL = 'SELECT COUNT(*) AS n, SUM(cents) AS s FROM balance_daily WHERE company_id = $1';
 
 /** Median milliseconds of each raw query per company (`samples` each, the companies in turn). */
@@ -42,7 +42,7 @@ export async function coldAnchors(
     for (let s = 0; s < samples; s++) {
       for (const id of companyIds) {
         for (const [sql, into] of [
-          [COMPANY_SNAPSHOTS_SQL, times.get(id)!.snapshots],
+          [SNAPSHOTS_SQL, times.get(id)!.snapshots],
           [DAILY_SCAN_SQL, times.get(id)!.daily],
         ] as const) {
           const t = performance.now();

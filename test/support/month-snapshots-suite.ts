@@ -1,7 +1,8 @@
 /**
  * A store's month snapshots (balance_snapshots), on both stores: an instance that opens the ledger afresh builds each
  * company's index from them, and its figures equal the oracle's after loads, a load that replaces entries, a store made
- * before the table existed, and a first fill of the table that runs while an import commits (PostgreSQL: held at
+ * before the table existed, an import by an older tool that leaves them behind (read from the ledger rows until the
+ * next import rewrites them), and a first fill of the table that runs while an import commits (PostgreSQL: held at
  * chosen points by other sessions' locks). Snapshots are also compared with balance_daily (staleSnapshots).
  */
 import { expect } from 'chai';
@@ -17,6 +18,8 @@ type Entry = NonNullable<LedgerBatch['entries']>[number];
 export interface SnapshotStores {
   /** A new instance over the same ledger (nothing held in memory yet), migrated. */
   open(): Promise<TestStore>;
+  /** Whether other processes write the ledger while an instance has it open (PostgreSQL; DuckDB: one process). */
+  sharedWhileOpen: boolean;
   /** A new instance that has not run migrate() yet. */
   openUnmigrated(): Promise<TestStore>;
   /** Drops balance_snapshots, as a store made before it has none (no instance open on DuckDB). */
@@ -105,6 +108,37 @@ export function monthSnapshotsSuite(
         await expectOracleFigures(final, 33, 25, (q) => migrated.sumPnlByAccountMonth(q));
         await migrated.close();
         expect(await s.sql(staleSnapshots)).to.deep.equal([]);
+      } finally {
+        await s.cleanUp();
+      }
+    });
+
+    it("an older tool's import, which leaves them behind, is read from the rows until the next import", async () => {
+      const s = await stores();
+      try {
+        const writer = await s.open();
+        await writer.load({ ...batch, entries });
+        // PostgreSQL: an instance holding the company hears of the import (its deltas not logged) and reads it again.
+        const running = s.sharedWhileOpen ? writer : undefined;
+        const version = () => writer.readSnapshot((view) => view.ledgerVersion(7));
+        const before = await version();
+        if (!running) await writer.close();
+        await s.olderToolImport(older);
+        if (running) {
+          while ((await version()) === before) await new Promise((resolve) => setTimeout(resolve, 20));
+          await expectOracleFigures(withEntries(older), 40, 25, (q) => running.sumPnlByAccountMonth(q));
+          await running.close();
+        }
+        expect(await s.sql(staleSnapshots)).to.not.be.empty;
+        const reader = await s.open();
+        await expectOracleFigures(withEntries(older), 41, 25, (q) => reader.sumPnlByAccountMonth(q));
+        await reader.load({ entries: later });
+        await expectOracleFigures(withEntries(older, later), 42, 25, (q) => reader.sumPnlByAccountMonth(q));
+        await reader.close();
+        expect(await s.sql(staleSnapshots)).to.deep.equal([]);
+        const fresh = await s.open();
+        await expectOracleFigures(withEntries(older, later), 43, 25, (q) => fresh.sumPnlByAccountMonth(q));
+        await fresh.close();
       } finally {
         await s.cleanUp();
       }

@@ -1,15 +1,29 @@
 /** A company's index read from DuckDB's balance_snapshots, and those snapshots written (month-snapshots-sql.ts). */
-import { BLOB, blobValue, type DuckDBBlobValue, type DuckDBConnection, INTEGER, VARCHAR } from '@duckdb/node-api';
+import {
+  BIGINT,
+  BLOB,
+  blobValue,
+  type DuckDBBlobValue,
+  type DuckDBConnection,
+  INTEGER,
+  VARCHAR,
+} from '@duckdb/node-api';
 import { CompanyBalances } from '../memory/balance-index.ts';
 import type { BuildTimes } from '../memory/index-budget.ts';
 import { SNAPSHOT_VERSION, addMonthSnapshot, encodeMonthSnapshot } from '../memory/month-snapshot.ts';
-import type { LoadChange } from '../sql/load-sql.ts';
 import * as snapshots from '../sql/month-snapshots-sql.ts';
 import type { SqlSession } from '../sql/session.ts';
+import { session } from './connections.ts';
+
+/** A company's balance_daily as columns: month index, day of month, location, account, tag set, cents. */
+const COMPANY_DAILY_SQL = `SELECT CAST(year(day) * 12 + month(day) - 1 AS INTEGER), CAST(day(day) AS INTEGER),
+    location_id, account_id, tag_set_id, CAST(cents AS DOUBLE)
+  FROM balance_daily WHERE company_id = $1`;
 
 /**
- * A company's index from its month snapshots, in one query; undefined when some daily sum is beyond 2^53 cents (such
- * a company is answered by SQL, which reports the unsafe amount).
+ * A company's index from its month snapshots, in one query, or from its balance_daily rows when the snapshots are
+ * behind its ledger (an older tool's import); undefined when some daily sum is beyond 2^53 cents (such a company is
+ * answered by SQL, which reports the unsafe amount).
  */
 export async function readBalances(
   conn: DuckDBConnection,
@@ -17,13 +31,24 @@ export async function readBalances(
   times: BuildTimes,
 ): Promise<CompanyBalances | undefined> {
   const started = performance.now();
+  const mark = (await snapshots.snapshotsEntryMark(session(conn, { streamed: true }))) ?? -1;
   // Streamed (connections.ts): no materialized copy of the snapshots beside the chunks.
-  const reader = await conn.streamAndReadAll(snapshots.COMPANY_SNAPSHOTS_SQL, [companyId], [INTEGER]);
-  const months = reader.getRows() as [number, DuckDBBlobValue][];
+  const reader = await conn.streamAndReadAll(
+    snapshots.COMPANY_SNAPSHOTS_SQL,
+    [companyId, BigInt(mark)],
+    [INTEGER, BIGINT],
+  );
+  let months = reader.getRows() as [number, DuckDBBlobValue | null][];
+  const balances = new CompanyBalances();
+  if (months.some(([month]) => month === snapshots.SNAPSHOTS_BEHIND)) {
+    months = [];
+    const daily = await conn.streamAndReadAll(COMPANY_DAILY_SQL, [companyId], [INTEGER]);
+    const rows = daily.currentRowCount;
+    if (rows > 0 && !balances.addColumns(daily.getColumns() as number[][], rows)) return undefined;
+  }
   const read = performance.now();
   times.readMs += read - started;
-  const balances = new CompanyBalances();
-  const exact = months.every(([month, snapshot]) => addMonthSnapshot(balances, month, snapshot.bytes));
+  const exact = months.every(([month, snapshot]) => addMonthSnapshot(balances, month, snapshot!.bytes));
   balances.compact();
   times.indexMs += performance.now() - read;
   return exact ? balances : undefined;
@@ -48,9 +73,14 @@ function snapshotWriter(conn: DuckDBConnection): snapshots.SnapshotWrite {
   };
 }
 
+/** A load's first step on the writer `conn`: the snapshots of companies an older tool left behind, rewritten. */
+export function repairSnapshots(s: SqlSession, conn: DuckDBConnection): Promise<void> {
+  return snapshots.repairSnapshots(s, snapshotWriter(conn));
+}
+
 /** The ChangeRecorder step of a load on the writer `conn`: the snapshots of the months it changed. */
-export async function writeLoadSnapshots(s: SqlSession, change: LoadChange, conn: DuckDBConnection): Promise<void> {
-  if (change.hasDelta) await snapshots.writeLoadSnapshots(s, snapshotWriter(conn));
+export function writeLoadSnapshots(s: SqlSession, hasDelta: boolean, conn: DuckDBConnection): Promise<void> {
+  return snapshots.writeLoadSnapshots(s, hasDelta, snapshotWriter(conn));
 }
 
 /** balance_snapshots complete and in this layout (migrate(), in a transaction on the writer `conn`). */

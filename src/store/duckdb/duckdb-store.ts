@@ -20,7 +20,7 @@ import { pnlSpan, readTagSets, scanPnl, sumPnl } from '../sql/pnl-sql.ts';
 import { DUCKDB_KEYED_BALANCE_TABLES, duckdbBalanceKeyMigration, schemaStatements } from '../sql/schema.ts';
 import { type SqlSession, type Staging, inTransaction } from '../sql/session.ts';
 import { LINK_SECRET_KEY, getOrCreateSetting, newLinkSecret } from '../sql/settings-sql.ts';
-import { ensureSnapshots, readBalances, writeLoadSnapshots } from './balances.ts';
+import { ensureSnapshots, readBalances, repairSnapshots, writeLoadSnapshots } from './balances.ts';
 import { READ_CONNECTIONS, ReaderPool, Serial, session } from './connections.ts';
 import { journalReader } from './journal-reader.ts';
 import { LoadVersions } from './load-versions.ts';
@@ -97,10 +97,10 @@ export class DuckDbLedgerStore implements LedgerStore {
     });
   }
 
-  /** A load's last step: the snapshots of the months it changed (balance_snapshots). */
+  /** A load's last step: the snapshots of the months it changed (balance_snapshots; its first: repairSnapshots). */
   private readonly writeSnapshots: ChangeRecorder = (s, change) => {
     this.versions.loading(change.companyIds);
-    return writeLoadSnapshots(s, change, this.writer);
+    return writeLoadSnapshots(s, change.hasDelta, this.writer);
   };
 
   async isEmpty(): Promise<boolean> {
@@ -227,6 +227,7 @@ export class DuckDbLedgerStore implements LedgerStore {
     try {
       loaded = await this.write(async (s) => {
         if (onlyIfEmpty && (await s.query('SELECT 1 AS x FROM companies LIMIT 1')).length > 0) return false;
+        await repairSnapshots(s, this.writer);
         await loadBatch(
           s,
           'duckdb',
@@ -253,10 +254,10 @@ export class DuckDbLedgerStore implements LedgerStore {
     try {
       // DuckDB's memory is capped for the import: its import tables and joins spill to disk instead of growing with the
       // file.
-      loaded = await this.write(
-        (s) => loadJournal(s, load, journalReader(this.writer), this.writeSnapshots),
-        this.importSettings,
-      );
+      loaded = await this.write(async (s) => {
+        await repairSnapshots(s, this.writer);
+        return loadJournal(s, load, journalReader(this.writer), this.writeSnapshots);
+      }, this.importSettings);
     } finally {
       this.afterLoad(undefined, [load.companyId]);
     }

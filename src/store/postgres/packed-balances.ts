@@ -8,7 +8,14 @@ import type pg from 'pg';
 import { CompanyBalances } from '../memory/balance-index.ts';
 import type { BuildTimes } from '../memory/index-budget.ts';
 import { addMonthSnapshot, encodeMonthSnapshot } from '../memory/month-snapshot.ts';
-import { COMPANY_SNAPSHOTS_SQL, MONTH_SUMS_SQL, type SnapshotWrite } from '../sql/month-snapshots-sql.ts';
+import {
+  COMPANY_SNAPSHOTS_SQL,
+  MONTH_SUMS_SQL,
+  SNAPSHOTS_BEHIND,
+  type SnapshotWrite,
+  snapshotsEntryMark,
+} from '../sql/month-snapshots-sql.ts';
+import { session } from './session.ts';
 
 /** The month of `day` as CompanyBalances indexes months (`year * 12 + month - 1`). */
 export const MONTH_INDEX_OF_DAY = 'CAST(EXTRACT(YEAR FROM day) * 12 + EXTRACT(MONTH FROM day) - 1 AS INTEGER)';
@@ -41,8 +48,9 @@ export function addPackedMonth(balances: CompanyBalances, monthIndex: number, pa
 }
 
 /**
- * The company's index from its month snapshots (balance_snapshots), read in the client's transaction (the caller's
- * snapshot) in one query; undefined when some daily sum is beyond 2^53 cents.
+ * The company's index from its month snapshots (balance_snapshots), or from its balance_daily rows (packed by month)
+ * when the snapshots are behind its ledger (an older tool's import), read in the client's transaction (the caller's
+ * snapshot); undefined when some daily sum is beyond 2^53 cents.
  */
 export async function readCompanyBalances(
   client: pg.PoolClient,
@@ -50,11 +58,25 @@ export async function readCompanyBalances(
   times: BuildTimes = { readMs: 0, indexMs: 0 },
 ): Promise<CompanyBalances | undefined> {
   const started = performance.now();
-  const { rows } = await client.query<{ month: number; snapshot: Buffer }>(COMPANY_SNAPSHOTS_SQL, [companyId]);
+  const mark = (await snapshotsEntryMark(session(client))) ?? -1;
+  let { rows } = await client.query<{ month: number; snapshot: Buffer }>(COMPANY_SNAPSHOTS_SQL, [companyId, mark]);
+  let daily: { month: number; packed: Buffer }[] = [];
+  if (rows.some((row) => row.month === SNAPSHOTS_BEHIND)) {
+    rows = [];
+    daily = (
+      await client.query<{ month: number; packed: Buffer }>(
+        `SELECT ${MONTH_INDEX_OF_DAY} AS month, ${PACKED_DAYS} AS packed FROM balance_daily WHERE company_id = $1
+          GROUP BY 1`,
+        [companyId],
+      )
+    ).rows;
+  }
   const read = performance.now();
   times.readMs += read - started;
   const balances = new CompanyBalances();
-  const exact = rows.every((row) => addMonthSnapshot(balances, row.month, row.snapshot));
+  const exact =
+    rows.every((row) => addMonthSnapshot(balances, row.month, row.snapshot)) &&
+    daily.every((row) => addPackedMonth(balances, row.month, row.packed));
   balances.compact();
   times.indexMs += performance.now() - read;
   return exact ? balances : undefined;

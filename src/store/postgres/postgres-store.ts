@@ -19,7 +19,7 @@ import { readCatalog } from '../sql/catalog-sql.ts';
 import { loadJournal } from '../sql/journal-import-sql.ts';
 import { type ChangeRecorder, loadBatch } from '../sql/load-sql.ts';
 import { SNAPSHOT_VERSION } from '../memory/month-snapshot.ts';
-import { ensureSnapshots, writeLoadSnapshots } from '../sql/month-snapshots-sql.ts';
+import { ensureSnapshots, repairSnapshots, writeLoadSnapshots } from '../sql/month-snapshots-sql.ts';
 import { pnlSpan, scanPnl, sumPnl } from '../sql/pnl-sql.ts';
 import { schemaStatements } from '../sql/schema.ts';
 import { inTransaction } from '../sql/session.ts';
@@ -36,17 +36,26 @@ import { session } from './session.ts';
 import { readInSnapshot } from './sql-snapshot.ts';
 import { writeStaging } from './staging-writer.ts';
 
+const MIGRATE_LOCK = 7_310_411; // advisory lock id serializing concurrent migrations
+/** Serializes loads (id and tag-set allocation, the snapshots they rewrite) while leaving reads free. */
+const LOAD_LOCK = 'LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE';
+
 /** A load's last steps: the snapshots of the months it changed, then its entry in the change log. */
 const recordLoad =
   (client: pg.PoolClient): ChangeRecorder =>
   async (s, change) => {
-    if (change.hasDelta) await writeLoadSnapshots(s, snapshotWriter(client));
+    await writeLoadSnapshots(s, change.hasDelta, snapshotWriter(client));
     await recordChange(s, change);
   };
 
-const MIGRATE_LOCK = 7_310_411; // advisory lock id serializing concurrent migrations
-/** Serializes loads (id and tag-set allocation, the snapshots they rewrite) while leaving reads free. */
-const LOAD_LOCK = 'LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE';
+/**
+ * A load's first steps: the load lock, then the snapshots of the companies an older tool's import left behind (none,
+ * unless one wrote since the last load).
+ */
+async function lockLoad(client: pg.PoolClient): Promise<void> {
+  await client.query(LOAD_LOCK);
+  await repairSnapshots(session(client), snapshotWriter(client));
+}
 
 const IMPORT_WORK_MEM = '256MB';
 
@@ -260,7 +269,7 @@ export class PostgresLedgerStore implements LedgerStore {
   /** A journal CSV file (an import), read by COPY and loaded by SQL under the load lock (journal-import-sql.ts). */
   async loadJournal(load: JournalLoad): Promise<number> {
     const loaded = await this.transaction(async (client) => {
-      await client.query(LOAD_LOCK);
+      await lockLoad(client);
       // The import's joins, sums and sorts work on the whole journal (1M entries: 3M rows) in memory rather than in
       // batches spilled to disk (the server's memory, for this transaction only).
       await client.query(`SET LOCAL work_mem = '${IMPORT_WORK_MEM}'`);
@@ -281,7 +290,7 @@ export class PostgresLedgerStore implements LedgerStore {
 
   private async loadLocked(batch: LedgerBatch, onlyIfEmpty: boolean): Promise<boolean> {
     const loaded = await this.transaction(async (client) => {
-      await client.query(LOAD_LOCK);
+      await lockLoad(client);
       if (onlyIfEmpty && ((await client.query('SELECT 1 FROM companies LIMIT 1')).rowCount ?? 0) > 0) return false;
       await loadBatch(
         session(client),

@@ -1,7 +1,10 @@
 /**
  * balance_snapshots (memory/month-snapshot.ts) written from balance_daily, in both dialects: inside a load for the
- * months its net change (load_delta) touched, and once for every month when a store gains the table. One company-month
- * is read at a time, so a write holds one month's rows whatever the ledger's size.
+ * months its net change (load_delta) touched, and for every month of the companies a writer left behind (a store that
+ * gains the table, an import by an older tool). One company-month is read at a time, so a write holds one month's rows
+ * whatever the ledger's size. The setting balance_snapshots_entries is the last journal entry id the snapshots account
+ * for: entries are numbered upwards by every load of every version, so a company with a later entry was written by a
+ * tool that did not rewrite its snapshots, and its readers build it from balance_daily until a load rewrites them.
  */
 import { BALANCE_SNAPSHOTS_DDL, type Dialect } from './schema.ts';
 import { type SqlSession, int } from './session.ts';
@@ -21,6 +24,7 @@ export const MONTH_SUMS_SQL = `SELECT CAST(EXTRACT(DAY FROM day) AS INTEGER) AS 
 export type SnapshotWrite = (companyId: number, month: number, params: [number, string, string]) => Promise<void>;
 
 const MONTH_INDEX = 'CAST(EXTRACT(YEAR FROM day) * 12 + EXTRACT(MONTH FROM day) - 1 AS INTEGER)';
+const ENTRIES_MARK = 'balance_snapshots_entries';
 
 const firstDay = (month: number) => `${Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}-01`;
 
@@ -29,23 +33,67 @@ async function writeSnapshots(months: { companyId: number; month: number }[], wr
     await write(companyId, month, [companyId, firstDay(month), firstDay(month + 1)]);
 }
 
-const monthsOf = async (s: SqlSession, table: string) =>
+const monthsOf = async (s: SqlSession, table: string, where = '', params: number[][] = []) =>
   (
     await s.query(
-      `SELECT DISTINCT CAST(company_id AS VARCHAR) AS c, CAST(${MONTH_INDEX} AS VARCHAR) AS m FROM ${table}
+      `SELECT DISTINCT CAST(company_id AS VARCHAR) AS c, CAST(${MONTH_INDEX} AS VARCHAR) AS m FROM ${table} ${where}
         ORDER BY 1, 2`,
+      params,
     )
   ).map((r) => ({ companyId: int(r.c), month: int(r.m) }));
 
-/** The snapshots of the months a load's net change (the temp table load_delta) touched, in the load's transaction. */
-export async function writeLoadSnapshots(s: SqlSession, write: SnapshotWrite): Promise<void> {
-  await writeSnapshots(await monthsOf(s, 'load_delta'), write);
+/** The last entry id the snapshots account for (undefined: none recorded, every company is to be written). */
+export async function snapshotsEntryMark(s: SqlSession): Promise<number | undefined> {
+  const [row] = await s.query(`SELECT value FROM settings WHERE key = '${ENTRIES_MARK}'`);
+  return row ? int(row.value) : undefined;
+}
+
+/** The snapshots account for every entry stored now (a load's last step, or a fill's). */
+async function markSnapshots(s: SqlSession): Promise<void> {
+  await s.query(`DELETE FROM settings WHERE key = '${ENTRIES_MARK}'`);
+  await s.query(
+    `INSERT INTO settings (key, value)
+     SELECT '${ENTRIES_MARK}', CAST(COALESCE(MAX(id), 0) AS VARCHAR) FROM journal_entries`,
+  );
 }
 
 /**
- * A store without balance_snapshots (a new one, or one made by an earlier version) gains it, and one whose snapshots
- * are of another layout than `version` gets them all again, with every company-month's snapshot, in the caller's
- * transaction: the table exists only complete, in the layout of the setting `balance_snapshots`.
+ * Rewrites every snapshot of the companies with entries past the mark (all companies without one), then moves the
+ * mark to the last entry: nothing to do unless a writer left them behind. Under the load lock, in the caller's
+ * transaction (a load's first step, migrate()).
+ */
+export async function repairSnapshots(s: SqlSession, write: SnapshotWrite): Promise<void> {
+  const mark = await snapshotsEntryMark(s);
+  if (mark === undefined) {
+    await s.query('DELETE FROM balance_snapshots');
+    await writeSnapshots(await monthsOf(s, 'balance_daily'), write);
+  } else {
+    const stale = (
+      await s.query('SELECT DISTINCT CAST(company_id AS VARCHAR) AS c FROM journal_entries WHERE id > $1 ORDER BY 1', [
+        mark,
+      ])
+    ).map((r) => int(r.c));
+    if (stale.length === 0) return;
+    await s.query('DELETE FROM balance_snapshots WHERE company_id = ANY($1)', [stale]);
+    await writeSnapshots(await monthsOf(s, 'balance_daily', 'WHERE company_id = ANY($1)', [stale]), write);
+  }
+  await markSnapshots(s);
+}
+
+/**
+ * The snapshots of the months a load's net change (the temp table load_delta, when `hasDelta`) touched, and the mark
+ * moved past the load's entries, in the load's transaction.
+ */
+export async function writeLoadSnapshots(s: SqlSession, hasDelta: boolean, write: SnapshotWrite): Promise<void> {
+  if (hasDelta) await writeSnapshots(await monthsOf(s, 'load_delta'), write);
+  await markSnapshots(s);
+}
+
+/**
+ * A store without balance_snapshots (a new one, or one made by an earlier version) gains it, one whose snapshots are of
+ * another layout than `version` gets them all again, and the companies written by a tool that left them behind get
+ * theirs (repairSnapshots), in the caller's transaction: the table exists only complete, in the layout of the setting
+ * `balance_snapshots`.
  */
 export async function ensureSnapshots(
   s: SqlSession,
@@ -58,13 +106,21 @@ export async function ensureSnapshots(
         AND table_schema = current_schema() AND table_catalog = current_database()`,
   );
   const [stored] = await s.query("SELECT value FROM settings WHERE key = 'balance_snapshots'");
-  if (exists.length > 0 && stored?.value === String(version)) return;
-  if (exists.length > 0) await s.query('DELETE FROM balance_snapshots');
-  else await s.query(BALANCE_SNAPSHOTS_DDL[dialect]);
-  await writeSnapshots(await monthsOf(s, 'balance_daily'), write);
-  await s.query("DELETE FROM settings WHERE key = 'balance_snapshots'");
-  await s.query("INSERT INTO settings (key, value) VALUES ('balance_snapshots', $1)", [String(version)]);
+  if (exists.length === 0) await s.query(BALANCE_SNAPSHOTS_DDL[dialect]);
+  if (exists.length === 0 || stored?.value !== String(version)) {
+    await s.query(`DELETE FROM settings WHERE key IN ('balance_snapshots', '${ENTRIES_MARK}')`);
+    await s.query("INSERT INTO settings (key, value) VALUES ('balance_snapshots', $1)", [String(version)]);
+  }
+  await repairSnapshots(s, write);
 }
 
-/** A company's snapshots, one row per month (`month`, `snapshot`). */
-export const COMPANY_SNAPSHOTS_SQL = 'SELECT month, snapshot FROM balance_snapshots WHERE company_id = $1';
+/**
+ * A company's snapshots, one row per month (`month`, `snapshot`), and a row of month -1 when the company has an entry
+ * past the mark ($2, snapshotsEntryMark; -1 when there is none): its snapshots are behind, read balance_daily instead.
+ * The mark is a value, not a subquery, so that PostgreSQL plans the check as a range of the entries' key.
+ */
+export const COMPANY_SNAPSHOTS_SQL = `SELECT month, snapshot FROM balance_snapshots WHERE company_id = $1
+  UNION ALL SELECT -1, NULL WHERE EXISTS (SELECT 1 FROM journal_entries WHERE id > $2 AND company_id = $1)`;
+
+/** Month -1 among a company's snapshot rows (COMPANY_SNAPSHOTS_SQL): they are behind its ledger. */
+export const SNAPSHOTS_BEHIND = -1;

@@ -51,6 +51,7 @@ describe('PostgreSQL adapter', function () {
         await store.migrate();
         return store;
       },
+      sharedWhileOpen: true,
       openUnmigrated: async () => new PostgresLedgerStore(url),
       dropSnapshots: () => sql((s) => s.query('DROP TABLE balance_snapshots')).then(() => undefined),
       // As the tools of before took it: the load lock, the rows, the change logged (its deltas left out, so that

@@ -33,6 +33,7 @@ monthSnapshotsSuite('DuckDB', async () => {
       await store.migrate();
       return store;
     },
+    sharedWhileOpen: false,
     openUnmigrated: () => DuckDbLedgerStore.open(path),
     dropSnapshots: () => sql((s) => s.query('DROP TABLE balance_snapshots')).then(() => undefined),
     olderToolImport: (entries) => sql((s) => inTransaction(s, () => writeAsOlderTool(s, entries), 'BEGIN TRANSACTION')),
