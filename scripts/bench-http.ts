@@ -27,9 +27,6 @@ import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { availableParallelism, devNull, loadavg, tmpdir } from 'node:os';
-import { createServer } from 'node:http';
-import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { failedRequests, measuredLoad } from './bench/load.ts';
 import { processCpuMs } from './bench/process-cpu.ts';
@@ -38,7 +35,8 @@ import { benchInstances } from './bench/nginx-instances.ts';
 import { benchShadow } from './bench/shadow.ts';
 import { benchNginxMirror } from './bench/nginx-mirror.ts';
 import { benchMemory, benchStartup } from './bench/startup.ts';
-import { spawnServer } from './bench/spawn-server.ts';
+import { READY_TIMEOUT_MS, spawnServer, stop } from './bench/spawn-server.ts';
+import { startAnchor, type Answer } from './bench/anchors.ts';
 
 /** The two echo requests measured: a GET with a path variable, and a POST of a JSON body to the pre-defined route. */
 const SCENARIOS = [
@@ -52,67 +50,15 @@ type Target = (typeof TARGETS)[number];
 /** Served in a child process: the anchors, and the app run from the sources (`npm run compare`'s two instances). */
 type ChildTarget = Exclude<Target, 'app'> | 'app under tsx';
 
-/** The app's answer, which every anchor sends byte for byte: its body and headers (a new X-Request-Id each time). */
-interface Answer {
-  body: string;
-  headers: Record<string, string>;
-}
 const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'content-length', 'x-request-id']);
 
 // ---------------------------------------------------------------- child: one server
 async function serve(target: ChildTarget): Promise<void> {
-  const answer = JSON.parse(process.env.BENCH_ECHO_ANSWER ?? '{"body":"{}","headers":{}}') as Answer;
-  const headers = () => ({ ...answer.headers, 'x-request-id': randomUUID() });
   let url: string;
-  if (target === 'node:http') {
-    const server = createServer((req, res) => {
-      const known = SCENARIOS.some((s) => s.method === req.method && s.path === req.url);
-      if (!known) return void res.writeHead(404).end();
-      req.resume().once('end', () => {
-        res.writeHead(200, { ...headers(), 'content-length': Buffer.byteLength(answer.body) });
-        res.end(answer.body);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  } else if (target === 'express') {
-    // Plain Express 5: one route per scenario, express.json() for the POST, res.json with the app's headers.
-    const { default: express } = await import('express');
-    const app = express();
-    app.disable('x-powered-by');
-    const json = JSON.parse(answer.body) as unknown;
-    const send = (_req: unknown, res: import('express').Response) => void res.set(headers()).json(json);
-    app.get('/v1/echo/:message', send);
-    app.post('/json/reply/EchoRequest', express.json(), send);
-    const server = await new Promise<import('node:http').Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  } else if (target === 'fastify') {
-    // Fastify 5 with schema validation of the path variable and the body, one pino line per response to /dev/null.
-    const { default: Fastify } = await import('fastify');
-    const { pino } = await import('pino');
-    const app = Fastify({
-      loggerInstance: pino({ level: 'info' }, pino.destination({ dest: devNull, sync: false })),
-    });
-    // The routes log at warn (no built-in request lines); the hook writes one info line per response.
-    app.addHook('onResponse', async (request, reply) => {
-      app.log.info(
-        { reqId: request.id, req: { method: request.method, url: request.url }, res: { statusCode: reply.statusCode } },
-        'request completed',
-      );
-    });
-    const json = JSON.parse(answer.body) as unknown;
-    const message = { type: 'object', properties: { Message: { type: 'string' } } };
-    const quiet = { logLevel: 'warn' } as const;
-    app.get('/v1/echo/:Message', { ...quiet, schema: { params: message } }, (_req, reply) =>
-      reply.headers(headers()).send(json),
-    );
-    app.post('/json/reply/EchoRequest', { ...quiet, schema: { body: message } }, (_req, reply) =>
-      reply.headers(headers()).send(json),
-    );
-    url = await app.listen({ port: 0, host: '127.0.0.1' });
-  } else if (target === 'app under tsx') {
+  if (target !== 'app under tsx') {
+    const answer = JSON.parse(process.env.BENCH_ECHO_ANSWER ?? '{"body":"{}","headers":{}}') as Answer;
+    url = (await startAnchor(target, answer)).url;
+  } else {
     const { pino } = await import('pino');
     const { createLogger } = await import('../src/ops/logger.ts');
     const { createApp } = await import('../src/app.ts');
@@ -127,8 +73,6 @@ async function serve(target: ChildTarget): Promise<void> {
     const running = await listen(app, 0, '127.0.0.1');
     await warmUp(running.url);
     url = running.url;
-  } else {
-    throw new Error(`${target} is not served by this script`);
   }
   process.send!({ url });
   // The server's own CPU time so far, asked for by the parent: the load generator shares the machine.
@@ -165,8 +109,18 @@ function startChild(target: ChildTarget, answer?: Answer): Promise<Served> {
       child.send({ cpu: 'read' });
     });
   return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve({ child, url: (m as { url: string }).url, cpuMicros }));
-    child.once('exit', (code) => reject(new Error(`${target} server exited (${code}) before it was ready`)));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${target} server was not ready within ${READY_TIMEOUT_MS} ms`));
+    }, READY_TIMEOUT_MS);
+    child.once('message', (m) => {
+      clearTimeout(timer);
+      resolve({ child, url: (m as { url: string }).url, cpuMicros });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${target} server exited (${code}) before it was ready`));
+    });
   });
 }
 
@@ -191,14 +145,6 @@ async function startProduction(): Promise<Served> {
 
 const startServer = (target: Target, answer?: Answer): Promise<Served> =>
   target === 'app' ? startProduction() : startChild(target, answer);
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 interface Measured {
   target: Target;
@@ -296,7 +242,7 @@ async function main(): Promise<void> {
       console.log(`  body (${Buffer.byteLength(answer!.body)} bytes): ${answer!.body}`);
       console.log(`  headers, as every anchor sends them: ${Object.keys(answer!.headers).join(', ')}, x-request-id`);
     } finally {
-      await stopChild(child);
+      await stop(child);
     }
   }
   // Rounds, each target once per round in a rotated order (both scenarios on one start), so a machine that slows down
@@ -315,7 +261,7 @@ async function main(): Promise<void> {
           measured.get(scenario)!.push(await drive(target, server, scenario, duration, connections));
         }
       } finally {
-        await stopChild(server.child);
+        await stop(server.child);
       }
     }
     for (const scenario of SCENARIOS) perRound.get(scenario)!.push(measured.get(scenario)!);
@@ -442,7 +388,7 @@ async function compareScenario(rounds: number, concurrency: number): Promise<voi
       `\ncompare throughput vs replay only: ${fmtRatio(measured.rps / anchor.rps)} (best of 2 alternating runs each)`,
     );
   } finally {
-    await Promise.all([stopChild(old.child), stopChild(neu.child)]);
+    await Promise.all([stop(old.child), stop(neu.child)]);
   }
 }
 

@@ -13,8 +13,14 @@ export interface RunningServer {
   url: string;
 }
 
+/**
+ * How long a connection may take to send a request's headers, and its whole request (Node's defaults, named so that
+ * the benchmarks' anchor servers are bounded as this one is, and no Node release changes them unseen).
+ */
+export const SERVER_TIME_LIMITS = { headersTimeout: 60_000, requestTimeout: 300_000 } as const;
+
 export async function listen(app: Express, port: number, host: string): Promise<RunningServer> {
-  const server = createServer(app);
+  const server = createServer(SERVER_TIME_LIMITS, app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -11,7 +11,7 @@ import { REPO_ROOT } from '../lib/repo-root.ts';
 import { withoutNodeOptions } from '../lib/server-process.ts';
 
 /** How long a start may take, unless told, before the process is killed and `ready` rejects. */
-const READY_TIMEOUT_MS = 120_000;
+export const READY_TIMEOUT_MS = 120_000;
 /** How long a stopped server may drain (its DRAIN_TIMEOUT_MS is 10 s) before it is killed. */
 const STOP_TIMEOUT_MS = 30_000;
 
@@ -93,15 +93,18 @@ export async function spawnServer(
     child.stdout!.on('data', read);
   });
   ready.catch(() => undefined);
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const kill = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-      child.once('exit', () => {
-        clearTimeout(kill);
-        resolve();
-      });
-      child.kill('SIGTERM');
+  return { child, port, url: `http://127.0.0.1:${port}`, spawnedAt, ready, output: () => out, stop: () => stop(child) };
+}
+
+/** SIGTERM, SIGKILL after STOP_TIMEOUT_MS; settles on the process's exit. */
+export function stop(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
     });
-  return { child, port, url: `http://127.0.0.1:${port}`, spawnedAt, ready, output: () => out, stop };
+    child.kill('SIGTERM');
+  });
 }
