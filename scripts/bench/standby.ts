@@ -10,7 +10,10 @@ import { PostgresLedgerStore } from '../../src/store/postgres/postgres-store.ts'
 import { startPostgresServer } from '../lib/postgres-server.ts';
 import { startStandby } from '../lib/postgres-standby.ts';
 import { ensurePropagationCompany, measurePropagation, PROPAGATION_COMPANY, PROPAGATION_RANGE } from './propagation.ts';
-import { fmtMs, fmtRatio, median, percentile, table } from './stats.ts';
+import { fmtMs, fmtRatio, median, percentile, roundSizes, table } from './stats.ts';
+
+/** The imports of each instance are timed in this many rounds, alternating between the two. */
+const ROUNDS = 10;
 
 /** The instance's figures of the propagation company, read after a turn of the event loop (the feed's I/O runs). */
 const reportOf = (store: PostgresLedgerStore) => async () => {
@@ -25,7 +28,7 @@ const reportOf = (store: PostgresLedgerStore) => async () => {
 };
 
 export async function standbySection(log: (line: string) => void, loads: number): Promise<void> {
-  log(`Reports from a hot standby (issue 37, goal 4): ${loads} one-entry imports on the primary`);
+  log(`Reports from a hot standby (issue 37, goal 4): ${loads} one-entry imports on the primary timed per instance`);
   const primary = await startPostgresServer('standby_bench');
   const stores: PostgresLedgerStore[] = [];
   let standby: Awaited<ReturnType<typeof startStandby>> | undefined;
@@ -43,9 +46,9 @@ export async function standbySection(log: (line: string) => void, loads: number)
     // Both follow the company (its first report) before the imports; rounds alternate between them.
     for (const store of stores) await reportOf(store)();
     const times = { standby: [] as number[], primary: [] as number[] };
-    for (let round = 0; round < 10; round++) {
-      times.standby.push(...(await measurePropagation(primary.url, reportOf(viaStandby), loads / 10)));
-      times.primary.push(...(await measurePropagation(primary.url, reportOf(viaPrimary), loads / 10)));
+    for (const size of roundSizes(loads, ROUNDS)) {
+      times.standby.push(...(await measurePropagation(primary.url, reportOf(viaStandby), size)));
+      times.primary.push(...(await measurePropagation(primary.url, reportOf(viaPrimary), size)));
     }
     const p99 = percentile(times.standby, 99);
     log(

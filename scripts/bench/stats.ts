@@ -72,3 +72,10 @@ export function intArg(args: ReadonlyMap<string, string | true>, name: string, f
     throw new Error(`--${name} takes a positive whole number, got ${given === true ? 'none' : `'${given}'`}`);
   return value;
 }
+
+/** `total` split into at most `rounds` whole parts, as even as they go, the larger first (none empty). */
+export function roundSizes(total: number, rounds: number): number[] {
+  const base = Math.floor(total / rounds);
+  const larger = total % rounds;
+  return Array.from({ length: rounds }, (_, round) => base + (round < larger ? 1 : 0)).filter((size) => size > 0);
+}
