@@ -1,16 +1,16 @@
 /**
  * nginx's mirror feeding `npm run shadow -- --mirror-sink` (`npm run bench -- --only mirror`): clients through the
  * shipped shadow-phase site (deploy/nginx/reporting-service-shadow.conf, TLS) with the mirror on (its shipped 10%
- * sample, and every request) against the same site with the mirror directive left out (nginx straight to the old host:
- * the anchor), every process alive through every run, rounds rotating the targets, the sinks' queues drained before
- * each run. Old and new are production processes with the demo ledger (BASE_PATH=/reporting, as behind the site); the
- * sink runs as the README starts it (tsx, normal priority: its mirror thread lowers itself to SCHED_IDLE); a second
- * sink runs wholly under `chrt --idle 0 nice -n 19`, to show what that costs clients. Each table gives requests/s, p50
- * and p99 (medians over the rounds), the ratio to the anchor and the p99 difference (the median of each round's
- * difference to the anchor's run beside it), as fast as each answers and at a tenth of the anchor's rate over 5
- * connections (four times the rounds; with root, on a quiet machine emulated by realtime.ts), where the p99 difference
- * is what the mirror costs a client (goal: ≥ 0.95× and ≤ +1 ms). The clients' failures are counted (errors); the
- * sink's drops are its own, read from its /_shadow.json.
+ * sample, and every request) against the same site with no sample drawn (nginx straight to the old host: the anchor),
+ * every process alive through every run, rounds rotating the targets, the sinks' queues drained before each run. Old
+ * and new are production processes with the demo ledger (BASE_PATH=/reporting, as behind the site); the sink runs as
+ * the README starts it (tsx, normal priority: its mirror thread lowers itself to SCHED_IDLE); a second sink runs wholly
+ * under `chrt --idle 0 nice -n 19`, to show what that costs clients. Each table gives requests/s, p50 and p99 (medians
+ * over the rounds), the ratio to the anchor and the p99 difference (the median of each round's difference to the
+ * anchor's run beside it), as fast as each answers and at a tenth of the anchor's rate over 5 connections (four times
+ * the rounds; with root, on a quiet machine emulated by realtime.ts), where the p99 difference is what the mirror costs
+ * a client (goal: ≥ 0.95× and ≤ +1 ms). The clients' failures are counted (errors); the sink's drops are its own, read
+ * from its /_shadow.json.
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';

@@ -70,9 +70,17 @@ export interface ShadowSitePorts {
   sink: number;
   /** The sample mirrored, in place of the shipped `10%` (`100%`: every request); absent: as shipped. */
   sample?: string;
-  /** No mirror at all (the `mirror` directive left out): nginx straight to the old host, a benchmark's anchor. */
+  /** No sample drawn, no mirror (the rewrite to the sampled location left out): nginx straight to the old host. */
   noMirror?: boolean;
 }
+
+/** The shadow site's step into its sampled (mirroring) location. */
+const SAMPLED_REWRITE = [
+  '        if ($reporting_shadow_sampled) {',
+  '            rewrite ^ /_reporting_sampled last;',
+  '        }',
+  '',
+].join('\n');
 
 /** The shadow phase's shipped site with test ports and certificate paths. */
 export function shadowSiteFromDeploy(ports: ShadowSitePorts, certificate: string, key: string): string {
@@ -81,7 +89,7 @@ export function shadowSiteFromDeploy(ports: ShadowSitePorts, certificate: string
   site = replaceOnce(site, 'server 127.0.0.1:8090;', `server 127.0.0.1:${ports.legacy};`, file);
   site = replaceOnce(site, 'server 127.0.0.1:9091;', `server 127.0.0.1:${ports.sink};`, file);
   if (ports.sample) site = replaceOnce(site, '    10%     "1";', `    ${ports.sample}     "1";`, file);
-  if (ports.noMirror) site = replaceOnce(site, '        mirror /_reporting_shadow;\n', '', file);
+  if (ports.noMirror) site = replaceOnce(site, SAMPLED_REWRITE, '', file);
   return site;
 }
 
@@ -152,7 +160,9 @@ async function startNginxSite(
       `error_log ${dir}/error.log warn;`,
       'events { worker_connections 4096; }',
       'http {',
-      `  access_log ${dir}/access.log;`,
+      // Each line ends with the URI nginx ended on ($uri): a rewrite's target, such as the shadow site's sample.
+      `  log_format located '$remote_addr [$time_local] "$request" $status $body_bytes_sent $uri';`,
+      `  access_log ${dir}/access.log located;`,
       ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t}_temp;`),
       `  include ${dir}/site.conf;`,
       '}',

@@ -6,9 +6,11 @@
  * Old and new are real instances of this service started as users start them (`node dist/src/start.js`, the demo
  * ledger, each its own demo key, BASE_PATH=/reporting behind nginx), the old one with another COMPANY_NAME. Clients
  * get the old host's answers; the sink finds the new one's differences; it forwards the caller's own credentials
- * only (a key of its own is refused at start); a stopped sink never fails a client; the shipped 10% sample mirrors
- * about one request in ten, at most 100 a second; nginx reuses its connections to the sink, whose mirror thread alone
- * runs at SCHED_IDLE.
+ * only (a key of its own is refused at start); a stopped sink never fails a client; at most 100 mirrors a second;
+ * nginx reuses its connections to the sink, whose mirror thread alone runs at SCHED_IDLE. Then, with hosts that
+ * record what they get in the old host's and the sink's places: the old host is asked the same in the sample, out of
+ * it and with no mirror at all; a sampled request reaches the sink as the old host got it; an unsampled one makes no
+ * mirror (the shipped 10% draws about one in ten).
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -18,10 +20,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../../../scripts/lib/free-port.ts';
-import { httpsRequest } from '../../../../test/support/https-client.ts';
+import { type HttpsAnswer, httpsRequest } from '../../../../test/support/https-client.ts';
 import { startShadowNginx, type RunningNginx } from '../../../../scripts/lib/nginx.ts';
 import { ensureProductionBuild, REPO_ROOT, type ServerProcess } from '../../../../scripts/lib/server-process.ts';
 import type { ShadowSnapshot } from '../../src/shadow/stats.ts';
+import { type RecordedRequest, type RecordingHost, startRecordingHost } from '../support/recording-host.ts';
 import { figures, settled, startDemoService, TSX, type DemoService } from '../support/shadow-instances.ts';
 import { startSinkUnit, verifyUnit } from '../../../../scripts/lib/systemd-unit.ts';
 
@@ -168,25 +171,6 @@ describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-s
     expect(s.skippedBecause).to.deep.equal({ 'POST without --allow-post': 1 });
   });
 
-  it('the shipped 10% sample mirrors about one request in ten', async () => {
-    const sampled = await startShadowNginx({
-      http: await freePort(),
-      https: await freePort(),
-      legacy: old.port,
-      sink: sinkPort,
-    });
-    try {
-      const before = (await figures(sink)).totals.served;
-      for (let i = 0; i < 200; i++)
-        expect((await httpsRequest(sampled.httpsUrl + ECHO, { ca: sampled.certificate })).status).to.equal(200);
-      const received = (await settledAt(sink, before)).totals.served - before;
-      // Binomial(200, 0.1): 20 expected; outside 3..50 has a probability below one in a million.
-      expect(received).to.be.within(3, 50);
-    } finally {
-      await sampled.stop();
-    }
-  });
-
   it('nginx keeps its connections to the sink; only the mirror thread runs at SCHED_IDLE', async function () {
     if (process.platform !== 'linux') this.skip();
     // nginx keeps an upstream connection of a mirror only when its answer has no body (the sink's 204).
@@ -254,5 +238,155 @@ describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-s
       expect(res.status).to.equal(200);
       expect(JSON.parse(res.text).CompanyName).to.equal('Legacy Host');
     }
+  });
+});
+
+describe('what the shadow site sends the old host and the sink (recording hosts in their places)', function () {
+  this.timeout(120_000);
+  /** One request of each method, with the caller's credentials, an encoded path, repeated query names and a body. */
+  const KINDS = [
+    {
+      method: 'GET',
+      path: '/reporting/v1/echo/a%20b%2Fc?jsconfig=EmitCamelCaseNames:true&jsconfig=DateHandler:ISO8601&x=%C3%A9',
+      headers: { 'X-ApiKey': 'caller-key', Accept: 'text/csv, */*;q=0.1' },
+    },
+    {
+      method: 'POST',
+      path: '/reporting/json/reply/EchoRequest?format=json',
+      headers: { Authorization: 'Basic Y2FsbGVyOnNlY3JldA==', 'Content-Type': 'application/json; charset=utf-8' },
+      body: '{"Message":"é ☃"}',
+    },
+    { method: 'HEAD', path: '/reporting/v1/echo/hello', headers: { Cookie: 'ss-id=caller-session' } },
+    {
+      method: 'PUT',
+      path: '/reporting/v1/echo/put',
+      headers: { 'X-ApiKey': 'caller-key', 'Content-Type': 'application/xml' },
+      body: '<EchoRequest><Message>put</Message></EchoRequest>',
+    },
+    { method: 'DELETE', path: '/reporting/v1/echo/gone', headers: { Authorization: 'Bearer caller-token' } },
+    { method: 'OPTIONS', path: '/reporting/v1/echo/hello', headers: { Origin: 'https://client.example' } },
+  ] as const;
+  let legacy: RecordingHost;
+  let sinkHost: RecordingHost;
+  /** nginx straight to the old host, every request in the sample, and the shipped 10%. */
+  let direct: RunningNginx;
+  let everything: RunningNginx;
+  let shipped: RunningNginx;
+  let probe = 0;
+  const answers = new Map<number, HttpsAnswer>();
+  const sentTo = new Map<RunningNginx, number>();
+
+  /** A request of one kind through a site, named by the probe number at the end of its query. */
+  async function send(site: RunningNginx, kind: (typeof KINDS)[number]): Promise<number> {
+    const n = ++probe;
+    sentTo.set(site, (sentTo.get(site) ?? 0) + 1);
+    const url = `${site.httpsUrl}${kind.path}${kind.path.includes('?') ? '&' : '?'}probe=${n}`;
+    const body = 'body' in kind ? kind.body : undefined;
+    answers.set(n, await httpsRequest(url, { ca: site.certificate, method: kind.method, headers: kind.headers, body }));
+    return n;
+  }
+  const probeOf = (url: string) => Number(/[?&]probe=(\d+)$/.exec(url)![1]);
+  const recorded = (host: RecordingHost, n: number) => host.requests.find((r) => probeOf(r.url) === n);
+  /** A request as the old host got it, its probe and the site's own port left out (its Host names the site). */
+  function asSent(request: RecordedRequest | undefined, site: RunningNginx) {
+    const port = new URL(site.httpsUrl).port;
+    const strip = (text: string) => text.replaceAll(`:${port}`, ':<site>').replace(/[?&]probe=\d+$/, '');
+    return request && { ...request, url: strip(request.url), rawHeaders: request.rawHeaders.map(strip), headers: {} };
+  }
+  function asAnswered(n: number, site: RunningNginx) {
+    const { status, headers, text } = answers.get(n)!;
+    return { status, location: String(headers.location).replace(new URL(site.httpsUrl).host, '<site>'), text };
+  }
+  /** The probes of the requests the access log shows ending in the sampled location, and of all, once all logged. */
+  async function sampledByLog(site: RunningNginx): Promise<{ sampled: number[]; all: number[] }> {
+    for (let waited = 0; ; waited += 50) {
+      const lines = readFileSync(join(site.dir, 'access.log'), 'utf8').split('\n').filter(Boolean);
+      if (lines.length >= sentTo.get(site)! || waited > 10_000) {
+        const probeOfLine = (line: string) => Number(/[?&]probe=(\d+) HTTP/.exec(line)![1]);
+        return {
+          sampled: lines.filter((l) => l.endsWith(' /_reporting_sampled')).map(probeOfLine),
+          all: lines.map(probeOfLine),
+        };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  /** Until the sink host has `count` requests (mirrors end after their client's answer), then a little longer. */
+  async function sinkSettled(count: number): Promise<void> {
+    for (let waited = 0; sinkHost.requests.length < count && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+
+  before(async () => {
+    // The old host answers with a link at its own upstream name, which nginx rewrites to the site's (proxy_redirect).
+    legacy = await startRecordingHost({
+      status: 200,
+      headers: { 'Content-Type': 'text/plain', Location: 'http://reporting_legacy/reporting/elsewhere' },
+      body: 'old answer',
+    });
+    sinkHost = await startRecordingHost({ status: 204 });
+    const site = async (options: { sample?: string; noMirror?: boolean }) =>
+      startShadowNginx({
+        http: await freePort(),
+        https: await freePort(),
+        legacy: legacy.port,
+        sink: sinkHost.port,
+        ...options,
+      });
+    [direct, everything, shipped] = [await site({ noMirror: true }), await site({ sample: '100%' }), await site({})];
+  });
+  after(async () => {
+    await Promise.all([direct, everything, shipped].filter(Boolean).map((n) => n.stop()));
+    await Promise.all([legacy, sinkHost].filter(Boolean).map((h) => h.close()));
+  });
+
+  it('the old host is asked as by nginx straight to it, in the sample or not; the client gets its answer', async () => {
+    for (const kind of KINDS) {
+      const straight = await send(direct, kind);
+      const inSample = await send(everything, kind);
+      const outOfSample: number[] = [];
+      for (let i = 0; i < 10; i++) outOfSample.push(await send(shipped, kind));
+      const { sampled } = await sampledByLog(shipped);
+      const unsampled = outOfSample.filter((n) => !sampled.includes(n));
+      expect(unsampled, `${kind.method}: 10 requests, none out of the 10% sample`).not.to.be.empty;
+      const expected = asSent(recorded(legacy, straight), direct);
+      expect(expected?.method).to.equal(kind.method);
+      expect(expected?.url).to.equal(kind.path);
+      expect(asSent(recorded(legacy, inSample), everything), `${kind.method} in the sample`).to.deep.equal(expected);
+      for (const n of unsampled)
+        expect(asSent(recorded(legacy, n), shipped), `${kind.method} out of the sample`).to.deep.equal(expected);
+      const answer = asAnswered(straight, direct);
+      expect(answer.location).to.equal('https://<site>/reporting/elsewhere');
+      for (const [n, site] of [[inSample, everything], ...unsampled.map((u) => [u, shipped] as const)] as const)
+        expect(asAnswered(n, site), `${kind.method} answered through the shadow site`).to.deep.equal(answer);
+    }
+  });
+
+  it('a sampled request reaches the sink as the old host got it: method, URI, headers, credentials, body', async () => {
+    const probes = [];
+    for (const kind of KINDS) probes.push(await send(everything, kind));
+    await sinkSettled(probes.length);
+    for (const n of probes) {
+      const [old, mirrored] = [recorded(legacy, n), recorded(sinkHost, n)];
+      expect(old, `probe ${n} at the old host`).not.to.equal(undefined);
+      expect(mirrored, `${old!.method} mirrored as the old host got it`).to.deep.equal(old);
+    }
+  });
+
+  it('out of the sample nginx makes no mirror: the sink gets just the sampled requests, about 1 in 10', async () => {
+    const [from, sinkBefore] = [probe, sinkHost.requests.length];
+    const sent: number[] = [];
+    for (let i = 0; i < 200; i++) sent.push(await send(shipped, KINDS[0]));
+    const { sampled, all } = await sampledByLog(shipped);
+    const ours = (list: number[]) => list.filter((n) => n > from).sort((a, b) => a - b);
+    expect(ours(all)).to.deep.equal(sent);
+    await sinkSettled(sinkBefore + ours(sampled).length);
+    const mirrored = ours(sinkHost.requests.map((r) => probeOf(r.url)));
+    // The unsampled requests ended in the location that has no mirror; only the sampled ones reached the sink.
+    expect(mirrored).to.deep.equal(ours(sampled));
+    // Binomial(200, 0.1): 20 expected; outside 3..50 has a probability below one in a million.
+    expect(mirrored.length).to.be.within(3, 50);
+    expect(ours(legacy.requests.map((r) => probeOf(r.url)))).to.deep.equal(sent);
   });
 });
