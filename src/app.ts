@@ -128,6 +128,7 @@ export async function createApp({
         'batch' in bound
           ? runBatch(res, bound.batch, answer, {
               maxAnswerBytes: config.maxBatchAnswerBytes,
+              listBytes: writer.listMeter(res),
               signal: requestSignal(res),
             })
           : answer(bound.dto);

@@ -168,8 +168,8 @@ export const configSchema = {
     'MAX_BATCH_ANSWER_BYTES',
     33_554_432,
     nonNegativeInt,
-    'Most bytes the answers of one batch (`/{format}/reply/{Op}[]`) may total, each counted as its JSON (400 ' +
-      'naming the limit at the request that passes it).',
+    'Most bytes the answer of one batch (`/{format}/reply/{Op}[]`) may take, its list as written in the ' +
+      "answer's format (400 naming the limit at the request that passes it).",
   ),
   maxReportColumns: setting(
     'MAX_REPORT_COLUMNS',

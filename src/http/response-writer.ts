@@ -30,6 +30,11 @@ export interface ResponseWriter {
   send(req: Request, res: Response, result: unknown): Promise<void> | undefined;
   /** A GET or HEAD's conditional check for the service, in the request's negotiated form (conditional-get.ts). */
   revalidator(req: Request, res: Response): Revalidate | undefined;
+  /**
+   * A batch's answer list measured as it grows: each call adds an answer and gives the bytes the list so far takes
+   * written in the response's negotiated form (its wrapper included), as `res.json` would send it.
+   */
+  listMeter(res: Response): (item: unknown) => number;
   /** The error handler: anything thrown becomes an AppError, answered in the edge's form. */
   errorHandler: ErrorRequestHandler;
 }
@@ -61,7 +66,7 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     // string), no hash of the body for an ETag (app.ts; a report's tag is conditional-get.ts's), and node:http sends
     // no body to HEAD.
     const { body } = written;
-    const length = typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
+    const length = bytesOf(written);
     // Most answers (no header set by a step, no download name, no header of the format's own, no entity tag): every
     // header in one writeHead, in the order the headers are set one by one below.
     const plain =
@@ -80,7 +85,8 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     res.end(body, 'utf8');
   };
 
-  const writeDtoTo = (res: Response, dto: unknown): Response => {
+  /** A DTO as the response's negotiated form writes it, and the Content-Type it is sent with. */
+  const renderDto = (res: Response, dto: unknown): [contentType: string, written: Written] => {
     const req = res.req;
     const form = formOf(req, res);
     const entry = form.entry.writeDto ? form.entry : formats.fallback;
@@ -89,14 +95,29 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     const wrapper = form.wrapper && entry === form.entry && contextOf(res).serviceStarted ? form.wrapper : undefined;
     const out = entry.writeDto!(dto, writeContext(req, res, wrapper !== undefined));
     const written: Written = typeof out === 'string' || Buffer.isBuffer(out) ? { body: out } : out;
-    if (wrapper) {
-      sendBody(res, wrapper.entry.contentType, {
-        body: wrapper.entry.wraps!.wrap(String(written.body), wrapper.value),
-      });
-    } else {
-      sendBody(res, entry.contentType, written);
-    }
+    if (!wrapper) return [entry.contentType, written];
+    return [wrapper.entry.contentType, { body: wrapper.entry.wraps!.wrap(String(written.body), wrapper.value) }];
+  };
+  const writeDtoTo = (res: Response, dto: unknown): Response => {
+    sendBody(res, ...renderDto(res, dto));
     return res;
+  };
+  const bytesOf = ({ body }: Written) => (typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length);
+  /**
+   * Every format writes a list as a frame around its items' texts, joined by a separator (JSON and JSV `[`, `,`, `]`;
+   * XML the root element; CSV the header row), each item's text the same wherever it stands. A list of n items thus
+   * takes n items' bytes plus `framing`, the frame less one separator: one item written as a list of one gives
+   * framing's bytes plus its own, and framing is read once from the first item written once and twice.
+   */
+  const listMeter = (res: Response): ((item: unknown) => number) => {
+    let framing: number | undefined;
+    let items = 0;
+    return (item) => {
+      const alone = bytesOf(renderDto(res, [item])[1]);
+      framing ??= 2 * alone - bytesOf(renderDto(res, [item, item])[1]);
+      items += alone - framing;
+      return items + framing;
+    };
   };
   // One function for every response (`this` is the response), not a closure per request.
   function writeDto(this: Response, dto: unknown): Response {
@@ -151,6 +172,7 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     install,
     send,
     revalidator: (req, res) => revalidator(req, res, formOf(req, res), publicPath(req)),
+    listMeter,
     errorHandler,
   };
 }

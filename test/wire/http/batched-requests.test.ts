@@ -253,7 +253,8 @@ describe('Batched requests /{format}/reply|oneway/{Op}[] (as a real 4.5.14 host 
   });
 
   describe('the answers of a batch are bounded in bytes (MAX_BATCH_ANSWER_BYTES)', () => {
-    // Each EchoResponse `{"Message":"a","CompanyName":"Reporting Service","ResponseStatus":{}}` is 66 bytes of JSON.
+    // Each EchoResponse `{"Message":"a","CompanyName":"Reporting Service","ResponseStatus":{}}` is 66 bytes of JSON: a
+    // list of two takes 135 bytes, of three 202.
     let small: ListeningTestApp;
     before(async () => (small = await listenTestApp({ companyName: CO, config: { maxBatchAnswerBytes: 150 } })));
     after(() => small.close());
@@ -286,6 +287,44 @@ describe('Batched requests /{format}/reply|oneway/{Op}[] (as a real 4.5.14 host 
         });
       },
     );
+  });
+
+  describe("MAX_BATCH_ANSWER_BYTES counts the answer's list as written in its format", () => {
+    /** A batch of EchoRequests in each format's body, its answer in that format (JSON also wrapped as JSONP). */
+    const bodies: Record<string, (messages: string[]) => string> = {
+      json: (messages) => JSON.stringify(messages.map((Message) => ({ Message }))),
+      xml: (messages) =>
+        `<ArrayOfEchoRequest ${TYPES}>` +
+        messages.map((m) => `<EchoRequest><Message>${m}</Message></EchoRequest>`).join('') +
+        '</ArrayOfEchoRequest>',
+      jsv: (messages) => `[${messages.map((m) => `{Message:${m}}`).join(',')}]`,
+      csv: (messages) => `Message\r\n${messages.map((m) => `${m}\r\n`).join('')}`,
+    };
+    const cases = [
+      ...BATCHES.map(({ format, type }) => ({ format, type, query: '' })),
+      { format: 'json', type: 'application/json', query: '?callback=cb' },
+    ];
+    for (const { format, type, query } of cases) {
+      it(`${format}${query}: a list at the limit to the byte is answered, a byte longer is not`, async () => {
+        const send = (app: ListeningTestApp['app'], messages: string[]) =>
+          request(app)
+            .post(`/${format}/reply/EchoRequest[]${query}`)
+            .set('Content-Type', type)
+            .send(bodies[format]!(messages));
+        const unbounded = await listenTestApp({ companyName: CO });
+        const size = Number((await send(unbounded.app, ['a', 'b', 'c']).expect(200)).headers['content-length']);
+        await unbounded.close();
+        const bounded = await listenTestApp({ companyName: CO, config: { maxBatchAnswerBytes: size } });
+        try {
+          const full = await send(bounded.app, ['a', 'b', 'c']).expect(200);
+          expect(full.headers['content-length']).to.equal(String(size));
+          const over = await send(bounded.app, ['a', 'b', 'cc']).expect(400);
+          expect(over.headers['x-autobatch-completed']).to.equal('2');
+        } finally {
+          await bounded.close();
+        }
+      });
+    }
   });
 
   describe('a batch that cannot be read is refused whole, before any item runs (no X-AutoBatch-Completed)', () => {
