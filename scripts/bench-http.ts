@@ -35,7 +35,7 @@ import { benchInstances } from './bench/nginx-instances.ts';
 import { benchShadow } from './bench/shadow.ts';
 import { benchNginxMirror } from './bench/nginx-mirror.ts';
 import { benchMemory, benchStartup } from './bench/startup.ts';
-import { READY_TIMEOUT_MS, spawnServer, stop } from './bench/spawn-server.ts';
+import { firstMessage, READY_TIMEOUT_MS, spawnServer, stop } from './bench/spawn-server.ts';
 import { startAnchor, type Answer } from './bench/anchors.ts';
 
 /** The two echo requests measured: a GET with a path variable, and a POST of a JSON body to the pre-defined route. */
@@ -108,20 +108,11 @@ function startChild(target: ChildTarget, answer?: Answer): Promise<Served> {
       child.on('message', take);
       child.send({ cpu: 'read' });
     });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${target} server was not ready within ${READY_TIMEOUT_MS} ms`));
-    }, READY_TIMEOUT_MS);
-    child.once('message', (m) => {
-      clearTimeout(timer);
-      resolve({ child, url: (m as { url: string }).url, cpuMicros });
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${target} server exited (${code}) before it was ready`));
-    });
-  });
+  return firstMessage<{ url: string }>(child, `the ${target} server`, READY_TIMEOUT_MS).then(({ url }) => ({
+    child,
+    url,
+    cpuMicros,
+  }));
 }
 
 /**

@@ -75,6 +75,7 @@ import {
 } from './bench/report-pipeline.ts';
 import { manyCompaniesSection } from './bench/many-companies.ts';
 import { standbySection } from './bench/standby.ts';
+import { firstMessage, stop } from './bench/spawn-server.ts';
 import {
   ensurePropagationCompany,
   measurePropagation,
@@ -534,6 +535,9 @@ async function serveStore(spec: StoreSpec): Promise<void> {
   } satisfies ServerReady);
 }
 
+/** How long the report server may take to open its store and measure its raw rate before it is killed. */
+const SERVER_READY_MS = 30 * 60_000;
+
 async function startServer(spec: StoreSpec): Promise<{ ready: ServerReady; stop: () => Promise<void> }> {
   const child = fork(
     fileURLToPath(import.meta.url),
@@ -543,17 +547,8 @@ async function startServer(spec: StoreSpec): Promise<{ ready: ServerReady; stop:
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
   );
-  const ready = await new Promise<ServerReady>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as ServerReady));
-    child.once('exit', (code) => reject(new Error(`report server exited (${code}) before it was ready`)));
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.send('stop');
-    });
-  return { ready, stop };
+  const ready = await firstMessage<ServerReady>(child, 'the report server', SERVER_READY_MS);
+  return { ready, stop: () => stop(child, () => child.send('stop')) };
 }
 
 interface Throughput {

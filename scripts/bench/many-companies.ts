@@ -15,6 +15,7 @@ import type { JournalEntryInput, LedgerBatch, PnlQuery } from '../../src/domain/
 import type { LedgerStore } from '../../src/store/ledger/ledger-store.ts';
 import type { DuckDbLedgerStore } from '../../src/store/duckdb/duckdb-store.ts';
 import { openStore } from '../../src/store/open-store.ts';
+import { firstMessage } from './spawn-server.ts';
 import { startPostgresServer } from '../lib/postgres-server.ts';
 import { PRODUCTION_NODE_ARGS } from '../lib/production-start.ts';
 import { createRng, randomLedgerEntries, randomLedgerReference } from '../lib/random-ledger.ts';
@@ -302,6 +303,9 @@ async function runInstance(where: Where, o: ManyCompaniesOptions): Promise<RunRe
   };
 }
 
+/** How long the instance's run (its reads and cold first reports) may take before it is killed. */
+const INSTANCE_RUN_MS = 60 * 60_000;
+
 /** Goal 2 of issue 37 for a cold first report's p99: ≤ 100 ms at 10k entries, ≤ 1 s at 1M. */
 const coldBound = (entries: number) => (entries <= MEDIUM ? 100 : 1_000);
 
@@ -329,10 +333,7 @@ export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: str
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
   );
-  const r = await new Promise<RunResult>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as RunResult));
-    child.once('exit', (code) => reject(new Error(`the instance exited (${code}) before it answered`)));
-  }).finally(stop);
+  const r = await firstMessage<RunResult>(child, 'the instance', INSTANCE_RUN_MS).finally(stop);
   const { stats } = r;
   const lookups = stats.hits + stats.misses;
   const p = r.atPeak;

@@ -96,8 +96,10 @@ export async function spawnServer(
   return { child, port, url: `http://127.0.0.1:${port}`, spawnedAt, ready, output: () => out, stop: () => stop(child) };
 }
 
-/** SIGTERM, SIGKILL after STOP_TIMEOUT_MS; settles on the process's exit. */
-export function stop(child: ChildProcess): Promise<void> {
+/**
+ * Asks a process to stop (SIGTERM unless `ask` says otherwise), SIGKILL after STOP_TIMEOUT_MS; settles on its exit.
+ */
+export function stop(child: ChildProcess, ask: () => void = () => child.kill('SIGTERM')): Promise<void> {
   return new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     const kill = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
@@ -105,6 +107,34 @@ export function stop(child: ChildProcess): Promise<void> {
       clearTimeout(kill);
       resolve();
     });
-    child.kill('SIGTERM');
+    ask();
+  });
+}
+
+/**
+ * The first message a forked process sends (its readiness, or its result); rejects, naming `what`, when it exits
+ * before sending one, or sends none within `timeoutMs` (it is killed then).
+ */
+export function firstMessage<T>(child: ChildProcess, what: string, timeoutMs: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const settle = (then: () => void) => {
+      clearTimeout(timer);
+      child.off('message', received);
+      child.off('exit', exited);
+      then();
+    };
+    const received = (message: unknown) => settle(() => resolve(message as T));
+    const exited = (code: number | null, signal: NodeJS.Signals | null) =>
+      settle(() => reject(new Error(`${what} exited (${signal ?? code}) before it answered`)));
+    const timer = setTimeout(
+      () =>
+        settle(() => {
+          child.kill('SIGKILL');
+          reject(new Error(`${what} did not answer within ${timeoutMs} ms`));
+        }),
+      timeoutMs,
+    );
+    child.once('message', received);
+    child.once('exit', exited);
   });
 }
