@@ -22,20 +22,13 @@ async function main(): Promise<void> {
   // A stray rejection is a bug to log, never a reason to drop every other request in flight.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 
-  const storeConfig = {
-    databaseUrl: config.databaseUrl,
-    databaseReadUrl: config.databaseReadUrl,
-    dataDir: config.dataDir,
-    indexMemoryMb: config.indexMemoryMb,
-    storeMemoryMb: config.storeMemoryMb,
-  };
-  let store = await openStore(storeConfig);
+  let store = await openStore(config);
   if (config.demoData && (await store.isEmpty())) {
     // Loaded by a process of its own (its memory goes with it); the embedded file has one writer at a time.
     const embedded = store.kind === 'duckdb';
     if (embedded) await store.close();
     await seedDemoInChildProcess();
-    if (embedded) store = await openStore(storeConfig);
+    if (embedded) store = await openStore(config);
   }
   if (config.trustProxy === true) {
     logger.warn(

@@ -8,14 +8,7 @@ import { openStore } from '../store/open-store.ts';
 import { debugEnabled, failureSentence } from './failure-sentence.ts';
 
 try {
-  const config = loadConfig();
-  const store = await openStore({
-    databaseUrl: config.databaseUrl,
-    databaseReadUrl: config.databaseReadUrl,
-    dataDir: config.dataDir,
-    indexMemoryMb: config.indexMemoryMb,
-    storeMemoryMb: config.storeMemoryMb,
-  });
+  const store = await openStore(loadConfig());
   try {
     await seedDemoIfEmpty(store, new Date());
   } finally {
