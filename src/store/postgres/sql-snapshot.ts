@@ -1,8 +1,8 @@
 /**
  * A report's reads by SQL (a company whose sums memory cannot hold exactly) in one REPEATABLE READ READ ONLY
  * transaction: every statement sees the snapshot of its first one, so the catalog, the ledger's version and the sums
- * agree even while an import commits. An aborted signal cancels the running statement (pg_cancel_backend through the
- * pool, as psql's Ctrl-C does) and ends the transaction.
+ * agree even while an import commits. An aborted signal cancels the running statement (pg_cancel_backend of the
+ * connection's backend, asked for by pg_backend_pid, through the pool) and ends the transaction.
  */
 import type pg from 'pg';
 import type { LedgerView, ReadOptions } from '../ledger/reader.ts';
@@ -20,13 +20,12 @@ export async function readInSnapshot<T>(
   /** Told of each sum read (the store's count for /metrics). */
   summed: () => void,
 ): Promise<T> {
-  const pid = (client as unknown as { processID?: number }).processID;
-  const cancel = () => {
-    if (pid !== undefined) void pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
-  };
-  signal?.addEventListener('abort', cancel, { once: true });
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  let cancel: (() => void) | undefined;
   try {
+    const [backend] = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+    cancel = () => void pool.query('SELECT pg_cancel_backend($1)', [backend!.pid]).catch(() => undefined);
+    signal?.addEventListener('abort', cancel, { once: true });
     const s = session(client);
     const checked = <R>(work: () => Promise<R>) => {
       signal?.throwIfAborted();
@@ -46,6 +45,6 @@ export async function readInSnapshot<T>(
     await client.query('ROLLBACK').catch(() => undefined);
     throw signal?.aborted ? signal.reason : err;
   } finally {
-    signal?.removeEventListener('abort', cancel);
+    if (cancel) signal?.removeEventListener('abort', cancel);
   }
 }
