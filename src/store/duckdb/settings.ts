@@ -2,11 +2,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 /**
- * DuckDB's settings while a journal is imported (restored after it): with the process's own memory, the import stays
- * under 500 MB of RSS whatever the file's size. Its memory is capped (`memory_limit`, a file store only: ':memory:' has
- * no disk to spill to), so its import tables, sorts and joins spill to disk instead of growing with the file. Its
- * allocator gives freed memory back as it goes (a flush after each task past 8 MB, purged by background threads)
- * instead of keeping up to 128 MB per thread: about 60 MiB less peak RSS at 1M entries.
+ * DuckDB's settings while a journal is imported (restored after it), so that the import's memory does not grow with
+ * the file (README, "Import"). Its memory is capped (`memory_limit`, a file store only: ':memory:' has no disk to spill
+ * to), so its import tables, sorts and joins spill to disk. Its allocator gives freed memory back as it goes (a flush
+ * after each task past 8 MB, purged by background threads) instead of keeping up to 128 MB per thread.
  */
 const IMPORT_SETTINGS = {
   memory_limit: '128MB',

@@ -95,7 +95,7 @@ const FEW_KEYS = 10_000;
  * DuckDB, into a table holding some of the load's companies (the tables have no key: schema.ts). A few keys against a
  * much larger table (a batch from the API) update the stored rows by a join and insert the
  * others: rewriting the load's span would rewrite every stored row between its first and last day (a two-entry batch
- * two years apart: about 400 ms instead of 70 ms on a 1M-entry ledger). Otherwise the table's rows of the load's
+ * two years apart would rewrite two years of a company's sums). Otherwise the table's rows of the load's
  * companies within the load's span of periods are summed with the load's by key (an aggregation, which spills, rather
  * than a join of millions of keys, which hashes one side whole: a second 10M-entry import into a 10M-entry company),
  * then replace them.
@@ -136,7 +136,7 @@ const keylessFold: Fold = async (s, table) => {
 /**
  * How a store moves the staged journal: PostgreSQL's journal tables have btree keys, and rows inserted in key order
  * grow each index at its right edge (a journal's staged rows come in the order of a join, and each key inserted at a
- * random place costs a descent and page splits: 1M entries, 12 s instead of 6 s for journal_lines); DuckDB keeps no
+ * random place costs a descent and page splits); DuckDB keeps no
  * such index, and the order would cost it a sort.
  */
 export interface MoveForm {
@@ -163,8 +163,8 @@ export async function moveRows(s: SqlSession, { inKeyOrder, fold, staged }: Move
   await s.query(`INSERT INTO journal_lines (id, entry_id, account_id, location_id, amount_cents, tag_set_id)
      SELECT id, entry_id, account_id, location_id, amount_cents, tag_set_id
        FROM stage_lines${by('id', 'stage_lines')}`);
-  // A table holding none of the load's companies takes its sums as they are (1M keys into PostgreSQL: 2.0 s by a
-  // plain insert in key order, against 2.9 s for MERGE); the others are folded.
+  // A table holding none of the load's companies takes its sums as they are (a plain insert in key order, cheaper
+  // than a MERGE that finds no match); the others are folded.
   for (const table of ['balance_monthly', 'balance_daily'] as const) {
     if (await holdsNoneOfTheLoad(s, table))
       await s.query(`INSERT INTO ${table} (${balanceKey(table)}, cents) ${deltaOf(table, by('1, 2, 3, 4, 5'))}`);
