@@ -59,6 +59,11 @@ function registerIndexMetrics(registry: Registry, stats: () => IndexStats): void
       (s) => s.budgetBytes,
     ],
     ['reporting_index_bytes', 'Estimated bytes of the in-memory indexes held now.', (s) => s.heldBytes],
+    [
+      'reporting_index_building_bytes',
+      'Estimated bytes of the indexes being built now, charged to the budget before they are made.',
+      (s) => s.buildingBytes,
+    ],
     ['reporting_index_companies', 'Companies whose index is held (and followed) now.', (s) => s.companies],
   ];
   for (const [name, help, read] of gauges) {

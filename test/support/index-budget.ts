@@ -68,6 +68,32 @@ export async function reportsAgree(store: LedgerStore, loaded: LedgerBatch, seed
     expect(await store.sumPnlByAccountMonth(again)).to.deep.equal(expectedTotals(loaded, again));
 }
 
+/**
+ * Reports of the three companies all at once, each company's build evicting (and releasing) the others' while their
+ * reports wait: every report still agrees with the oracle (read again, or by SQL), and nothing stays reserved.
+ */
+export async function concurrentReportsAgree(store: LedgerStore, loaded: LedgerBatch, seed: number): Promise<void> {
+  const rnd = seededRandom(seed);
+  const queries = Array.from({ length: 24 }, (_, i) => queryOf(randomQuery(rnd), COMPANIES[i % COMPANIES.length]!));
+  const answers = await Promise.all(
+    queries.map((query, i) =>
+      i % 2 === 0 ? store.readSnapshot((view) => view.sumPnlByAccountMonth(query)) : store.sumPnlByAccountMonth(query),
+    ),
+  );
+  answers.forEach((figures, i) =>
+    expect(figures, JSON.stringify(queries[i])).to.deep.equal(expectedTotals(loaded, queries[i]!)),
+  );
+  // A read that found its company held, then waited while the other companies' builds evicted it.
+  const [first, ...others] = queries;
+  const figures = await store.readSnapshot(async (view) => {
+    await view.getCatalog(first!.companyId);
+    for (const query of others.slice(0, 2)) await store.sumPnlByAccountMonth(query);
+    return view.sumPnlByAccountMonth(first!);
+  });
+  expect(figures).to.deep.equal(expectedTotals(loaded, first!));
+  expect(store.indexStats().buildingBytes, 'bytes still reserved').to.equal(0);
+}
+
 export function expectEvictions(store: LedgerStore): void {
   const stats = store.indexStats();
   expect(stats.companies, 'companies held').to.equal(1);

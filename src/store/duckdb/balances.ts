@@ -9,8 +9,13 @@ import {
   VARCHAR,
 } from '@duckdb/node-api';
 import { CompanyBalances } from '../memory/balance-index.ts';
-import type { BuildTimes } from '../memory/index-budget.ts';
-import { SNAPSHOT_VERSION, addMonthSnapshot, encodeMonthSnapshot } from '../memory/month-snapshot.ts';
+import type { BuildTimes, ReserveBuild } from '../memory/index-budget.ts';
+import {
+  SNAPSHOT_VERSION,
+  addMonthSnapshot,
+  encodeMonthSnapshot,
+  expectedIndexBytes,
+} from '../memory/month-snapshot.ts';
 import * as snapshots from '../sql/month-snapshots-sql.ts';
 import type { SqlSession } from '../sql/session.ts';
 import { session } from './connections.ts';
@@ -23,12 +28,13 @@ const COMPANY_DAILY_SQL = `SELECT CAST(year(day) * 12 + month(day) - 1 AS INTEGE
 /**
  * A company's index from its month snapshots, in one query, or from its balance_daily rows when the snapshots are
  * behind its ledger (an older tool's import); undefined when some daily sum is beyond 2^53 cents (such a company is
- * answered by SQL, which reports the unsafe amount).
+ * answered by SQL, which reports the unsafe amount). `reserve` is told the snapshots' index size before it is made.
  */
 export async function readBalances(
   conn: DuckDBConnection,
   companyId: number,
   times: BuildTimes,
+  reserve?: ReserveBuild,
 ): Promise<CompanyBalances | undefined> {
   const started = performance.now();
   const mark = (await snapshots.snapshotsEntryMark(session(conn, { streamed: true }))) ?? -1;
@@ -48,6 +54,7 @@ export async function readBalances(
   }
   const read = performance.now();
   times.readMs += read - started;
+  reserve?.(expectedIndexBytes(months.map(([, snapshot]) => snapshot!.bytes)));
   const exact = months.every(([month, snapshot]) => addMonthSnapshot(balances, month, snapshot!.bytes));
   balances.compact();
   times.indexMs += performance.now() - read;

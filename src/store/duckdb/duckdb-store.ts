@@ -57,6 +57,7 @@ export class DuckDbLedgerStore implements LedgerStore {
   ) {
     this.budget = new IndexBudget(budgetBytes, (companyId) => {
       this.balances.delete(companyId);
+      this.builtBalances.get(companyId)?.release();
       this.builtBalances.delete(companyId);
       this.catalogs.delete(companyId);
       this.tagSets.delete(companyId);
@@ -131,17 +132,22 @@ export class DuckDbLedgerStore implements LedgerStore {
     }
     this.budget.miss(companyId);
     const loadsAtStart = this.loads;
-    const building = this.readers.run((conn) => readBalances(conn, companyId, this.budget.times));
+    let reservation: number | undefined;
+    const building = this.readers.run((conn) =>
+      readBalances(conn, companyId, this.budget.times, (bytes) => (reservation = this.budget.reserve(bytes))),
+    );
     this.balances.set(companyId, building);
     const catalog = this.getCatalog(companyId).catch(() => undefined);
     void Promise.all([building, catalog]).then(
       ([built, catalogRead]) => {
+        this.budget.unreserve(reservation);
         if (built && this.loads === loadsAtStart && this.balances.get(companyId) === building) {
           this.builtBalances.set(companyId, built);
           this.budget.hold(companyId, built.estimatedBytes() + objectBytes(catalogRead));
         } else if (this.balances.get(companyId) === building) this.balances.delete(companyId);
       },
       () => {
+        this.budget.unreserve(reservation);
         if (this.balances.get(companyId) === building) this.balances.delete(companyId);
       },
     );
@@ -165,14 +171,18 @@ export class DuckDbLedgerStore implements LedgerStore {
   async sumPnlByAccountMonth(query: PnlQuery): Promise<AccountMonthTotal[]> {
     checkRange(query);
     this.budget.summed();
-    const [catalog, balances, tagSets] = await Promise.all([
-      this.getCatalog(query.companyId),
-      this.balancesOf(query.companyId),
-      isFiltered(query) ? this.tagSetsOf(query.companyId) : undefined,
-    ]);
-    if (!catalog) return [];
-    if (!balances) return this.sumPnlBySql(query);
-    return sumFromIndex(balances, catalog, tagSets, query);
+    // An index evicted (and released) while this report waited for it is read again, once; then SQL answers.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const [catalog, balances, tagSets] = await Promise.all([
+        this.getCatalog(query.companyId),
+        this.balancesOf(query.companyId),
+        isFiltered(query) ? this.tagSetsOf(query.companyId) : undefined,
+      ]);
+      if (!catalog) return [];
+      if (!balances) break;
+      if (!balances.released) return sumFromIndex(balances, catalog, tagSets, query);
+    }
+    return this.sumPnlBySql(query);
   }
 
   /** The same figures by SQL over the pre-aggregate tables (balance_monthly + balance_daily). */

@@ -4,6 +4,8 @@ export interface IndexStats {
   budgetBytes: number;
   /** Estimated bytes of every index held now. */
   heldBytes: number;
+  /** Estimated bytes of the indexes being built now (charged before they are made). */
+  buildingBytes: number;
   companies: number;
   /** Reports that found their company's index in memory. */
   hits: number;

@@ -15,29 +15,50 @@ import { toSafeCents } from '../ledger/money.ts';
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 31;
+/** Bytes of a cell's typed arrays (location, account, tag set, total, daily sums). */
+const CELL_BYTES = 3 * 4 + (1 + MAX_DAYS) * 8;
+/** What estimatedBytes() charges per cell's slot map entry and per month's objects. */
+const SLOT_BYTES = 64;
+const MONTH_BYTES = 1_024;
+
+/** Detaches the array's buffer, which frees its memory now (the array is empty afterwards). */
+const freeBuffer = (a: Int32Array | Float64Array) => {
+  if (a.buffer instanceof ArrayBuffer) a.buffer.transfer(0);
+};
 
 /** Cells of one calendar month: one slot per (location, account, tag set) seen in it, as dense company-wide indexes. */
 class MonthCells {
   readonly slotOf = new Map<number, number>();
-  location: Int32Array = new Int32Array(16);
-  account: Int32Array = new Int32Array(16);
-  tagSet: Int32Array = new Int32Array(16);
-  total: Float64Array = new Float64Array(16);
+  location: Int32Array;
+  account: Int32Array;
+  tagSet: Int32Array;
+  total: Float64Array;
   /** Slot s, day d (0-based) at s * 31 + d. */
-  daily: Float64Array = new Float64Array(16 * MAX_DAYS);
+  daily: Float64Array;
   size = 0;
+  /** Indexes sharing these cells (CompanyBalances.clone): the last one released gives their memory back. */
+  owners = 1;
   /** The same per account alone (every location and tag set): what a report without filters reads. */
   accountTotal: Float64Array = new Float64Array(8);
   accountDaily: Float64Array = new Float64Array(8 * MAX_DAYS);
 
+  /** `capacity`: cells allocated at once (a month snapshot tells how many it has: no growth, no copy to compact). */
   constructor(
     readonly key: string /* YYYY-MM */,
     readonly days: number,
-  ) {}
+    capacity = 16,
+  ) {
+    const n = Math.max(capacity, 1);
+    this.location = new Int32Array(n);
+    this.account = new Int32Array(n);
+    this.tagSet = new Int32Array(n);
+    this.total = new Float64Array(n);
+    this.daily = new Float64Array(n * MAX_DAYS);
+  }
 
   /** An unshared copy (a change to a cloned index copies the months it touches, see CompanyBalances.clone). */
   copy(): MonthCells {
-    const c = new MonthCells(this.key, this.days);
+    const c = new MonthCells(this.key, this.days, 0);
     for (const [k, v] of this.slotOf) c.slotOf.set(k, v);
     c.location = this.location.slice();
     c.account = this.account.slice();
@@ -113,10 +134,31 @@ class MonthCells {
       this.total = this.total.slice(0, n);
       this.daily = this.daily.slice(0, n * MAX_DAYS);
     }
+    let accounts = 1;
+    for (let s = 0; s < this.size; s++) accounts = Math.max(accounts, this.account[s]! + 1);
+    if (this.accountTotal.length > accounts) {
+      this.accountTotal = this.accountTotal.slice(0, accounts);
+      this.accountDaily = this.accountDaily.slice(0, accounts * MAX_DAYS);
+    }
   }
 
-  private grow(): void {
-    const n = this.location.length * 2;
+  /**
+   * Gives the arrays' memory back at once (ArrayBuffer.prototype.transfer(0) detaches and frees each), rather than at
+   * V8's next collection of them: the cells are empty afterwards.
+   */
+  free(): void {
+    for (const a of [this.location, this.account, this.tagSet, this.total, this.daily]) freeBuffer(a);
+    for (const a of [this.accountTotal, this.accountDaily]) freeBuffer(a);
+    this.slotOf.clear();
+    this.size = 0;
+  }
+
+  /** Room for `cells` more cells than it holds. */
+  reserve(cells: number): void {
+    if (this.size + cells > this.location.length) this.grow(this.size + cells);
+  }
+
+  private grow(n = this.location.length * 2): void {
     const widen = <T extends Int32Array | Float64Array>(a: T, size: number): T => {
       const b = new (a.constructor as new (n: number) => T)(size);
       b.set(a);
@@ -127,6 +169,13 @@ class MonthCells {
     this.tagSet = widen(this.tagSet, n);
     this.total = widen(this.total, n);
     this.daily = widen(this.daily, n * MAX_DAYS);
+  }
+}
+
+/** A report read an index released meanwhile (CompanyBalances.release): the store reads the company again. */
+export class IndexReleased extends Error {
+  constructor() {
+    super('the index was released (evicted) while a report read it');
   }
 }
 
@@ -190,6 +239,7 @@ export class CompanyBalances {
   private readonly borrowed = new Set<MonthCells>();
   private lastCells: MonthCells | undefined;
   private lastMonth = -1;
+  private isReleased = false;
 
   /**
    * A copy that shares every month with this index until it changes one (then it copies that month): a store
@@ -200,6 +250,7 @@ export class CompanyBalances {
     for (const [m, cells] of this.months) {
       c.months.set(m, cells);
       c.borrowed.add(cells);
+      cells.owners++;
     }
     c.locations = this.locations.copy();
     c.accounts = this.accounts.copy();
@@ -238,6 +289,16 @@ export class CompanyBalances {
     );
   }
 
+  /**
+   * Makes room for `cells` more cells in the month at once (a month snapshot says how many it holds), so that adding
+   * them neither grows nor, at compact(), copies its arrays.
+   */
+  reserveCells(monthIndex: number, cells: number): void {
+    const known = this.months.has(monthIndex);
+    const month = this.cellsOf(monthIndex, cells);
+    if (known) month.reserve(cells);
+  }
+
   /** Adds one cell's daily cents of a whole month (`days[d]` for day d + 1): a month snapshot's cell. */
   addMonthDays(monthIndex: number, locationId: number, accountId: number, tagSetId: number, days: Float64Array): void {
     this.cellsOf(monthIndex).addDays(
@@ -249,16 +310,17 @@ export class CompanyBalances {
   }
 
   /** The month's cells, made when new, copied before their first change when still shared with another index. */
-  private cellsOf(monthIndex: number): MonthCells {
+  private cellsOf(monthIndex: number, capacity?: number): MonthCells {
     let cells = this.lastMonth === monthIndex ? this.lastCells : this.months.get(monthIndex);
     if (cells && this.borrowed.delete(cells)) {
+      cells.owners--;
       cells = cells.copy();
       this.months.set(monthIndex, cells);
     }
     if (!cells) {
       const year = Math.floor(monthIndex / 12),
         month = (monthIndex % 12) + 1;
-      cells = new MonthCells(`${year}-${String(month).padStart(2, '0')}`, daysInMonth(year, month));
+      cells = new MonthCells(`${year}-${String(month).padStart(2, '0')}`, daysInMonth(year, month), capacity);
       this.months.set(monthIndex, cells);
     }
     this.lastMonth = monthIndex;
@@ -305,7 +367,36 @@ export class CompanyBalances {
   estimatedBytes(): number {
     let slots = 0;
     for (const m of this.months.values()) slots += m.slotOf.size;
-    return this.byteSize() + slots * 64 + this.months.size * 1_024;
+    return this.byteSize() + slots * SLOT_BYTES + this.months.size * MONTH_BYTES;
+  }
+
+  /**
+   * At least what estimatedBytes() will say, once compacted, of an index built with `cells[m]` cells in each month
+   * and `accounts` accounts in all: what a build reserves before it makes its arrays (index-budget.ts).
+   */
+  static expectedBytes(cells: readonly number[], accounts: number): number {
+    let bytes = 0;
+    for (const n of cells)
+      bytes += Math.max(n, 1) * CELL_BYTES + n * SLOT_BYTES + Math.max(accounts, 1) * (1 + MAX_DAYS) * 8 + MONTH_BYTES;
+    return bytes;
+  }
+
+  /**
+   * The index is dropped (evicted from the budget): the months no other index shares give their memory back now.
+   * A report that still holds it finds it released (sum() throws IndexReleased) and reads the company again.
+   */
+  release(): void {
+    if (this.isReleased) return;
+    this.isReleased = true;
+    for (const cells of this.months.values()) if (--cells.owners === 0) cells.free();
+    this.months.clear();
+    this.borrowed.clear();
+    this.lastCells = undefined;
+    this.lastMonth = -1;
+  }
+
+  get released(): boolean {
+    return this.isReleased;
   }
 
   /** Cuts the arrays of every month this index owns to their size (after a build: it holds up to twice its cells). */
@@ -317,6 +408,7 @@ export class CompanyBalances {
    * Cents per account and month over the filter, nonzero sums only, ordered by account then month (as the SQL answers).
    */
   sum(filter: BalanceFilter): AccountMonthTotal[] {
+    if (this.isReleased) throw new IndexReleased();
     if (filter.fromDay > filter.toDay) return [];
     const from = new Date(filter.fromDay * DAY_MS),
       to = new Date(filter.toDay * DAY_MS);

@@ -1,9 +1,9 @@
 /**
  * The memory budget of an instance's in-memory indexes (INDEX_MEMORY_MB): each company held is charged its estimated
- * bytes, and while the total is over the budget the least recently used company is evicted (its store drops it and
- * stops following it; its next report rebuilds it from the store). The most recently used company stays even when it
- * alone is over the budget: the report that asked for it reads it. Counts what /metrics exports: what is held now
- * (gauges) and running totals since the process started (Prometheus counters, which never go down).
+ * bytes, and so is each build before it makes its arrays (a reservation); while the total is over the budget the least
+ * recently used company is evicted (its store drops it, gives its arrays' memory back and stops following it; its next
+ * report rebuilds it from the store). The company built last stays even when it alone is over the budget. Counts what
+ * /metrics exports: what is held now (gauges) and running totals since the process started (counters).
  */
 import { totalmem } from 'node:os';
 import type { IndexStats } from '../ledger/lifecycle.ts';
@@ -16,6 +16,9 @@ export function defaultIndexMemoryMb(): number {
   return Math.max(64, Math.floor(limit / 4 / MIB));
 }
 
+/** Charges a build's expected bytes to the budget before it makes its index (IndexBudget.reserve). */
+export type ReserveBuild = (bytes: number) => void;
+
 /** Build time by part, added to by the stores' readers of daily sums. */
 export interface BuildTimes {
   readMs: number;
@@ -26,6 +29,10 @@ export class IndexBudget {
   /** Company → charged bytes, least recently used first (a Map keeps insertion order). */
   private readonly held = new Map<number, number>();
   private heldBytes = 0;
+  /** Builds under way: reservation → bytes. */
+  private readonly reserved = new Map<number, number>();
+  private reservedBytes = 0;
+  private reservations = 0;
   private readonly evictedBefore = new Set<number>();
   private readonly counts = { hits: 0, misses: 0, rebuilds: 0, evictions: 0, sums: 0 };
   readonly times: BuildTimes = { readMs: 0, indexMs: 0 };
@@ -56,12 +63,32 @@ export class IndexBudget {
     if (this.evictedBefore.delete(companyId)) this.counts.rebuilds++;
   }
 
+  /**
+   * A build is about to make an index of about `bytes`: charged from now on, the least recently used companies evicted
+   * first to make room for it. Returns the reservation, which the build ends with unreserve() (before hold()).
+   */
+  reserve(bytes: number): number {
+    const reservation = ++this.reservations;
+    this.reserved.set(reservation, bytes);
+    this.reservedBytes += bytes;
+    this.fit(0);
+    return reservation;
+  }
+
+  /** The build of `reservation` ended (held, dropped or failed); undefined or a second call does nothing. */
+  unreserve(reservation: number | undefined): void {
+    const bytes = reservation === undefined ? undefined : this.reserved.get(reservation);
+    if (bytes === undefined) return;
+    this.reserved.delete(reservation!);
+    this.reservedBytes -= bytes;
+  }
+
   /** A built company is held with its size, as the most recently used; others are evicted to fit. */
   hold(companyId: number, bytes: number): void {
     this.release(companyId);
     this.held.set(companyId, bytes);
     this.heldBytes += bytes;
-    this.fit();
+    this.fit(1);
   }
 
   /** A held company changed size (a load's change applied to it); its place in the order stays. */
@@ -70,7 +97,7 @@ export class IndexBudget {
     if (before === undefined) return;
     this.held.set(companyId, bytes);
     this.heldBytes += bytes - before;
-    this.fit();
+    this.fit(1);
   }
 
   /** The store dropped the company itself (deleted, to be read again): not an eviction. */
@@ -83,21 +110,23 @@ export class IndexBudget {
 
   /** No room left: a preload stops here rather than evict what it read first. */
   full(): boolean {
-    return this.heldBytes >= this.budgetBytes;
+    return this.heldBytes + this.reservedBytes >= this.budgetBytes;
   }
 
   stats(): IndexStats {
     return {
       budgetBytes: this.budgetBytes,
       heldBytes: this.heldBytes,
+      buildingBytes: this.reservedBytes,
       companies: this.held.size,
       ...this.counts,
       ...this.times,
     };
   }
 
-  private fit(): void {
-    while (this.heldBytes > this.budgetBytes && this.held.size > 1) {
+  /** Evicts the least recently used companies while over the budget, keeping the `keep` most recently used. */
+  private fit(keep: number): void {
+    while (this.heldBytes + this.reservedBytes > this.budgetBytes && this.held.size > keep) {
       const [companyId, bytes] = this.held.entries().next().value!;
       this.held.delete(companyId);
       this.heldBytes -= bytes;
@@ -114,6 +143,8 @@ export class IndexBudget {
   clear(): void {
     this.held.clear();
     this.heldBytes = 0;
+    this.reserved.clear();
+    this.reservedBytes = 0;
   }
 }
 

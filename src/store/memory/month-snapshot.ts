@@ -5,7 +5,7 @@
  * float64); n int32 location ids, n account ids, n tag set ids, n uint32 day masks (bit d: day d + 1 has a sum);
  * padding to 8 bytes; the v sums, cell by cell, day by day. Small companies have a few sums per cell and month.
  */
-import type { CompanyBalances } from './balance-index.ts';
+import { CompanyBalances } from './balance-index.ts';
 
 /** The layout's version (a store keeps the one its snapshots have, month-snapshots-sql.ts). */
 export const SNAPSHOT_VERSION = 2;
@@ -95,6 +95,7 @@ export function addMonthSnapshot(balances: CompanyBalances, monthIndex: number, 
   if (n < 0 || (width !== 4 && width !== 8)) return false;
   const base = valuesOffset(n);
   if (snapshot.byteLength !== base + count * width) return false;
+  balances.reserveCells(monthIndex, n);
   const days = new Float64Array(DAYS);
   let at = base;
   for (let c = 0; c < n; c++) {
@@ -112,6 +113,21 @@ export function addMonthSnapshot(balances: CompanyBalances, monthIndex: number, 
     balances.addMonthDays(monthIndex, location, account, tagSet, days);
   }
   return at === snapshot.byteLength;
+}
+
+/** About what the index built from these month snapshots will be charged (CompanyBalances.expectedBytes). */
+export function expectedIndexBytes(snapshots: readonly Uint8Array[]): number {
+  const cells: number[] = [];
+  const accounts = new Set<number>();
+  for (const snapshot of snapshots) {
+    if (snapshot.byteLength < HEADER) continue;
+    const view = new DataView(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength);
+    const n = Math.max(0, view.getInt32(4, true));
+    if (snapshot.byteLength < HEADER + 16 * n) continue;
+    cells.push(n);
+    for (let c = 0; c < n; c++) accounts.add(view.getInt32(HEADER + (n + c) * 4, true));
+  }
+  return CompanyBalances.expectedBytes(cells, accounts.size);
 }
 
 /**

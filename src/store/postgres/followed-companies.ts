@@ -13,7 +13,7 @@
 import type pg from 'pg';
 import type { CompanyBalances } from '../memory/balance-index.ts';
 import { deepFreeze } from '../memory/deep-freeze.ts';
-import { IndexBudget, objectBytes, type BuildTimes } from '../memory/index-budget.ts';
+import { IndexBudget, objectBytes, type BuildTimes, type ReserveBuild } from '../memory/index-budget.ts';
 import type { IndexStats } from '../ledger/lifecycle.ts';
 import { readCatalog } from '../sql/catalog-sql.ts';
 import type { SqlSession } from '../sql/session.ts';
@@ -51,6 +51,7 @@ async function readState(
   companyId: number,
   seq: number,
   times: BuildTimes,
+  reserve: ReserveBuild,
 ): Promise<CompanyState | undefined> {
   const s = session(client);
   const { catalog, catalogBytes } = await measuredCatalog(s, companyId);
@@ -61,7 +62,7 @@ async function readState(
     catalog,
     catalogBytes,
     ...(await measuredTagSets(s, companyId)),
-    balances: await readCompanyBalances(client, companyId, times),
+    balances: await readCompanyBalances(client, companyId, times, reserve),
   };
 }
 
@@ -119,7 +120,10 @@ export class FollowedCompanies {
     private readonly snapshot: Snapshot,
     budgetBytes: number,
   ) {
-    this.budget = new IndexBudget(budgetBytes, (companyId) => this.states.delete(companyId));
+    this.budget = new IndexBudget(budgetBytes, (companyId) => {
+      this.states.get(companyId)?.balances?.release();
+      this.states.delete(companyId);
+    });
   }
 
   /** The company's state (built on first use), or undefined when there is no such company. */
@@ -143,9 +147,12 @@ export class FollowedCompanies {
   }
 
   private async build(companyId: number): Promise<CompanyState | undefined> {
+    let reservation: number | undefined;
     const state = await this.snapshot(async (client) =>
-      readState(client, companyId, await lastChange(session(client)), this.budget.times),
-    );
+      readState(client, companyId, await lastChange(session(client)), this.budget.times, (bytes) => {
+        reservation = this.budget.reserve(bytes);
+      }),
+    ).finally(() => this.budget.unreserve(reservation));
     if (!state || this.closed) return state;
     const current = this.states.get(companyId);
     if (current && current.seq >= state.seq) return current;

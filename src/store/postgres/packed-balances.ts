@@ -6,8 +6,8 @@
  */
 import type pg from 'pg';
 import { CompanyBalances } from '../memory/balance-index.ts';
-import type { BuildTimes } from '../memory/index-budget.ts';
-import { addMonthSnapshot, encodeMonthSnapshot } from '../memory/month-snapshot.ts';
+import type { BuildTimes, ReserveBuild } from '../memory/index-budget.ts';
+import { addMonthSnapshot, encodeMonthSnapshot, expectedIndexBytes } from '../memory/month-snapshot.ts';
 import {
   COMPANY_SNAPSHOTS_SQL,
   MONTH_SUMS_SQL,
@@ -50,12 +50,14 @@ export function addPackedMonth(balances: CompanyBalances, monthIndex: number, pa
 /**
  * The company's index from its month snapshots (balance_snapshots), or from its balance_daily rows (packed by month)
  * when the snapshots are behind its ledger (an older tool's import), read in the client's transaction (the caller's
- * snapshot); undefined when some daily sum is beyond 2^53 cents.
+ * snapshot); undefined when some daily sum is beyond 2^53 cents. `reserve` is told the snapshots'
+ * index size before it is made.
  */
 export async function readCompanyBalances(
   client: pg.PoolClient,
   companyId: number,
   times: BuildTimes = { readMs: 0, indexMs: 0 },
+  reserve?: ReserveBuild,
 ): Promise<CompanyBalances | undefined> {
   const started = performance.now();
   const mark = (await snapshotsEntryMark(session(client))) ?? -1;
@@ -73,6 +75,7 @@ export async function readCompanyBalances(
   }
   const read = performance.now();
   times.readMs += read - started;
+  reserve?.(expectedIndexBytes(rows.map((row) => row.snapshot)));
   const balances = new CompanyBalances();
   const exact =
     rows.every((row) => addMonthSnapshot(balances, row.month, row.snapshot)) &&

@@ -10,6 +10,7 @@ import type { LedgerStore } from '../ledger/ledger-store.ts';
 import type { IndexStats } from '../ledger/lifecycle.ts';
 import type { LedgerView, ReadOptions } from '../ledger/reader.ts';
 import type { JournalLoad } from '../ledger/writer.ts';
+import { IndexReleased } from '../memory/balance-index.ts';
 import { deepFreeze } from '../memory/deep-freeze.ts';
 import { FoundApiKeys } from '../memory/found-api-keys.ts';
 import { defaultIndexMemoryMb } from '../memory/index-budget.ts';
@@ -194,7 +195,8 @@ export class PostgresLedgerStore implements LedgerStore {
     this.followed.summed();
     const state = await this.stateOf(query.companyId);
     if (!state) return [];
-    if (!state.balances) return this.sumPnlBySql(query);
+    // Evicted (its memory given back) while this report waited: SQL answers.
+    if (!state.balances || state.balances.released) return this.sumPnlBySql(query);
     return sumFromIndex(state.balances, state.catalog, isFiltered(query) ? state.tagSets : undefined, query);
   }
 
@@ -217,7 +219,8 @@ export class PostgresLedgerStore implements LedgerStore {
       if (!state) pinned.set(companyId, (state = this.stateOf(companyId)));
       const found = await state;
       signal?.throwIfAborted();
-      if (found && !found.balances) throw new NotInMemory();
+      // No index (sums beyond 2^53), or evicted meanwhile (its memory given back): the read runs in SQL.
+      if (found && (!found.balances || found.balances.released)) throw new NotInMemory();
       return found;
     };
     try {
@@ -237,7 +240,7 @@ export class PostgresLedgerStore implements LedgerStore {
         ledgerVersion: async (companyId) => `postgres:${(await stateOf(companyId))?.changed ?? 0}`,
       });
     } catch (err) {
-      if (!(err instanceof NotInMemory)) throw err;
+      if (!(err instanceof NotInMemory || err instanceof IndexReleased)) throw err;
     }
     return this.readSqlSnapshot(read, options);
   }

@@ -8,6 +8,7 @@ import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.
 import {
   TINY_BUDGET,
   asCompany,
+  concurrentReportsAgree,
   expectEvictions,
   ledgers,
   merged,
@@ -46,6 +47,7 @@ import { expectedTotals, randomLedger, randomQuery } from '../../support/random-
           const query = queryOf(randomQuery(seededRandom(5)), 9);
           expect(await reader.sumPnlByAccountMonth(query)).to.deep.equal(expectedTotals(merged(more), query));
           await reportsAgree(reader, merged(more), 6);
+          await concurrentReportsAgree(reader, merged(more), 9);
           // The writer's budget (the default) holds every company it reported on.
           await reportsAgree(writer, merged(more), 7);
           expect(writer.indexStats()).to.include({ companies: 3, evictions: 0 });

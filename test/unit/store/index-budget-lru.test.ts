@@ -70,3 +70,62 @@ describe('index budget: least recently used out', () => {
     expect(budget.stats()).to.include({ misses: 2, rebuilds: 1 });
   });
 });
+
+describe('index budget: a build reserves its bytes before it makes its index', () => {
+  it('evicts before the build, so that held + building never passes the budget', () => {
+    const budgetBytes = 1_000;
+    const held = new Set<number>();
+    const budget = new IndexBudget(budgetBytes, (id) => held.delete(id));
+    const within = () => {
+      const { heldBytes, buildingBytes } = budget.stats();
+      expect(heldBytes + buildingBytes).to.be.at.most(budgetBytes);
+    };
+    const sizes = Array.from({ length: 40 }, (_, id) => 50 + ((id * 37) % 350));
+    for (let i = 0; i < 2_000; i++) {
+      const id = (i * 7919 + (i >> 3)) % sizes.length;
+      if (held.has(id)) {
+        budget.hit(id);
+        continue;
+      }
+      budget.miss(id);
+      const reservation = budget.reserve(sizes[id]!);
+      within();
+      const evictions = budget.stats().evictions;
+      budget.unreserve(reservation);
+      budget.hold(id, sizes[id]!);
+      held.add(id);
+      within();
+      expect(budget.stats().evictions, 'evicted at hold, after the build').to.equal(evictions);
+      expect(budget.stats().buildingBytes).to.equal(0);
+    }
+    expect(budget.stats().evictions).to.be.greaterThan(100);
+  });
+
+  it('builds under way at once are all charged; an ended one gives its reservation back once', () => {
+    const { budget, evicted } = budgetOf(1_000);
+    budget.hold(1, 400);
+    budget.hold(2, 400);
+    const first = budget.reserve(300); // evicts 1
+    const second = budget.reserve(350); // evicts 2
+    expect(evicted).to.deep.equal([1, 2]);
+    expect(budget.stats()).to.include({ heldBytes: 0, buildingBytes: 650 });
+    expect(budget.full()).to.equal(false);
+    budget.unreserve(first);
+    budget.unreserve(first);
+    budget.unreserve(undefined);
+    expect(budget.stats()).to.include({ buildingBytes: 350 });
+    budget.hold(3, 300);
+    budget.unreserve(second);
+    expect(budget.stats()).to.include({ heldBytes: 300, buildingBytes: 0, companies: 1 });
+  });
+
+  it('a build larger than the budget evicts every held company, and is held alone', () => {
+    const { budget, evicted } = budgetOf(100);
+    budget.hold(1, 60);
+    const reservation = budget.reserve(500);
+    expect(evicted).to.deep.equal([1]);
+    budget.unreserve(reservation);
+    budget.hold(2, 500);
+    expect(budget.stats()).to.include({ heldBytes: 500, companies: 1 });
+  });
+});

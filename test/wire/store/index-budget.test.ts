@@ -6,7 +6,15 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { DuckDbLedgerStore } from '../../../src/store/duckdb/duckdb-store.ts';
-import { TINY_BUDGET, asCompany, expectEvictions, ledgers, merged, reportsAgree } from '../../support/index-budget.ts';
+import {
+  TINY_BUDGET,
+  asCompany,
+  concurrentReportsAgree,
+  expectEvictions,
+  ledgers,
+  merged,
+  reportsAgree,
+} from '../../support/index-budget.ts';
 import { randomLedger } from '../../support/random-store-ledger.ts';
 import { createTestApp } from '../../support/test-app.ts';
 
@@ -24,6 +32,7 @@ describe('INDEX_MEMORY_MB: the in-memory indexes within their budget', function 
       const more = asCompany(randomLedger(5050, 100), 8).entries!;
       await store.load({ entries: more });
       await reportsAgree(store, merged(more), 2);
+      await concurrentReportsAgree(store, merged(more), 8);
     } finally {
       await store.close();
     }
@@ -46,6 +55,7 @@ describe('INDEX_MEMORY_MB: the in-memory indexes within their budget', function 
       expect(value('reporting_index_hits_total')).to.equal(stats.hits);
       expect(value('reporting_index_misses_total')).to.equal(stats.misses);
       expect(value('reporting_index_bytes')).to.equal(stats.heldBytes).and.to.be.greaterThan(0);
+      expect(value('reporting_index_building_bytes')).to.equal(stats.buildingBytes).and.to.equal(0);
     } finally {
       await store.close();
     }

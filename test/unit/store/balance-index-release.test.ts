@@ -1,0 +1,84 @@
+/**
+ * An index built from month snapshots (memory/month-snapshot.ts) is reserved before it is made (expectedIndexBytes is
+ * at least its size), and an evicted index gives its arrays' memory back at once (CompanyBalances.release): a report
+ * still holding it is told (IndexReleased) instead of reading emptied arrays, and a clone keeps what it shares.
+ */
+import { expect } from 'chai';
+import { seededRandom } from '../../../src/store/demo-ledger.ts';
+import { CompanyBalances, IndexReleased } from '../../../src/store/memory/balance-index.ts';
+import { addMonthSnapshot, encodeMonthSnapshot, expectedIndexBytes } from '../../../src/store/memory/month-snapshot.ts';
+
+const FIRST_MONTH = 24_288; // 2024-01
+const rnd = seededRandom(11);
+/** Twelve months of daily sums: [day, location, account, tag set, cents]. */
+const months = Array.from({ length: 12 }, (_, m) =>
+  Array.from({ length: 200 + m * 40 }, () => [
+    1 + Math.floor(rnd() * 28),
+    1 + Math.floor(rnd() * 3),
+    100 + Math.floor(rnd() * (5 + m * 3)),
+    Math.floor(rnd() * 4),
+    Math.round((rnd() - 0.5) * 1e6),
+  ]),
+);
+const snapshots = months.map((rows) =>
+  encodeMonthSnapshot(
+    [0, 1, 2, 3, 4].map((k) => rows.map((row) => row[k]!)),
+    rows.length,
+  ),
+);
+const accounts = Array.from({ length: 40 }, (_, a) => 100 + a);
+const year = { fromDay: 19_723, toDay: 20_088, locations: [], tagSets: undefined, accounts };
+const clipped = { ...year, fromDay: 19_740, toDay: 19_900, locations: [2], tagSets: [1, 3] };
+
+function built(): CompanyBalances {
+  const balances = new CompanyBalances();
+  snapshots.forEach((snapshot, m) => expect(addMonthSnapshot(balances, FIRST_MONTH + m, snapshot)).to.equal(true));
+  balances.compact();
+  return balances;
+}
+
+describe('index memory: reserved before a build, given back at eviction (memory/balance-index.ts)', () => {
+  it('a build reserves at least what its index is charged, and not much more', () => {
+    const balances = built();
+    const expected = expectedIndexBytes(snapshots);
+    expect(expected).to.be.at.least(balances.estimatedBytes());
+    expect(expected).to.be.at.most(balances.estimatedBytes() * 1.25);
+  });
+
+  it('the same figures as the daily sums added one by one', () => {
+    const byRow = new CompanyBalances();
+    months.forEach((rows, m) => {
+      for (const [day, location, account, tagSet, cents] of rows)
+        byRow.addOn(FIRST_MONTH + m, day!, location!, account!, tagSet!, cents!);
+    });
+    const balances = built();
+    expect(balances.sum(year)).to.deep.equal(byRow.sum(year)).and.not.be.empty;
+    expect(balances.sum(clipped)).to.deep.equal(byRow.sum(clipped)).and.not.be.empty;
+  });
+
+  it('a released index holds no arrays and refuses to answer', () => {
+    const balances = built();
+    expect(balances.byteSize()).to.be.greaterThan(0);
+    balances.release();
+    expect(balances.released).to.equal(true);
+    expect(balances.byteSize()).to.equal(0);
+    expect(() => balances.sum(year)).to.throw(IndexReleased);
+  });
+
+  it('a clone keeps answering when the index it shares months with is released, and the other way round', () => {
+    const source = built();
+    const figures = source.sum(year);
+    const clone = source.clone();
+    clone.addOn(FIRST_MONTH + 3, 5, 1, 100, 0, 1_234); // copies that month; the others stay shared
+    source.release();
+    const changed = clone.sum(year);
+    expect(changed).to.not.deep.equal(figures);
+    const other = built().clone();
+    other.addOn(FIRST_MONTH + 3, 5, 1, 100, 0, 1_234);
+    expect(changed).to.deep.equal(other.sum(year));
+    const kept = built();
+    const released = kept.clone();
+    released.release();
+    expect(kept.sum(year)).to.deep.equal(figures);
+  });
+});
