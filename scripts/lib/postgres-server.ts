@@ -3,8 +3,7 @@
  * its unix socket inside the temp dir. As root, the binaries run as the `postgres` system user (runuser).
  * stop()/start() restart it on the same port and data dir (for fault tests); destroy() stops it and deletes everything.
  * With `keepData`, the data directory is that folder instead (made by initdb when it holds no cluster yet) and
- * destroy()
- * leaves it in place: the benchmarks keep a loaded ledger between runs that way.
+ * destroy() leaves it in place: the benchmarks keep a loaded ledger between runs that way.
  */
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -13,9 +12,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './free-port.ts';
+import { PG_BIN_DIR, PgToolTimeout, runPgTool } from './pg-tools.ts';
 
 const run = promisify(execFile);
-export const PG_BIN_DIR = process.env.PG_BIN_DIR ?? '/usr/lib/postgresql/15/bin';
 
 export interface PostgresServer {
   url: string;
@@ -56,14 +55,19 @@ export async function startPostgresServer(
     for (const p of [dir, sock, ...(fresh && keepData ? [data] : [])])
       chownSync(p, Number(stdout.trim()), Number(gid.trim()));
   }
-  const exec = (bin: string, args: string[]) =>
-    asRoot
-      ? run('runuser', ['-u', 'postgres', '--', join(PG_BIN_DIR, bin), ...args])
-      : run(join(PG_BIN_DIR, bin), args);
+  const exec = runPgTool;
 
   const port = await freePort();
-  if (fresh)
-    await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C']);
+  if (fresh) {
+    try {
+      await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C']);
+    } catch (err) {
+      // A killed initdb leaves a half-made cluster, which a kept folder must not hold for the next run.
+      if (keepData && err instanceof PgToolTimeout) rmSync(data, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
+      throw err;
+    }
+  }
   const options =
     `-p ${port} -k ${sock} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c ` +
     `full_page_writes=off`;

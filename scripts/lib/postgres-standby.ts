@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './free-port.ts';
-import { PG_BIN_DIR, type PostgresServer } from './postgres-server.ts';
+import type { PostgresServer } from './postgres-server.ts';
+import { PG_TOOL_TIMEOUT_MS, runPgTool } from './pg-tools.ts';
 
 const run = promisify(execFile);
 
@@ -23,7 +24,11 @@ export interface PostgresStandby {
   destroy(): Promise<void>;
 }
 
-export async function startStandby(primary: PostgresServer): Promise<PostgresStandby> {
+/** `timeoutMs`: how long pg_basebackup may take (PG_TOOL_TIMEOUT_MS's by default); past it, it is killed. */
+export async function startStandby(
+  primary: Pick<PostgresServer, 'port'>,
+  { timeoutMs = PG_TOOL_TIMEOUT_MS.pg_basebackup }: { timeoutMs?: number } = {},
+): Promise<PostgresStandby> {
   const asRoot = userInfo().uid === 0;
   const dir = mkdtempSync(join(tmpdir(), 'ledger-pg-standby-'));
   const data = join(dir, 'data');
@@ -32,17 +37,18 @@ export async function startStandby(primary: PostgresServer): Promise<PostgresSta
     const gid = Number((await run('id', ['-g', 'postgres'])).stdout.trim());
     chownSync(dir, uid, gid);
   }
-  const exec = (bin: string, args: string[]) =>
-    asRoot
-      ? run('runuser', ['-u', 'postgres', '--', join(PG_BIN_DIR, bin), ...args])
-      : run(join(PG_BIN_DIR, bin), args);
+  const exec = runPgTool;
   const port = await freePort();
   let running = false;
   try {
-    await exec('pg_basebackup', [
-      ...['-D', data, '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres'],
-      ...['-R', '-X', 'stream', '--checkpoint=fast', '--no-sync'],
-    ]);
+    await exec(
+      'pg_basebackup',
+      [
+        ...['-D', data, '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres'],
+        ...['-R', '-X', 'stream', '--checkpoint=fast', '--no-sync'],
+      ],
+      { timeoutMs },
+    );
     const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c hot_standby=on -c fsync=off`;
     await exec('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
     running = true;

@@ -54,9 +54,14 @@ const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builti
 /** Helpers (test/support/, and scripts/lib/ the benchmarks share) that start or reach what only the system tier has. */
 const SYSTEM_SUPPORT = [
   ...['test-tools.ts', 'https-client.ts', 'servicestack-dtos.ts'].map((name) => `test/support/${name}`),
-  ...['postgres-server.ts', 'postgres-standby.ts', 'nginx.ts', 'hledger-journal.ts', 'systemd-unit.ts'].map(
-    (name) => `scripts/lib/${name}`,
-  ),
+  ...[
+    'postgres-server.ts',
+    'postgres-standby.ts',
+    'pg-tools.ts',
+    'nginx.ts',
+    'hledger-journal.ts',
+    'systemd-unit.ts',
+  ].map((name) => `scripts/lib/${name}`),
 ];
 /** An import of server-process.ts's production start (`node dist/src/start.js`, built first). */
 const PRODUCTION_START = /import\s*\{[^}]*\b(?:startProductionServer|ensureProductionBuild)\b[^}]*\}\s*from/;
