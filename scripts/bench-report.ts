@@ -16,6 +16,7 @@
  *   --import           also the import section (goal 3 of issue 23): `npm run import` of the ledger's CSV into a fresh
  *                      DuckDB and PostgreSQL (SKIP_POSTGRES=1: DuckDB only) against the engine's own read_csv / COPY +
  *                      balance check + sums, same run, with each process's peak RSS; --only import runs just that
+ *                      (with --store, that store's only)
  *   --only standby     how soon an import on the primary shows through a hot standby (DATABASE_READ_URL) against
  *                      through the primary, same run (bench/standby.ts; --loads N imports, default 200)
  *   --companies N      only the many-companies section (issue 37, bench/many-companies.ts): N companies,
@@ -629,7 +630,11 @@ function pipelineSummary(figures: PipelineFigures[], loadRows: string[][]): void
 // ---------------------------------------------------------------- main
 /** The import section (scripts/bench/import-bench.ts). */
 async function importReport(): Promise<void> {
-  const stores: ('duckdb' | 'postgres')[] = process.env.SKIP_POSTGRES === '1' ? ['duckdb'] : ['duckdb', 'postgres'];
+  const stores: ('duckdb' | 'postgres')[] = args.has('store')
+    ? [storeKind]
+    : process.env.SKIP_POSTGRES === '1'
+      ? ['duckdb']
+      : ['duckdb', 'postgres'];
   log(`Import benchmark: ${fmtInt(entries)} entries, seed ${seed}, stores ${stores.join(', ')}`);
   for (const line of await importSection(LEDGER, stores)) log(line);
 }

@@ -88,6 +88,7 @@ export function monthSnapshotsSuite(
     }));
     const final: LedgerBatch = { ...batch, entries: [...replacements, ...entries.slice(100)] };
     const older = olderToolEntries(6161, 40);
+    const again = olderToolEntries(6262, 10);
     const later = olderToolEntries(7171, 5).map((e, i) => ({ ...e, ref: `L${i}` }));
     const withEntries = (...more: Entry[][]): LedgerBatch => ({ ...batch, entries: [...entries, ...more.flat()] });
 
@@ -113,7 +114,7 @@ export function monthSnapshotsSuite(
       }
     });
 
-    it("an older tool's import, which leaves them behind, is read from the rows until the next import", async () => {
+    it("an older tool's import, which leaves them behind, is read from the rows until they are rewritten", async () => {
       const s = await stores();
       try {
         const writer = await s.open();
@@ -130,14 +131,20 @@ export function monthSnapshotsSuite(
           await running.close();
         }
         expect(await s.sql(staleSnapshots)).to.not.be.empty;
-        const reader = await s.open();
+        // An instance that has not migrated (nothing rewritten yet) reads the company from its rows; migrate rewrites.
+        const reader = await s.openUnmigrated();
         await expectOracleFigures(withEntries(older), 41, 25, (q) => reader.sumPnlByAccountMonth(q));
-        await reader.load({ entries: later });
-        await expectOracleFigures(withEntries(older, later), 42, 25, (q) => reader.sumPnlByAccountMonth(q));
+        await reader.migrate();
         await reader.close();
         expect(await s.sql(staleSnapshots)).to.deep.equal([]);
+        // Left behind again, then rewritten by the next import's first step.
+        await s.olderToolImport(again);
+        const importer = await s.openUnmigrated();
+        await importer.load({ entries: later });
+        await importer.close();
+        expect(await s.sql(staleSnapshots)).to.deep.equal([]);
         const fresh = await s.open();
-        await expectOracleFigures(withEntries(older, later), 43, 25, (q) => fresh.sumPnlByAccountMonth(q));
+        await expectOracleFigures(withEntries(older, again, later), 43, 25, (q) => fresh.sumPnlByAccountMonth(q));
         await fresh.close();
       } finally {
         await s.cleanUp();
