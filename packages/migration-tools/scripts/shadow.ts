@@ -59,6 +59,10 @@ const USAGE = `usage: npm run shadow -- --old <url> --new <url> --listen <port> 
   --mirror-nice <0-19>     the mirror's thread (Linux) runs at SCHED_IDLE and this nice value, so that mirroring and
                            comparing take only the CPU serving leaves (default ${D.mirrorNice}; 0: the proxy's own
                            priority)
+  --cpu-busy <percent>     mirrors are dropped (counted) while the CPU pressure (Linux PSI: the share of the latest
+                           half second some task waited for a CPU) is at or over this: the hosts a mirror asks answer
+                           at their own priority, so a busy machine keeps its CPU for the clients
+                           (default ${D.cpuBusy * 100}; 100: never)
   --header NAME, --headers A,B, --ignore PATH, --tolerance PATH=N[%], --rules FILE
                            what is compared and allowed, as in npm run compare
                            (default headers: ${DEFAULT_HEADERS.join(', ')})
@@ -148,6 +152,7 @@ async function main(): Promise<number> {
         breaker: { type: 'string' },
         'breaker-delay': { type: 'string' },
         'mirror-nice': { type: 'string' },
+        'cpu-busy': { type: 'string' },
         header: { type: 'string', multiple: true },
         headers: { type: 'string' },
         ignore: { type: 'string', multiple: true },
@@ -227,6 +232,14 @@ async function main(): Promise<number> {
         (n) => Number.isInteger(n) && n >= 0 && n <= 19,
         'a whole number from 0 to 19',
       ),
+      cpuBusy:
+        number(
+          o['cpu-busy'],
+          '--cpu-busy',
+          D.cpuBusy * 100,
+          (n) => n > 0 && n <= 100,
+          'a percent above 0, at most 100',
+        ) / 100,
       credentialMap: o['credential-map'] ? loadCredentialMap(o['credential-map']) : [],
       showBodies: !!o['show-bodies'],
       memoryLimit: positiveInt(o['memory-limit'], '--memory-limit', D.memoryLimit),

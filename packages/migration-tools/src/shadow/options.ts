@@ -47,6 +47,11 @@ export interface ShadowOptions {
    * mirroring takes only the CPU serving leaves.
    */
   mirrorNice: number;
+  /**
+   * CPU pressure (Linux PSI: the share of time some task waited for a CPU, 0 to 1) at or over which mirrors are
+   * dropped, counted, before they ask any host; 1: never.
+   */
+  cpuBusy: number;
   /** Old-host credentials and the new-service ones they stand for (`--credential-map FILE`); none by default. */
   credentialMap: CredentialPair[];
   /** Keep the old and new bodies of differing exchanges for the page (`--show-bodies`); default: the fields only. */
@@ -70,6 +75,7 @@ export const SHADOW_DEFAULTS = {
   breakerFailures: 5,
   breakerDelayMs: 10_000,
   mirrorNice: 19,
+  cpuBusy: 0.5,
   showBodies: false,
   memoryLimit: 256 * 1_048_576,
 } as const satisfies Partial<ShadowOptions>;

@@ -14,6 +14,7 @@ import https from 'node:https';
 import { redactApiKey } from '../../../../src/tooling-exports.ts';
 import { endpointOf } from '../compare/endpoint.ts';
 import { MirrorBreaker } from './breaker.ts';
+import { CpuPressure } from './cpu-pressure.ts';
 import { endToEnd, headerRecord, withHeaders } from './hop-headers.ts';
 import type { MirrorFailure } from './mirror-pool.ts';
 import { MirrorPool } from './mirror-pool.ts';
@@ -86,11 +87,14 @@ class BodyCopy {
  * Not mirrored: skipped by choice, or dropped (the queue is full, the circuit is open); counted when the answer ends.
  */
 type NotMirrored = { skipped: string } | { dropped: string };
+/** Clients keep a contended CPU: the hosts a mirror asks would answer it at their own priority (cpu-pressure.ts). */
+const CPU_BUSY = 'CPU busy (--cpu-busy)';
 
 export class ShadowProxy {
   readonly stats: ShadowStats;
   private readonly pool: MirrorPool;
   private readonly breaker: MirrorBreaker;
+  private readonly cpu: CpuPressure;
   private readonly agent: http.Agent;
   private readonly served;
   private readonly target: {
@@ -126,6 +130,7 @@ export class ShadowProxy {
     // Hot sockets first ('lifo'): under a light load fewer connections stay busy; the rest time out as idle.
     this.agent = new client.Agent({ keepAlive: true, maxSockets: 512, scheduling: 'lifo' });
     this.breaker = new MirrorBreaker(options.breakerFailures, options.breakerDelayMs);
+    this.cpu = new CpuPressure(options.cpuBusy);
     this.openReason =
       `circuit open: the ${options.serve === 'old' ? 'new' : 'old'} host failed ${options.breakerFailures} times ` +
       `in a row`;
@@ -194,6 +199,7 @@ export class ShadowProxy {
 
   async close(): Promise<void> {
     this.agent.destroy();
+    this.cpu.close();
     await this.pool.close();
   }
 
@@ -248,6 +254,7 @@ export class ShadowProxy {
     if (this.options.mirrorSink && !SAFE.has(method) && !this.options.old2)
       return { skipped: `${method} in a mirror sink needs --old2 (the old host has answered it already)` };
     if (this.options.sample < 1 && Math.random() >= this.options.sample) return { skipped: 'not in the --sample' };
+    if (this.cpu.busy) return { dropped: CPU_BUSY };
     if (this.breaker.refusing) return { dropped: this.openReason };
     if (this.pool.full) return { dropped: 'queue full' };
     return undefined;

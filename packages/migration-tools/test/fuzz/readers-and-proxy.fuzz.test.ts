@@ -135,7 +135,18 @@ describe('fuzz: the compare readers and the shadow proxy (issue 36, goal 6)', fu
       await host.waitForOutput(/Demo API key/);
       proxy = await startServerProcess(
         join(REPO_ROOT, 'node_modules/.bin/tsx'),
-        ['packages/migration-tools/scripts/shadow.ts', '--old', host.url, '--new', host.url, '--listen', '0'],
+        // Every fuzzed exchange mirrored (and its record checked for secrets), however busy the machine.
+        [
+          'packages/migration-tools/scripts/shadow.ts',
+          '--old',
+          host.url,
+          '--new',
+          host.url,
+          '--listen',
+          '0',
+          '--cpu-busy',
+          '100',
+        ],
         { env: { ...process.env, NODE_OPTIONS: '' } },
       );
     });

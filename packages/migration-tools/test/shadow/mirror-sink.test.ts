@@ -13,10 +13,10 @@
  * mirror (the shipped 10% draws about one in ten).
  */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:https';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../../../scripts/lib/free-port.ts';
@@ -25,7 +25,15 @@ import { startShadowNginx, type RunningNginx } from '../../../../scripts/lib/ngi
 import { ensureProductionBuild, REPO_ROOT, type ServerProcess } from '../../../../scripts/lib/server-process.ts';
 import type { ShadowSnapshot } from '../../src/shadow/stats.ts';
 import { type RecordedRequest, type RecordingHost, startRecordingHost } from '../support/recording-host.ts';
-import { figures, settled, startDemoService, TSX, type DemoService } from '../support/shadow-instances.ts';
+import {
+  figures,
+  NEVER_CPU_BUSY,
+  settled,
+  startDemoService,
+  startShadow,
+  TSX,
+  type DemoService,
+} from '../support/shadow-instances.ts';
 import { startSinkUnit, verifyUnit } from '../../../../scripts/lib/systemd-unit.ts';
 
 const ECHO = '/reporting/v1/echo/hello';
@@ -81,13 +89,16 @@ describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-s
     ]);
     sinkPort = await freePort();
     // As deploy/systemd/reporting-shadow-sink.service starts it, its shipped ports and paths replaced.
-    sink = await startSinkUnit({
-      '9091': String(sinkPort),
-      'http://127.0.0.1:8090': old.origin,
-      'http://127.0.0.1:8080': neu.origin,
-      '9092': '0',
-      '/var/lib/reporting-service/shadow-report.json': join(dir, 'shadow-report.json'),
-    });
+    sink = await startSinkUnit(
+      {
+        '9091': String(sinkPort),
+        'http://127.0.0.1:8090': old.origin,
+        'http://127.0.0.1:8080': neu.origin,
+        '9092': '0',
+        '/var/lib/reporting-service/shadow-report.json': join(dir, 'shadow-report.json'),
+      },
+      NEVER_CPU_BUSY,
+    );
     nginx = await startShadowNginx({
       http: await freePort(),
       https: await freePort(),
@@ -169,6 +180,39 @@ describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-s
     expect(JSON.parse(res.text).Message).to.equal('posted');
     const s = await settledAt(sink, 7);
     expect(s.skippedBecause).to.deep.equal({ 'POST without --allow-post': 1 });
+  });
+
+  it('on a contended CPU (PSI) mirrors are dropped before a host is asked, then compared again', async function () {
+    if (!existsSync('/proc/pressure/cpu')) this.skip();
+    const hosts = ['--old', old.origin, '--new', neu.origin];
+    const busy = await startShadow('--mirror-sink', ...hosts, '--listen', '0', '--cpu-busy', '50');
+    const mirror = async () => expect((await fetch(busy.url + ECHO)).status).to.equal(204);
+    try {
+      // More runnable processes than cores: some task always waits for a CPU (pressure near 100%).
+      const spinners = Array.from({ length: 3 * availableParallelism() }, () =>
+        spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' }),
+      );
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        for (let i = 0; i < 5; i++) await mirror();
+      } finally {
+        for (const spinner of spinners) spinner.kill('SIGKILL');
+      }
+      const during = await settled(busy, (s) => s.totals.served >= 5);
+      expect(during.totals).to.include({ served: 5, mirrored: 0, dropped: 5 });
+      expect(during.droppedBecause).to.deep.equal({ 'CPU busy (--cpu-busy)': 5 });
+      // Once the pressure is under 50% again (other work on the machine may hold it up for a while).
+      let after = during;
+      for (let i = 0; i < 60 && after.totals.mirrored === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await mirror();
+        after = await settled(busy, (s) => s.totals.served >= 6 + i);
+      }
+      expect(after.totals.mirrored).to.equal(1);
+      expect(after.totals.different).to.equal(1);
+    } finally {
+      await busy.stop();
+    }
   });
 
   it('nginx keeps its connections to the sink; only the mirror thread runs at SCHED_IDLE', async function () {

@@ -13,6 +13,8 @@ import {
   type ServerProcess,
 } from '../../../../scripts/lib/server-process.ts';
 
+/** Mirrors never dropped for a contended CPU. */
+export const NEVER_CPU_BUSY = ['--cpu-busy', '100'];
 /** tsx as npm runs it, for the migration tools' scripts. */
 export const TSX = join(REPO_ROOT, 'node_modules/.bin/tsx');
 const DEMO_KEY = /Demo API key for company 1[^:]*: (\S+)\n/;
@@ -31,9 +33,13 @@ export async function startDemoService(dataDir: string, env: Record<string, stri
   return { url: server.url, apiKey: DEMO_KEY.exec(server.output())![1]!, server };
 }
 
-/** The proxy (or with `--mirror-sink`, the sink) as `npm run shadow -- …` starts it. */
+/**
+ * The proxy (or with `--mirror-sink`, the sink) as `npm run shadow -- …` starts it, with `--cpu-busy 100` unless
+ * `args` set it: the tests count mirrors on a machine other tests keep busy (the CPU gate has a test of its own).
+ */
 export function startShadow(...args: string[]): Promise<ServerProcess> {
-  return startServerProcess(TSX, ['packages/migration-tools/scripts/shadow.ts', ...args], {
+  const cpu = args.includes('--cpu-busy') ? [] : NEVER_CPU_BUSY;
+  return startServerProcess(TSX, ['packages/migration-tools/scripts/shadow.ts', ...args, ...cpu], {
     env: { ...process.env, NODE_OPTIONS: '' },
     timeoutMs: 60_000,
   });
