@@ -26,9 +26,16 @@ const freeBuffer = (a: Int32Array | Float64Array) => {
   if (a.buffer instanceof ArrayBuffer) a.buffer.transfer(0);
 };
 
+/** A cell's key: dense indexes stay below 2^16 per kind in any real company; the key is exact up to 2^53. */
+const cellKey = (location: number, account: number, tagSet: number) => (location * 65_536 + account) * 65_536 + tagSet;
+
 /** Cells of one calendar month: one slot per (location, account, tag set) seen in it, as dense company-wide indexes. */
 class MonthCells {
-  readonly slotOf = new Map<number, number>();
+  /**
+   * Cell key → slot, made on the first change after a build (a build from month snapshots needs none: their cells are
+   * distinct) and dropped at compact(): a held month is only read.
+   */
+  private slotOf: Map<number, number> | undefined;
   location: Int32Array;
   account: Int32Array;
   tagSet: Int32Array;
@@ -59,7 +66,6 @@ class MonthCells {
   /** An unshared copy (a change to a cloned index copies the months it touches, see CompanyBalances.clone). */
   copy(): MonthCells {
     const c = new MonthCells(this.key, this.days, 0);
-    for (const [k, v] of this.slotOf) c.slotOf.set(k, v);
     c.location = this.location.slice();
     c.account = this.account.slice();
     c.tagSet = this.tagSet.slice();
@@ -82,9 +88,9 @@ class MonthCells {
     this.accountDaily[account * MAX_DAYS + dayIndex]! += cents;
   }
 
-  /** Adds a cell's daily cents of the whole month (`days[d]`, d 0-based). */
-  addDays(location: number, account: number, tagSet: number, days: Float64Array): void {
-    const slot = this.slot(location, account, tagSet);
+  /** Adds a cell's daily cents of the whole month (`days[d]`, d 0-based); `isNew`: the month has no such cell yet. */
+  addDays(location: number, account: number, tagSet: number, days: Float64Array, isNew = false): void {
+    const slot = isNew ? this.newSlot(location, account, tagSet) : this.slot(location, account, tagSet);
     let sum = 0;
     for (let d = 0; d < this.days; d++) {
       const cents = days[d]!;
@@ -96,22 +102,39 @@ class MonthCells {
     this.accountTotal[account]! += sum;
   }
 
-  /** The slot of a cell, made when new; the per-account arrays then reach `account`. */
+  /** The slot of a cell, made when new. */
   private slot(location: number, account: number, tagSet: number): number {
-    // Dense indexes stay below 2^16 per kind in any real company; the key is exact up to 2^53.
-    const k = (location * 65_536 + account) * 65_536 + tagSet;
+    const k = cellKey(location, account, tagSet);
     // Rows read in (location, account, tag set) order hit the same slot for every day of the month.
-    let slot = k === this.lastKey ? this.lastSlot : this.slotOf.get(k);
-    if (slot === undefined) {
-      slot = this.size++;
-      if (slot === this.location.length) this.grow();
-      this.location[slot] = location;
-      this.account[slot] = account;
-      this.tagSet[slot] = tagSet;
-      this.slotOf.set(k, slot);
-    }
+    let slot = k === this.lastKey ? this.lastSlot : this.slots().get(k);
+    if (slot === undefined) slot = this.newSlot(location, account, tagSet);
     this.lastKey = k;
     this.lastSlot = slot;
+    return slot;
+  }
+
+  private slots(): Map<number, number> {
+    if (!this.slotOf) {
+      this.slotOf = new Map();
+      for (let s = 0; s < this.size; s++)
+        this.slotOf.set(cellKey(this.location[s]!, this.account[s]!, this.tagSet[s]!), s);
+    }
+    return this.slotOf;
+  }
+
+  /** Cells whose slot map entry exists now (what estimatedBytes charges for the map). */
+  get mappedSlots(): number {
+    return this.slotOf?.size ?? 0;
+  }
+
+  /** A slot for a cell the month does not have; the per-account arrays then reach `account`. */
+  private newSlot(location: number, account: number, tagSet: number): number {
+    const slot = this.size++;
+    if (slot === this.location.length) this.grow();
+    this.location[slot] = location;
+    this.account[slot] = account;
+    this.tagSet[slot] = tagSet;
+    this.slotOf?.set(cellKey(location, account, tagSet), slot);
     if (account >= this.accountTotal.length) {
       const n = Math.max(account + 1, this.accountTotal.length * 2);
       const total = new Float64Array(n),
@@ -124,8 +147,10 @@ class MonthCells {
     return slot;
   }
 
-  /** Arrays cut to what they hold (a build leaves up to half of each unused). */
+  /** Arrays cut to what they hold (a build leaves up to half of each unused); the slot map dropped. */
   compact(): void {
+    this.slotOf = undefined;
+    this.lastKey = -1;
     const n = Math.max(this.size, 1);
     if (this.location.length > n) {
       this.location = this.location.slice(0, n);
@@ -149,7 +174,7 @@ class MonthCells {
   free(): void {
     for (const a of [this.location, this.account, this.tagSet, this.total, this.daily]) freeBuffer(a);
     for (const a of [this.accountTotal, this.accountDaily]) freeBuffer(a);
-    this.slotOf.clear();
+    this.slotOf = undefined;
     this.size = 0;
   }
 
@@ -291,21 +316,33 @@ export class CompanyBalances {
 
   /**
    * Makes room for `cells` more cells in the month at once (a month snapshot says how many it holds), so that adding
-   * them neither grows nor, at compact(), copies its arrays.
+   * them neither grows nor, at compact(), copies its arrays. True when the month has no cell yet.
    */
-  reserveCells(monthIndex: number, cells: number): void {
+  reserveCells(monthIndex: number, cells: number): boolean {
     const known = this.months.has(monthIndex);
     const month = this.cellsOf(monthIndex, cells);
     if (known) month.reserve(cells);
+    return month.size === 0;
   }
 
-  /** Adds one cell's daily cents of a whole month (`days[d]` for day d + 1): a month snapshot's cell. */
-  addMonthDays(monthIndex: number, locationId: number, accountId: number, tagSetId: number, days: Float64Array): void {
+  /**
+   * Adds one cell's daily cents of a whole month (`days[d]` for day d + 1): a month snapshot's cell. `isNew`: the
+   * month has no such cell yet (a snapshot's cells are distinct, and reserveCells said the month was empty).
+   */
+  addMonthDays(
+    monthIndex: number,
+    locationId: number,
+    accountId: number,
+    tagSetId: number,
+    days: Float64Array,
+    isNew = false,
+  ): void {
     this.cellsOf(monthIndex).addDays(
       this.locations.of(locationId),
       this.accounts.of(accountId),
       this.tagSets.of(tagSetId),
       days,
+      isNew,
     );
   }
 
@@ -366,7 +403,7 @@ export class CompanyBalances {
    */
   estimatedBytes(): number {
     let slots = 0;
-    for (const m of this.months.values()) slots += m.slotOf.size;
+    for (const m of this.months.values()) slots += m.mappedSlots;
     return this.byteSize() + slots * SLOT_BYTES + this.months.size * MONTH_BYTES;
   }
 
@@ -377,7 +414,7 @@ export class CompanyBalances {
   static expectedBytes(cells: readonly number[], accounts: number): number {
     let bytes = 0;
     for (const n of cells)
-      bytes += Math.max(n, 1) * CELL_BYTES + n * SLOT_BYTES + Math.max(accounts, 1) * (1 + MAX_DAYS) * 8 + MONTH_BYTES;
+      bytes += Math.max(n, 1) * CELL_BYTES + Math.max(accounts, 1) * (1 + MAX_DAYS) * 8 + MONTH_BYTES;
     return bytes;
   }
 

@@ -95,7 +95,7 @@ export function addMonthSnapshot(balances: CompanyBalances, monthIndex: number, 
   if (n < 0 || (width !== 4 && width !== 8)) return false;
   const base = valuesOffset(n);
   if (snapshot.byteLength !== base + count * width) return false;
-  balances.reserveCells(monthIndex, n);
+  const isNew = balances.reserveCells(monthIndex, n);
   const days = new Float64Array(DAYS);
   let at = base;
   for (let c = 0; c < n; c++) {
@@ -110,7 +110,7 @@ export function addMonthSnapshot(balances: CompanyBalances, monthIndex: number, 
     const location = view.getInt32(HEADER + c * 4, true);
     const account = view.getInt32(HEADER + (n + c) * 4, true);
     const tagSet = view.getInt32(HEADER + (2 * n + c) * 4, true);
-    balances.addMonthDays(monthIndex, location, account, tagSet, days);
+    balances.addMonthDays(monthIndex, location, account, tagSet, days, isNew);
   }
   return at === snapshot.byteLength;
 }
