@@ -22,7 +22,8 @@
  *   --companies N      only the many-companies section (issue 37, bench/many-companies.ts): N companies,
  *                      --total-entries in all (default 10,000,000; the largest company --largest, default 1,000,000),
  *                      --reads Zipf report reads (default 20,000) within --index-mb (default 256), DuckDB's
- *                      memory within --store-mb (STORE_MEMORY_MB; default its default), the instance started with
+ *                      memory within --store-mb (STORE_MEMORY_MB; default its default), --rss-headroom-mb
+ *                      (INDEX_RSS_HEADROOM_MB; default its default, 0 = none), the instance started with
  *                      npm start's node options and --node-options=<more> (--node-options=--max-semi-space-size=2);
  *                      a quick run:
  *                      --companies 2000 --total-entries 300000 --largest 100000
@@ -924,6 +925,7 @@ async function main(): Promise<void> {
         largest: intArg(args, 'largest', 1_000_000),
         indexMb: intArg(args, 'index-mb', 256),
         storeMb: args.has('store-mb') ? intArg(args, 'store-mb') : undefined,
+        rssHeadroomMb: args.has('rss-headroom-mb') ? intArg(args, 'rss-headroom-mb') : undefined,
         nodeOptions: typeof args.get('node-options') === 'string' ? String(args.get('node-options')) : undefined,
         requests: intArg(args, 'reads', 20_000),
         seed,

@@ -104,6 +104,13 @@ export const configSchema = {
     'MiB of in-memory report indexes per instance; past it the least recently used companies are dropped (read ' +
       "again on their next report); unset = a quarter of the machine's memory (or of the cgroup's limit).",
   ),
+  indexRssHeadroomMb: setting<number>(
+    'INDEX_RSS_HEADROOM_MB',
+    undefined,
+    nonNegativeInt,
+    "MiB the process may hold beyond INDEX_MEMORY_MB: past budget + this, the indexes' budget shrinks by the excess " +
+      '(the least recently used companies dropped); unset = 200, 0 = no such limit.',
+  ),
   storeMemoryMb: setting<number>(
     'STORE_MEMORY_MB',
     undefined,

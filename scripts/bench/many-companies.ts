@@ -30,6 +30,8 @@ export interface ManyCompaniesOptions {
   indexMb: number;
   /** STORE_MEMORY_MB of the instance (DuckDB); unset = its default. */
   storeMb?: number;
+  /** INDEX_RSS_HEADROOM_MB of the instance; unset = its default, 0 = no RSS limit. */
+  rssHeadroomMb?: number;
   /** Node options added after npm start's (a later V8 flag wins), e.g. `--max-semi-space-size=2`. */
   nodeOptions?: string;
   requests: number;
@@ -39,8 +41,8 @@ export interface ManyCompaniesOptions {
 
 /** Where the instance finds the ledger: a DuckDB file or a PostgreSQL URL. */
 type Where = { duckdbPath: string } | { databaseUrl: string };
-const storeAt = (where: Where, indexMemoryMb: number, storeMemoryMb?: number) =>
-  openStore({ dataDir: tmpdir(), ...where, indexMemoryMb, storeMemoryMb });
+const storeAt = (where: Where, indexMemoryMb: number, storeMemoryMb?: number, indexRssHeadroomMb?: number) =>
+  openStore({ dataDir: tmpdir(), ...where, indexMemoryMb, storeMemoryMb, indexRssHeadroomMb });
 
 const MEDIUM = 10_000;
 const YEAR: Omit<PnlQuery, 'companyId'> = { from: '2024-01-01', to: '2024-12-31', locationIds: [], optionGroups: [] };
@@ -162,6 +164,8 @@ interface RunResult {
   /** DuckDB's memory_limit (STORE_MEMORY_MB), as it shows it; empty on PostgreSQL. */
   engineLimit: string;
   stats: IndexStats;
+  /** The least room the indexes had during the reads (the budget less the RSS over its limit), MiB. */
+  leastRoomMiB: number;
   requests: number;
   seconds: number;
   hitMs: number[];
@@ -201,7 +205,7 @@ function rssParts(): PeakParts {
 
 /** The instance (child process): Zipf-distributed reports within the budget, then cold first reports. */
 async function runInstance(where: Where, o: ManyCompaniesOptions): Promise<RunResult> {
-  const store: LedgerStore = await storeAt(where, o.indexMb, o.storeMb);
+  const store: LedgerStore = await storeAt(where, o.indexMb, o.storeMb, o.rssHeadroomMb);
   let peak = 0;
   let atPeak = rssParts();
   const sample = () => {
@@ -239,6 +243,7 @@ async function runInstance(where: Where, o: ManyCompaniesOptions): Promise<RunRe
   };
   const hitMs: number[] = [];
   const missMs: number[] = [];
+  let leastRoom = store.indexStats().roomBytes;
   const started = performance.now();
   for (let i = 0; i < o.requests; i++) {
     const companyId = pick();
@@ -246,6 +251,7 @@ async function runInstance(where: Where, o: ManyCompaniesOptions): Promise<RunRe
     const t = performance.now();
     await store.readSnapshot((view) => view.sumPnlByAccountMonth({ ...YEAR, companyId }));
     (store.indexStats().misses > misses ? missMs : hitMs).push(performance.now() - t);
+    leastRoom = Math.min(leastRoom, store.indexStats().roomBytes);
     if (i % 64 === 0) {
       sample();
       await sampleEngine(store);
@@ -295,6 +301,7 @@ async function runInstance(where: Where, o: ManyCompaniesOptions): Promise<RunRe
     engineMiB: engine,
     engineLimit,
     stats,
+    leastRoomMiB: leastRoom / 2 ** 20,
     requests: o.requests,
     seconds,
     hitMs,
@@ -358,7 +365,9 @@ export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: str
       [
         'index held at the end',
         `${(stats.heldBytes / 2 ** 20).toFixed(1)} MiB, ${fmtInt(stats.companies)} companies`,
-        `budget ${r.budgetMiB} MiB`,
+        `budget ${r.budgetMiB} MiB; its room (the budget less the RSS over budget + INDEX_RSS_HEADROOM_MB` +
+          `${o.rssHeadroomMb === undefined ? '' : `=${o.rssHeadroomMb}`}): at the end ` +
+          `${(stats.roomBytes / 2 ** 20).toFixed(0)} MiB, the least ${r.leastRoomMiB.toFixed(0)} MiB`,
       ],
       ['hit rate', `${((100 * stats.hits) / lookups).toFixed(1)} % (${fmtInt(stats.hits)} of ${fmtInt(lookups)})`, ''],
       [

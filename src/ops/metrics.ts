@@ -58,6 +58,11 @@ function registerIndexMetrics(registry: Registry, stats: () => IndexStats): void
       'INDEX_MEMORY_MB in bytes: what the in-memory indexes may hold.',
       (s) => s.budgetBytes,
     ],
+    [
+      'reporting_index_room_bytes',
+      "What the indexes may hold now: the budget, less what the process's RSS is over budget + INDEX_RSS_HEADROOM_MB.",
+      (s) => s.roomBytes,
+    ],
     ['reporting_index_bytes', 'Estimated bytes of the in-memory indexes held now.', (s) => s.heldBytes],
     [
       'reporting_index_building_bytes',

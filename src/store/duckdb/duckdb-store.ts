@@ -10,7 +10,7 @@ import type { JournalLoad } from '../ledger/writer.ts';
 import type { CompanyBalances } from '../memory/balance-index.ts';
 import { deepFreeze } from '../memory/deep-freeze.ts';
 import { FoundApiKeys } from '../memory/found-api-keys.ts';
-import { IndexBudget, defaultIndexMemoryMb, objectBytes } from '../memory/index-budget.ts';
+import { IndexBudget, type IndexMemory, indexMemoryOf, objectBytes } from '../memory/index-budget.ts';
 import { checkRange, isFiltered, sumFromIndex } from '../memory/index-sums.ts';
 import * as keys from '../sql/api-key-sql.ts';
 import { readCatalog } from '../sql/catalog-sql.ts';
@@ -53,27 +53,31 @@ export class DuckDbLedgerStore implements LedgerStore {
     private readonly importSettings: Record<string, string>,
     /** DuckDB's settings during a load (its default memory cap, for a file store). */
     private readonly loadSettings: Record<string, string> | undefined,
-    budgetBytes: number,
+    memory: IndexMemory,
   ) {
-    this.budget = new IndexBudget(budgetBytes, (companyId) => {
-      this.balances.delete(companyId);
-      this.builtBalances.get(companyId)?.release();
-      this.builtBalances.delete(companyId);
-      this.catalogs.delete(companyId);
-      this.tagSets.delete(companyId);
-    });
+    this.budget = new IndexBudget(memory.budgetBytes, (companyId) => this.evicted(companyId), memory.rssLimitBytes);
+  }
+
+  /** The budget evicted the company: its index (its memory given back), catalog and tag sets are dropped. */
+  private evicted(companyId: number): void {
+    this.balances.delete(companyId);
+    this.builtBalances.get(companyId)?.release();
+    this.builtBalances.delete(companyId);
+    this.catalogs.delete(companyId);
+    this.tagSets.delete(companyId);
   }
 
   static async open(
     path: string,
-    options: { indexMemoryBytes?: number; memoryMb?: number } = {},
+    options: { indexMemoryBytes?: number; rssHeadroomBytes?: number; memoryMb?: number } = {},
   ): Promise<DuckDbLedgerStore> {
     const instance = await DuckDBInstance.create(path);
     const readers = await Promise.all(Array.from({ length: READ_CONNECTIONS }, () => instance.connect()));
     const writer = await instance.connect();
-    const budget = options.indexMemoryBytes ?? defaultIndexMemoryMb() * 2 ** 20;
     const loadSettings = await serveUnderSettings(writer, path, options.memoryMb);
-    return new DuckDbLedgerStore(instance, new ReaderPool(readers), writer, importSettings(path), loadSettings, budget);
+    const pool = new ReaderPool(readers);
+    const memory = indexMemoryOf(options);
+    return new DuckDbLedgerStore(instance, pool, writer, importSettings(path), loadSettings, memory);
   }
 
   private read<T>(fn: (s: SqlSession) => Promise<T>): Promise<T> {
@@ -132,22 +136,19 @@ export class DuckDbLedgerStore implements LedgerStore {
     }
     this.budget.miss(companyId);
     const loadsAtStart = this.loads;
-    let reservation: number | undefined;
-    const building = this.readers.run((conn) =>
-      readBalances(conn, companyId, this.budget.times, (bytes) => (reservation = this.budget.reserve(bytes))),
+    const building = this.budget.building((reserve) =>
+      this.readers.run((conn) => readBalances(conn, companyId, this.budget.times, reserve)),
     );
     this.balances.set(companyId, building);
     const catalog = this.getCatalog(companyId).catch(() => undefined);
     void Promise.all([building, catalog]).then(
       ([built, catalogRead]) => {
-        this.budget.unreserve(reservation);
         if (built && this.loads === loadsAtStart && this.balances.get(companyId) === building) {
           this.builtBalances.set(companyId, built);
           this.budget.hold(companyId, built.estimatedBytes() + objectBytes(catalogRead));
         } else if (this.balances.get(companyId) === building) this.balances.delete(companyId);
       },
       () => {
-        this.budget.unreserve(reservation);
         if (this.balances.get(companyId) === building) this.balances.delete(companyId);
       },
     );

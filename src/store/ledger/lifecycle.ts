@@ -2,6 +2,8 @@
 
 export interface IndexStats {
   budgetBytes: number;
+  /** What the indexes may hold now: the budget, less what the process's RSS is over budget + its headroom. */
+  roomBytes: number;
   /** Estimated bytes of every index held now. */
   heldBytes: number;
   /** Estimated bytes of the indexes being built now (charged before they are made). */

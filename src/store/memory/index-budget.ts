@@ -1,14 +1,17 @@
 /**
  * The memory budget of an instance's in-memory indexes (INDEX_MEMORY_MB): each company held is charged its estimated
- * bytes, and so is each build before it makes its arrays (a reservation); while the total is over the budget the least
- * recently used company is evicted (its store drops it, gives its arrays' memory back and stops following it; its next
- * report rebuilds it from the store). The company built last stays even when it alone is over the budget. Counts what
- * /metrics exports: what is held now (gauges) and running totals since the process started (counters).
+ * bytes, and so is each build before it makes its arrays (a reservation); while the total is over the room left the
+ * least recently used company is evicted (its store drops it, gives its arrays' memory back and stops following it;
+ * its next report rebuilds it from the store). The room is the budget, less what the process's RSS is over budget +
+ * INDEX_RSS_HEADROOM_MB. The company built last stays even when it alone is over. Counts what /metrics exports.
  */
 import { totalmem } from 'node:os';
 import type { IndexStats } from '../ledger/lifecycle.ts';
 
 const MIB = 2 ** 20;
+
+/** INDEX_RSS_HEADROOM_MB's default: what the process may hold beyond its indexes' budget before they give way. */
+export const DEFAULT_RSS_HEADROOM_MB = 200;
 
 /** A quarter of what the process may use (the cgroup's limit when lower than the machine's memory), at least 64 MiB. */
 export function defaultIndexMemoryMb(): number {
@@ -18,6 +21,22 @@ export function defaultIndexMemoryMb(): number {
 
 /** Charges a build's expected bytes to the budget before it makes its index (IndexBudget.reserve). */
 export type ReserveBuild = (bytes: number) => void;
+
+/** A store's index memory: its budget, and the RSS its indexes give way to (undefined: none). */
+export interface IndexMemory {
+  budgetBytes: number;
+  rssLimitBytes: number | undefined;
+}
+
+/**
+ * The index memory of a store opened with these options: INDEX_MEMORY_MB (unset: the machine's default) and
+ * INDEX_RSS_HEADROOM_MB (unset: the default; 0: no RSS limit).
+ */
+export function indexMemoryOf(options: { indexMemoryBytes?: number; rssHeadroomBytes?: number }): IndexMemory {
+  const budgetBytes = options.indexMemoryBytes ?? defaultIndexMemoryMb() * MIB;
+  const headroom = options.rssHeadroomBytes ?? DEFAULT_RSS_HEADROOM_MB * MIB;
+  return { budgetBytes, rssLimitBytes: headroom === 0 ? undefined : budgetBytes + headroom };
+}
 
 /** Build time by part, added to by the stores' readers of daily sums. */
 export interface BuildTimes {
@@ -37,11 +56,19 @@ export class IndexBudget {
   private readonly counts = { hits: 0, misses: 0, rebuilds: 0, evictions: 0, sums: 0 };
   readonly times: BuildTimes = { readMs: 0, indexMs: 0 };
 
+  /** The budget now: budgetBytes less what the RSS was over its limit when last looked at. */
+  private roomBytes: number;
+
   constructor(
     readonly budgetBytes: number,
     /** Drops the company's index and everything kept with it. */
     private readonly evict: (companyId: number) => void,
-  ) {}
+    /** The process's resident bytes the indexes give way to (budget + INDEX_RSS_HEADROOM_MB); undefined: none. */
+    private readonly rssLimitBytes: number | undefined = undefined,
+    private readonly rss: () => number = () => process.memoryUsage.rss(),
+  ) {
+    this.roomBytes = budgetBytes;
+  }
 
   /** A report found the company held: it becomes the most recently used. */
   hit(companyId: number): void {
@@ -73,6 +100,14 @@ export class IndexBudget {
     this.reservedBytes += bytes;
     this.fit(0);
     return reservation;
+  }
+
+  /** Runs a build that may reserve its bytes (once it knows them); the reservation ends when the build settles. */
+  building<T>(build: (reserve: ReserveBuild) => Promise<T>): Promise<T> {
+    let reservation: number | undefined;
+    return build((bytes) => {
+      reservation = this.reserve(bytes);
+    }).finally(() => this.unreserve(reservation));
   }
 
   /** The build of `reservation` ended (held, dropped or failed); undefined or a second call does nothing. */
@@ -110,12 +145,13 @@ export class IndexBudget {
 
   /** No room left: a preload stops here rather than evict what it read first. */
   full(): boolean {
-    return this.heldBytes + this.reservedBytes >= this.budgetBytes;
+    return this.heldBytes + this.reservedBytes >= this.room();
   }
 
   stats(): IndexStats {
     return {
       budgetBytes: this.budgetBytes,
+      roomBytes: this.roomBytes,
       heldBytes: this.heldBytes,
       buildingBytes: this.reservedBytes,
       companies: this.held.size,
@@ -126,7 +162,8 @@ export class IndexBudget {
 
   /** Evicts the least recently used companies while over the budget, keeping the `keep` most recently used. */
   private fit(keep: number): void {
-    while (this.heldBytes + this.reservedBytes > this.budgetBytes && this.held.size > keep) {
+    const room = this.room();
+    while (this.heldBytes + this.reservedBytes > room && this.held.size > keep) {
       const [companyId, bytes] = this.held.entries().next().value!;
       this.held.delete(companyId);
       this.heldBytes -= bytes;
@@ -134,6 +171,16 @@ export class IndexBudget {
       this.counts.evictions++;
       this.evict(companyId);
     }
+  }
+
+  /**
+   * The budget less what the RSS is over its limit now. Not less than that: memory the allocator keeps after an
+   * eviction still counts in the RSS, and is what the next build reuses.
+   */
+  private room(): number {
+    if (this.rssLimitBytes !== undefined)
+      this.roomBytes = Math.max(0, this.budgetBytes - Math.max(0, this.rss() - this.rssLimitBytes));
+    return this.roomBytes;
   }
 
   /**

@@ -13,7 +13,13 @@
 import type pg from 'pg';
 import type { CompanyBalances } from '../memory/balance-index.ts';
 import { deepFreeze } from '../memory/deep-freeze.ts';
-import { IndexBudget, objectBytes, type BuildTimes, type ReserveBuild } from '../memory/index-budget.ts';
+import {
+  IndexBudget,
+  objectBytes,
+  type BuildTimes,
+  type IndexMemory,
+  type ReserveBuild,
+} from '../memory/index-budget.ts';
 import type { IndexStats } from '../ledger/lifecycle.ts';
 import { readCatalog } from '../sql/catalog-sql.ts';
 import type { SqlSession } from '../sql/session.ts';
@@ -118,12 +124,16 @@ export class FollowedCompanies {
 
   constructor(
     private readonly snapshot: Snapshot,
-    budgetBytes: number,
+    memory: IndexMemory,
   ) {
-    this.budget = new IndexBudget(budgetBytes, (companyId) => {
-      this.states.get(companyId)?.balances?.release();
-      this.states.delete(companyId);
-    });
+    this.budget = new IndexBudget(
+      memory.budgetBytes,
+      (companyId) => {
+        this.states.get(companyId)?.balances?.release();
+        this.states.delete(companyId);
+      },
+      memory.rssLimitBytes,
+    );
   }
 
   /** The company's state (built on first use), or undefined when there is no such company. */
@@ -147,12 +157,11 @@ export class FollowedCompanies {
   }
 
   private async build(companyId: number): Promise<CompanyState | undefined> {
-    let reservation: number | undefined;
-    const state = await this.snapshot(async (client) =>
-      readState(client, companyId, await lastChange(session(client)), this.budget.times, (bytes) => {
-        reservation = this.budget.reserve(bytes);
-      }),
-    ).finally(() => this.budget.unreserve(reservation));
+    const state = await this.budget.building((reserve) =>
+      this.snapshot(async (client) =>
+        readState(client, companyId, await lastChange(session(client)), this.budget.times, reserve),
+      ),
+    );
     if (!state || this.closed) return state;
     const current = this.states.get(companyId);
     if (current && current.seq >= state.seq) return current;

@@ -13,7 +13,7 @@ import type { JournalLoad } from '../ledger/writer.ts';
 import { IndexReleased } from '../memory/balance-index.ts';
 import { deepFreeze } from '../memory/deep-freeze.ts';
 import { FoundApiKeys } from '../memory/found-api-keys.ts';
-import { defaultIndexMemoryMb } from '../memory/index-budget.ts';
+import { indexMemoryOf } from '../memory/index-budget.ts';
 import { checkRange, isFiltered, sumFromIndex } from '../memory/index-sums.ts';
 import * as keys from '../sql/api-key-sql.ts';
 import { readCatalog } from '../sql/catalog-sql.ts';
@@ -77,7 +77,13 @@ export class PostgresLedgerStore implements LedgerStore {
 
   constructor(
     connectionString: string,
-    options: { max?: number; connectionTimeoutMillis?: number; indexMemoryBytes?: number; readUrl?: string } = {},
+    options: {
+      max?: number;
+      connectionTimeoutMillis?: number;
+      indexMemoryBytes?: number;
+      rssHeadroomBytes?: number;
+      readUrl?: string;
+    } = {},
   ) {
     const poolOf = (url: string) => {
       const pool = new pg.Pool({
@@ -96,7 +102,7 @@ export class PostgresLedgerStore implements LedgerStore {
     // (a standby hears no NOTIFY and takes no writes).
     this.followed = new FollowedCompanies(
       (read) => this.transaction(read, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', this.readPool),
-      options.indexMemoryBytes ?? defaultIndexMemoryMb() * 2 ** 20,
+      indexMemoryOf(options),
     );
     this.feed = new ChangeFeed(
       connectionString,

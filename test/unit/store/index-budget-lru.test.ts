@@ -129,3 +129,46 @@ describe('index budget: a build reserves its bytes before it makes its index', (
     expect(budget.stats()).to.include({ heldBytes: 500, companies: 1 });
   });
 });
+
+describe('index budget: the indexes give way when the process outgrows budget + headroom', () => {
+  it('shrinks the room by the RSS over its limit, evicting the least recently used; grows it back after', () => {
+    let rss = 0;
+    const evicted: number[] = [];
+    const budget = new IndexBudget(
+      1_000,
+      (id) => evicted.push(id),
+      1_500,
+      () => rss,
+    );
+    rss = 1_200;
+    for (let id = 1; id <= 4; id++) budget.hold(id, 250);
+    expect(budget.stats()).to.include({ roomBytes: 1_000, heldBytes: 1_000, companies: 4 });
+    expect(budget.full()).to.equal(true);
+    rss = 1_800; // 300 over: room 700
+    const reservation = budget.reserve(200);
+    expect(evicted).to.deep.equal([1, 2]);
+    expect(budget.stats()).to.include({ roomBytes: 700, heldBytes: 500, buildingBytes: 200 });
+    budget.unreserve(reservation);
+    budget.hold(5, 200);
+    expect(budget.stats()).to.include({ heldBytes: 700, companies: 3 });
+    rss = 1_400; // under the limit again: the whole budget
+    budget.hold(6, 250);
+    expect(evicted).to.deep.equal([1, 2]);
+    expect(budget.stats()).to.include({ roomBytes: 1_000, heldBytes: 950, companies: 4 });
+    rss = 5_000; // far over: no room, but the company built last stays
+    budget.hold(7, 100);
+    expect(budget.stats()).to.include({ roomBytes: 0, heldBytes: 100, companies: 1 });
+  });
+
+  it('without a limit the room is the budget whatever the RSS', () => {
+    const budget = new IndexBudget(
+      1_000,
+      () => undefined,
+      undefined,
+      () => 10 ** 12,
+    );
+    budget.hold(1, 600);
+    budget.hold(2, 400);
+    expect(budget.stats()).to.include({ roomBytes: 1_000, heldBytes: 1_000, companies: 2 });
+  });
+});

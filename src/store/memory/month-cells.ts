@@ -1,0 +1,183 @@
+/**
+ * One calendar month of a company's in-memory index (balance-index.ts): a slot per (location, account, tag set) with
+ * its month total and 31 daily sums, and the same per account alone, in typed arrays that a release gives back at once.
+ */
+export const MAX_DAYS = 31;
+/** Bytes of a cell's typed arrays (location, account, tag set, total, daily sums). */
+export const CELL_BYTES = 3 * 4 + (1 + MAX_DAYS) * 8;
+
+/** Detaches the array's buffer, which frees its memory now (the array is empty afterwards). */
+const freeBuffer = (a: Int32Array | Float64Array) => {
+  if (a.buffer instanceof ArrayBuffer) a.buffer.transfer(0);
+};
+
+/** A cell's key: dense indexes stay below 2^16 per kind in any real company; the key is exact up to 2^53. */
+const cellKey = (location: number, account: number, tagSet: number) => (location * 65_536 + account) * 65_536 + tagSet;
+
+/** Cells of one calendar month: one slot per (location, account, tag set) seen in it, as dense company-wide indexes. */
+export class MonthCells {
+  /**
+   * Cell key → slot, made on the first change after a build (a build from month snapshots needs none: their cells are
+   * distinct) and dropped at compact(): a held month is only read.
+   */
+  private slotOf: Map<number, number> | undefined;
+  location: Int32Array;
+  account: Int32Array;
+  tagSet: Int32Array;
+  total: Float64Array;
+  /** Slot s, day d (0-based) at s * 31 + d. */
+  daily: Float64Array;
+  size = 0;
+  /** Indexes sharing these cells (CompanyBalances.clone): the last one released gives their memory back. */
+  owners = 1;
+  /** The same per account alone (every location and tag set): what a report without filters reads. */
+  accountTotal: Float64Array = new Float64Array(8);
+  accountDaily: Float64Array = new Float64Array(8 * MAX_DAYS);
+
+  /** `capacity`: cells allocated at once (a month snapshot tells how many it has: no growth, no copy to compact). */
+  constructor(
+    readonly key: string /* YYYY-MM */,
+    readonly days: number,
+    capacity = 16,
+  ) {
+    const n = Math.max(capacity, 1);
+    this.location = new Int32Array(n);
+    this.account = new Int32Array(n);
+    this.tagSet = new Int32Array(n);
+    this.total = new Float64Array(n);
+    this.daily = new Float64Array(n * MAX_DAYS);
+  }
+
+  /** An unshared copy (a change to a cloned index copies the months it touches, see CompanyBalances.clone). */
+  copy(): MonthCells {
+    const c = new MonthCells(this.key, this.days, 0);
+    c.location = this.location.slice();
+    c.account = this.account.slice();
+    c.tagSet = this.tagSet.slice();
+    c.total = this.total.slice();
+    c.daily = this.daily.slice();
+    c.size = this.size;
+    c.accountTotal = this.accountTotal.slice();
+    c.accountDaily = this.accountDaily.slice();
+    return c;
+  }
+
+  private lastKey = -1;
+  private lastSlot = -1;
+
+  add(location: number, account: number, tagSet: number, dayIndex: number, cents: number): void {
+    const slot = this.slot(location, account, tagSet);
+    this.total[slot]! += cents;
+    this.daily[slot * MAX_DAYS + dayIndex]! += cents;
+    this.accountTotal[account]! += cents;
+    this.accountDaily[account * MAX_DAYS + dayIndex]! += cents;
+  }
+
+  /** Adds a cell's daily cents of the whole month (`days[d]`, d 0-based); `isNew`: the month has no such cell yet. */
+  addDays(location: number, account: number, tagSet: number, days: Float64Array, isNew = false): void {
+    const slot = isNew ? this.newSlot(location, account, tagSet) : this.slot(location, account, tagSet);
+    let sum = 0;
+    for (let d = 0; d < this.days; d++) {
+      const cents = days[d]!;
+      sum += cents;
+      this.daily[slot * MAX_DAYS + d]! += cents;
+      this.accountDaily[account * MAX_DAYS + d]! += cents;
+    }
+    this.total[slot]! += sum;
+    this.accountTotal[account]! += sum;
+  }
+
+  /** The slot of a cell, made when new. */
+  private slot(location: number, account: number, tagSet: number): number {
+    const k = cellKey(location, account, tagSet);
+    // Rows read in (location, account, tag set) order hit the same slot for every day of the month.
+    let slot = k === this.lastKey ? this.lastSlot : this.slots().get(k);
+    if (slot === undefined) slot = this.newSlot(location, account, tagSet);
+    this.lastKey = k;
+    this.lastSlot = slot;
+    return slot;
+  }
+
+  private slots(): Map<number, number> {
+    if (!this.slotOf) {
+      this.slotOf = new Map();
+      for (let s = 0; s < this.size; s++)
+        this.slotOf.set(cellKey(this.location[s]!, this.account[s]!, this.tagSet[s]!), s);
+    }
+    return this.slotOf;
+  }
+
+  /** Cells whose slot map entry exists now (what estimatedBytes charges for the map). */
+  get mappedSlots(): number {
+    return this.slotOf?.size ?? 0;
+  }
+
+  /** A slot for a cell the month does not have; the per-account arrays then reach `account`. */
+  private newSlot(location: number, account: number, tagSet: number): number {
+    const slot = this.size++;
+    if (slot === this.location.length) this.grow();
+    this.location[slot] = location;
+    this.account[slot] = account;
+    this.tagSet[slot] = tagSet;
+    this.slotOf?.set(cellKey(location, account, tagSet), slot);
+    if (account >= this.accountTotal.length) {
+      const n = Math.max(account + 1, this.accountTotal.length * 2);
+      const total = new Float64Array(n),
+        daily = new Float64Array(n * MAX_DAYS);
+      total.set(this.accountTotal);
+      daily.set(this.accountDaily);
+      this.accountTotal = total;
+      this.accountDaily = daily;
+    }
+    return slot;
+  }
+
+  /** Arrays cut to what they hold (a build leaves up to half of each unused); the slot map dropped. */
+  compact(): void {
+    this.slotOf = undefined;
+    this.lastKey = -1;
+    const n = Math.max(this.size, 1);
+    if (this.location.length > n) {
+      this.location = this.location.slice(0, n);
+      this.account = this.account.slice(0, n);
+      this.tagSet = this.tagSet.slice(0, n);
+      this.total = this.total.slice(0, n);
+      this.daily = this.daily.slice(0, n * MAX_DAYS);
+    }
+    let accounts = 1;
+    for (let s = 0; s < this.size; s++) accounts = Math.max(accounts, this.account[s]! + 1);
+    if (this.accountTotal.length > accounts) {
+      this.accountTotal = this.accountTotal.slice(0, accounts);
+      this.accountDaily = this.accountDaily.slice(0, accounts * MAX_DAYS);
+    }
+  }
+
+  /**
+   * Gives the arrays' memory back at once (ArrayBuffer.prototype.transfer(0) detaches and frees each), rather than at
+   * V8's next collection of them: the cells are empty afterwards.
+   */
+  free(): void {
+    for (const a of [this.location, this.account, this.tagSet, this.total, this.daily]) freeBuffer(a);
+    for (const a of [this.accountTotal, this.accountDaily]) freeBuffer(a);
+    this.slotOf = undefined;
+    this.size = 0;
+  }
+
+  /** Room for `cells` more cells than it holds. */
+  reserve(cells: number): void {
+    if (this.size + cells > this.location.length) this.grow(this.size + cells);
+  }
+
+  private grow(n = this.location.length * 2): void {
+    const widen = <T extends Int32Array | Float64Array>(a: T, size: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(size);
+      b.set(a);
+      return b;
+    };
+    this.location = widen(this.location, n);
+    this.account = widen(this.account, n);
+    this.tagSet = widen(this.tagSet, n);
+    this.total = widen(this.total, n);
+    this.daily = widen(this.daily, n * MAX_DAYS);
+  }
+}
