@@ -57,8 +57,15 @@ export function keyAdminOf(store: AdminStore): KeyAdminStore {
 }
 /** The server's root URL once it listens (undefined before). */
 export type ServiceUrl = () => string | undefined;
-/** Longest request line read (a create names a few companies). */
-const MAX_REQUEST_CHARS = 64 * 1024;
+/** Longest request line read, in bytes (a create names a few companies); a longer one closes the connection. */
+const MAX_REQUEST_BYTES = 64 * 1024;
+/**
+ * How long a connection may take to send its request line, and may stay open once answered; past it the server closes
+ * it (a client that connects and says nothing holds no connection for ever).
+ */
+const KEY_ADMIN_IDLE_MS = 30_000;
+/** How long the server waits for the answer to a question (a person reading an import's changes at a terminal). */
+const KEY_ADMIN_QUESTION_MS = 10 * 60_000;
 /** Longest answer line a client reads (a list of every key). */
 const MAX_ANSWER_CHARS = 16 * 1024 * 1024;
 
@@ -128,8 +135,11 @@ export function keyAdminAnswers(path: string): Promise<boolean> {
   });
 }
 
-/** One connection's lines, read one at a time (a request, then an answer to the server's question). */
-function lineReader(socket: Socket): () => Promise<string> {
+/**
+ * One connection's lines, read one at a time (a request, then an answer to the server's question), each within
+ * `withinMs` of being awaited (the socket is closed past it) and at most MAX_REQUEST_BYTES long.
+ */
+function lineReader(socket: Socket): (withinMs: number) => Promise<string> {
   let buffered = '';
   let waiting: ((line: string) => void) | undefined;
   const deliver = () => {
@@ -143,13 +153,20 @@ function lineReader(socket: Socket): () => Promise<string> {
   };
   socket.on('data', (chunk: string) => {
     buffered += chunk;
-    if (buffered.length > MAX_REQUEST_CHARS) return void socket.destroy();
+    if (Buffer.byteLength(buffered) > MAX_REQUEST_BYTES) return void socket.destroy();
     deliver();
   });
-  return () =>
+  return (withinMs) =>
     new Promise<string>((resolve, reject) => {
-      waiting = resolve;
-      socket.once('close', () => reject(new Error('the client went away')));
+      const late = setTimeout(() => socket.destroy(), withinMs);
+      waiting = (line) => {
+        clearTimeout(late);
+        resolve(line);
+      };
+      socket.once('close', () => {
+        clearTimeout(late);
+        reject(new Error('the client went away'));
+      });
       deliver();
     });
 }
@@ -167,13 +184,18 @@ interface Conversation {
  * lines the CLIs print) and `importCsv` (the server reads the files whose absolute paths it is sent and loads them,
  * sending `{"progress": ...}` and `{"changes": ...}` lines meanwhile and asking `{"confirm": changes}`, which the CLI
  * answers `{"confirmed": bool}`). With `urlOnly` (a server over PostgreSQL, whose tools open the database themselves)
- * it answers only `serviceUrl`.
+ * it answers only `serviceUrl`. A request not sent within `idleMs`, an answer to a question not sent within
+ * `questionMs`, and a connection left open `idleMs` after its answer are closed.
  */
 export async function listenKeyAdmin(
   path: string,
   ledger: AdminStore & ImportStore,
   serviceUrl: ServiceUrl = () => undefined,
-  { urlOnly = false }: { urlOnly?: boolean } = {},
+  {
+    urlOnly = false,
+    idleMs = KEY_ADMIN_IDLE_MS,
+    questionMs = KEY_ADMIN_QUESTION_MS,
+  }: { urlOnly?: boolean; idleMs?: number; questionMs?: number } = {},
 ): Promise<Server> {
   const store = keyAdminOf(ledger);
   ensurePrivateDirectory(path);
@@ -186,13 +208,13 @@ export async function listenKeyAdmin(
       send: (message) => void socket.write(`${JSON.stringify(message)}\n`),
       ask: async (message) => {
         socket.write(`${JSON.stringify(message)}\n`);
-        return JSON.parse(await nextLine()) as unknown;
+        return JSON.parse(await nextLine(questionMs)) as unknown;
       },
     };
-    void nextLine()
+    void nextLine(idleMs)
       .then((line) => answer(line, { store, serviceUrl, ledger, conversation, urlOnly }))
       .then(
-        (reply) => socket.end(`${JSON.stringify(reply)}\n`),
+        (reply) => socket.setTimeout(idleMs, () => socket.destroy()).end(`${JSON.stringify(reply)}\n`),
         () => socket.destroy(),
       );
   });

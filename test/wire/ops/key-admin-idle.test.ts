@@ -1,0 +1,85 @@
+/**
+ * keys.sock holds no connection for ever: a client that connects and says nothing, sends half a request and stalls,
+ * or keeps the connection open once answered is closed by the server after the idle bound; a request line longer
+ * than 64 KiB in bytes (multi-byte characters counted as such) is closed unanswered.
+ */
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createConnection, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listenKeyAdmin } from '../../../src/ops/key-admin-socket.ts';
+import { openStore } from '../../../src/store/open-store.ts';
+import type { LedgerStore } from '../../../src/store/ledger/ledger-store.ts';
+
+const IDLE_MS = 300;
+
+/** A client connection and what it received until the server closed it. */
+function connect(path: string, allowHalfOpen = false): { socket: Socket; closed: Promise<string> } {
+  const socket = createConnection({ path, allowHalfOpen });
+  let received = '';
+  socket.setEncoding('utf8').on('data', (d: string) => void (received += d));
+  socket.on('error', () => undefined);
+  return {
+    socket,
+    closed: new Promise((resolve) => socket.on(allowHalfOpen ? 'end' : 'close', () => resolve(received))),
+  };
+}
+
+/** Resolves once the server holds no connection (checked as it goes: the test's own time-out is the failure). */
+async function noConnectionLeft(server: Server): Promise<void> {
+  for (;;) {
+    const count = await new Promise<number>((resolve, reject) =>
+      server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+    );
+    if (count === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('keys.sock closes idle connections', function () {
+  this.timeout(10_000);
+  let dir: string;
+  let store: LedgerStore;
+  let server: Server;
+  let path: string;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rs-keys-idle-'));
+    path = join(dir, 'keys.sock');
+    store = await openStore({ dataDir: dir, duckdbPath: ':memory:' });
+    server = await listenKeyAdmin(path, store, () => 'http://127.0.0.1:1/', { idleMs: IDLE_MS });
+  });
+  after(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('When a client connects and sends nothing, then the server closes the connection', async () => {
+    const { closed } = connect(path);
+    expect(await closed).to.equal('');
+  });
+
+  it('When a client sends half a request and stalls, then the server closes the connection unanswered', async () => {
+    const { socket, closed } = connect(path);
+    socket.write('{"op": "serviceUrl", ');
+    expect(await closed).to.equal('');
+  });
+
+  it('When a client keeps the connection open after its answer, then the server closes it', async () => {
+    const { socket, closed } = connect(path, true);
+    socket.write(`${JSON.stringify({ op: 'serviceUrl', args: [] })}\n`);
+    expect(JSON.parse(await closed)).to.deep.equal({ ok: 'http://127.0.0.1:1/' });
+    expect(socket.writable).to.equal(true); // the client never ends its side
+    await noConnectionLeft(server);
+    socket.destroy();
+  });
+
+  it('When a request line passes 64 KiB in bytes (fewer characters), then it is closed unanswered', async () => {
+    const { socket, closed } = connect(path);
+    // 66,000 bytes in 22,000 characters, the line ended: it is not read, whether or not it would be answered.
+    socket.write(`{"op": "listCompanies", "args": ["${'€'.repeat(22_000)}"]}\n`);
+    expect(await closed).to.equal('');
+  });
+});
