@@ -20,7 +20,7 @@ export class PgToolTimeout extends Error {
   override readonly name = 'PgToolTimeout';
 }
 
-/** Runs `tool` with `args` (as `postgres` when root) and resolves with its stdout; rejects when it fails or overruns. */
+/** Runs `tool` with `args` (as `postgres` when root) and resolves with its stdout; rejects on failure or overrun. */
 export function runPgTool(
   tool: PgTool,
   args: string[],
