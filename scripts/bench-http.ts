@@ -408,7 +408,12 @@ async function runSections(): Promise<void> {
   if (wanted('shadow'))
     await benchShadow(intArg(args, 'rounds', 3), intArg(args, 'duration', 5), intArg(args, 'connections', 50));
   if (wanted('mirror'))
-    await benchNginxMirror(intArg(args, 'rounds', 3), intArg(args, 'duration', 5), intArg(args, 'connections', 50));
+    await benchNginxMirror(
+      intArg(args, 'rounds', 3),
+      intArg(args, 'duration', 5),
+      intArg(args, 'connections', 50),
+      intArg(args, 'light-rounds', 4 * intArg(args, 'rounds', 3)),
+    );
 }
 
 const serveAt = process.argv.indexOf('--serve');
