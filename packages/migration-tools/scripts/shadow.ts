@@ -59,10 +59,10 @@ const USAGE = `usage: npm run shadow -- --old <url> --new <url> --listen <port> 
   --mirror-nice <0-19>     the mirror's thread (Linux) runs at SCHED_IDLE and this nice value, so that mirroring and
                            comparing take only the CPU serving leaves (default ${D.mirrorNice}; 0: the proxy's own
                            priority)
-  --cpu-busy <percent>     mirrors are dropped (counted) while the CPU pressure (Linux PSI: the share of the latest
-                           half second some task waited for a CPU) is at or over this: the hosts a mirror asks answer
-                           at their own priority, so a busy machine keeps its CPU for the clients
-                           (default ${D.cpuBusy * 100}; 100: never)
+  --cpu-busy <percent>     mirrors are dropped (counted) while the machine's CPUs were busy (not idle) for at least
+                           this share of the latest half second: the hosts a mirror asks answer at their own
+                           priority, so a busy machine keeps its CPU for the clients (default ${D.cpuBusy * 100};
+                           100: never)
   --header NAME, --headers A,B, --ignore PATH, --tolerance PATH=N[%], --rules FILE
                            what is compared and allowed, as in npm run compare
                            (default headers: ${DEFAULT_HEADERS.join(', ')})

@@ -48,7 +48,7 @@ export interface ShadowOptions {
    */
   mirrorNice: number;
   /**
-   * CPU pressure (Linux PSI: the share of time some task waited for a CPU, 0 to 1) at or over which mirrors are
+   * Share of the machine's CPU time busy (not idle, 0 to 1) over the latest half second at or over which mirrors are
    * dropped, counted, before they ask any host; 1: never.
    */
   cpuBusy: number;
@@ -75,7 +75,7 @@ export const SHADOW_DEFAULTS = {
   breakerFailures: 5,
   breakerDelayMs: 10_000,
   mirrorNice: 19,
-  cpuBusy: 0.5,
+  cpuBusy: 0.7,
   showBodies: false,
   memoryLimit: 256 * 1_048_576,
 } as const satisfies Partial<ShadowOptions>;

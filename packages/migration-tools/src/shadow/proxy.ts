@@ -14,7 +14,7 @@ import https from 'node:https';
 import { redactApiKey } from '../../../../src/tooling-exports.ts';
 import { endpointOf } from '../compare/endpoint.ts';
 import { MirrorBreaker } from './breaker.ts';
-import { CpuPressure } from './cpu-pressure.ts';
+import { CpuBusy } from './cpu-busy.ts';
 import { endToEnd, headerRecord, withHeaders } from './hop-headers.ts';
 import type { MirrorFailure } from './mirror-pool.ts';
 import { MirrorPool } from './mirror-pool.ts';
@@ -87,14 +87,14 @@ class BodyCopy {
  * Not mirrored: skipped by choice, or dropped (the queue is full, the circuit is open); counted when the answer ends.
  */
 type NotMirrored = { skipped: string } | { dropped: string };
-/** Clients keep a contended CPU: the hosts a mirror asks would answer it at their own priority (cpu-pressure.ts). */
+/** Clients keep a busy CPU: the hosts a mirror asks would answer it at their own priority (cpu-busy.ts). */
 const CPU_BUSY = 'CPU busy (--cpu-busy)';
 
 export class ShadowProxy {
   readonly stats: ShadowStats;
   private readonly pool: MirrorPool;
   private readonly breaker: MirrorBreaker;
-  private readonly cpu: CpuPressure;
+  private readonly cpu: CpuBusy;
   private readonly agent: http.Agent;
   private readonly served;
   private readonly target: {
@@ -130,7 +130,7 @@ export class ShadowProxy {
     // Hot sockets first ('lifo'): under a light load fewer connections stay busy; the rest time out as idle.
     this.agent = new client.Agent({ keepAlive: true, maxSockets: 512, scheduling: 'lifo' });
     this.breaker = new MirrorBreaker(options.breakerFailures, options.breakerDelayMs);
-    this.cpu = new CpuPressure(options.cpuBusy);
+    this.cpu = new CpuBusy(options.cpuBusy);
     this.openReason =
       `circuit open: the ${options.serve === 'old' ? 'new' : 'old'} host failed ${options.breakerFailures} times ` +
       `in a row`;

@@ -14,7 +14,7 @@
  */
 import { expect } from 'chai';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent } from 'node:https';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -182,13 +182,12 @@ describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-s
     expect(s.skippedBecause).to.deep.equal({ 'POST without --allow-post': 1 });
   });
 
-  it('on a contended CPU (PSI) mirrors are dropped before a host is asked, then compared again', async function () {
-    if (!existsSync('/proc/pressure/cpu')) this.skip();
+  it('while the CPUs are busy mirrors are dropped before a host is asked, then compared again', async () => {
     const hosts = ['--old', old.origin, '--new', neu.origin];
-    const busy = await startShadow('--mirror-sink', ...hosts, '--listen', '0', '--cpu-busy', '50');
+    const busy = await startShadow('--mirror-sink', ...hosts, '--listen', '0', '--cpu-busy', '70');
     const mirror = async () => expect((await fetch(busy.url + ECHO)).status).to.equal(204);
     try {
-      // More runnable processes than cores: some task always waits for a CPU (pressure near 100%).
+      // More spinning processes than cores: the CPUs are busy all the time.
       const spinners = Array.from({ length: 3 * availableParallelism() }, () =>
         spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' }),
       );
@@ -201,7 +200,7 @@ describe('npm run shadow -- --mirror-sink behind nginx (deploy/nginx/reporting-s
       const during = await settled(busy, (s) => s.totals.served >= 5);
       expect(during.totals).to.include({ served: 5, mirrored: 0, dropped: 5 });
       expect(during.droppedBecause).to.deep.equal({ 'CPU busy (--cpu-busy)': 5 });
-      // Once the pressure is under 50% again (other work on the machine may hold it up for a while).
+      // Once the CPUs are under 70% busy again (other work on the machine may hold them up for a while).
       let after = during;
       for (let i = 0; i < 60 && after.totals.mirrored === 0; i++) {
         await new Promise((resolve) => setTimeout(resolve, 500));
