@@ -68,12 +68,14 @@ export async function repairSnapshots(s: SqlSession, write: SnapshotWrite): Prom
     await s.query('DELETE FROM balance_snapshots');
     await writeSnapshots(await monthsOf(s, 'balance_daily'), write);
   } else {
+    // The last entry first (one step of the key's index): companies are listed only when some entry is past the mark.
+    const [last] = await s.query('SELECT CAST(COALESCE(MAX(id), 0) AS VARCHAR) AS m FROM journal_entries');
+    if (int(last!.m) <= mark) return;
     const stale = (
       await s.query('SELECT DISTINCT CAST(company_id AS VARCHAR) AS c FROM journal_entries WHERE id > $1 ORDER BY 1', [
         mark,
       ])
     ).map((r) => int(r.c));
-    if (stale.length === 0) return;
     await s.query('DELETE FROM balance_snapshots WHERE company_id = ANY($1)', [stale]);
     await writeSnapshots(await monthsOf(s, 'balance_daily', 'WHERE company_id = ANY($1)', [stale]), write);
   }
@@ -117,10 +119,13 @@ export async function ensureSnapshots(
 /**
  * A company's snapshots, one row per month (`month`, `snapshot`), and a row of month -1 when the company has an entry
  * past the mark ($2, snapshotsEntryMark; -1 when there is none): its snapshots are behind, read balance_daily instead.
- * The mark is a value, not a subquery, so that PostgreSQL plans the check as a range of the entries' key.
+ * The check is the company's first entry past the mark in id order, so that PostgreSQL walks the entries' key from the
+ * mark (as EXISTS, without fresh statistics of journal_entries, it scanned the whole table); DuckDB skips the row
+ * groups below the mark.
  */
 export const COMPANY_SNAPSHOTS_SQL = `SELECT month, snapshot FROM balance_snapshots WHERE company_id = $1
-  UNION ALL SELECT -1, NULL WHERE EXISTS (SELECT 1 FROM journal_entries WHERE id > $2 AND company_id = $1)`;
+  UNION ALL SELECT -1, NULL
+   WHERE (SELECT id FROM journal_entries WHERE id > $2 AND company_id = $1 ORDER BY id LIMIT 1) IS NOT NULL`;
 
 /** Month -1 among a company's snapshot rows (COMPANY_SNAPSHOTS_SQL): they are behind its ledger. */
 export const SNAPSHOTS_BEHIND = -1;
