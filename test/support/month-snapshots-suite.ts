@@ -1,9 +1,8 @@
 /**
- * A store's month snapshots (balance_snapshots), on both stores: an instance that opens the ledger afresh builds each
- * company's index from them, and its figures equal the oracle's after loads, a load that replaces entries, a store made
- * before the table existed, an import by an older tool that leaves them behind (read from the ledger rows until the
- * next import rewrites them), and a first fill of the table that runs while an import commits (PostgreSQL: held at
- * chosen points by other sessions' locks). Snapshots are also compared with balance_daily (staleSnapshots).
+ * A store's month snapshots (balance_snapshots) on both stores, against the oracle and balance_daily (staleSnapshots):
+ * a fresh instance after loads and a replacement, a store made before the table, an older tool's import that leaves
+ * them behind (read from the rows until rewritten), and a first fill while an import commits (PostgreSQL: held at
+ * chosen points by other sessions' locks).
  */
 import { expect } from 'chai';
 import type { LedgerBatch } from '../../src/domain/ledger.ts';

@@ -1,10 +1,8 @@
 /**
- * balance_snapshots (memory/month-snapshot.ts) written from balance_daily, in both dialects: inside a load for the
- * months its net change (load_delta) touched, and for every month of the companies a writer left behind (a store that
- * gains the table, an import by an older tool). One company-month is read at a time, so a write holds one month's rows
- * whatever the ledger's size. The setting balance_snapshots_entries is the last journal entry id the snapshots account
- * for: entries are numbered upwards by every load of every version, so a company with a later entry was written by a
- * tool that did not rewrite its snapshots, and its readers build it from balance_daily until a load rewrites them.
+ * balance_snapshots (memory/month-snapshot.ts) written from balance_daily, one company-month at a time, in both
+ * dialects: by a load for the months it touched, and whole for the companies a writer left behind. The setting
+ * balance_snapshots_entries is the last journal entry id they account for (every version numbers entries upwards): a
+ * company with a later entry is read from balance_daily until a load or migrate() rewrites its snapshots.
  */
 import { BALANCE_SNAPSHOTS_DDL, type Dialect } from './schema.ts';
 import { type SqlSession, int } from './session.ts';
