@@ -276,6 +276,14 @@ export function journalImport(name: string, open: () => Promise<LedgerStore>) {
         expect((await refusal(store, [], short)).message).to.equal(
           `line 9: malformed CSV: fewer cells than the header's ${HEADER.length}`,
         );
+        // A row of another width is named before an earlier row's bad value (the engine's reading refuses it first),
+        // at its line when a quoted cell before it spans lines.
+        const badDate = lines[2]!.replace(/,\d{4}-\d\d-\d\d,/, ',2024-02-30,');
+        const spanning = lines[3]!.replace(/,[^,]*,(true|false)$/, ',"two\nlines",$1');
+        const both = [...lines.slice(0, 2), badDate, spanning, ...lines.slice(4, 7), `${lines[7]},`].join('\n');
+        expect((await refusal(store, [], both)).message).to.equal(
+          `line 9: malformed CSV: more cells than the header's ${HEADER.length}`,
+        );
         expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
       },
     );

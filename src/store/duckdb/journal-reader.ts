@@ -7,20 +7,28 @@ import type { JournalReader } from '../sql/journal-import/rows.ts';
  * DuckDB reads the journal file itself (read_csv: every cell as text, the options set, no sniffing), straight into
  * import_rows (journal-import-sql.ts), in the file's order (insertion order is kept), so a row's rowid gives its
  * ordinal. It tells no share of the file read: DuckDB's query progress stays unknown (-1) for this statement.
+ * Its strict mode refuses a row with two or more extra cells, but reads one whose extra cells are all empty as if they
+ * were not there: so it reads one column more than the header (`padded`), missing cells as NULL (null_padding) and
+ * empty ones as '' (no string is NULL: nullstr is a NUL byte, which the file cannot hold), and the row checks refuse a
+ * row of another width (rows.ts).
  */
 export function journalReader(conn: DuckDBConnection): JournalReader {
   return {
     dialect: 'duckdb',
     async read(journal, createRows) {
-      const columns = Array.from({ length: journal.width }, (_, i) => `'c${i}': 'VARCHAR'`).join(', ');
+      const columns = Array.from({ length: journal.width + 1 }, (_, i) => `'c${i}': 'VARCHAR'`).join(', ');
       const path = `'${journal.path.replace(/'/g, "''")}'`;
       try {
         await conn.run(
-          createRows(`read_csv(${path}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"',
-          columns = {${columns}}, strict_mode = true, null_padding = false)`),
+          createRows(
+            `read_csv(${path}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"',
+          columns = {${columns}}, strict_mode = true, null_padding = true, nullstr = chr(0))`,
+            undefined,
+            { padded: true },
+          ),
         );
       } catch (err) {
-        throw malformedCsv(err) ?? err;
+        throw malformedCsv(err, journal.width) ?? err;
       }
       // Rows written in this transaction are numbered from a base of DuckDB's (not 0), contiguously in insertion order.
       const [base] = (
@@ -33,8 +41,11 @@ export function journalReader(conn: DuckDBConnection): JournalReader {
   };
 }
 
-/** DuckDB's refusal of a malformed CSV row ("CSV Error on Line: N", the row, then the reason) as the import's own. */
-function malformedCsv(err: unknown): JournalLineError | undefined {
+/**
+ * DuckDB's refusal of a malformed CSV row ("CSV Error on Line: N", the row, then the reason) as the import's own; one
+ * of more cells than it reads (the header's `width` and one) has more than the header.
+ */
+function malformedCsv(err: unknown, width: number): JournalLineError | undefined {
   const message = String((err as Error | undefined)?.message ?? err);
   const line = /CSV Error on Line: (\d+)/.exec(message)?.[1];
   if (line === undefined) return undefined;
@@ -44,7 +55,6 @@ function malformedCsv(err: unknown): JournalLineError | undefined {
     .find((l) => l.trim() !== '')
     ?.trim();
   const count = /Expected Number of Columns: (\d+) Found: (\d+)/.exec(message);
-  if (count)
-    return new JournalLineError(Number(line), cellCountReason(Number(count[2]) > Number(count[1]), Number(count[1])));
+  if (count) return new JournalLineError(Number(line), cellCountReason(Number(count[2]) > width, width));
   return new JournalLineError(Number(line), `malformed CSV: ${reason ?? 'the row cannot be read'}`);
 }

@@ -2,12 +2,12 @@
  * What the engine needs to know of a journal CSV file before it reads the file itself (DuckDB read_csv, PostgreSQL
  * COPY): each header column's place (csv-parse reads the header line), whether a cell may hold a line break, where the
  * content ends. One pass over the bytes refuses, at its line, what the engines would read differently: a blank line
- * between rows (DuckDB skips it, COPY refuses it) and a row of another width (DuckDB drops extra empty cells).
+ * between rows (DuckDB skips it, COPY refuses it). A row of another width is refused by the engine's reading.
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
-import { cellCountReason, JournalLineError } from '../ledger/errors.ts';
+import { JournalLineError } from '../ledger/errors.ts';
 import { JOURNAL_COLUMNS, type JournalFile } from '../ledger/writer.ts';
 
 const REQUIRED = JOURNAL_COLUMNS.slice(0, 5);
@@ -21,8 +21,7 @@ const NUL = 0x00;
 
 const LF = 0x0a,
   CR = 0x0d,
-  QUOTE = 0x22,
-  COMMA = 0x2c;
+  QUOTE = 0x22;
 
 /** The first line of the file (at most `max` bytes), as text. */
 export async function readHead(path: string, max = 65_536): Promise<string> {
@@ -65,82 +64,17 @@ function countQuotes(buf: Buffer, from = 0, to = buf.length): number {
 }
 
 /**
- * Each row's cells, counted as both engines split a row (a quote opens or closes a quoted part, a comma outside quotes
- * ends a cell, a line feed outside quotes the row), to find the first row of another width than the header's: DuckDB
- * reads a row whose extra cells are all empty as if they were not there, where PostgreSQL refuses it.
- */
-class RowWidths {
-  private quoted = false;
-  private cells = 1;
-  private content = false;
-  private rowStart = 0;
-  private header = true;
-  /** The first row of another width: where it starts, and whether it has more cells than the header. */
-  other?: { offset: number; more: boolean };
-
-  constructor(private readonly width: number) {}
-
-  read(chunk: Buffer, offset: number): void {
-    if (this.other) return;
-    let { quoted, cells, content } = this;
-    for (let i = 0; i < chunk.length; i++) {
-      if (quoted) {
-        // Inside quotes only the closing quote counts (a doubled quote closes and opens again).
-        const close = chunk.indexOf(QUOTE, i);
-        if (close < 0) break;
-        i = close;
-        quoted = false;
-        continue;
-      }
-      const byte = chunk[i]!;
-      if (byte === QUOTE) quoted = true;
-      else if (byte === COMMA) cells++;
-      else if (byte === LF) {
-        if (content && this.endRow(cells)) return;
-        this.rowStart = offset + i + 1;
-        cells = 1;
-        content = false;
-        continue;
-      } else if (byte === CR) continue;
-      content = true;
-    }
-    this.quoted = quoted;
-    this.cells = cells;
-    this.content = content;
-  }
-
-  /** The file ended: its last row if no line feed ended it. */
-  end(): void {
-    if (!this.other && this.content && !this.quoted) this.endRow(this.cells);
-  }
-
-  /** True when the row is of another width (the first such: counting stops). */
-  private endRow(cells: number): boolean {
-    const header = this.header;
-    this.header = false;
-    if (header || cells === this.width) return false;
-    this.other = { offset: this.rowStart, more: cells > this.width };
-    return true;
-  }
-}
-
-/**
  * The file's layout: quoted or not, its size without trailing blank lines, and the offset of the first blank line
  * between rows (a line feed right after another, a CR between allowed, outside quotes, with content after it).
  * A line feed is inside a quoted cell when an odd number of quotes precede it.
  */
-async function scan(
-  path: string,
-  width: number,
-): Promise<{
+async function scan(path: string): Promise<{
   quoted: boolean;
   size: number;
   blankAt?: number;
   nulAt?: number;
   longAt?: number;
-  otherWidth?: RowWidths['other'];
 }> {
-  const widths = new RowWidths(width);
   let offset = 0,
     quotes = 0,
     lastContent = -1,
@@ -151,7 +85,6 @@ async function scan(
   let longAt: number | undefined;
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
     if (nulAt === undefined && chunk.indexOf(NUL) >= 0) nulAt = offset + chunk.indexOf(NUL);
-    widths.read(chunk, offset);
     for (let lf = chunk.indexOf(LF); lf >= 0 && longAt === undefined; lf = chunk.indexOf(LF, lf + 1)) {
       if (offset + lf - lineStart > MAX_LINE_BYTES) longAt = lineStart;
       lineStart = offset + lf + 1;
@@ -177,14 +110,12 @@ async function scan(
     tail = window.subarray(Math.max(0, window.length - 2));
     offset += chunk.length;
   }
-  widths.end();
   return {
     quoted: quotes > 0,
     size: lastContent + 1,
     blankAt: blankAt !== undefined && blankAt < lastContent ? blankAt : undefined,
     nulAt,
     longAt,
-    otherWidth: widths.other,
   };
 }
 
@@ -204,12 +135,11 @@ async function lineAt(path: string, offset: number): Promise<number> {
 /** Reads the header and scans the file; refuses a missing column or a blank line between rows, naming its line. */
 export async function describeJournalFile(path: string, head: string): Promise<JournalFile> {
   const { header, columns } = readHeader(head);
-  const { quoted, size, blankAt, nulAt, longAt, otherWidth } = await scan(path, header.length);
-  // The earliest problem is named: a line too long, a NUL byte, a row of another width, or a blank line between rows.
+  const { quoted, size, blankAt, nulAt, longAt } = await scan(path);
+  // The earliest problem is named: a line too long, a NUL byte, or a blank line between rows.
   const problems: [number | undefined, string][] = [
     [longAt, `a line longer than ${MAX_LINE_BYTES} bytes; a journal's line (with every cell on it) is at most that`],
     [nulAt, 'a NUL byte (0x00): a journal is UTF-8 text'],
-    [otherWidth?.offset, cellCountReason(otherWidth?.more === true, header.length)],
   ];
   const [at, reason] = problems
     .filter((p): p is [number, string] => p[0] !== undefined && (blankAt === undefined || p[0] <= blankAt))

@@ -3,7 +3,7 @@
  * types every row into import_rows, naming the first bad row's line with the message of scripts/import-format.md;
  * then each row's CSV line (import_lines) and the distinct options cells with their tag keys.
  */
-import { JournalLineError } from '../../ledger/errors.ts';
+import { cellCountReason, JournalLineError } from '../../ledger/errors.ts';
 import { JOURNAL_COLUMNS, type JournalColumn, type JournalFile } from '../../ledger/writer.ts';
 import type { ImportProgress } from '../../ledger/writer.ts';
 import type { Dialect } from '../schema.ts';
@@ -178,10 +178,22 @@ const AMOUNT_V_CENTS =
 
 /**
  * How importRowsSql reads the cells: `castFirst` (PostgreSQL's usual reading, see CAST_FIRST) may fail on a bad cell.
+ * `padded`: the source has one column more than the header, and a missing cell is NULL (DuckDB's reading), so a row
+ * with a cell in the extra column has more cells than the header, one whose last cell is NULL fewer; the other engine
+ * refuses such a row as it reads it.
  */
 export interface RowsReading {
   castFirst?: boolean;
+  padded?: boolean;
 }
+
+const sqlText = (text: string) => `'${text.replace(/'/g, "''")}'`;
+/** A row's problem of width, first of all its problems (NULL when it has the header's width). */
+const widthProblem = (width: number) =>
+  `CASE WHEN c${width} IS NOT NULL THEN ${sqlText(cellCountReason(true, width))} ` +
+  `WHEN c${width - 1} IS NULL THEN ${sqlText(cellCountReason(false, width))} END`;
+/** The rows refused for their width (the engine's CSV reading) come before those refused for a cell's value. */
+const MALFORMED_FIRST = "CASE WHEN problem LIKE 'malformed CSV:%' THEN 0 ELSE 1 END";
 
 /**
  * The statement that makes import_rows from the raw rows (`source`: text columns c0, c1, …): each row's cells
@@ -194,7 +206,7 @@ function importRowsSql(
   dialect: Dialect,
   source: string,
   ordinal?: string,
-  { castFirst = false }: RowsReading = {},
+  { castFirst = false, padded = false }: RowsReading = {},
 ): string {
   const raw = (c: JournalColumn) => (journal.columns[c] === undefined ? "''" : `COALESCE(c${journal.columns[c]}, '')`);
   const all = Array.from({ length: journal.width }, (_, i) => `COALESCE(c${i}, '')`);
@@ -204,8 +216,9 @@ function importRowsSql(
   // PostgreSQL would pull the checks up into each place that refers to them (OFFSET 0 keeps them computed once).
   const fence = dialect === 'postgres' ? ' OFFSET 0' : '';
   const casts = Object.entries(CAST_FIRST.casts);
+  const width = padded ? `, ${widthProblem(journal.width)} AS width_problem` : '';
   const cells =
-    `SELECT ${keep}${JOURNAL_COLUMNS.map((c) => `${raw(c)} AS ${c}`).join(', ')}, ${breaks} AS breaks ` +
+    `SELECT ${keep}${JOURNAL_COLUMNS.map((c) => `${raw(c)} AS ${c}`).join(', ')}, ${breaks} AS breaks${width} ` +
     `FROM ${source}`;
   const typed = castFirst
     ? `SELECT *, ${casts.map(([c, type]) => `CAST(${c} AS ${type}) AS ${c}_v`).join(', ')}, ${CAST_FIRST.plainOptions}
@@ -229,7 +242,9 @@ function importRowsSql(
            ${checked(3, value('account'))} AS account_id, ${checked(4, castFirst ? AMOUNT_V_CENTS : cents('amount'))}
              AS amount_cents,
            options, NULLIF(${trimmed('memo')}, '') AS memo, ${isPosted('posted')} AS is_posted,
-           CASE ${ROW_CHECKS.map((c, i) => `WHEN NOT ${checks[i]} THEN ${c.problem}`).join(' ')} END AS problem,
+           CASE ${padded ? 'WHEN width_problem IS NOT NULL THEN width_problem ' : ''}${ROW_CHECKS.map(
+             (c, i) => `WHEN NOT ${checks[i]} THEN ${c.problem}`,
+           ).join(' ')} END AS problem,
              CAST(breaks AS BIGINT) AS breaks
       FROM ${rows}`;
 }
@@ -268,7 +283,8 @@ async function lineRows(s: SqlSession, ordinal: string | undefined): Promise<voi
     );
   }
   const [r] = await s.query(
-    'SELECT line, problem, options FROM import_lines WHERE problem IS NOT NULL ORDER BY line LIMIT 1',
+    `SELECT line, problem, options FROM import_lines WHERE problem IS NOT NULL ` +
+      `ORDER BY ${MALFORMED_FIRST}, line LIMIT 1`,
   );
   if (!r) return;
   const problem = str(r.problem);
