@@ -1,16 +1,18 @@
 /**
  * keys.sock holds no connection for ever: a client that connects and says nothing, sends half a request and stalls,
- * or keeps the connection open once answered is closed by the server after the idle bound; a request line longer
- * than 64 KiB in bytes (multi-byte characters counted as such) is closed unanswered.
+ * or keeps the connection open once answered is closed by the server after the idle bound, and an import whose
+ * question is not answered in time is closed with nothing written; a request line longer than 64 KiB in bytes
+ * (multi-byte characters counted as such) is closed unanswered.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listenKeyAdmin } from '../../../src/ops/key-admin-socket.ts';
 import { openStore } from '../../../src/store/open-store.ts';
 import type { LedgerStore } from '../../../src/store/ledger/ledger-store.ts';
+import { RANDOM_COMPANY, randomLedger } from '../../support/random-store-ledger.ts';
 
 const IDLE_MS = 300;
 
@@ -48,7 +50,8 @@ describe('keys.sock closes idle connections', function () {
     dir = mkdtempSync(join(tmpdir(), 'rs-keys-idle-'));
     path = join(dir, 'keys.sock');
     store = await openStore({ dataDir: dir, duckdbPath: ':memory:' });
-    server = await listenKeyAdmin(path, store, () => 'http://127.0.0.1:1/', { idleMs: IDLE_MS });
+    await store.load(randomLedger(11, 5));
+    server = await listenKeyAdmin(path, store, () => 'http://127.0.0.1:1/', { idleMs: IDLE_MS, questionMs: IDLE_MS });
   });
   after(async () => {
     await new Promise((resolve) => server.close(resolve));
@@ -81,5 +84,24 @@ describe('keys.sock closes idle connections', function () {
     // 66,000 bytes in 22,000 characters, the line ended: it is not read, whether or not it would be answered.
     socket.write(`{"op": "listCompanies", "args": ["${'€'.repeat(22_000)}"]}\n`);
     expect(await closed).to.equal('');
+  });
+
+  it('When an import asks to confirm its changes and the client never answers, then it is closed, nothing written', async () => {
+    const journal = join(dir, 'journal.csv');
+    writeFileSync(
+      journal,
+      'entry,date,location,account,amount,options,memo,posted\n' +
+        'N1,2030-01-05,71,1000,10.00,,,true\nN1,2030-01-05,71,4000,-10.00,,,true\n',
+    );
+    const before = await store.pnlSpan(RANDOM_COMPANY);
+    const { socket, closed } = connect(path);
+    socket.write(`${JSON.stringify({ op: 'importCsv', args: [{ journal, companyId: RANDOM_COMPANY, ask: true }] })}\n`);
+    const said = (await closed)
+      .trim()
+      .split('\n')
+      .map((line) => Object.keys(JSON.parse(line) as object)[0]);
+    expect(said).to.include('confirm'); // asked, then closed unanswered: no {"ok"} or {"error"} line
+    expect(said).to.not.include('ok');
+    expect(await store.pnlSpan(RANDOM_COMPANY)).to.deep.equal(before);
   });
 });
