@@ -86,7 +86,7 @@ describe('keys.sock closes idle connections', function () {
     expect(await closed).to.equal('');
   });
 
-  it('When an import asks to confirm its changes and the client never answers, then it is closed, nothing written', async () => {
+  it('When an import asks to confirm its changes and no answer comes, then it is closed, nothing written', async () => {
     const journal = join(dir, 'journal.csv');
     writeFileSync(
       journal,
