@@ -34,69 +34,72 @@ describe('PostgreSQL adapter', function () {
     return new PostgresLedgerStore(await server.createDatabase(`contract_${++n}`));
   });
 
-  monthSnapshotsSuite('PostgreSQL', async () => {
-    const url = await server!.createDatabase(`snapshots_${++n}`);
-    const sql = async <T>(fn: (s: SqlSession, client: pg.Client) => Promise<T>): Promise<T> => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        return await fn(session(client as unknown as pg.PoolClient), client);
-      } finally {
-        await client.end();
-      }
-    };
-    return {
-      async open() {
-        const store = new PostgresLedgerStore(url);
-        await store.migrate();
-        return store;
-      },
-      sharedWhileOpen: true,
-      openUnmigrated: async () => new PostgresLedgerStore(url),
-      dropSnapshots: () => sql((s) => s.query('DROP TABLE balance_snapshots')).then(() => undefined),
-      // As the tools of before took it: the load lock, the rows, the change logged (its deltas left out, so that
-      // followers read the company again) and notified.
-      olderToolImport: (entries, beforeCommit) =>
-        sql((s) =>
-          inTransaction(s, async () => {
-            await s.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
-            await writeAsOlderTool(s, entries);
-            const [change] = await s.query(
-              "INSERT INTO ledger_changes (company_ids, deltas_pruned) VALUES ('{7}', true) RETURNING seq",
+  monthSnapshotsSuite(
+    'PostgreSQL',
+    async () => {
+      const url = await server!.createDatabase(`snapshots_${++n}`);
+      const sql = async <T>(fn: (s: SqlSession, client: pg.Client) => Promise<T>): Promise<T> => {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          return await fn(session(client as unknown as pg.PoolClient), client);
+        } finally {
+          await client.end();
+        }
+      };
+      return {
+        async open() {
+          const store = new PostgresLedgerStore(url);
+          await store.migrate();
+          return store;
+        },
+        openUnmigrated: async () => new PostgresLedgerStore(url),
+        dropSnapshots: () => sql((s) => s.query('DROP TABLE balance_snapshots')).then(() => undefined),
+        // As the tools of before took it: the load lock, the rows, the change logged (its deltas left out, so that
+        // followers read the company again) and notified.
+        olderToolImport: (entries, beforeCommit) =>
+          sql((s) =>
+            inTransaction(s, async () => {
+              await s.query('LOCK TABLE journal_entries IN SHARE ROW EXCLUSIVE MODE');
+              await writeAsOlderTool(s, entries);
+              const [change] = await s.query(
+                "INSERT INTO ledger_changes (company_ids, deltas_pruned) VALUES ('{7}', true) RETURNING seq",
+              );
+              await s.query("SELECT pg_notify('ledger_changed', CAST($1 AS TEXT))", [String(change!.seq)]);
+              await beforeCommit?.();
+            }),
+          ),
+        sql: (fn) => sql((s) => fn(s)),
+        someoneWaits: (done, sessions = 1) =>
+          sql(async (s) => {
+            let settled = false;
+            done.then(
+              () => (settled = true),
+              () => (settled = true),
             );
-            await s.query("SELECT pg_notify('ledger_changed', CAST($1 AS TEXT))", [String(change!.seq)]);
-            await beforeCommit?.();
-          }),
-        ),
-      sql: (fn) => sql((s) => fn(s)),
-      someoneWaits: (done, sessions = 1) =>
-        sql(async (s) => {
-          let settled = false;
-          done.then(
-            () => (settled = true),
-            () => (settled = true),
-          );
-          const waiting = async () =>
-            Number(
-              (
-                await s.query(
-                  `SELECT COUNT(*) AS n FROM pg_stat_activity
+            const waiting = async () =>
+              Number(
+                (
+                  await s.query(
+                    `SELECT COUNT(*) AS n FROM pg_stat_activity
                     WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-                )
-              )[0]!.n,
-            );
-          while (!settled && (await waiting()) < sessions) await new Promise((resolve) => setTimeout(resolve, 20));
-        }),
-      holdingSettings: (fn) =>
-        sql((s) =>
-          inTransaction(s, async () => {
-            await s.query('LOCK TABLE settings IN ACCESS EXCLUSIVE MODE');
-            return fn();
+                  )
+                )[0]!.n,
+              );
+            while (!settled && (await waiting()) < sessions) await new Promise((resolve) => setTimeout(resolve, 20));
           }),
-        ),
-      cleanUp: async () => undefined,
-    };
-  });
+        holdingSettings: (fn) =>
+          sql((s) =>
+            inTransaction(s, async () => {
+              await s.query('LOCK TABLE settings IN ACCESS EXCLUSIVE MODE');
+              return fn();
+            }),
+          ),
+        cleanUp: async () => undefined,
+      };
+    },
+    { writersBesideInstances: true },
+  );
 
   it('two instances over one database share one link secret (so every instance verifies every link)', async () => {
     const url = await server!.createDatabase('link_secret_shared');

@@ -13,34 +13,38 @@ import { inTransaction, type SqlSession } from '../../../src/store/sql/session.t
 import { writeAsOlderTool } from '../../support/older-tool-write.ts';
 import { monthSnapshotsSuite } from '../../support/month-snapshots-suite.ts';
 
-monthSnapshotsSuite('DuckDB', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ledger-snapshots-'));
-  const path = join(dir, 'ledger.duckdb');
-  /** A session on the file outside any instance (DuckDB lets one process at a time open it). */
-  const sql = async <T>(fn: (s: SqlSession) => Promise<T>): Promise<T> => {
-    const instance = await DuckDBInstance.create(path);
-    const conn = await instance.connect();
-    try {
-      return await fn(session(conn));
-    } finally {
-      conn.closeSync();
-      instance.closeSync();
-    }
-  };
-  return {
-    async open() {
-      const store = await DuckDbLedgerStore.open(path);
-      await store.migrate();
-      return store;
-    },
-    sharedWhileOpen: false,
-    openUnmigrated: () => DuckDbLedgerStore.open(path),
-    dropSnapshots: () => sql((s) => s.query('DROP TABLE balance_snapshots')).then(() => undefined),
-    olderToolImport: (entries) => sql((s) => inTransaction(s, () => writeAsOlderTool(s, entries), 'BEGIN TRANSACTION')),
-    sql,
-    cleanUp: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-});
+monthSnapshotsSuite(
+  'DuckDB',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-snapshots-'));
+    const path = join(dir, 'ledger.duckdb');
+    /** A session on the file outside any instance (DuckDB lets one process at a time open it). */
+    const sql = async <T>(fn: (s: SqlSession) => Promise<T>): Promise<T> => {
+      const instance = await DuckDBInstance.create(path);
+      const conn = await instance.connect();
+      try {
+        return await fn(session(conn));
+      } finally {
+        conn.closeSync();
+        instance.closeSync();
+      }
+    };
+    return {
+      async open() {
+        const store = await DuckDbLedgerStore.open(path);
+        await store.migrate();
+        return store;
+      },
+      openUnmigrated: () => DuckDbLedgerStore.open(path),
+      dropSnapshots: () => sql((s) => s.query('DROP TABLE balance_snapshots')).then(() => undefined),
+      olderToolImport: (entries) =>
+        sql((s) => inTransaction(s, () => writeAsOlderTool(s, entries), 'BEGIN TRANSACTION')),
+      sql,
+      cleanUp: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  },
+  { writersBesideInstances: false },
+);
 
 describe('month snapshot codec (memory/month-snapshot.ts)', () => {
   const rnd = seededRandom(3);
