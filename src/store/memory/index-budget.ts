@@ -151,7 +151,7 @@ export class IndexBudget {
   stats(): IndexStats {
     return {
       budgetBytes: this.budgetBytes,
-      roomBytes: this.roomBytes,
+      roomBytes: this.room(),
       heldBytes: this.heldBytes,
       buildingBytes: this.reservedBytes,
       companies: this.held.size,

@@ -56,6 +56,7 @@ describe('INDEX_MEMORY_MB: the in-memory indexes within their budget', function 
       expect(value('reporting_index_misses_total')).to.equal(stats.misses);
       expect(value('reporting_index_bytes')).to.equal(stats.heldBytes).and.to.be.greaterThan(0);
       expect(value('reporting_index_building_bytes')).to.equal(stats.buildingBytes).and.to.equal(0);
+      expect(value('reporting_index_room_bytes')).to.equal(stats.roomBytes).and.to.be.at.most(TINY_BUDGET);
     } finally {
       await store.close();
     }
