@@ -5,8 +5,10 @@ import type { JournalReader } from '../sql/journal-import/rows.ts';
 
 /**
  * DuckDB reads the journal file itself (read_csv: every cell as text, the options set, no sniffing), straight into
- * import_rows (journal-import-sql.ts), in the file's order (insertion order is kept), so a row's rowid gives its
- * ordinal. It tells no share of the file read: DuckDB's query progress stays unknown (-1) for this statement.
+ * import_rows (journal-import-sql.ts), in the file's order, so a row's rowid gives its ordinal: by one thread
+ * (parallel = false), since rows read in parallel from a file of several buffers were inserted out of the file's order
+ * however insertion order was kept, and refusals named wrong lines. It tells no share of the file read: DuckDB's query
+ * progress stays unknown (-1) for this statement.
  * Its strict mode refuses a row with two or more extra cells, but reads one whose extra cells are all empty as if they
  * were not there: so it reads one column more than the header (`padded`), missing cells as NULL (null_padding) and
  * empty ones as '' (no string is NULL: nullstr is a NUL byte, which the file cannot hold), and the row checks refuse a
@@ -22,7 +24,7 @@ export function journalReader(conn: DuckDBConnection): JournalReader {
         await conn.run(
           createRows(
             `read_csv(${path}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"',
-          columns = {${columns}}, strict_mode = true, null_padding = true, nullstr = chr(0))`,
+          columns = {${columns}}, strict_mode = true, null_padding = true, nullstr = chr(0), parallel = false)`,
             undefined,
             { padded: true },
           ),
