@@ -22,7 +22,7 @@ import { type SqlSession, type Staging, inTransaction } from '../sql/session.ts'
 import { LINK_SECRET_KEY, getOrCreateSetting, newLinkSecret } from '../sql/settings-sql.ts';
 import { ensureSnapshots, readBalances, repairSnapshots, writeLoadSnapshots } from './balances.ts';
 import { READ_CONNECTIONS, ReaderPool, Serial, session } from './connections.ts';
-import { journalReader } from './journal-reader.ts';
+import { refusedInFileOrder } from './journal-reader.ts';
 import { LoadVersions } from './load-versions.ts';
 import { ENGINE_MEMORY_SQL, importSettings, serveUnderSettings, underSettings } from './settings.ts';
 import { writeStaging } from './staging-writer.ts';
@@ -263,12 +263,12 @@ export class DuckDbLedgerStore implements LedgerStore {
   async loadJournal(load: JournalLoad): Promise<number> {
     let loaded = 0;
     try {
-      // DuckDB's memory is capped for the import: its import tables and joins spill to disk instead of growing with the
-      // file.
-      loaded = await this.write(async (s) => {
-        await repairSnapshots(s, this.writer);
-        return loadJournal(s, load, journalReader(this.writer), this.writeSnapshots);
-      }, this.importSettings);
+      loaded = await refusedInFileOrder(this.writer, (reader) =>
+        this.write(async (s) => {
+          await repairSnapshots(s, this.writer);
+          return loadJournal(s, load, reader, this.writeSnapshots);
+        }, this.importSettings),
+      );
     } finally {
       this.afterLoad(undefined, [load.companyId]);
     }

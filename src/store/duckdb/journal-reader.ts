@@ -4,17 +4,33 @@ import { cellCountReason, JournalLineError } from '../ledger/errors.ts';
 import type { JournalReader } from '../sql/journal-import/rows.ts';
 
 /**
+ * Runs an import with the file read in parallel; when it is refused, runs it again (after its rollback) with the file
+ * read in the file's order, which names the refused row's own line. A parallel read of a file of several buffers
+ * inserts rows out of the file's order (insertion order kept or not), so there a row's rowid is not its ordinal.
+ */
+export async function refusedInFileOrder<T>(
+  conn: DuckDBConnection,
+  run: (reader: JournalReader) => Promise<T>,
+): Promise<T> {
+  try {
+    return await run(journalReader(conn, { inFileOrder: false }));
+  } catch (err) {
+    if (!(err instanceof JournalLineError)) throw err;
+    return await run(journalReader(conn, { inFileOrder: true }));
+  }
+}
+
+/**
  * DuckDB reads the journal file itself (read_csv: every cell as text, the options set, no sniffing), straight into
- * import_rows (journal-import-sql.ts), in the file's order, so a row's rowid gives its ordinal: by one thread
- * (parallel = false), since rows read in parallel from a file of several buffers were inserted out of the file's order
- * however insertion order was kept, and refusals named wrong lines. It tells no share of the file read: DuckDB's query
- * progress stays unknown (-1) for this statement.
+ * import_rows (journal-import-sql.ts); `inFileOrder`, by one thread (parallel = false), in the file's order, so a row's
+ * rowid gives its ordinal (refusedInFileOrder). It tells no share of the file read: DuckDB's query progress stays
+ * unknown (-1) for this statement.
  * Its strict mode refuses a row with two or more extra cells, but reads one whose extra cells are all empty as if they
  * were not there: so it reads one column more than the header (`padded`), missing cells as NULL (null_padding) and
  * empty ones as '' (no string is NULL: nullstr is a NUL byte, which the file cannot hold), and the row checks refuse a
  * row of another width (rows.ts).
  */
-export function journalReader(conn: DuckDBConnection): JournalReader {
+function journalReader(conn: DuckDBConnection, { inFileOrder }: { inFileOrder: boolean }): JournalReader {
   return {
     dialect: 'duckdb',
     async read(journal, createRows) {
@@ -24,7 +40,8 @@ export function journalReader(conn: DuckDBConnection): JournalReader {
         await conn.run(
           createRows(
             `read_csv(${path}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"',
-          columns = {${columns}}, strict_mode = true, null_padding = true, nullstr = chr(0), parallel = false)`,
+          columns = {${columns}}, strict_mode = true, null_padding = true, nullstr = chr(0),
+          parallel = ${!inFileOrder})`,
             undefined,
             { padded: true },
           ),
