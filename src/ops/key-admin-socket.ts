@@ -16,6 +16,7 @@ import type { LedgerStore } from '../store/ledger/ledger-store.ts';
 import { importLedgerFiles, type ImportFilesReply, type ImportFilesRequest } from '../store/import/csv-import.ts';
 import { unallowed, type AllowedChanges, type ImportChange } from '../store/import/import-changes.ts';
 import { importedCompanies, type ImportedCompany } from './import-summary.ts';
+import { lineReader } from './request-lines.ts';
 
 /** What the keys CLI does: on the store itself (keyAdminOf) or through a running server's socket (keyAdminClient). */
 export interface KeyAdminStore {
@@ -57,8 +58,6 @@ export function keyAdminOf(store: AdminStore): KeyAdminStore {
 }
 /** The server's root URL once it listens (undefined before). */
 export type ServiceUrl = () => string | undefined;
-/** Longest request line read, in bytes (a create names a few companies); a longer one closes the connection. */
-const MAX_REQUEST_BYTES = 64 * 1024;
 /**
  * How long a connection may take to send its request line, and may stay open once answered; past it the server closes
  * it (a client that connects and says nothing holds no connection for ever).
@@ -133,42 +132,6 @@ export function keyAdminAnswers(path: string): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
-}
-
-/**
- * One connection's lines, read one at a time (a request, then an answer to the server's question), each within
- * `withinMs` of being awaited (the socket is closed past it) and at most MAX_REQUEST_BYTES long.
- */
-function lineReader(socket: Socket): (withinMs: number) => Promise<string> {
-  let buffered = '';
-  let waiting: ((line: string) => void) | undefined;
-  const deliver = () => {
-    const end = buffered.indexOf('\n');
-    if (end === -1 || !waiting) return;
-    const line = buffered.slice(0, end);
-    buffered = buffered.slice(end + 1);
-    const resolve = waiting;
-    waiting = undefined;
-    resolve(line);
-  };
-  socket.on('data', (chunk: string) => {
-    buffered += chunk;
-    if (Buffer.byteLength(buffered) > MAX_REQUEST_BYTES) return void socket.destroy();
-    deliver();
-  });
-  return (withinMs) =>
-    new Promise<string>((resolve, reject) => {
-      const late = setTimeout(() => socket.destroy(), withinMs);
-      waiting = (line) => {
-        clearTimeout(late);
-        resolve(line);
-      };
-      socket.once('close', () => {
-        clearTimeout(late);
-        reject(new Error('the client went away'));
-      });
-      deliver();
-    });
 }
 
 /** How a connection talks back while it is answered: lines before the result, and a question awaiting its answer. */
