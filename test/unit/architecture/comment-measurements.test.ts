@@ -3,10 +3,11 @@
  * figure, a before/after); those belong in docs/ or the README, next to the benchmark that gives them.
  */
 import { expect } from 'chai';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { REPO_ROOT } from '../../../scripts/lib/repo-root.ts';
+import { tsFilesUnder } from '../../support/ts-files.ts';
 
 const UNIT = String.raw`\d[\d.,]*\s?(?:ms|µs|s|sec|seconds|minutes|KiB|MiB|GiB|kB|MB|GB)\b`;
 /** The shapes of a measured figure: "about 60 MiB", "400 ms instead of 70 ms", "1.2 s of a 1M-entry import", … */
@@ -21,16 +22,6 @@ const MEASUREMENT = new RegExp(
   ].join('|'),
   'i',
 );
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? tsFiles(path.join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [path.join(dir, entry.name)]
-        : [],
-  );
-}
 
 /** Every comment of a TypeScript source (read by its parser: no `//` inside a string or template taken for one). */
 function commentsOf(text: string): string[] {
@@ -62,7 +53,7 @@ describe('comments hold no measurements', () => {
   });
 
   it('When src/ is read, then no comment quotes a measurement', () => {
-    const files = tsFiles(path.join(REPO_ROOT, 'src'));
+    const files = tsFilesUnder(path.join(REPO_ROOT, 'src'));
     expect(files.length).to.be.above(100);
     const measured = files.flatMap((file) =>
       commentsOf(readFileSync(file, 'utf8'))

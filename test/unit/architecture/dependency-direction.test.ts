@@ -4,26 +4,17 @@
  * and no module imports itself through others. Imports are read from the sources (type-only imports count too).
  */
 import { expect } from 'chai';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tsFilesUnder } from '../../support/ts-files.ts';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../src');
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g;
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(path.join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [path.join(dir, entry.name)]
-        : [],
-  );
-}
-
 /** src-relative file → its imports (src-relative files for relative imports, package names otherwise). */
 const graph = new Map(
-  sourceFiles(SRC).map((file) => {
+  tsFilesUnder(SRC).map((file) => {
     const imports = [...readFileSync(file, 'utf8').matchAll(IMPORT)]
       .map((m) => m[1] ?? m[2]!)
       .map((spec) =>

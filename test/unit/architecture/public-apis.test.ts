@@ -6,23 +6,14 @@
  * found by TypeScript's parser, type-only imports included.
  */
 import { expect } from 'chai';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { moduleSpecifiers, packageOf } from '../../support/module-specifiers.ts';
 import { REPO_ROOT } from '../../../scripts/lib/repo-root.ts';
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? tsFiles(path.join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [path.join(dir, entry.name)]
-        : [],
-  );
-}
+import { tsFilesUnder } from '../../support/ts-files.ts';
 
 const PRODUCTION_FILES = [
-  ...tsFiles(path.join(REPO_ROOT, 'src')),
+  ...tsFilesUnder(path.join(REPO_ROOT, 'src')),
   ...['cli', 'keys', 'import', 'conformance'].map((name) => path.join(REPO_ROOT, 'scripts', `${name}.ts`)),
 ];
 

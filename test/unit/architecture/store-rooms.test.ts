@@ -5,22 +5,12 @@
  * know nothing of the store. Imports are read by TypeScript's parser, type-only imports included.
  */
 import { expect } from 'chai';
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { moduleSpecifiers } from '../../support/module-specifiers.ts';
 import { REPO_ROOT } from '../../../scripts/lib/repo-root.ts';
+import { tsFilesUnder } from '../../support/ts-files.ts';
 
 const SRC = path.join(REPO_ROOT, 'src');
-
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? tsFiles(path.join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [path.join(dir, entry.name)]
-        : [],
-  );
-}
 
 /** A file's room: `store/<room>` inside the store (`store` for its root files), else its folder of src/. */
 function roomOf(file: string): string {
@@ -30,7 +20,7 @@ function roomOf(file: string): string {
 }
 
 /** Every relative import of src/, as the rooms of the importing and the imported file. */
-const edges = tsFiles(SRC).flatMap((file) =>
+const edges = tsFilesUnder(SRC).flatMap((file) =>
   moduleSpecifiers(file)
     .filter((specifier) => specifier.startsWith('.'))
     .map((specifier) => {
@@ -53,9 +43,9 @@ const STORE_ROOMS = ['ledger', 'batch', 'sql', 'memory', 'import', 'duckdb', 'po
 describe('the store in rooms', () => {
   it('When src/store/ is listed, then every file but the entry points lies in a room', () => {
     expect(edges.length).to.be.above(100);
-    const rooms = new Set(tsFiles(path.join(SRC, 'store')).map(roomOf));
+    const rooms = new Set(tsFilesUnder(path.join(SRC, 'store')).map(roomOf));
     expect([...rooms].sort()).to.deep.equal(['store', ...STORE_ROOMS.map((room) => `store/${room}`)].sort());
-    const root = tsFiles(path.join(SRC, 'store'))
+    const root = tsFilesUnder(path.join(SRC, 'store'))
       .filter((file) => roomOf(file) === 'store')
       .map((file) => path.basename(file));
     expect(root.sort()).to.deep.equal(['demo-ledger.ts', 'open-store.ts']);
