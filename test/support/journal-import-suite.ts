@@ -288,6 +288,27 @@ export function journalImport(name: string, open: () => Promise<LedgerStore>) {
       },
     );
 
+    it('refuses a quote RFC 4180 does not place at its line, and loads one doubled in a quoted cell', async () => {
+      const entries = ['R0', 'R1', 'R2'];
+      const lines = csvOf(rows.filter((r) => entries.includes(r[0]!))).split('\n');
+      const withMemo = (memo: string) =>
+        [lines[0], lines[1]!.replace(/,memo 0,/, `,${memo},`), ...lines.slice(2)].join('\n');
+      const misplaced: [string, string][] = [
+        ['a 6" pipe', 'a quote inside an unquoted cell'], // DuckDB: text; COPY: an unterminated quoted cell
+        ['a "big" pipe', 'a quote inside an unquoted cell'], // DuckDB: as written; COPY: a big pipe
+        ['"big" pipe', 'text after the closing quote of a quoted cell'], // COPY: big pipe
+      ];
+      for (const [memo, reason] of misplaced) {
+        expect((await refusal(store, [], withMemo(memo))).message, memo).to.equal(
+          `line 2: malformed CSV: ${reason} (a cell with a quote is quoted whole, its quotes doubled: "a 6"" pipe")`,
+        );
+      }
+      expect(await store.sumPnlByAccountMonth(all)).to.deep.equal([]);
+      expect(await importLedgerCsv(store, withMemo('"a 6"" pipe, ""big"""'), { companyId: RANDOM_COMPANY })).to.equal(
+        entries.length,
+      );
+    });
+
     it('refuses a journal for a company that does not exist at its first line', async () => {
       const err = await importLedgerCsv(store, csvOf(rows.slice(0, 3)), { companyId: 99 }).then(
         () => undefined,

@@ -2,7 +2,8 @@
  * What the engine needs to know of a journal CSV file before it reads the file itself (DuckDB read_csv, PostgreSQL
  * COPY): each header column's place (csv-parse reads the header line), whether a cell may hold a line break, where the
  * content ends. One pass over the bytes refuses, at its line, what the engines would read differently: a blank line
- * between rows (DuckDB skips it, COPY refuses it). A row of another width is refused by the engine's reading.
+ * between rows (DuckDB skips it, COPY refuses it) and a quote RFC 4180 does not place (DuckDB keeps one inside an
+ * unquoted cell as text, COPY opens a quoted section there). A row of another width is refused by the engine's reading.
  */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -21,7 +22,9 @@ const NUL = 0x00;
 
 const LF = 0x0a,
   CR = 0x0d,
-  QUOTE = 0x22;
+  QUOTE = 0x22,
+  COMMA = 0x2c;
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** The first line of the file (at most `max` bytes), as text. */
 export async function readHead(path: string, max = 65_536): Promise<string> {
@@ -63,6 +66,52 @@ function countQuotes(buf: Buffer, from = 0, to = buf.length): number {
   return n;
 }
 
+/** Where a cell's quotes may stand (RFC 4180): a quoted cell opens right after a comma or a line break (or at the
+ * file's start) and closes right before one (or at the end); inside it a quote is doubled. */
+class QuotePlacement {
+  /** The offset of the first quote out of place, and why. */
+  misplaced?: { at: number; reason: string };
+  private inside = false;
+  /** A quote inside a quoted cell that ended its chunk: closing or the first of a pair, told by the next byte. */
+  private pendingAt?: number;
+  private previous = LF;
+
+  read(chunk: Buffer, offset: number): void {
+    let from = 0;
+    if (this.pendingAt !== undefined && chunk.length > 0) {
+      const closes = chunk[0] !== QUOTE;
+      if (closes) this.close(this.pendingAt, chunk[0]!);
+      else from = 1; // the pair's second quote
+      this.pendingAt = undefined;
+    }
+    for (let q = chunk.indexOf(QUOTE, from); q >= 0 && !this.misplaced; q = chunk.indexOf(QUOTE, q + 1)) {
+      if (!this.inside) {
+        const before = q > 0 ? chunk[q - 1]! : this.previous;
+        const atFileStart = offset === 0 && (q === 0 || (q === 3 && chunk.subarray(0, 3).equals(BOM)));
+        if (!atFileStart && before !== COMMA && before !== LF && before !== CR) {
+          this.misplaced = { at: offset + q, reason: 'a quote inside an unquoted cell' };
+        }
+        this.inside = true;
+      } else if (q + 1 === chunk.length) this.pendingAt = offset + q;
+      else if (chunk[q + 1] === QUOTE) q++;
+      else this.close(offset + q, chunk[q + 1]!);
+    }
+    if (chunk.length > 0) this.previous = chunk[chunk.length - 1]!;
+  }
+
+  /** The end of the file: a quote pending there closes its cell. */
+  end(): void {
+    this.pendingAt = undefined;
+  }
+
+  private close(at: number, next: number): void {
+    this.inside = false;
+    if (next !== COMMA && next !== LF && next !== CR) {
+      this.misplaced ??= { at, reason: 'text after the closing quote of a quoted cell' };
+    }
+  }
+}
+
 /**
  * The file's layout: quoted or not, its size without trailing blank lines, and the offset of the first blank line
  * between rows (a line feed right after another, a CR between allowed, outside quotes, with content after it).
@@ -74,6 +123,7 @@ async function scan(path: string): Promise<{
   blankAt?: number;
   nulAt?: number;
   longAt?: number;
+  misplacedQuote?: { at: number; reason: string };
 }> {
   let offset = 0,
     quotes = 0,
@@ -83,6 +133,7 @@ async function scan(path: string): Promise<{
   let blankAt: number | undefined;
   let nulAt: number | undefined;
   let longAt: number | undefined;
+  const quotePlacement = new QuotePlacement();
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
     if (nulAt === undefined && chunk.indexOf(NUL) >= 0) nulAt = offset + chunk.indexOf(NUL);
     for (let lf = chunk.indexOf(LF); lf >= 0 && longAt === undefined; lf = chunk.indexOf(LF, lf + 1)) {
@@ -101,6 +152,7 @@ async function scan(path: string): Promise<{
       if ((quotes + countQuotes(chunk, 0, blank - tail.length)) % 2 === 0) blankAt = offset + blank - tail.length;
     }
     quotes += countQuotes(chunk);
+    if (!quotePlacement.misplaced) quotePlacement.read(chunk, offset);
     for (let i = chunk.length - 1; i >= 0; i--) {
       if (chunk[i] !== LF && chunk[i] !== CR) {
         lastContent = offset + i;
@@ -110,7 +162,9 @@ async function scan(path: string): Promise<{
     tail = window.subarray(Math.max(0, window.length - 2));
     offset += chunk.length;
   }
+  quotePlacement.end();
   return {
+    misplacedQuote: quotePlacement.misplaced,
     quoted: quotes > 0,
     size: lastContent + 1,
     blankAt: blankAt !== undefined && blankAt < lastContent ? blankAt : undefined,
@@ -135,21 +189,22 @@ async function lineAt(path: string, offset: number): Promise<number> {
 /** Reads the header and scans the file; refuses a missing column or a blank line between rows, naming its line. */
 export async function describeJournalFile(path: string, head: string): Promise<JournalFile> {
   const { header, columns } = readHeader(head);
-  const { quoted, size, blankAt, nulAt, longAt } = await scan(path);
-  // The earliest problem is named: a line too long, a NUL byte, or a blank line between rows.
+  const { quoted, size, blankAt, nulAt, longAt, misplacedQuote } = await scan(path);
+  // The earliest problem is named (a line too long, a NUL byte, a quote out of place, a blank line between rows; on a
+  // tie, in that order).
   const problems: [number | undefined, string][] = [
     [longAt, `a line longer than ${MAX_LINE_BYTES} bytes; a journal's line (with every cell on it) is at most that`],
     [nulAt, 'a NUL byte (0x00): a journal is UTF-8 text'],
+    [
+      misplacedQuote?.at,
+      `malformed CSV: ${misplacedQuote?.reason} ` +
+        '(a cell with a quote is quoted whole, its quotes doubled: "a 6"" pipe")',
+    ],
+    [blankAt, 'malformed CSV: an empty line between rows (every line after the header must be a journal row)'],
   ];
   const [at, reason] = problems
-    .filter((p): p is [number, string] => p[0] !== undefined && (blankAt === undefined || p[0] <= blankAt))
+    .filter((p): p is [number, string] => p[0] !== undefined)
     .sort((x, y) => x[0] - y[0])[0] ?? [undefined, ''];
   if (at !== undefined) throw new JournalLineError(await lineAt(path, at), reason);
-  if (blankAt !== undefined) {
-    throw new JournalLineError(
-      await lineAt(path, blankAt),
-      'malformed CSV: an empty line between rows (every line after the header must be a journal row)',
-    );
-  }
   return { path, width: header.length, header, columns, quoted, size };
 }
