@@ -56,9 +56,6 @@ export class IndexBudget {
   private readonly counts = { hits: 0, misses: 0, rebuilds: 0, evictions: 0, sums: 0 };
   readonly times: BuildTimes = { readMs: 0, indexMs: 0 };
 
-  /** The budget now: budgetBytes less what the RSS was over its limit when last looked at. */
-  private roomBytes: number;
-
   constructor(
     readonly budgetBytes: number,
     /** Drops the company's index and everything kept with it. */
@@ -66,9 +63,7 @@ export class IndexBudget {
     /** The process's resident bytes the indexes give way to (budget + INDEX_RSS_HEADROOM_MB); undefined: none. */
     private readonly rssLimitBytes: number | undefined = undefined,
     private readonly rss: () => number = () => process.memoryUsage.rss(),
-  ) {
-    this.roomBytes = budgetBytes;
-  }
+  ) {}
 
   /** A report found the company held: it becomes the most recently used. */
   hit(companyId: number): void {
@@ -178,9 +173,8 @@ export class IndexBudget {
    * eviction still counts in the RSS, and is what the next build reuses.
    */
   private room(): number {
-    if (this.rssLimitBytes !== undefined)
-      this.roomBytes = Math.max(0, this.budgetBytes - Math.max(0, this.rss() - this.rssLimitBytes));
-    return this.roomBytes;
+    if (this.rssLimitBytes === undefined) return this.budgetBytes;
+    return Math.max(0, this.budgetBytes - Math.max(0, this.rss() - this.rssLimitBytes));
   }
 
   /**
