@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, rmSync } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { createConnection, createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { issueApiKey } from '../auth/api-keys.ts';
@@ -164,7 +164,6 @@ export async function listenKeyAdmin(
   ensurePrivateDirectory(path);
   rmSync(path, { force: true }); // a socket file left by a process that was killed
   const server = createServer((socket) => {
-    socket.setEncoding('utf8');
     socket.on('error', () => undefined);
     const nextLine = lineReader(socket);
     const conversation: Conversation = {

@@ -2,19 +2,30 @@
  * keys.sock holds no connection for ever: a client that connects and says nothing, sends half a request and stalls,
  * or keeps the connection open once answered is closed by the server after the idle bound, and an import whose
  * question is not answered in time is closed with nothing written; a request line longer than 64 KiB in bytes
- * (multi-byte characters counted as such) is closed unanswered.
+ * (multi-byte characters counted as such) is closed unanswered, and so is one that never ends (cut as its 64 KiB
+ * pass, not held whole until a newline), with the lines sent after it not run.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listenKeyAdmin } from '../../../src/ops/key-admin-socket.ts';
+import { keyAdminOf, listenKeyAdmin } from '../../../src/ops/key-admin-socket.ts';
 import { openStore } from '../../../src/store/open-store.ts';
 import type { LedgerStore } from '../../../src/store/ledger/ledger-store.ts';
 import { RANDOM_COMPANY, randomLedger } from '../../support/random-store-ledger.ts';
 
 const IDLE_MS = 300;
+const MAX_REQUEST_BYTES = 64 * 1024;
+
+/** A serviceUrl request line of exactly `bytes` bytes in UTF-8 (its newline not counted), padded with '€'s. */
+function serviceUrlRequestOf(bytes: number): string {
+  const bare = (pad: string) => JSON.stringify({ op: 'serviceUrl', args: [], pad });
+  const euros = Math.floor((bytes - Buffer.byteLength(bare(''))) / 3);
+  const line = bare('€'.repeat(euros) + 'x'.repeat(bytes - Buffer.byteLength(bare('€'.repeat(euros)))));
+  expect(Buffer.byteLength(line)).to.equal(bytes);
+  return line;
+}
 
 /** A client connection and what it received until the server closed it. */
 function connect(path: string, allowHalfOpen = false): { socket: Socket; closed: Promise<string> } {
@@ -86,6 +97,34 @@ describe('keys.sock closes idle connections', function () {
     expect(await closed).to.equal('');
   });
 
+  it('When a request line is 64 KiB in bytes, then it is answered; a byte more, and it is closed', async () => {
+    const atLimit = connect(path);
+    atLimit.socket.write(`${serviceUrlRequestOf(MAX_REQUEST_BYTES)}\n`);
+    expect(JSON.parse(await atLimit.closed)).to.deep.equal({ ok: 'http://127.0.0.1:1/' });
+    const past = connect(path);
+    past.socket.write(`${serviceUrlRequestOf(MAX_REQUEST_BYTES + 1)}\n`);
+    expect(await past.closed).to.equal('');
+  });
+
+  it('When a line of 64 KiB comes in two writes, its newline last, then it is answered', async () => {
+    const { socket, closed } = connect(path);
+    socket.write(serviceUrlRequestOf(MAX_REQUEST_BYTES));
+    setTimeout(() => socket.write('\n'), 20);
+    expect(JSON.parse(await closed)).to.deep.equal({ ok: 'http://127.0.0.1:1/' });
+  });
+
+  it('When an over-long line is followed by a request in the same write, then neither is run', async () => {
+    const { record } = await keyAdminOf(store).issueApiKey({ name: 'kept', companyIds: [RANDOM_COMPANY] });
+    const { socket, closed } = connect(path);
+    const revoke = JSON.stringify({ op: 'revokeApiKey', args: [record.id] });
+    socket.write(`${serviceUrlRequestOf(MAX_REQUEST_BYTES + 1)}\n${revoke}\n`);
+    expect(await closed).to.equal('');
+    // The store's writes run in order: once this one is done, a revocation the connection started would be too.
+    await keyAdminOf(store).issueApiKey({ name: 'after', companyIds: [RANDOM_COMPANY] });
+    const kept = (await store.listApiKeys()).find((key) => key.id === record.id);
+    expect(kept?.revokedAt).to.equal(null);
+  });
+
   it('When an import asks to confirm its changes and no answer comes, then it is closed, nothing written', async () => {
     const journal = join(dir, 'journal.csv');
     writeFileSync(
@@ -103,5 +142,34 @@ describe('keys.sock closes idle connections', function () {
     expect(said).to.include('confirm'); // asked, then closed unanswered: no {"ok"} or {"error"} line
     expect(said).to.not.include('ok');
     expect(await store.pnlSpan(RANDOM_COMPANY)).to.deep.equal(before);
+  });
+});
+
+describe('keys.sock cuts a line that never ends at 64 KiB', function () {
+  this.timeout(10_000);
+  let dir: string;
+  let store: LedgerStore;
+  let server: Server;
+  let path: string;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'rs-keys-long-'));
+    path = join(dir, 'keys.sock');
+    store = await openStore({ dataDir: dir, duckdbPath: ':memory:' });
+    // The idle bound is far past the test's time-out: only the byte bound can close the connection in time.
+    server = await listenKeyAdmin(path, store, () => undefined, { idleMs: 10 * 60_000 });
+  });
+  after(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('When a client sends more than 64 KiB without a newline, then it is closed unanswered', async () => {
+    const { socket, closed } = connect(path);
+    socket.write(serviceUrlRequestOf(MAX_REQUEST_BYTES).slice(0, -1));
+    setTimeout(() => socket.write('€'), 20); // past the bound only with its last bytes
+    expect(await closed).to.equal('');
+    await noConnectionLeft(server);
   });
 });
