@@ -59,32 +59,45 @@ function readHeader(head: string): { header: string[]; columns: JournalFile['col
   return { header, columns };
 }
 
-/** Quotes in buf[from, to). */
-function countQuotes(buf: Buffer, from = 0, to = buf.length): number {
-  let n = 0;
-  for (let q = buf.indexOf(QUOTE, from); q >= 0 && q < to; q = buf.indexOf(QUOTE, q + 1)) n++;
-  return n;
-}
-
-/** Where a cell's quotes may stand (RFC 4180): a quoted cell opens right after a comma or a line break (or at the
- * file's start) and closes right before one (or at the end); inside it a quote is doubled. */
-class QuotePlacement {
-  /** The offset of the first quote out of place, and why. */
+/**
+ * One walk over a file's quotes, chunk by chunk: it counts them (a line feed is inside a quoted cell when an odd number
+ * precede it) and checks where they stand (RFC 4180): a quoted cell opens right after a comma or a line break (or at
+ * the file's start) and closes right before one (or at the end); inside it a quote is doubled.
+ */
+class QuoteWalk {
+  /** The quotes walked. */
+  quotes = 0;
+  /** The offset of the first quote out of place, and why; the walk stops there. */
   misplaced?: { at: number; reason: string };
   private inside = false;
   /** A quote inside a quoted cell that ended its chunk: closing or the first of a pair, told by the next byte. */
   private pendingAt?: number;
   private previous = LF;
 
-  read(chunk: Buffer, offset: number): void {
+  /** Walks `chunk` (at `offset` in the file); returns the first of `lineFeeds` (ascending) outside quotes. */
+  read(chunk: Buffer, offset: number, lineFeeds: Iterable<number>): number | undefined {
+    if (this.misplaced) return undefined;
+    const feeds = lineFeeds[Symbol.iterator]();
+    let feed = feeds.next();
+    let outside: number | undefined;
+    /** Places the line feeds before `end` while the count is that of the quotes before them. */
+    const placeBefore = (end: number) => {
+      for (; outside === undefined && !feed.done && feed.value < end; feed = feeds.next()) {
+        if (this.quotes % 2 === 0) outside = feed.value;
+      }
+    };
     let from = 0;
     if (this.pendingAt !== undefined && chunk.length > 0) {
-      const closes = chunk[0] !== QUOTE;
-      if (closes) this.close(this.pendingAt, chunk[0]!);
-      else from = 1; // the pair's second quote
+      if (chunk[0] !== QUOTE) this.close(this.pendingAt, chunk[0]!);
+      else {
+        this.quotes++; // the pair's second quote
+        from = 1;
+      }
       this.pendingAt = undefined;
     }
     for (let q = chunk.indexOf(QUOTE, from); q >= 0 && !this.misplaced; q = chunk.indexOf(QUOTE, q + 1)) {
+      placeBefore(q);
+      this.quotes++;
       if (!this.inside) {
         const before = q > 0 ? chunk[q - 1]! : this.previous;
         const atFileStart = offset === 0 && (q === 0 || (q === 3 && chunk.subarray(0, 3).equals(BOM)));
@@ -93,10 +106,14 @@ class QuotePlacement {
         }
         this.inside = true;
       } else if (q + 1 === chunk.length) this.pendingAt = offset + q;
-      else if (chunk[q + 1] === QUOTE) q++;
-      else this.close(offset + q, chunk[q + 1]!);
+      else if (chunk[q + 1] === QUOTE) {
+        q++;
+        this.quotes++;
+      } else this.close(offset + q, chunk[q + 1]!);
     }
+    if (!this.misplaced) placeBefore(chunk.length);
     if (chunk.length > 0) this.previous = chunk[chunk.length - 1]!;
+    return outside;
   }
 
   /** The end of the file: a quote pending there closes its cell. */
@@ -113,9 +130,23 @@ class QuotePlacement {
 }
 
 /**
+ * The second line feeds of the pairs in `window` (a line feed right after another, a CR between allowed), as offsets
+ * in its chunk (the window less its first `tailLength` bytes, the previous chunk's end): a pair may straddle the two.
+ */
+function* blankLineFeeds(window: Buffer, tailLength: number): Generator<number> {
+  for (let from = 0; ; ) {
+    const candidates = [window.indexOf('\n\n', from), window.indexOf('\n\r\n', from)].filter((p) => p >= 0);
+    if (candidates.length === 0) return;
+    const at = Math.min(...candidates);
+    const blank = at + (window[at + 1] === CR ? 2 : 1);
+    from = at + 1;
+    if (blank >= tailLength) yield blank - tailLength; // before it: seen with the previous chunk
+  }
+}
+
+/**
  * The file's layout: quoted or not, its size without trailing blank lines, and the offset of the first blank line
  * between rows (a line feed right after another, a CR between allowed, outside quotes, with content after it).
- * A line feed is inside a quoted cell when an odd number of quotes precede it.
  */
 async function scan(path: string): Promise<{
   quoted: boolean;
@@ -126,14 +157,13 @@ async function scan(path: string): Promise<{
   misplacedQuote?: { at: number; reason: string };
 }> {
   let offset = 0,
-    quotes = 0,
     lastContent = -1,
     lineStart = 0;
   let tail = Buffer.alloc(0);
   let blankAt: number | undefined;
   let nulAt: number | undefined;
   let longAt: number | undefined;
-  const quotePlacement = new QuotePlacement();
+  const quoteWalk = new QuoteWalk();
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
     if (nulAt === undefined && chunk.indexOf(NUL) >= 0) nulAt = offset + chunk.indexOf(NUL);
     for (let lf = chunk.indexOf(LF); lf >= 0 && longAt === undefined; lf = chunk.indexOf(LF, lf + 1)) {
@@ -142,17 +172,8 @@ async function scan(path: string): Promise<{
     }
     if (longAt === undefined && offset + chunk.length - lineStart > MAX_LINE_BYTES) longAt = lineStart;
     const window = Buffer.concat([tail, chunk]); // a pair of line breaks may straddle two chunks
-    for (let from = 0; blankAt === undefined; ) {
-      const candidates = [window.indexOf('\n\n', from), window.indexOf('\n\r\n', from)].filter((p) => p >= 0);
-      if (candidates.length === 0) break;
-      const at = Math.min(...candidates);
-      const blank = at + (window[at + 1] === CR ? 2 : 1); // the second line feed
-      from = at + 1;
-      if (blank < tail.length) continue; // seen with the previous chunk
-      if ((quotes + countQuotes(chunk, 0, blank - tail.length)) % 2 === 0) blankAt = offset + blank - tail.length;
-    }
-    quotes += countQuotes(chunk);
-    if (!quotePlacement.misplaced) quotePlacement.read(chunk, offset);
+    const blank = quoteWalk.read(chunk, offset, blankAt === undefined ? blankLineFeeds(window, tail.length) : []);
+    if (blankAt === undefined && blank !== undefined) blankAt = offset + blank;
     for (let i = chunk.length - 1; i >= 0; i--) {
       if (chunk[i] !== LF && chunk[i] !== CR) {
         lastContent = offset + i;
@@ -162,10 +183,10 @@ async function scan(path: string): Promise<{
     tail = window.subarray(Math.max(0, window.length - 2));
     offset += chunk.length;
   }
-  quotePlacement.end();
+  quoteWalk.end();
   return {
-    misplacedQuote: quotePlacement.misplaced,
-    quoted: quotes > 0,
+    misplacedQuote: quoteWalk.misplaced,
+    quoted: quoteWalk.quotes > 0,
     size: lastContent + 1,
     blankAt: blankAt !== undefined && blankAt < lastContent ? blankAt : undefined,
     nulAt,

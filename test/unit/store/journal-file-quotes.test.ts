@@ -1,6 +1,7 @@
 /**
  * The journal file's scan (store/import/journal-file.ts) reads quotes across its 1 MiB chunks: a doubled quote, a
- * closing quote or a misplaced one on a chunk's edge is told by the byte on the other side.
+ * closing quote or a misplaced one on a chunk's edge is told by the byte on the other side, and the quotes so told
+ * decide whether an empty line in the next chunk is inside a quoted cell or between rows.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,5 +52,18 @@ describe('journal file scan: quotes on a chunk edge', () => {
     expect(await scan(journalAcrossChunks('PAD', '"q'))).to.match(
       new RegExp(`^line ${line}: malformed CSV: a quote inside an unquoted cell`),
     );
+  });
+
+  it('When a quote pair meets the edge and an empty line follows in the cell, then it is read as quoted', async () => {
+    const text = journalAcrossChunks('"PAD"', '"\n\nq"');
+    expect(text.slice(CHUNK - 1, CHUNK + 3)).to.equal('""\n\n');
+    expect(await scan(text)).to.equal('quoted: true');
+  });
+
+  it('When a closing quote meets the edge and an empty line follows it, then it is refused there', async () => {
+    const text = journalAcrossChunks('"PAD"', ',true\n\nX2,2024-01-05,71,4000,0.00,,"m"');
+    expect(text.slice(CHUNK - 1, CHUNK + 7)).to.equal('",true\n\n');
+    const line = text.slice(0, CHUNK + 6).split('\n').length;
+    expect(await scan(text)).to.match(new RegExp(`^line ${line}: malformed CSV: an empty line between rows`));
   });
 });
