@@ -12,7 +12,7 @@ import { CompanyBalances } from '../memory/balance-index.ts';
 import type { BuildTimes, ReserveBuild } from '../memory/index-budget.ts';
 import {
   SNAPSHOT_VERSION,
-  addMonthSnapshot,
+  balancesFromSnapshots,
   encodeMonthSnapshot,
   expectedIndexBytes,
 } from '../memory/month-snapshot.ts';
@@ -44,21 +44,23 @@ export async function readBalances(
     [companyId, BigInt(mark)],
     [INTEGER, BIGINT],
   );
-  let months = reader.getRows() as [number, DuckDBBlobValue | null][];
-  const balances = new CompanyBalances();
-  if (months.some(([month]) => month === snapshots.SNAPSHOTS_BEHIND)) {
-    months = [];
+  const rows = reader.getRows() as [number, DuckDBBlobValue | null][];
+  if (rows.some(([month]) => month === snapshots.SNAPSHOTS_BEHIND)) {
+    const fromDaily = new CompanyBalances();
     const daily = await conn.streamAndReadAll(COMPANY_DAILY_SQL, [companyId], [INTEGER]);
-    const rows = daily.currentRowCount;
-    if (rows > 0 && !balances.addColumns(daily.getColumns() as number[][], rows)) return undefined;
+    const count = daily.currentRowCount;
+    if (count > 0 && !fromDaily.addColumns(daily.getColumns() as number[][], count)) return undefined;
+    times.readMs += performance.now() - started;
+    fromDaily.compact();
+    return fromDaily;
   }
+  const months = rows.map(([month, snapshot]) => [month, snapshot!.bytes] as const);
   const read = performance.now();
   times.readMs += read - started;
-  reserve?.(expectedIndexBytes(months.map(([, snapshot]) => snapshot!.bytes)));
-  const exact = months.every(([month, snapshot]) => addMonthSnapshot(balances, month, snapshot!.bytes));
-  balances.compact();
+  reserve?.(expectedIndexBytes(months.map(([, bytes]) => bytes)));
+  const balances = balancesFromSnapshots(months);
   times.indexMs += performance.now() - read;
-  return exact ? balances : undefined;
+  return balances;
 }
 
 /** Writes one company-month's snapshot on `conn` (the writer, inside the load's transaction). */

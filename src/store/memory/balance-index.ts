@@ -12,7 +12,7 @@
 import { daysInMonth } from '../../scalars/dates.ts';
 import type { AccountMonthTotal } from '../../domain/ledger.ts';
 import { toSafeCents } from '../ledger/money.ts';
-import { CELL_BYTES, MAX_DAYS, MonthCells } from './month-cells.ts';
+import { CellSlab, MAX_DAYS, MonthCells, monthBytes } from './month-cells.ts';
 
 const DAY_MS = 86_400_000;
 /** What estimatedBytes() charges per cell's slot map entry and per month's objects. */
@@ -136,6 +136,24 @@ export class CompanyBalances {
   }
 
   /**
+   * Lays out the months a build will fill in one allocation (CellSlab): month `monthIndex` with room for `cells` cells
+   * and for the accounts `accountIds` (made dense here, in the order given). Does nothing to an index that has months.
+   */
+  allocate(months: readonly { monthIndex: number; cells: number; accountIds: readonly number[] }[]): void {
+    if (this.months.size > 0 || months.length === 0) return;
+    if (new Set(months.map((m) => m.monthIndex)).size !== months.length) return;
+    const accounts = months.map(({ accountIds }) => {
+      let most = 0;
+      for (const id of accountIds) most = Math.max(most, this.accounts.of(id) + 1);
+      return most;
+    });
+    const slab = new CellSlab(months.reduce((bytes, m, i) => bytes + monthBytes(m.cells, accounts[i]!), 0));
+    months.forEach(({ monthIndex, cells }, i) =>
+      this.months.set(monthIndex, this.newMonth(monthIndex, cells, { from: slab, accounts: accounts[i]! })),
+    );
+  }
+
+  /**
    * Makes room for `cells` more cells in the month at once (a month snapshot says how many it holds), so that adding
    * them neither grows nor, at compact(), copies its arrays. True when the month has no cell yet.
    */
@@ -176,14 +194,18 @@ export class CompanyBalances {
       this.months.set(monthIndex, cells);
     }
     if (!cells) {
-      const year = Math.floor(monthIndex / 12),
-        month = (monthIndex % 12) + 1;
-      cells = new MonthCells(`${year}-${String(month).padStart(2, '0')}`, daysInMonth(year, month), capacity);
+      cells = this.newMonth(monthIndex, capacity);
       this.months.set(monthIndex, cells);
     }
     this.lastMonth = monthIndex;
     this.lastCells = cells;
     return cells;
+  }
+
+  private newMonth(monthIndex: number, capacity?: number, slab?: ConstructorParameters<typeof MonthCells>[3]) {
+    const year = Math.floor(monthIndex / 12),
+      month = (monthIndex % 12) + 1;
+    return new MonthCells(`${year}-${String(month).padStart(2, '0')}`, daysInMonth(year, month), capacity, slab);
   }
 
   /**
@@ -218,6 +240,15 @@ export class CompanyBalances {
     return bytes;
   }
 
+  /** The buffers its arrays lie in: one for an index built from month snapshots (CompanyBalances.allocate). */
+  buffers(): Set<ArrayBufferLike> {
+    const buffers = new Set<ArrayBufferLike>();
+    for (const m of this.months.values())
+      for (const a of [m.location, m.account, m.tagSet, m.total, m.daily, m.accountTotal, m.accountDaily])
+        buffers.add(a.buffer);
+    return buffers;
+  }
+
   /**
    * What the index costs in memory, roughly: its typed arrays, a slot map entry per cell (its key a heap number) and
    * the objects of each month. What an instance's index budget (index-budget.ts) charges for the company.
@@ -234,8 +265,7 @@ export class CompanyBalances {
    */
   static expectedBytes(cells: readonly number[], accounts: number): number {
     let bytes = 0;
-    for (const n of cells)
-      bytes += Math.max(n, 1) * CELL_BYTES + Math.max(accounts, 1) * (1 + MAX_DAYS) * 8 + MONTH_BYTES;
+    for (const n of cells) bytes += monthBytes(n, accounts) + MONTH_BYTES;
     return bytes;
   }
 

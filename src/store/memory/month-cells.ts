@@ -1,15 +1,70 @@
 /**
  * One calendar month of a company's in-memory index (balance-index.ts): a slot per (location, account, tag set) with
- * its month total and 31 daily sums, and the same per account alone, in typed arrays that a release gives back at once.
+ * its month total and 31 daily sums, and the same per account alone, in typed arrays that a release gives back at once:
+ * either the month's own arrays, or views into its company's CellSlab (one allocation for every month of a build).
  */
 export const MAX_DAYS = 31;
 /** Bytes of a cell's typed arrays (location, account, tag set, total, daily sums). */
 export const CELL_BYTES = 3 * 4 + (1 + MAX_DAYS) * 8;
 
+/** Bytes of a month's arrays with room for `cells` cells and `accounts` accounts, rounded up to 8 (CellSlab). */
+export const monthBytes = (cells: number, accounts: number) =>
+  Math.ceil((Math.max(cells, 1) * CELL_BYTES + Math.max(accounts, 1) * (1 + MAX_DAYS) * 8) / 8) * 8;
+
 /** Detaches the array's buffer, which frees its memory now (the array is empty afterwards). */
 const freeBuffer = (a: Int32Array | Float64Array) => {
   if (a.buffer instanceof ArrayBuffer) a.buffer.transfer(0);
 };
+
+/**
+ * The months of one build in one allocation, carved into each month's arrays. A resizable ArrayBuffer: V8 maps its
+ * pages itself (mmap) instead of asking the C allocator, so they never lie among other allocations' pages, and the
+ * last month given back (resize(0)) returns them to the system at once; the mapping goes at the buffer's collection.
+ */
+export class CellSlab {
+  private readonly buffer: ArrayBuffer;
+  private at = 0;
+  /** Months still lying in it. */
+  private months = 0;
+
+  constructor(bytes: number) {
+    this.buffer = new ArrayBuffer(bytes, { maxByteLength: bytes });
+  }
+
+  /** Views for one month's arrays (monthBytes(cells, accounts) of the slab). */
+  carve(cells: number, accounts: number) {
+    const start = this.at;
+    const n = Math.max(cells, 1),
+      a = Math.max(accounts, 1);
+    const f64 = (length: number) => {
+      const view = new Float64Array(this.buffer, this.at, length);
+      this.at += length * 8;
+      return view;
+    };
+    const i32 = (length: number) => {
+      const view = new Int32Array(this.buffer, this.at, length);
+      this.at += length * 4;
+      return view;
+    };
+    const views = {
+      total: f64(n),
+      daily: f64(n * MAX_DAYS),
+      accountTotal: f64(a),
+      accountDaily: f64(a * MAX_DAYS),
+      location: i32(n),
+      account: i32(n),
+      tagSet: i32(n),
+    };
+    this.at = start + monthBytes(cells, accounts);
+    this.months++;
+    return views;
+  }
+
+  /** A month left the slab (freed, or moved to arrays of its own): the last one gives its pages back. */
+  leave(): void {
+    if (--this.months === 0) this.buffer.resize(0);
+  }
+}
 
 /** A cell's key: dense indexes stay below 2^16 per kind in any real company; the key is exact up to 2^53. */
 const cellKey = (location: number, account: number, tagSet: number) => (location * 65_536 + account) * 65_536 + tagSet;
@@ -30,22 +85,42 @@ export class MonthCells {
   size = 0;
   /** Indexes sharing these cells (CompanyBalances.clone): the last one released gives their memory back. */
   owners = 1;
+  /** The slab its arrays are views of; undefined when they are its own. */
+  private slab: CellSlab | undefined;
   /** The same per account alone (every location and tag set): what a report without filters reads. */
-  accountTotal: Float64Array = new Float64Array(8);
-  accountDaily: Float64Array = new Float64Array(8 * MAX_DAYS);
+  accountTotal: Float64Array;
+  accountDaily: Float64Array;
 
-  /** `capacity`: cells allocated at once (a month snapshot tells how many it has: no growth, no copy to compact). */
+  /**
+   * `capacity`: cells allocated at once (a month snapshot tells how many it has: no growth, no copy to compact); with
+   * a slab, the month's arrays are carved from it with room for `capacity` cells and `accounts` accounts.
+   */
   constructor(
     readonly key: string /* YYYY-MM */,
     readonly days: number,
     capacity = 16,
+    slab?: { from: CellSlab; accounts: number },
   ) {
     const n = Math.max(capacity, 1);
-    this.location = new Int32Array(n);
-    this.account = new Int32Array(n);
-    this.tagSet = new Int32Array(n);
-    this.total = new Float64Array(n);
-    this.daily = new Float64Array(n * MAX_DAYS);
+    const arrays = slab
+      ? slab.from.carve(capacity, slab.accounts)
+      : {
+          location: new Int32Array(n),
+          account: new Int32Array(n),
+          tagSet: new Int32Array(n),
+          total: new Float64Array(n),
+          daily: new Float64Array(n * MAX_DAYS),
+          accountTotal: new Float64Array(8),
+          accountDaily: new Float64Array(8 * MAX_DAYS),
+        };
+    this.slab = slab?.from;
+    this.location = arrays.location;
+    this.account = arrays.account;
+    this.tagSet = arrays.tagSet;
+    this.total = arrays.total;
+    this.daily = arrays.daily;
+    this.accountTotal = arrays.accountTotal;
+    this.accountDaily = arrays.accountDaily;
   }
 
   /** An unshared copy (a change to a cloned index copies the months it touches, see CompanyBalances.clone). */
@@ -121,6 +196,7 @@ export class MonthCells {
     this.tagSet[slot] = tagSet;
     this.slotOf?.set(cellKey(location, account, tagSet), slot);
     if (account >= this.accountTotal.length) {
+      this.ownArrays();
       const n = Math.max(account + 1, this.accountTotal.length * 2);
       const total = new Float64Array(n),
         daily = new Float64Array(n * MAX_DAYS);
@@ -136,6 +212,7 @@ export class MonthCells {
   compact(): void {
     this.slotOf = undefined;
     this.lastKey = -1;
+    if (this.slab) return; // carved to the size its snapshot gave
     const n = Math.max(this.size, 1);
     if (this.location.length > n) {
       this.location = this.location.slice(0, n);
@@ -157,8 +234,13 @@ export class MonthCells {
    * V8's next collection of them: the cells are empty afterwards.
    */
   free(): void {
-    for (const a of [this.location, this.account, this.tagSet, this.total, this.daily]) freeBuffer(a);
-    for (const a of [this.accountTotal, this.accountDaily]) freeBuffer(a);
+    if (this.slab) {
+      this.slab.leave();
+      this.slab = undefined;
+    } else {
+      for (const a of [this.location, this.account, this.tagSet, this.total, this.daily]) freeBuffer(a);
+      for (const a of [this.accountTotal, this.accountDaily]) freeBuffer(a);
+    }
     this.slotOf = undefined;
     this.size = 0;
   }
@@ -168,7 +250,22 @@ export class MonthCells {
     if (this.size + cells > this.location.length) this.grow(this.size + cells);
   }
 
+  /** A month in a slab moves to arrays of its own before it grows (the slab's room for it is exact). */
+  private ownArrays(): void {
+    if (!this.slab) return;
+    this.location = this.location.slice();
+    this.account = this.account.slice();
+    this.tagSet = this.tagSet.slice();
+    this.total = this.total.slice();
+    this.daily = this.daily.slice();
+    this.accountTotal = this.accountTotal.slice();
+    this.accountDaily = this.accountDaily.slice();
+    this.slab.leave();
+    this.slab = undefined;
+  }
+
   private grow(n = this.location.length * 2): void {
+    this.ownArrays();
     const widen = <T extends Int32Array | Float64Array>(a: T, size: number): T => {
       const b = new (a.constructor as new (n: number) => T)(size);
       b.set(a);

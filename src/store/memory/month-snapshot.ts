@@ -115,6 +115,32 @@ export function addMonthSnapshot(balances: CompanyBalances, monthIndex: number, 
   return at === snapshot.byteLength;
 }
 
+/**
+ * A company's index from its months' snapshots (`[month index, snapshot]`), its arrays in one allocation
+ * (CompanyBalances.allocate). Undefined when a month holds a daily sum beyond 2^53 cents or a snapshot is not of this
+ * layout (as addMonthSnapshot's false).
+ */
+export function balancesFromSnapshots(months: readonly (readonly [number, Uint8Array])[]): CompanyBalances | undefined {
+  const layout: { monthIndex: number; cells: number; accountIds: number[] }[] = [];
+  for (const [monthIndex, snapshot] of months) {
+    const view = new DataView(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength);
+    if (snapshot.byteLength < HEADER || view.getInt32(0, true) !== SNAPSHOT_VERSION) return undefined;
+    const n = view.getInt32(4, true);
+    if (n < 0 || snapshot.byteLength < valuesOffset(n)) return undefined;
+    const accountIds = new Array<number>(n);
+    for (let c = 0; c < n; c++) accountIds[c] = view.getInt32(HEADER + (n + c) * 4, true);
+    layout.push({ monthIndex, cells: n, accountIds });
+  }
+  const balances = new CompanyBalances();
+  balances.allocate(layout);
+  if (!months.every(([monthIndex, snapshot]) => addMonthSnapshot(balances, monthIndex, snapshot))) {
+    balances.release();
+    return undefined;
+  }
+  balances.compact();
+  return balances;
+}
+
 /** About what the index built from these month snapshots will be charged (CompanyBalances.expectedBytes). */
 export function expectedIndexBytes(snapshots: readonly Uint8Array[]): number {
   const cells: number[] = [];

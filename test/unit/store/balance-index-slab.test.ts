@@ -1,0 +1,119 @@
+/**
+ * An index built from month snapshots lies in one allocation (memory/month-cells.ts CellSlab: a resizable ArrayBuffer,
+ * mapped by V8 rather than taken from the C allocator), exact as the daily sums added one by one; a month that grows
+ * moves to arrays of its own; the slab's pages go back when the last month in it is released, not before.
+ */
+import { expect } from 'chai';
+import { seededRandom } from '../../../src/store/demo-ledger.ts';
+import { CompanyBalances } from '../../../src/store/memory/balance-index.ts';
+import {
+  balancesFromSnapshots,
+  encodeMonthSnapshot,
+  expectedIndexBytes,
+} from '../../../src/store/memory/month-snapshot.ts';
+
+const FIRST_MONTH = 24_288; // 2024-01
+const rnd = seededRandom(17);
+/** Twelve months of daily sums: [day, location, account, tag set, cents]; later months bring new accounts. */
+const months = Array.from({ length: 12 }, (_, m) =>
+  Array.from({ length: 150 + m * 30 }, () => [
+    1 + Math.floor(rnd() * 28),
+    1 + Math.floor(rnd() * 3),
+    100 + Math.floor(rnd() * (4 + m * 3)),
+    Math.floor(rnd() * 4),
+    Math.round((rnd() - 0.5) * 1e6),
+  ]),
+);
+const snapshots = months.map(
+  (rows, m) =>
+    [
+      FIRST_MONTH + m,
+      encodeMonthSnapshot(
+        [0, 1, 2, 3, 4].map((k) => rows.map((row) => row[k]!)),
+        rows.length,
+      ),
+    ] as const,
+);
+const accounts = Array.from({ length: 50 }, (_, a) => 100 + a);
+const year = { fromDay: 19_723, toDay: 20_088, locations: [], tagSets: undefined, accounts };
+const clipped = { ...year, fromDay: 19_740, toDay: 19_900, locations: [2], tagSets: [1, 3] };
+
+function byRow(): CompanyBalances {
+  const balances = new CompanyBalances();
+  months.forEach((rows, m) => {
+    for (const [day, location, account, tagSet, cents] of rows)
+      balances.addOn(FIRST_MONTH + m, day!, location!, account!, tagSet!, cents!);
+  });
+  return balances;
+}
+
+function built(): CompanyBalances {
+  const balances = balancesFromSnapshots(snapshots);
+  expect(balances).to.not.equal(undefined);
+  return balances!;
+}
+
+const onlyBuffer = (balances: CompanyBalances) => {
+  const buffers = [...balances.buffers()];
+  expect(buffers).to.have.length(1);
+  return buffers[0] as ArrayBuffer;
+};
+
+describe('index memory: a build from month snapshots in one allocation (memory/month-cells.ts CellSlab)', () => {
+  it('lays every month in one resizable buffer, as large as the build reserved, exact as the daily sums', () => {
+    const balances = built();
+    const slab = onlyBuffer(balances);
+    expect(slab.resizable).to.equal(true);
+    expect(slab.byteLength - balances.byteSize()).to.be.within(0, 8 * months.length); // each month 8-byte aligned
+    expect(expectedIndexBytes(snapshots.map(([, s]) => s))).to.be.at.least(balances.estimatedBytes());
+    const reference = byRow();
+    expect(balances.sum(year)).to.deep.equal(reference.sum(year)).and.not.be.empty;
+    expect(balances.sum(clipped)).to.deep.equal(reference.sum(clipped)).and.not.be.empty;
+  });
+
+  it('gives the slab back when the index is released, and not while a clone still reads months in it', () => {
+    const source = built();
+    const slab = onlyBuffer(source);
+    const bytes = slab.byteLength;
+    const clone = source.clone();
+    clone.addOn(FIRST_MONTH + 3, 5, 1, 100, 0, 1_234); // copies that month; the others stay in the slab
+    source.release();
+    expect(slab.byteLength).to.equal(bytes);
+    const expected = byRow();
+    expected.addOn(FIRST_MONTH + 3, 5, 1, 100, 0, 1_234);
+    expect(clone.sum(year)).to.deep.equal(expected.sum(year));
+    clone.release();
+    expect(slab.byteLength).to.equal(0);
+    const alone = built();
+    const its = onlyBuffer(alone);
+    alone.release();
+    expect(its.byteLength).to.equal(0);
+  });
+
+  it('a month that grows (a new cell, a new account) moves to arrays of its own and stays exact', () => {
+    const balances = built();
+    const slab = onlyBuffer(balances);
+    balances.addOn(FIRST_MONTH + 5, 9, 3, 999, 2, 777); // a new account and cell in a month of the slab
+    balances.addOn(FIRST_MONTH + 6, 9, 1, 100, 0, -55); // a change to an existing cell stays in place
+    expect(balances.buffers().size).to.be.greaterThan(1);
+    const expected = byRow();
+    expected.addOn(FIRST_MONTH + 5, 9, 3, 999, 2, 777);
+    expected.addOn(FIRST_MONTH + 6, 9, 1, 100, 0, -55);
+    const withNew = { ...year, accounts: [...accounts, 999] };
+    expect(balances.sum(withNew)).to.deep.equal(expected.sum(withNew));
+    expect(balances.sum({ ...clipped, accounts: [...accounts, 999] })).to.deep.equal(
+      expected.sum({ ...clipped, accounts: [...accounts, 999] }),
+    );
+    balances.release();
+    expect(slab.byteLength).to.equal(0);
+  });
+
+  it('refuses snapshots of another layout or beyond 2^53 cents without keeping a slab', () => {
+    const [month, bytes] = snapshots[0]!;
+    const wrong = bytes.slice();
+    new DataView(wrong.buffer).setInt32(0, 99, true);
+    expect(balancesFromSnapshots([[month, wrong]])).to.equal(undefined);
+    const inexact = encodeMonthSnapshot([[1], [1], [100], [0], [2 ** 60]], 1);
+    expect(balancesFromSnapshots([...snapshots, [FIRST_MONTH + 12, inexact]])).to.equal(undefined);
+  });
+});
