@@ -21,7 +21,8 @@ import { dtoProperties } from '../contract/dto-properties.ts';
 import { appError } from '../errors/app-error.ts';
 import { applyJsConfig, type JsConfig } from './jsconfig.ts';
 import { serviceJsvJsConfig, toJsv } from './jsv.ts';
-import type { FormatEntry, ReadContext } from './registry.ts';
+import { framedList } from './framed-list.ts';
+import type { FormatEntry, ReadContext, WriteContext, Written } from './registry.ts';
 
 export const CSV_MEDIA_TYPE = 'text/csv';
 
@@ -49,17 +50,24 @@ function asRecord(dto: unknown): Record<string, unknown> {
   return typeof dto === 'object' && dto !== null ? (dto as Record<string, unknown>) : {};
 }
 
+/** The header row's names: the DTO type's properties (from openapi/), else the first record's keys. */
+const columnsOf = (properties: readonly string[], first: Record<string, unknown>) =>
+  properties.length ? properties : Object.keys(first);
+
+/** A record's cells under `names`; `jsconfig` shapes the cells' values (their JSV names and dates). */
+const rowOf = (record: Record<string, unknown>, names: readonly string[], jsconfig?: JsConfig) =>
+  names.map((name) => (jsconfig ? applyJsConfig(record[name], jsconfig) : record[name]));
+
 /**
  * `properties`: the DTO type's property names in declaration order (from openapi/). A list writes one row per item;
  * an empty list nothing at all (4.5.14 answered an empty batch with an empty body). `jsconfig` shapes the cells'
- * values (their JSV names and dates), not the header row, as 4.5.14 applied `?jsconfig=` to CSV.
+ * values, not the header row, as 4.5.14 applied `?jsconfig=` to CSV.
  */
 export function dtoToCsv(dto: unknown, properties: readonly string[], jsconfig?: JsConfig): string {
   const records = Array.isArray(dto) ? dto.map(asRecord) : [asRecord(dto)];
   if (!records.length) return '';
-  const names = properties.length ? properties : Object.keys(records[0] ?? {});
-  const value = (v: unknown) => (jsconfig ? applyJsConfig(v, jsconfig) : v);
-  return writeCsvRows([names, ...records.map((record) => names.map((name) => value(record[name])))]);
+  const names = columnsOf(properties, records[0]!);
+  return writeCsvRows([names, ...records.map((record) => rowOf(record, names, jsconfig))]);
 }
 
 /** Every data row of a CSV body, keyed by its header; throws a 400 naming the DTO on what 4.5 could not read. */
@@ -111,18 +119,29 @@ export function readCsvDto(body: string, ctx: ReadContext): Record<string, unkno
  * as 4.5 sent it, and the service's own answers as the download `<RequestDto>.csv` (not errors raised before it);
  * `/csv/reply/{Op}` bodies read as above.
  */
-export const csvDtoForm: Pick<FormatEntry, 'writeDto' | 'predefinedRoutes' | 'read' | 'readList'> = {
+/** A CSV body as answered: `text/csv`, the service's own answer as the download `<RequestDto>.csv` when not empty. */
+function csvWritten(body: string, ctx: WriteContext): Written {
+  // A batch's download is named as 4.5 named it, `EchoRequest[].csv`; an empty answer is no download.
+  const name = ctx.operation && `${ctx.operation.requestDto}${ctx.operation.batch ? '[]' : ''}.csv`;
+  return {
+    body,
+    contentType: CSV_MEDIA_TYPE,
+    headers: ctx.inService && name && body ? { 'Content-Disposition': `attachment;filename=${name}` } : undefined,
+  };
+}
+
+export const csvDtoForm: Pick<FormatEntry, 'writeDto' | 'listWriter' | 'predefinedRoutes' | 'read' | 'readList'> = {
   predefinedRoutes: true,
-  writeDto: (dto, ctx) => {
+  writeDto: (dto, ctx) => csvWritten(dtoToCsv(dto, dtoProperties(ctx.dtoType), serviceJsvJsConfig(ctx)), ctx),
+  // A list is its header row, then each item's row (csv-stringify writes each record alone, CRLF after it).
+  listWriter: (first, ctx) => {
     const jsconfig = serviceJsvJsConfig(ctx);
-    const body = dtoToCsv(dto, dtoProperties(ctx.dtoType), jsconfig);
-    // A batch's download is named as 4.5 named it, `EchoRequest[].csv`; an empty answer is no download.
-    const name = ctx.operation && `${ctx.operation.requestDto}${ctx.operation.batch ? '[]' : ''}.csv`;
-    return {
-      body,
-      contentType: CSV_MEDIA_TYPE,
-      headers: ctx.inService && name && body ? { 'Content-Disposition': `attachment;filename=${name}` } : undefined,
-    };
+    const names = columnsOf(dtoProperties(ctx.dtoType), asRecord(first));
+    return framedList(
+      { open: writeCsvRows([names]), separator: '', close: '' },
+      (dto) => writeCsvRows([rowOf(asRecord(dto), names, jsconfig)]),
+      (body) => csvWritten(body, ctx),
+    );
   },
   read: readCsvDto,
   // `/csv/reply/{Op}[]` bodies: a header row, then one row per request (CsvServiceClient's SendAll); none is an empty

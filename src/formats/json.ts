@@ -6,7 +6,8 @@ import { Keywords } from '../contract/keywords.ts';
 import { applyJsConfig, parseJsConfig } from './jsconfig.ts';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { appError } from '../errors/app-error.ts';
-import type { FormatEntry, ReadContext } from './registry.ts';
+import { framedList } from './framed-list.ts';
+import type { FormatEntry, ReadContext, WriteContext } from './registry.ts';
 
 const LEGACY_DATE_STRING = /"\/Date\((-?\d+(?:[+-]\d{4})?)\)\/"/g;
 
@@ -75,17 +76,21 @@ export function readLegacyJsonList(body: string, ctx: ReadContext): unknown[] {
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+function writeJson(dto: unknown, ctx: WriteContext): string {
+  // ?jsconfig= shapes the service's own JSON answer only (not JSONP, not errors raised before the service).
+  const jsconfig = ctx.inService && !ctx.wrapped ? parseJsConfig(ctx.keyword(Keywords.jsconfig)) : undefined;
+  return toLegacyJson(jsconfig ? applyJsConfig(dto, jsconfig) : dto);
+}
+
 export const jsonFormat: FormatEntry = {
   format: 'json',
   mediaType: 'application/json',
   contentType: JSON_CONTENT_TYPE,
   preferred: true,
   predefinedRoutes: true,
-  writeDto: (dto, ctx) => {
-    // ?jsconfig= shapes the service's own JSON answer only (not JSONP, not errors raised before the service).
-    const jsconfig = ctx.inService && !ctx.wrapped ? parseJsConfig(ctx.keyword(Keywords.jsconfig)) : undefined;
-    return toLegacyJson(jsconfig ? applyJsConfig(dto, jsconfig) : dto);
-  },
+  writeDto: writeJson,
+  // A JSON array is its items' texts in `[`, `,`, `]` (jsconfig shapes each item as it shapes the list).
+  listWriter: (_first, ctx) => framedList({ open: '[', separator: ',', close: ']' }, (dto) => writeJson(dto, ctx)),
   read: readLegacyJson,
   readList: readLegacyJsonList,
 };

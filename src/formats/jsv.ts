@@ -10,6 +10,7 @@ import { Keywords } from '../contract/keywords.ts';
 import { appError } from '../errors/app-error.ts';
 import { dtoDateWallClock } from '../scalars/dates.ts';
 import { applyJsConfig, jsvJsConfig, parseJsConfig, type JsConfig } from './jsconfig.ts';
+import { framedList } from './framed-list.ts';
 import type { FormatEntry, ReadContext, WriteContext } from './registry.ts';
 
 export const JSV_MEDIA_TYPE = 'application/jsv';
@@ -165,6 +166,12 @@ function readJsvBody(body: string, ctx: ReadContext): JsvValue {
   }
 }
 
+function writeJsvDto(dto: unknown, ctx: WriteContext): string {
+  // 4.5 applied ?jsconfig= names and Unix dates to the service's own JSV answer too.
+  const jsconfig = serviceJsvJsConfig(ctx);
+  return toJsv(jsconfig ? applyJsConfig(dto, jsconfig) : dto);
+}
+
 /**
  * The `jsv` entry of the format registry: `.jsv`, `?format=jsv`, `Accept: application/jsv`, `/jsv/reply/{Op}` bodies.
  */
@@ -174,11 +181,9 @@ export const jsvFormat: FormatEntry = {
   contentType: JSV_MEDIA_TYPE,
   preferred: true,
   predefinedRoutes: true,
-  writeDto: (dto, ctx) => {
-    // 4.5 applied ?jsconfig= names and Unix dates to the service's own JSV answer too.
-    const jsconfig = serviceJsvJsConfig(ctx);
-    return toJsv(jsconfig ? applyJsConfig(dto, jsconfig) : dto);
-  },
+  writeDto: writeJsvDto,
+  // A JSV list is its items' texts in `[`, `,`, `]` (toJsv).
+  listWriter: (_first, ctx) => framedList({ open: '[', separator: ',', close: ']' }, (dto) => writeJsvDto(dto, ctx)),
   read: (body, ctx) => {
     const value = readJsvBody(body, ctx);
     if (typeof value !== 'object' || Array.isArray(value)) throw unreadable(ctx, 'the body must be a JSV object');

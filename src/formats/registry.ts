@@ -60,6 +60,19 @@ export interface Written {
   headers?: Record<string, string>;
 }
 
+/**
+ * A format's list of DTOs (a batch's answer) written from its items' texts, each written once: the list can be measured
+ * as it grows (MAX_BATCH_ANSWER_BYTES) and then written from the same texts.
+ */
+export interface ListWriter {
+  /** One item's text, as it stands in the list. */
+  item(dto: unknown): string;
+  /** The bytes of the list of `count` items whose texts take `itemBytes` in all. */
+  bytes(count: number, itemBytes: number): number;
+  /** The list of the items whose texts these are, byte for byte as `writeDto` writes that list. */
+  write(texts: readonly string[]): string | Buffer | Written;
+}
+
 export interface ReadContext {
   operation: OperationRecord;
 }
@@ -73,6 +86,12 @@ export interface FormatEntry {
   contentType: string;
   /** Writes a response DTO (results and errors alike); a Written when the answer needs headers of its own. */
   writeDto?(dto: unknown, ctx: WriteContext): string | Buffer | Written;
+  /**
+   * Its ListWriter for a non-empty list whose first item is `first` (`ctx.list`): a format whose list is a frame around
+   * its items' texts (src/formats/framed-list.ts). A format without one (HTML's page is one document around the whole
+   * list) has its lists measured by writing them.
+   */
+  listWriter?(first: unknown, ctx: WriteContext): ListWriter;
   /** Renders a RichResult whole; undefined when this format has no form of that result. */
   writeResult?(result: RichResult, ctx: WriteContext): Written | undefined | Promise<Written | undefined>;
   /** Reads a request body of this media type into the request DTO's properties. */
@@ -93,6 +112,7 @@ export interface FormatEntry {
   wraps?: {
     format: string;
     keyword: string;
+    /** The body with text before and after it, the same whatever the body (a wrapped list is measured so). */
     wrap(body: string, keywordValue: string): string;
     accepts(keywordValue: string): boolean;
   };

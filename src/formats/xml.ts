@@ -13,7 +13,8 @@ import { appError } from '../errors/app-error.ts';
 import { escapeXmlAttribute, escapeXmlText } from './xml-escape.ts';
 import { readXmlDto, readXmlDtoList } from './xml-read.ts';
 import { xsdMembers, xsdTypeNamespaces } from '../../generated/xsd-types.ts';
-import type { FormatEntry, ReadContext } from './registry.ts';
+import { framedList } from './framed-list.ts';
+import type { FormatEntry, ListWriter, ReadContext } from './registry.ts';
 
 export const XML_CONTENT_TYPE = 'application/xml';
 export const TYPES_NAMESPACE = 'http://schemas.servicestack.net/types';
@@ -157,20 +158,44 @@ export function toDataContractXml(typeName: string, dto: unknown): string {
   }) as string;
 }
 
+/** The list's root element around a placeholder, split there: the frame of its items' elements. */
+const ITEMS_PLACEHOLDER = 'ITEMS';
+
+function checkedListType(typeName: string): void {
+  if (!isComplex(typeName) || xsdTypeNamespaces[typeName] !== TYPES_NAMESPACE)
+    throw new Error(`xml: ${typeName} is not a DTO of ${TYPES_NAMESPACE}`);
+}
+
 /**
- * A list of `typeName` DTOs (a batch's answer) as DataContractSerializer wrote a `List<T>`: `<ArrayOfEchoResponse>`
- * with one `<EchoResponse>` per item in the types namespace; an empty list as 4.5.14 answered an empty batch,
+ * A non-empty list of `typeName` DTOs (a batch's answer) as DataContractSerializer wrote a `List<T>`:
+ * `<ArrayOfEchoResponse>` in the types namespace around one `<EchoResponse>` per item, each written alone at its depth
+ * in the list (2), so that the list is measured and written from the same texts.
+ */
+function dataContractXmlListWriter(typeName: string): ListWriter {
+  checkedListType(typeName);
+  const root = builder.build({
+    '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' },
+    [`ArrayOf${typeName}`]: { '@_xmlns:i': XSI_NAMESPACE, '@_xmlns': TYPES_NAMESPACE, '#text': ITEMS_PLACEHOLDER },
+  }) as string;
+  const at = root.indexOf(ITEMS_PLACEHOLDER);
+  return framedList(
+    { open: root.slice(0, at), separator: '', close: root.slice(at + ITEMS_PLACEHOLDER.length) },
+    (item) => builder.build({ [typeName]: content(`tns:${typeName}`, item, 2) }) as string,
+  );
+}
+
+/**
+ * A list of `typeName` DTOs (dataContractXmlListWriter); an empty list as 4.5.14 answered an empty batch,
  * `<ArrayOfanyType>` in the arrays namespace (its List<object>).
  */
 export function toDataContractXmlList(typeName: string, items: readonly unknown[]): string {
-  if (!isComplex(typeName) || xsdTypeNamespaces[typeName] !== TYPES_NAMESPACE)
-    throw new Error(`xml: ${typeName} is not a DTO of ${TYPES_NAMESPACE}`);
-  const [root, namespace] = items.length
-    ? [`ArrayOf${typeName}`, TYPES_NAMESPACE]
-    : ['ArrayOfanyType', ARRAYS_NAMESPACE];
-  const node: XmlNode = { '@_xmlns:i': XSI_NAMESPACE, '@_xmlns': namespace };
-  if (items.length) node[typeName] = items.map((item) => content(`tns:${typeName}`, item, 2));
-  return builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' }, [root]: node }) as string;
+  checkedListType(typeName);
+  if (items.length) {
+    const writer = dataContractXmlListWriter(typeName);
+    return writer.write(items.map(writer.item)) as string;
+  }
+  const node: XmlNode = { '@_xmlns:i': XSI_NAMESPACE, '@_xmlns': ARRAYS_NAMESPACE };
+  return builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' }, ArrayOfanyType: node }) as string;
 }
 
 /** A request body the XML reader refused, named as the 400 names it. */
@@ -190,6 +215,7 @@ export const xmlFormat: FormatEntry = {
   predefinedRoutes: true,
   writeDto: (dto, ctx) =>
     ctx.list && Array.isArray(dto) ? toDataContractXmlList(ctx.dtoType, dto) : toDataContractXml(ctx.dtoType, dto),
+  listWriter: (_first, ctx) => dataContractXmlListWriter(ctx.dtoType),
   // `/xml/reply/{Op}` bodies, as ServiceStack's XmlServiceClient sends them (src/formats/xml-read.ts).
   read: (body, ctx) => {
     try {

@@ -14,7 +14,7 @@ import { keywordText } from '../contract/keywords.ts';
 import { dtoTypeOf, responseFor, type OperationRecord, type OperationTable } from '../contract/operations.ts';
 import { NOT_MODIFIED, RichResult, dtoOf, type Revalidate } from '../contract/service-result.ts';
 import { toAppError, type AppError } from '../errors/app-error.ts';
-import type { FormatEntry, FormatRegistry, WriteContext, Written } from '../formats/registry.ts';
+import type { FormatEntry, FormatRegistry, ListWriter, WriteContext, Written } from '../formats/registry.ts';
 import { publicPath } from './base-url.ts';
 import { answerNotModified, revalidator, writeValidators } from './conditional-get.ts';
 import { createNegotiator } from './negotiate.ts';
@@ -85,15 +85,22 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     res.end(body, 'utf8');
   };
 
-  /** A DTO as the response's negotiated form writes it, and the Content-Type it is sent with. */
-  const renderDto = (res: Response, dto: unknown): [contentType: string, written: Written] => {
+  /** The entry that writes the response's DTOs, the wrapper around its output if any, and what the entry is told. */
+  const dtoForm = (res: Response) => {
     const req = res.req;
     const form = formOf(req, res);
     const entry = form.entry.writeDto ? form.entry : formats.fallback;
     // 4.5 wrapped only the service's own answers; an error raised before it (binding, unknown operation,
     // authentication) is plain JSON with its status even when ?callback= is given.
     const wrapper = form.wrapper && entry === form.entry && contextOf(res).serviceStarted ? form.wrapper : undefined;
-    const out = entry.writeDto!(dto, writeContext(req, res, wrapper !== undefined));
+    return { entry, wrapper, ctx: writeContext(req, res, wrapper !== undefined) };
+  };
+  /** The batch answers each response's listMeter wrote, by response: its list is written from their texts. */
+  const meteredLists = new WeakMap<Response, MeteredList>();
+  /** A DTO as the response's negotiated form writes it, and the Content-Type it is sent with. */
+  const renderDto = (res: Response, dto: unknown): [contentType: string, written: Written] => {
+    const { entry, wrapper, ctx } = dtoForm(res);
+    const out = meteredLists.get(res)?.written(entry, dto) ?? entry.writeDto!(dto, ctx);
     const written: Written = typeof out === 'string' || Buffer.isBuffer(out) ? { body: out } : out;
     if (!wrapper) return [entry.contentType, written];
     return [wrapper.entry.contentType, { body: wrapper.entry.wraps!.wrap(String(written.body), wrapper.value) }];
@@ -104,12 +111,21 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
   };
   const bytesOf = ({ body }: Written) => (typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length);
   /**
-   * Every format writes a list as a frame around its items' texts, joined by a separator (JSON and JSV `[`, `,`, `]`;
-   * XML the root element; CSV the header row), each item's text the same wherever it stands. A list of n items thus
-   * takes n items' bytes plus `framing`, the frame less one separator: one item written as a list of one gives
-   * framing's bytes plus its own, and framing is read once from the first item written once and twice.
+   * A format with a ListWriter (src/formats/framed-list.ts) writes each answer once, as it stands in the list, and
+   * counts the list from those texts (with the wrapper's text around it); the list is then written from the same
+   * texts, so the bytes sent are those counted. A format without one (HTML) has each answer written alone as a list of
+   * one, and the first also as a list of two (its frame's bytes: twice the first less the two), the list written again
+   * whole at the end.
    */
   const listMeter = (res: Response): ((item: unknown) => number) => {
+    const { entry, wrapper, ctx } = dtoForm(res);
+    if (!entry.listWriter) return writtenListMeter(res);
+    const wrapperBytes = wrapper ? Buffer.byteLength(wrapper.entry.wraps!.wrap('', wrapper.value)) : 0;
+    const list = new MeteredList(entry, (first) => entry.listWriter!(first, ctx));
+    meteredLists.set(res, list);
+    return (item) => list.add(item) + wrapperBytes;
+  };
+  const writtenListMeter = (res: Response): ((item: unknown) => number) => {
     let framing: number | undefined;
     let items = 0;
     return (item) => {
@@ -175,6 +191,40 @@ export function createResponseWriter({ formats, operations, debug, logger }: Res
     listMeter,
     errorHandler,
   };
+}
+
+/** A batch's answers as its format's ListWriter wrote them, one at a time, and the bytes of their list so far. */
+class MeteredList {
+  private writer?: ListWriter;
+  private readonly items: unknown[] = [];
+  private readonly texts: string[] = [];
+  private itemBytes = 0;
+
+  constructor(
+    private readonly entry: FormatEntry,
+    private readonly writerFor: (first: unknown) => ListWriter,
+  ) {}
+
+  /** Writes `item` after the others; the bytes of the list of them all. */
+  add(item: unknown): number {
+    this.writer ??= this.writerFor(item);
+    const text = this.writer.item(item);
+    this.items.push(item);
+    this.texts.push(text);
+    this.itemBytes += Buffer.byteLength(text);
+    return this.writer.bytes(this.items.length, this.itemBytes);
+  }
+
+  /**
+   * The list `dto` written by `entry` from the texts written of its items, when it is a list of those very items (the
+   * batch's answer; an item refused by the limit was written but is not in it); else undefined.
+   */
+  written(entry: FormatEntry, dto: unknown): ReturnType<ListWriter['write']> | undefined {
+    if (entry !== this.entry || !this.writer || !Array.isArray(dto) || !dto.length || dto.length > this.items.length)
+      return undefined;
+    if (!dto.every((item, i) => item === this.items[i])) return undefined;
+    return this.writer.write(this.texts.slice(0, dto.length));
+  }
 }
 
 /**
