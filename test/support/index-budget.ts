@@ -102,3 +102,19 @@ export function expectEvictions(store: LedgerStore): void {
   expect(stats.hits).to.be.greaterThan(0);
   expect(stats.misses).to.equal(stats.rebuilds + COMPANIES.length);
 }
+
+/**
+ * A store closed gives its indexes' memory back at once (each index's slab resized to nothing: V8's external memory
+ * drops by at least their bytes), not at some later collection of the store's objects. Closes the store.
+ */
+export async function closeGivesIndexesBack(store: LedgerStore & { indexBytes(): number }): Promise<void> {
+  const rnd = seededRandom(12);
+  for (const companyId of COMPANIES) await store.sumPnlByAccountMonth(queryOf(randomQuery(rnd), companyId));
+  const indexBytes = store.indexBytes();
+  expect(store.indexStats().companies).to.equal(COMPANIES.length);
+  expect(indexBytes).to.be.greaterThan(0);
+  const before = process.memoryUsage().external;
+  await store.close();
+  expect(before - process.memoryUsage().external, 'external memory given back').to.be.at.least(indexBytes);
+  expect(store.indexStats()).to.include({ heldBytes: 0, companies: 0 });
+}

@@ -332,6 +332,8 @@ export class FollowedCompanies {
     this.closed = true;
     clearTimeout(this.retry);
     clearTimeout(this.soon);
+    // The indexes' memory goes back now, not at V8's next collection of a store no longer used.
+    for (const state of this.states.values()) state.balances?.release();
     this.states.clear();
     this.building.clear();
     this.budget.clear();

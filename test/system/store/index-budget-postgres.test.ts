@@ -8,6 +8,7 @@ import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.
 import {
   TINY_BUDGET,
   asCompany,
+  closeGivesIndexesBack,
   concurrentReportsAgree,
   expectEvictions,
   ledgers,
@@ -56,5 +57,17 @@ import { expectedTotals, randomLedger, randomQuery } from '../../support/random-
         }
       },
     );
+
+    it('a closed store gives its indexes back at once', async () => {
+      const url = await server.createDatabase('index_budget_2');
+      const writer = new PostgresLedgerStore(url);
+      try {
+        await writer.migrate();
+        for (const ledger of ledgers.values()) await writer.load(ledger);
+      } finally {
+        await writer.close();
+      }
+      await closeGivesIndexesBack(new PostgresLedgerStore(url));
+    });
   },
 );

@@ -9,6 +9,7 @@ import { DuckDbLedgerStore } from '../../../src/store/duckdb/duckdb-store.ts';
 import {
   TINY_BUDGET,
   asCompany,
+  closeGivesIndexesBack,
   concurrentReportsAgree,
   expectEvictions,
   ledgers,
@@ -36,6 +37,13 @@ describe('INDEX_MEMORY_MB: the in-memory indexes within their budget', function 
     } finally {
       await store.close();
     }
+  });
+
+  it('DuckDB: a closed store gives its indexes back at once', async () => {
+    const store = await DuckDbLedgerStore.open(':memory:');
+    await store.migrate();
+    for (const ledger of ledgers.values()) await store.load(ledger);
+    await closeGivesIndexesBack(store);
   });
 
   it('DuckDB: /metrics exports the budget, hits, misses, rebuilds and evictions', async () => {
