@@ -9,13 +9,11 @@ import { CompanyBalances } from '../memory/balance-index.ts';
 import type { BuildTimes, ReserveBuild } from '../memory/index-budget.ts';
 import { balancesFromSnapshots, encodeMonthSnapshot, expectedIndexBytes } from '../memory/month-snapshot.ts';
 import {
-  COMPANY_SNAPSHOTS_SQL,
+  COMPANY_SNAPSHOTS_AT_MARK_SQL,
   MONTH_SUMS_SQL,
   SNAPSHOTS_BEHIND,
   type SnapshotWrite,
-  snapshotsEntryMark,
 } from '../sql/month-snapshots-sql.ts';
-import { session } from './session.ts';
 
 /** The month of `day` as CompanyBalances indexes months (`year * 12 + month - 1`). */
 export const MONTH_INDEX_OF_DAY = 'CAST(EXTRACT(YEAR FROM day) * 12 + EXTRACT(MONTH FROM day) - 1 AS INTEGER)';
@@ -60,8 +58,7 @@ export async function readCompanyBalances(
   reserve?: ReserveBuild,
 ): Promise<CompanyBalances | undefined> {
   const started = performance.now();
-  const mark = (await snapshotsEntryMark(session(client))) ?? -1;
-  let { rows } = await client.query<{ month: number; snapshot: Buffer }>(COMPANY_SNAPSHOTS_SQL, [companyId, mark]);
+  let { rows } = await client.query<{ month: number; snapshot: Buffer }>(COMPANY_SNAPSHOTS_AT_MARK_SQL, [companyId]);
   let daily: { month: number; packed: Buffer }[] = [];
   if (rows.some((row) => row.month === SNAPSHOTS_BEHIND)) {
     rows = [];
