@@ -60,11 +60,15 @@ export interface RunResult {
   cold: { name: string; entries: number; ms: number[]; readMs: number; indexMs: number; anchor?: ColdAnchor }[];
 }
 
-/** Parts of the RSS, MiB: V8's heap (committed, used), typed arrays' buffers, anonymous and file-backed pages. */
+/**
+ * Parts of the RSS, MiB: V8's heap (committed, used), typed arrays' buffers from the C allocator, the indexes' slabs
+ * (resizable buffers V8 maps itself: its external memory beyond those typed arrays), anonymous and file-backed pages.
+ */
 interface PeakParts {
   heapTotal: number;
   heapUsed: number;
   arrayBuffers: number;
+  slabs: number;
   anonymous: number;
   file: number;
 }
@@ -85,6 +89,7 @@ function rssParts(): PeakParts {
     heapTotal: mib(m.heapTotal),
     heapUsed: mib(m.heapUsed),
     arrayBuffers: mib(m.arrayBuffers),
+    slabs: mib(m.external - m.arrayBuffers),
     anonymous,
     file,
   };

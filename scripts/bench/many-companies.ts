@@ -170,8 +170,9 @@ export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: str
       ],
       [
         'the peak RSS by part',
-        `JS heap ${mib(p.heapTotal)} (used ${mib(p.heapUsed)}), typed arrays ${mib(p.arrayBuffers)}, other ` +
-          `anonymous ${mib(p.anonymous - p.heapTotal - p.arrayBuffers)}, file-backed (code) ${mib(p.file)}`,
+        `JS heap ${mib(p.heapTotal)} (used ${mib(p.heapUsed)}), typed arrays ${mib(p.arrayBuffers)}, index slabs ` +
+          `${mib(p.slabs)}, other anonymous ${mib(p.anonymous - p.heapTotal - p.arrayBuffers - p.slabs)}, ` +
+          `file-backed (code) ${mib(p.file)}`,
         r.engineLimit
           ? `of the other anonymous, DuckDB's accounted memory at most ${mib(r.engineMiB)} (memory_limit ` +
             `${r.engineLimit}: STORE_MEMORY_MB)`
