@@ -8,8 +8,8 @@
  * - A ledger of last year: the import's summary and the start banner give its date span and a report URL that shows
  *   its figures; `npm run keys -- create` prints a curl line with the port the server really listens on.
  * - `npm start` on a fresh clone, with the machine's own Node on PATH: one line per step (install, build, start), no
- *   EBADENGINE wall; the time to the banner is printed (a figure for the record, not a budget); the next start goes
- *   straight to the server.
+ *   EBADENGINE wall, then `npm run keys|import` work on that runtime install; the time to the banner is printed (a
+ *   figure, not a budget); the next start goes straight to the server.
  */
 import { expect } from 'chai';
 import { execFile, execFileSync } from 'node:child_process';
@@ -36,6 +36,15 @@ function failedStart(env: Record<string, string>): Promise<Outcome> {
       ['dist/src/start.js'],
       { cwd: REPO_ROOT, env: productionEnv({ DEBUG: '', ...env }), timeout: 60_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** `npm run -s <args>` in `cwd` until it exits. */
+function npmRun(cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile('npm', ['run', '-s', ...args], { cwd, env, timeout: 120_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
 }
@@ -238,11 +247,21 @@ describe('first start: what a new user reads', function () {
         const first = await startServerProcess('npm', ['start'], { cwd: clone, env, timeoutMs: 900_000 });
         const seconds = (performance.now() - started) / 1000;
         let output: string;
+        let keys: Outcome;
+        let importHelp: Outcome;
         try {
+          await first.waitForOutput(/Demo API key for company 1 \(shown once, stored hashed\): \S+\n/);
           output = first.output();
+          // The README's next steps, on the runtime install npm start made (no tsx): a key, then an import.
+          keys = await npmRun(clone, env, ['keys', '--', 'create', '--company', '1']);
+          importHelp = await npmRun(clone, env, ['import', '--', '--help']);
         } finally {
           await stopNpmStarted(first);
         }
+        expect(keys.code, keys.stderr).to.equal(0);
+        expect(keys.stdout).to.match(/^key \(shown once, stored hashed\): rsk_\S+$/m);
+        expect(importHelp.code, importHelp.stderr).to.equal(0);
+        expect(importHelp.stdout).to.match(/^usage: npm run import -- <file\.csv>/m);
         console.log(`      first npm start on a fresh clone: ${seconds.toFixed(1)} s to "listening on"`);
         for (const line of output.split('\n').filter((l) => /^(Installing|installed|Building|built|Starting)/.test(l)))
           console.log(`        ${line}`);
