@@ -43,7 +43,7 @@ function failedStart(env: Record<string, string>): Promise<Outcome> {
 /** `npm run -s <args>` in `cwd` until it exits. */
 function npmRun(cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
-    execFile('npm', ['run', '-s', ...args], { cwd, env, timeout: 120_000 }, (error, stdout, stderr) =>
+    execFile('npm', ['run', '-s', ...args], { cwd, env, timeout: 600_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
@@ -277,6 +277,14 @@ describe('first start: what a new user reads', function () {
         } finally {
           await stopNpmStarted(second);
         }
+        // The migration tools run from the sources: the first one installs the devDependencies (tsx among them).
+        const compare = await npmRun(clone, env, ['compare', '--', '--help']);
+        expect(compare.code, compare.stderr).to.equal(0);
+        expect(compare.stderr).to.match(/^Installing dependencies \(npm ci[^)]*\)\.\.\.$/m);
+        expect(compare.stdout).to.match(/^usage: npm run compare -- --old <url> --new <url>/m);
+        const shadow = await npmRun(clone, env, ['shadow', '--', '--help']);
+        expect(shadow.code, shadow.stderr).to.equal(0);
+        expect(shadow.stdout).to.match(/^usage: npm run shadow -- --old <url> --new <url>/m);
       } finally {
         rmSync(clone, { recursive: true, force: true });
       }
