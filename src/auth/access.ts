@@ -32,10 +32,7 @@ export function callerOf(res: Response): Caller {
   return (res.locals.caller as Caller | undefined) ?? ANONYMOUS;
 }
 
-export function unauthorized(
-  res: Response | undefined,
-  id: 'ApiKeyRequired' | 'ApiKeyInvalid' | 'ApiKeyUnknownOrRevoked',
-): AppError {
+export function unauthorized(res: Response | undefined, id: 'ApiKeyRequired' | 'ApiKeyUnknownOrRevoked'): AppError {
   res?.setHeader('WWW-Authenticate', WWW_AUTHENTICATE);
   return appError(id);
 }
@@ -70,7 +67,7 @@ export function authenticate({
 
   const asKeyHolder = async (res: Response, key: string): Promise<void> => {
     const record = key ? await store.findApiKeyByHash(hashApiKey(key)) : undefined;
-    if (!record || record.revokedAt) throw unauthorized(res, 'ApiKeyInvalid');
+    if (!record || record.revokedAt) throw unauthorized(res, key ? 'ApiKeyUnknownOrRevoked' : 'ApiKeyRequired');
     res.locals.caller = {
       companyName: await companyName(record.companyIds[0]),
       companyIds: record.companyIds,

@@ -62,7 +62,6 @@ export const errorMessages = {
       'or the apikey query parameter.',
     ),
   },
-  ApiKeyInvalid: { code: 'Unauthorized', template: 'The API key is not valid.' },
   ApiKeyUnknownOrRevoked: { code: 'Unauthorized', template: 'The API key is unknown or revoked.' },
   CompanyForbidden: { code: 'Forbidden', template: 'The API key does not give access to company {companyId}.' },
   // What was asked for

@@ -116,6 +116,11 @@ describe('auth matrix: route × key', () => {
               // 403 inside it (Errors: []).
               expect(res.body.ResponseStatus.Errors).to.deep.equal(want[0] === 401 ? undefined : []);
               if (want[0] === 401) expect(res.headers['www-authenticate']).to.match(/^Bearer /);
+              // The message the README's "When something goes wrong" table names.
+              if (want[0] === 401)
+                expect(res.body.ResponseStatus.Message).to.match(
+                  c === 'none' ? /^An API key is required: / : /^The API key is unknown or revoked\.$/,
+                );
             } else if (route.echo) {
               expect(res.body.CompanyName).to.equal(want[1]);
             } else {
