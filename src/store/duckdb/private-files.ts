@@ -17,10 +17,15 @@ function closeToOthers(path: string): void {
   if ((mode & 0o077) !== 0 && uid === process.getuid?.()) chmodSync(path, mode & 0o700);
 }
 
-/** DATA_DIR, made when missing, 0700; a shared directory (sticky, as /tmp) is left as it is: its files are closed. */
+/**
+ * DATA_DIR, made when missing, 0700; a shared directory (sticky, as /tmp) is left as it is, and the files made in it
+ * from then on are closed (the process's umask takes 077): DuckDB makes its write-ahead log again after each
+ * checkpoint, and its spill files, with no mode of ours.
+ */
 export function privateDataDirectory(directory: string): void {
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   if ((statSync(directory).mode & 0o1000) === 0) closeToOthers(directory);
+  else process.umask(process.umask(0o077) | 0o077);
 }
 
 /** The ledger file and its write-ahead log, 0600 (each when there). */

@@ -4,10 +4,11 @@
  * the folder 0700 and the ledger 0600, and closes a folder and ledger made by an earlier version the same way.
  */
 import { expect } from 'chai';
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureProductionBuild, startProductionServer } from '../../../scripts/lib/server-process.ts';
+import { cli } from '../../support/npm-cli.ts';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
@@ -34,6 +35,29 @@ describe('the data folder and ledger are private to the service user (issue 36, 
     expect(mode(dataDir)).to.equal(0o700);
     expect(mode(join(dataDir, 'ledger.duckdb'))).to.equal(0o600);
   });
+
+  it(
+    'in a shared sticky folder (as /tmp), which keeps its mode, the ledger and the write-ahead log DuckDB makes ' +
+      'while the server runs are 0600',
+    async () => {
+      const shared = join(dir, 'shared');
+      mkdirSync(shared);
+      chmodSync(shared, 0o1777);
+      const server = await startProductionServer({ DATA_DIR: shared, DEMO_DATA: '1' });
+      try {
+        await server.waitForOutput(/Demo API key for company 1/);
+        const created = await cli('keys', ['create', '--company', '1'], { DATA_DIR: shared });
+        expect(created.code, created.stderr).to.equal(0);
+        const wal = join(shared, 'ledger.duckdb.wal');
+        expect(existsSync(wal), 'the key is in the write-ahead log until a checkpoint').to.equal(true);
+        expect(mode(wal)).to.equal(0o600);
+        expect(mode(join(shared, 'ledger.duckdb'))).to.equal(0o600);
+        expect(statSync(shared).mode & 0o7777).to.equal(0o1777);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 
   it('a folder and ledger left readable by an earlier version are closed to others at the next start', async () => {
     const dataDir = join(dir, 'fresh');
