@@ -47,9 +47,10 @@ async function main(): Promise<number> {
         const known = new Set((await store.listCompanies()).map((c) => c.id));
         const unknown = companyIds.filter((id) => !known.has(id));
         if (unknown.length) {
+          const others = known.size ? `, or name one of ${[...known].join(', ')}` : '; the store has no company yet';
           console.error(
             `No company ${unknown.join(', ')} in the store: import its ledger first (npm run import -- ` +
-              `journal.csv --reference reference.csv), or name one of ${[...known].join(', ') || 'none yet'}.`,
+              `journal.csv --reference reference.csv)${others}.`,
           );
           return 1;
         }
