@@ -103,4 +103,5 @@ copyNonTypeScript(path.join(root, 'src'), path.join(staging, 'src'));
 // Swap in one step, so a server started from dist/ never sees half a build.
 rmSync(out, { recursive: true, force: true });
 renameSync(staging, out);
-console.error(`built dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s (start: node dist/src/start.js)`);
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+console.error(`built dist/ in ${seconds} s (start: npm start, or node_modules/.bin/node dist/src/start.js)`);

@@ -6,6 +6,14 @@
 import module from 'node:module';
 import { privateCompileCacheDirectory } from './ops/compile-cache.ts';
 
+// A machine's own older node, run by hand, gets one sentence instead of a TypeError further down.
+if (Number(process.versions.node.split('.')[0]) < 24) {
+  console.error(
+    `The Reporting Service needs Node.js 24 or later, and this is ${process.version}: start it with npm start, or ` +
+      'node_modules/.bin/node dist/src/start.js (npm ci installs that Node).',
+  );
+  process.exit(1);
+}
 if (!process.env.NODE_COMPILE_CACHE) {
   const directory = privateCompileCacheDirectory();
   if (directory) module.enableCompileCache(directory);

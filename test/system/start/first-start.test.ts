@@ -120,6 +120,34 @@ describe('first start: what a new user reads', function () {
     },
   );
 
+  it(
+    "When dist/src/start.js is run by the machine's own Node older than 24, then one sentence names the Node to " +
+      'use, exit 1',
+    async function () {
+      const PATH = (process.env.PATH ?? '')
+        .split(path.delimiter)
+        .filter((p) => !p.includes('node_modules'))
+        .join(path.delimiter);
+      const machineNode = execFileSync('sh', ['-c', 'command -v node || true'], { env: { PATH } }).toString().trim();
+      const version = machineNode && execFileSync(machineNode, ['--version']).toString().trim();
+      if (!version || Number(version.slice(1).split('.')[0]) >= 24) this.skip();
+      const outcome = await new Promise<Outcome>((resolve) => {
+        execFile(
+          machineNode,
+          ['dist/src/start.js'],
+          { cwd: REPO_ROOT, env: productionEnv({ DATA_DIR: path.join(dir, 'old-node'), PATH }), timeout: 60_000 },
+          (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+        );
+      });
+      expect(outcome.code).to.equal(1);
+      expect(outcome.stderr.trim()).to.equal(
+        `The Reporting Service needs Node.js 24 or later, and this is ${version}: start it with npm start, or ` +
+          'node_modules/.bin/node dist/src/start.js (npm ci installs that Node).',
+      );
+      expect(existsSync(path.join(dir, 'old-node')), 'no data folder made').to.equal(false);
+    },
+  );
+
   it('When the port is busy, then one sentence names PORT, the exit code is 1, and nothing is half made', async () => {
     const holder: Server = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
