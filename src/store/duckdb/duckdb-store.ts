@@ -1,7 +1,6 @@
 /** LedgerStore over DuckDB (embedded; a file path or ':memory:'). */
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { AccountMonthTotal, Company, CompanyCatalog, LedgerBatch, PnlQuery } from '../../domain/ledger.ts';
-import { isoEpochDay } from '../../scalars/dates.ts';
 import type { ApiKeyRecord, NewApiKey } from '../ledger/api-keys.ts';
 import type { LedgerStore } from '../ledger/ledger-store.ts';
 import type { IndexStats } from '../ledger/lifecycle.ts';
@@ -24,6 +23,7 @@ import { ensureSnapshots, readBalances, repairSnapshots, writeLoadSnapshots } fr
 import { READ_CONNECTIONS, ReaderPool, Serial, session } from './connections.ts';
 import { refusedInFileOrder } from './journal-reader.ts';
 import { LoadVersions } from './load-versions.ts';
+import { addPostedLines } from './posted-lines.ts';
 import { ENGINE_MEMORY_SQL, importSettings, serveUnderSettings, underSettings } from './settings.ts';
 import { writeStaging } from './staging-writer.ts';
 
@@ -292,16 +292,8 @@ export class DuckDbLedgerStore implements LedgerStore {
       if (!this.builtBalances.has(companyId)) this.balances.delete(companyId);
     }
     if (!staged) return;
-    const L = staged.lines;
-    const changed = new Set<number>();
-    for (let i = 0; i < L.id.length; i++) {
-      if (!L.posted[i]) continue;
-      const balances = this.builtBalances.get(L.companyId[i]!);
-      if (!balances) continue;
-      balances.add(L.locationId[i]!, L.accountId[i]!, L.tagSetId[i]!, isoEpochDay(L.date[i]!), L.cents[i]!);
-      changed.add(L.companyId[i]!);
-    }
-    for (const companyId of changed) this.budget.resize(companyId, this.builtBalances.get(companyId)!.estimatedBytes());
+    for (const companyId of addPostedLines(staged.lines, this.builtBalances))
+      this.budget.resize(companyId, this.builtBalances.get(companyId)!.estimatedBytes());
   }
 
   linkSecret(): Promise<string> {
