@@ -37,13 +37,8 @@ export async function readBalances(
   reserve?: ReserveBuild,
 ): Promise<CompanyBalances | undefined> {
   const started = performance.now();
-  const mark = (await snapshots.snapshotsEntryMark(session(conn, { streamed: true }))) ?? -1;
   // Streamed (connections.ts): no materialized copy of the snapshots beside the chunks.
-  const reader = await conn.streamAndReadAll(
-    snapshots.COMPANY_SNAPSHOTS_SQL,
-    [companyId, BigInt(mark)],
-    [INTEGER, BIGINT],
-  );
+  const reader = await conn.streamAndReadAll(snapshots.COMPANY_SNAPSHOTS_SQL, [companyId], [INTEGER]);
   const rows = reader.getRows() as [number, DuckDBBlobValue | null][];
   if (rows.some(([month]) => month === snapshots.SNAPSHOTS_BEHIND)) {
     const fromDaily = new CompanyBalances();

@@ -9,7 +9,7 @@ import { CompanyBalances } from '../memory/balance-index.ts';
 import type { BuildTimes, ReserveBuild } from '../memory/index-budget.ts';
 import { balancesFromSnapshots, encodeMonthSnapshot, expectedIndexBytes } from '../memory/month-snapshot.ts';
 import {
-  COMPANY_SNAPSHOTS_AT_MARK_SQL,
+  COMPANY_SNAPSHOTS_SQL,
   MONTH_SUMS_SQL,
   SNAPSHOTS_BEHIND,
   type SnapshotWrite,
@@ -58,7 +58,7 @@ export async function readCompanyBalances(
   reserve?: ReserveBuild,
 ): Promise<CompanyBalances | undefined> {
   const started = performance.now();
-  let { rows } = await client.query<{ month: number; snapshot: Buffer }>(COMPANY_SNAPSHOTS_AT_MARK_SQL, [companyId]);
+  let { rows } = await client.query<{ month: number; snapshot: Buffer }>(COMPANY_SNAPSHOTS_SQL, [companyId]);
   let daily: { month: number; packed: Buffer }[] = [];
   if (rows.some((row) => row.month === SNAPSHOTS_BEHIND)) {
     rows = [];

@@ -115,26 +115,18 @@ export async function ensureSnapshots(
 }
 
 /**
- * A company's snapshots, one row per month (`month`, `snapshot`), and a row of month -1 when the company has an entry
- * past `mark` (the last entry id they account for, -1 when there is none): its snapshots are behind, read balance_daily
- * instead. The check is the company's first entry past the mark in id order, so that PostgreSQL walks the entries' key
- * from the mark (as EXISTS, without fresh statistics of journal_entries, it scanned the whole table); DuckDB skips the
+ * A company's ($1) snapshots, one row per month (`month`, `snapshot`), and a row of month -1 when the company has an
+ * entry past the mark the snapshots account for (ENTRIES_MARK, read by the statement itself: no round trip of its own;
+ * -1 when there is none): its snapshots are behind, read balance_daily instead. The check is the company's first entry
+ * past the mark in id order, so that PostgreSQL reads the settings row once (an InitPlan) and walks the entries' key
+ * from its value (as EXISTS, without fresh statistics of journal_entries, it scanned the whole table); DuckDB skips the
  * row groups below the mark.
  */
-const companySnapshotsSql = (mark: string) => `SELECT month, snapshot FROM balance_snapshots WHERE company_id = $1
+export const COMPANY_SNAPSHOTS_SQL = `SELECT month, snapshot FROM balance_snapshots WHERE company_id = $1
   UNION ALL SELECT -1, NULL
-   WHERE (SELECT id FROM journal_entries WHERE id > ${mark} AND company_id = $1 ORDER BY id LIMIT 1) IS NOT NULL`;
-
-/** Company $1's snapshot rows, the mark given as $2 (snapshotsEntryMark; -1 when there is none): DuckDB's reader. */
-export const COMPANY_SNAPSHOTS_SQL = companySnapshotsSql('$2');
-
-/**
- * Company $1's snapshot rows, the mark read by the statement itself (no round trip of its own): PostgreSQL's reader.
- * PostgreSQL reads the settings row once (an InitPlan) and walks the entries' key from its value.
- */
-export const COMPANY_SNAPSHOTS_AT_MARK_SQL = companySnapshotsSql(
-  `COALESCE((SELECT CAST(value AS BIGINT) FROM settings WHERE key = '${ENTRIES_MARK}'), -1)`,
-);
+   WHERE (SELECT id FROM journal_entries
+          WHERE id > COALESCE((SELECT CAST(value AS BIGINT) FROM settings WHERE key = '${ENTRIES_MARK}'), -1)
+            AND company_id = $1 ORDER BY id LIMIT 1) IS NOT NULL`;
 
 /** Month -1 among a company's snapshot rows (COMPANY_SNAPSHOTS_SQL): they are behind its ledger. */
 export const SNAPSHOTS_BEHIND = -1;

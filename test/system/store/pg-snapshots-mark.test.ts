@@ -1,13 +1,13 @@
 /**
  * The month snapshots' reader on PostgreSQL reads the entries' mark in its own statement
- * (COMPANY_SNAPSHOTS_AT_MARK_SQL, one round trip): a company is behind exactly when it has an entry past the mark (or
+ * (COMPANY_SNAPSHOTS_SQL, one round trip): a company is behind exactly when it has an entry past the mark (or
  * no mark is recorded), and the check walks journal_entries' key from the mark, without statistics of the table and
  * with them (EXPLAIN).
  */
 import { expect } from 'chai';
 import pg from 'pg';
 import { PostgresLedgerStore } from '../../../src/store/postgres/postgres-store.ts';
-import { COMPANY_SNAPSHOTS_AT_MARK_SQL, SNAPSHOTS_BEHIND } from '../../../src/store/sql/month-snapshots-sql.ts';
+import { COMPANY_SNAPSHOTS_SQL, SNAPSHOTS_BEHIND } from '../../../src/store/sql/month-snapshots-sql.ts';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
 import { RANDOM_COMPANY, randomLedger } from '../../support/random-store-ledger.ts';
 
@@ -46,15 +46,14 @@ const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).fla
   });
 
   const behind = async () =>
-    (await client.query<{ month: number }>(COMPANY_SNAPSHOTS_AT_MARK_SQL, [RANDOM_COMPANY])).rows.some(
+    (await client.query<{ month: number }>(COMPANY_SNAPSHOTS_SQL, [RANDOM_COMPANY])).rows.some(
       (row) => row.month === SNAPSHOTS_BEHIND,
     );
   const journalEntriesAccess = async () => {
     const [{ 'QUERY PLAN': plan }] = (
-      await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `EXPLAIN (FORMAT JSON) ${COMPANY_SNAPSHOTS_AT_MARK_SQL}`,
-        [RANDOM_COMPANY],
-      )
+      await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${COMPANY_SNAPSHOTS_SQL}`, [
+        RANDOM_COMPANY,
+      ])
     ).rows as [{ 'QUERY PLAN': [{ Plan: PlanNode }] }];
     return nodesOf(plan[0].Plan)
       .filter((node) => node['Relation Name'] === 'journal_entries')
