@@ -60,7 +60,8 @@ function registerIndexMetrics(registry: Registry, stats: () => IndexStats): void
     ],
     [
       'reporting_index_room_bytes',
-      "What the indexes may hold now: the budget, less what the process's RSS is over budget + INDEX_RSS_HEADROOM_MB.",
+      'What the indexes may hold now: the budget, or less: what they hold plus what the RSS has left below ' +
+        'budget + INDEX_RSS_HEADROOM_MB.',
       (s) => s.roomBytes,
     ],
     ['reporting_index_bytes', 'Estimated bytes of the in-memory indexes held now.', (s) => s.heldBytes],

@@ -2,7 +2,7 @@
 
 export interface IndexStats {
   budgetBytes: number;
-  /** What the indexes may hold now: the budget, less what the process's RSS is over budget + its headroom. */
+  /** What the indexes may hold now: the budget, or less: what they hold plus the RSS left below budget + headroom. */
   roomBytes: number;
   /** Estimated bytes of every index held now. */
   heldBytes: number;

@@ -2,8 +2,9 @@
  * The memory budget of an instance's in-memory indexes (INDEX_MEMORY_MB): each company held is charged its estimated
  * bytes, and so is each build before it makes its arrays (a reservation); while the total is over the room left the
  * least recently used company is evicted (its store drops it, gives its arrays' memory back and stops following it;
- * its next report rebuilds it from the store). The room is the budget, less what the process's RSS is over budget +
- * INDEX_RSS_HEADROOM_MB. The company built last stays even when it alone is over. Counts what /metrics exports.
+ * its next report rebuilds it from the store). The room is the budget, or less when the process's RSS would pass budget
+ * + INDEX_RSS_HEADROOM_MB: what they hold plus what the RSS has left below that. The company built last stays even
+ * when it alone is over. Counts what /metrics exports.
  */
 import { totalmem } from 'node:os';
 import type { IndexStats } from '../ledger/lifecycle.ts';
@@ -169,12 +170,13 @@ export class IndexBudget {
   }
 
   /**
-   * The budget less what the RSS is over its limit now. Not less than that: memory the allocator keeps after an
-   * eviction still counts in the RSS, and is what the next build reuses.
+   * The budget, or what is held plus what the RSS has left below its limit when that is less: over the limit, the
+   * indexes give way until the RSS is back within it (an evicted index gives its pages back to the system at once,
+   * CellSlab), and a build fits in what is left below it.
    */
   private room(): number {
     if (this.rssLimitBytes === undefined) return this.budgetBytes;
-    return Math.max(0, this.budgetBytes - Math.max(0, this.rss() - this.rssLimitBytes));
+    return Math.max(0, Math.min(this.budgetBytes, this.heldBytes + this.rssLimitBytes - this.rss()));
   }
 
   /**

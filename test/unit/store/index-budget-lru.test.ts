@@ -131,32 +131,51 @@ describe('index budget: a build reserves its bytes before it makes its index', (
 });
 
 describe('index budget: the indexes give way when the process outgrows budget + headroom', () => {
-  it('shrinks the room by the RSS over its limit, evicting the least recently used; grows it back after', () => {
-    let rss = 0;
-    const evicted: number[] = [];
+  /** The RSS of a process whose other memory is `rest` and whose indexes give their pages back when evicted. */
+  function modelled(budgetBytes: number, limitBytes: number) {
+    const indexes = new Map<number, number>();
+    const model = { rest: 0, evicted: [] as number[] };
+    const rss = () => model.rest + [...indexes.values()].reduce((a, b) => a + b, 0);
     const budget = new IndexBudget(
-      1_000,
-      (id) => evicted.push(id),
-      1_500,
-      () => rss,
+      budgetBytes,
+      (id) => {
+        model.evicted.push(id);
+        indexes.delete(id);
+      },
+      limitBytes,
+      rss,
     );
-    rss = 1_200;
-    for (let id = 1; id <= 4; id++) budget.hold(id, 250);
+    const build = (id: number, bytes: number) => {
+      const reservation = budget.reserve(bytes);
+      indexes.set(id, bytes);
+      budget.unreserve(reservation);
+      budget.hold(id, bytes);
+    };
+    return { budget, model, rss, build };
+  }
+
+  it('over the limit, evicts the least recently used until the RSS is back within it; grows back after', () => {
+    const { budget, model, rss, build } = modelled(1_000, 1_500);
+    model.rest = 200;
+    for (let id = 1; id <= 4; id++) build(id, 250);
     expect(budget.stats()).to.include({ roomBytes: 1_000, heldBytes: 1_000, companies: 4 });
     expect(budget.full()).to.equal(true);
-    rss = 1_800; // 300 over: room 700
-    const reservation = budget.reserve(200);
-    expect(evicted).to.deep.equal([1, 2]);
-    expect(budget.stats()).to.include({ roomBytes: 700, heldBytes: 500, buildingBytes: 200 });
-    budget.unreserve(reservation);
-    budget.hold(5, 200);
-    expect(budget.stats()).to.include({ heldBytes: 700, companies: 3 });
-    rss = 1_400; // under the limit again: the whole budget
-    budget.hold(6, 250);
-    expect(evicted).to.deep.equal([1, 2]);
-    expect(budget.stats()).to.include({ roomBytes: 1_000, heldBytes: 950, companies: 4 });
-    rss = 5_000; // far over: no room, but the company built last stays
-    budget.hold(7, 100);
+    model.rest = 700; // 200 over: a build of 200 needs 400 of the indexes' bytes
+    build(5, 200);
+    expect(model.evicted).to.deep.equal([1, 2]);
+    expect(rss()).to.be.at.most(1_500);
+    expect(budget.stats()).to.include({ heldBytes: 700, companies: 3, roomBytes: 800 });
+    model.rest = 900; // 100 over while the indexes hold less than the budget: they still give way
+    build(6, 50);
+    expect(model.evicted).to.deep.equal([1, 2, 3]);
+    expect(rss()).to.be.at.most(1_500);
+    model.rest = 300; // far under the limit again: the whole budget
+    build(7, 250);
+    build(8, 250);
+    expect(model.evicted).to.deep.equal([1, 2, 3]);
+    expect(budget.stats()).to.include({ roomBytes: 1_000, heldBytes: 1_000, companies: 5 });
+    model.rest = 5_000; // far over: no room, but the company built last stays
+    build(9, 100);
     expect(budget.stats()).to.include({ roomBytes: 0, heldBytes: 100, companies: 1 });
   });
 
