@@ -181,7 +181,8 @@ export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: str
       [
         'index held at the end',
         `${(stats.heldBytes / 2 ** 20).toFixed(1)} MiB, ${fmtInt(stats.companies)} companies`,
-        `budget ${r.budgetMiB} MiB; its room (the budget less the RSS over budget + INDEX_RSS_HEADROOM_MB` +
+        `budget ${r.budgetMiB} MiB; its room (the budget, or what is held less the RSS over budget + ` +
+          `INDEX_RSS_HEADROOM_MB` +
           `${o.rssHeadroomMb === undefined ? '' : `=${o.rssHeadroomMb}`}): at the end ` +
           `${(stats.roomBytes / 2 ** 20).toFixed(0)} MiB, the least ${r.leastRoomMiB.toFixed(0)} MiB`,
       ],
