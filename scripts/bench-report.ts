@@ -925,7 +925,11 @@ async function main(): Promise<void> {
         largest: intArg(args, 'largest', 1_000_000),
         indexMb: intArg(args, 'index-mb', 256),
         storeMb: args.has('store-mb') ? intArg(args, 'store-mb') : undefined,
-        rssHeadroomMb: args.has('rss-headroom-mb') ? intArg(args, 'rss-headroom-mb') : undefined,
+        rssHeadroomMb: !args.has('rss-headroom-mb')
+          ? undefined
+          : args.get('rss-headroom-mb') === '0'
+            ? 0 // no RSS limit
+            : intArg(args, 'rss-headroom-mb'),
         nodeOptions: typeof args.get('node-options') === 'string' ? String(args.get('node-options')) : undefined,
         requests: intArg(args, 'reads', 20_000),
         seed,
