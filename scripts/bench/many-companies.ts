@@ -13,7 +13,7 @@ import type { JournalEntryInput, LedgerBatch } from '../../src/domain/ledger.ts'
 import { firstMessage } from './spawn-server.ts';
 import { withoutNodeOptions } from '../lib/server-process.ts';
 import { startPostgresServer } from '../lib/postgres-server.ts';
-import { PRODUCTION_NODE_ARGS } from '../lib/production-start.ts';
+import { PRODUCTION_ENV, PRODUCTION_NODE_ARGS } from '../lib/production-start.ts';
 import { randomLedgerEntries, randomLedgerReference } from '../lib/random-ledger.ts';
 import { BENCH_DIR } from './cached-ledger.ts';
 import { MEDIUM, type ManyCompaniesOptions, type RunResult, storeAt, type Where } from './many-companies-instance.ts';
@@ -143,16 +143,17 @@ export async function manyCompaniesSection(o: ManyCompaniesOptions, log: (s: str
       `time)`,
   );
   const { where, stop } = await ensureLedger(o, log);
-  // The instance runs the production modules (dist/) with the node options npm start gives the server.
+  // The instance runs the production modules (dist/) with the node options and variables npm start gives the server.
   const program = await productionProgram(
     fileURLToPath(new URL('./many-companies-instance.ts', import.meta.url)),
     'instanceMain',
   );
   const nodeArgs = [...PRODUCTION_NODE_ARGS.slice(0, -1), ...(o.nodeOptions?.split(/\s+/) ?? [])];
-  log(`  the instance: node ${nodeArgs.join(' ')} (dist/'s modules)`);
+  const variables = Object.entries(PRODUCTION_ENV).map(([name, value]) => `${name}=${value} `);
+  log(`  the instance: ${variables.join('')}node ${nodeArgs.join(' ')} (dist/'s modules)`);
   const child = fork(program, [JSON.stringify(where), JSON.stringify(o)], {
     execArgv: nodeArgs,
-    env: withoutNodeOptions(),
+    env: { ...withoutNodeOptions(), ...PRODUCTION_ENV },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const r = await firstMessage<RunResult>(child, 'the instance', INSTANCE_RUN_MS).finally(stop);

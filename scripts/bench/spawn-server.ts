@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from '../lib/free-port.ts';
 import { REPO_ROOT } from '../lib/repo-root.ts';
+import { PRODUCTION_ENV, PRODUCTION_NODE_ARGS } from '../lib/production-start.ts';
 import { withoutNodeOptions } from '../lib/server-process.ts';
 
 /** How long a start may take, unless told, before the process is killed and `ready` rejects. */
@@ -52,6 +53,8 @@ export async function spawnServer(
   const port = await freePort();
   const spawnedAt = performance.now();
   const [bin, ...args] = argv;
+  // The production start (npm start's node arguments) also gets the variables npm start sets.
+  const production = args.join(' ') === PRODUCTION_NODE_ARGS.join(' ') ? PRODUCTION_ENV : {};
   const child = spawn(bin, args, {
     cwd: REPO_ROOT,
     env: {
@@ -62,6 +65,7 @@ export async function spawnServer(
       HOST: '127.0.0.1',
       DEMO_DATA: '0',
       LOG_LEVEL: 'warn',
+      ...production,
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

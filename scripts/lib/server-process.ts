@@ -3,7 +3,7 @@
  * (`node dist/src/start.js`, built first by scripts/ensure-build.mjs as `npm start` does) or any command line.
  * Resolves when the process prints "listening on <url>"; stop() sends SIGTERM and waits, kill() SIGKILLs.
  */
-import { PRODUCTION_NODE_ARGS } from './production-start.ts';
+import { PRODUCTION_ENV, PRODUCTION_NODE_ARGS } from './production-start.ts';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -95,12 +95,18 @@ export function startServerProcess(
   });
 }
 
-/** `node dist/src/start.js` in `cwd` (the repository, or a production install of it), with npm start's options. */
+/**
+ * `node dist/src/start.js` in `cwd` (the repository, or a production install of it), with npm start's options and
+ * the variables it sets.
+ */
 export function startProductionServer(
   env: Record<string, string | undefined>,
   cwd = REPO_ROOT,
 ): Promise<ServerProcess> {
-  return startServerProcess(process.execPath, [...PRODUCTION_NODE_ARGS], { cwd, env: productionEnv(env) });
+  return startServerProcess(process.execPath, [...PRODUCTION_NODE_ARGS], {
+    cwd,
+    env: productionEnv({ ...PRODUCTION_ENV, ...env }),
+  });
 }
 
 /**

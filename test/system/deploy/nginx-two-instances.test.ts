@@ -10,11 +10,12 @@
 import { expect } from 'chai';
 import autocannon from 'autocannon';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../../scripts/lib/free-port.ts';
+import { PRODUCTION_ENV, PRODUCTION_NODE_ARGS } from '../../../scripts/lib/production-start.ts';
 import { httpsRequest } from '../../support/https-client.ts';
 import { startNginx, type RunningNginx } from '../../../scripts/lib/nginx.ts';
 import { skipPostgres, startPostgresServer, type PostgresServer } from '../../../scripts/lib/postgres-server.ts';
@@ -135,6 +136,19 @@ describe('deployment: nginx (deploy/) in front of two instances (systemd unit) o
       for (const [i, p] of instances.entries()) expect(p.url).to.equal(`http://127.0.0.1:${ports[i]}/reporting`);
     },
   );
+
+  // The unit starts the server as npm start does: a process of the unit that lacked npm start's allocator setting kept
+  // freed index memory (docs/scaling.md, "Where the memory goes").
+  it("each instance runs with npm start's node options and the variables npm start sets", () => {
+    for (const instance of instances) {
+      const pid = instance.child.pid!;
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(1, -1);
+      expect(argv).to.deep.equal(PRODUCTION_NODE_ARGS);
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      expect(Object.keys(PRODUCTION_ENV)).to.not.be.empty;
+      for (const [name, value] of Object.entries(PRODUCTION_ENV)) expect(environ).to.include(`${name}=${value}`);
+    }
+  });
 
   // Issue 36, finding 13: the unit left METRICS=public, so anyone reaching the site read /reporting/metrics.
   it('/reporting/metrics through nginx needs an API key (the unit sets METRICS=key)', async () => {

@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import { loadOpenApiDocument, openApiContract } from '../../../src/contract/openapi-document.ts';
 import { moduleSpecifiers, packageOf } from '../../support/module-specifiers.ts';
+import { PRODUCTION_ENV } from '../../../scripts/lib/production-start.ts';
 import {
   REPO_ROOT,
   ensureProductionBuild,
@@ -273,6 +274,10 @@ describe('production build: node dist/src/start.js with production dependencies 
       try {
         await server.waitForOutput(/Reports need an API key|load one with/);
         said.push(server.output());
+        // The server npm start started (its pid in its log lines) has the variables the start script sets.
+        const environ = readFileSync(`/proc/${/"pid":(\d+)/.exec(server.output())![1]}/environ`, 'utf8').split('\0');
+        expect(Object.keys(PRODUCTION_ENV)).to.not.be.empty;
+        for (const [name, value] of Object.entries(PRODUCTION_ENV)) expect(environ).to.include(`${name}=${value}`);
       } finally {
         await stopNpmStarted(server);
       }
