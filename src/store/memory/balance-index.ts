@@ -12,7 +12,7 @@
 import { daysInMonth } from '../../scalars/dates.ts';
 import type { AccountMonthTotal } from '../../domain/ledger.ts';
 import { toSafeCents } from '../ledger/money.ts';
-import { CellSlab, MAX_DAYS, MonthCells, monthBytes } from './month-cells.ts';
+import { CellSlab, type DailySums, MAX_DAYS, MonthCells, monthBytes } from './month-cells.ts';
 
 const DAY_MS = 86_400_000;
 /** What estimatedBytes() charges per cell's slot map entry and per month's objects. */
@@ -136,10 +136,13 @@ export class CompanyBalances {
   }
 
   /**
-   * Lays out the months a build will fill in one allocation (CellSlab): month `monthIndex` with room for `cells` cells
-   * and for the accounts `accountIds` (made dense here, in the order given). Does nothing to an index that has months.
+   * Lays out the months a build will fill in one allocation (CellSlab): month `monthIndex` with room for `cells`
+   * cells, their daily sums `dayBytes` wide (4 when all fit int32), and for the accounts `accountIds` (made dense here,
+   * in the order given). Does nothing to an index that has months.
    */
-  allocate(months: readonly { monthIndex: number; cells: number; accountIds: readonly number[] }[]): void {
+  allocate(
+    months: readonly { monthIndex: number; cells: number; dayBytes: number; accountIds: readonly number[] }[],
+  ): void {
     if (this.months.size > 0 || months.length === 0) return;
     if (new Set(months.map((m) => m.monthIndex)).size !== months.length) return;
     const accounts = months.map(({ accountIds }) => {
@@ -147,9 +150,9 @@ export class CompanyBalances {
       for (const id of accountIds) most = Math.max(most, this.accounts.of(id) + 1);
       return most;
     });
-    const slab = new CellSlab(months.reduce((bytes, m, i) => bytes + monthBytes(m.cells, accounts[i]!), 0));
-    months.forEach(({ monthIndex, cells }, i) =>
-      this.months.set(monthIndex, this.newMonth(monthIndex, cells, { from: slab, accounts: accounts[i]! })),
+    const slab = new CellSlab(months.reduce((bytes, m, i) => bytes + monthBytes(m.cells, accounts[i]!, m.dayBytes), 0));
+    months.forEach(({ monthIndex, cells, dayBytes }, i) =>
+      this.months.set(monthIndex, this.newMonth(monthIndex, cells, { from: slab, accounts: accounts[i]!, dayBytes })),
     );
   }
 
@@ -260,12 +263,12 @@ export class CompanyBalances {
   }
 
   /**
-   * At least what estimatedBytes() will say, once compacted, of an index built with `cells[m]` cells in each month
-   * and `accounts` accounts in all: what a build reserves before it makes its arrays (index-budget.ts).
+   * At least what estimatedBytes() will say, once compacted, of an index built with `cells` cells in each month (their
+   * daily sums `dayBytes` wide) and `accounts` accounts in all: what a build reserves before it makes its arrays.
    */
-  static expectedBytes(cells: readonly number[], accounts: number): number {
+  static expectedBytes(months: readonly { cells: number; dayBytes: number }[], accounts: number): number {
     let bytes = 0;
-    for (const n of cells) bytes += monthBytes(n, accounts) + MONTH_BYTES;
+    for (const { cells, dayBytes } of months) bytes += monthBytes(cells, accounts, dayBytes) + MONTH_BYTES;
     return bytes;
   }
 
@@ -361,7 +364,7 @@ function addMonth(cells: MonthCells, lo: number, hi: number, plan: Plan, col: nu
  * Days lo..hi (0-based, inclusive) of cell i: its total for the whole month; for a clipped month its days, or its
  * total minus the days outside, whichever reads fewer days (at most 15).
  */
-function cellSum(total: Float64Array, daily: Float64Array, i: number, lo: number, hi: number, days: number): number {
+function cellSum(total: Float64Array, daily: DailySums, i: number, lo: number, hi: number, days: number): number {
   if (lo === 0 && hi === days - 1) return total[i]!;
   const base = i * MAX_DAYS;
   let part = 0;

@@ -7,12 +7,20 @@ export const MAX_DAYS = 31;
 /** Bytes of a cell's typed arrays (location, account, tag set, total, daily sums). */
 export const CELL_BYTES = 3 * 4 + (1 + MAX_DAYS) * 8;
 
-/** Bytes of a month's arrays with room for `cells` cells and `accounts` accounts, rounded up to 8 (CellSlab). */
-export const monthBytes = (cells: number, accounts: number) =>
-  Math.ceil((Math.max(cells, 1) * CELL_BYTES + Math.max(accounts, 1) * (1 + MAX_DAYS) * 8) / 8) * 8;
+/**
+ * Bytes of a month's arrays with room for `cells` cells and `accounts` accounts, its daily sums `dayBytes` wide (4:
+ * int32, as a month snapshot holds them when they fit; 8: float64), rounded up to 8 (CellSlab).
+ */
+export const monthBytes = (cells: number, accounts: number, dayBytes = 8) =>
+  Math.ceil(
+    (Math.max(cells, 1) * (CELL_BYTES - MAX_DAYS * (8 - dayBytes)) + Math.max(accounts, 1) * (1 + MAX_DAYS) * 8) / 8,
+  ) * 8;
+
+/** A cell's daily sums: int32 while every one fits (a month snapshot says so), float64 otherwise. */
+export type DailySums = Float64Array | Int32Array;
 
 /** Detaches the array's buffer, which frees its memory now (the array is empty afterwards). */
-const freeBuffer = (a: Int32Array | Float64Array) => {
+const freeBuffer = (a: DailySums) => {
   if (a.buffer instanceof ArrayBuffer) a.buffer.transfer(0);
 };
 
@@ -31,8 +39,8 @@ export class CellSlab {
     this.buffer = new ArrayBuffer(bytes, { maxByteLength: bytes });
   }
 
-  /** Views for one month's arrays (monthBytes(cells, accounts) of the slab). */
-  carve(cells: number, accounts: number) {
+  /** Views for one month's arrays (monthBytes(cells, accounts, dayBytes) of the slab). */
+  carve(cells: number, accounts: number, dayBytes: number) {
     const start = this.at;
     const n = Math.max(cells, 1),
       a = Math.max(accounts, 1);
@@ -46,16 +54,20 @@ export class CellSlab {
       this.at += length * 4;
       return view;
     };
+    const total = f64(n),
+      accountTotal = f64(a),
+      accountDaily = f64(a * MAX_DAYS);
+    const wide = dayBytes === 8 ? f64(n * MAX_DAYS) : undefined;
     const views = {
-      total: f64(n),
-      daily: f64(n * MAX_DAYS),
-      accountTotal: f64(a),
-      accountDaily: f64(a * MAX_DAYS),
+      total,
+      accountTotal,
+      accountDaily,
       location: i32(n),
       account: i32(n),
       tagSet: i32(n),
+      daily: wide ?? i32(n * MAX_DAYS),
     };
-    this.at = start + monthBytes(cells, accounts);
+    this.at = start + monthBytes(cells, accounts, dayBytes);
     this.months++;
     return views;
   }
@@ -80,8 +92,8 @@ export class MonthCells {
   account: Int32Array;
   tagSet: Int32Array;
   total: Float64Array;
-  /** Slot s, day d (0-based) at s * 31 + d. */
-  daily: Float64Array;
+  /** Slot s, day d (0-based) at s * 31 + d; int32 in a slab month whose snapshot had them so, till one outgrows it. */
+  daily: DailySums;
   size = 0;
   /** Indexes sharing these cells (CompanyBalances.clone): the last one released gives their memory back. */
   owners = 1;
@@ -99,11 +111,11 @@ export class MonthCells {
     readonly key: string /* YYYY-MM */,
     readonly days: number,
     capacity = 16,
-    slab?: { from: CellSlab; accounts: number },
+    slab?: { from: CellSlab; accounts: number; dayBytes: number },
   ) {
     const n = Math.max(capacity, 1);
     const arrays = slab
-      ? slab.from.carve(capacity, slab.accounts)
+      ? slab.from.carve(capacity, slab.accounts, slab.dayBytes)
       : {
           location: new Int32Array(n),
           account: new Int32Array(n),
@@ -143,7 +155,10 @@ export class MonthCells {
   add(location: number, account: number, tagSet: number, dayIndex: number, cents: number): void {
     const slot = this.slot(location, account, tagSet);
     this.total[slot]! += cents;
-    this.daily[slot * MAX_DAYS + dayIndex]! += cents;
+    const at = slot * MAX_DAYS + dayIndex;
+    const day = this.daily[at]! + cents;
+    if (this.daily instanceof Int32Array && (day | 0) !== day) this.widenDaily();
+    this.daily[at] = day;
     this.accountTotal[account]! += cents;
     this.accountDaily[account * MAX_DAYS + dayIndex]! += cents;
   }
@@ -155,7 +170,9 @@ export class MonthCells {
     for (let d = 0; d < this.days; d++) {
       const cents = days[d]!;
       sum += cents;
-      this.daily[slot * MAX_DAYS + d]! += cents;
+      const day = this.daily[slot * MAX_DAYS + d]! + cents;
+      if ((day | 0) !== day && this.daily instanceof Int32Array) this.widenDaily();
+      this.daily[slot * MAX_DAYS + d] = day;
       this.accountDaily[account * MAX_DAYS + d]! += cents;
     }
     this.total[slot]! += sum;
@@ -262,6 +279,14 @@ export class MonthCells {
     this.accountDaily = this.accountDaily.slice();
     this.slab.leave();
     this.slab = undefined;
+  }
+
+  /** A daily sum no longer fits int32: the month's daily sums become float64 (in arrays of its own). */
+  private widenDaily(): void {
+    this.ownArrays();
+    const narrow = this.daily;
+    this.daily = Float64Array.from(narrow);
+    freeBuffer(narrow);
   }
 
   private grow(n = this.location.length * 2): void {

@@ -121,7 +121,7 @@ export function addMonthSnapshot(balances: CompanyBalances, monthIndex: number, 
  * layout (as addMonthSnapshot's false).
  */
 export function balancesFromSnapshots(months: readonly (readonly [number, Uint8Array])[]): CompanyBalances | undefined {
-  const layout: { monthIndex: number; cells: number; accountIds: number[] }[] = [];
+  const layout: { monthIndex: number; cells: number; dayBytes: number; accountIds: number[] }[] = [];
   for (const [monthIndex, snapshot] of months) {
     const view = new DataView(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength);
     if (snapshot.byteLength < HEADER || view.getInt32(0, true) !== SNAPSHOT_VERSION) return undefined;
@@ -129,7 +129,7 @@ export function balancesFromSnapshots(months: readonly (readonly [number, Uint8A
     if (n < 0 || snapshot.byteLength < valuesOffset(n)) return undefined;
     const accountIds = new Array<number>(n);
     for (let c = 0; c < n; c++) accountIds[c] = view.getInt32(HEADER + (n + c) * 4, true);
-    layout.push({ monthIndex, cells: n, accountIds });
+    layout.push({ monthIndex, cells: n, dayBytes: view.getInt32(12, true) === 4 ? 4 : 8, accountIds });
   }
   const balances = new CompanyBalances();
   balances.allocate(layout);
@@ -143,14 +143,14 @@ export function balancesFromSnapshots(months: readonly (readonly [number, Uint8A
 
 /** About what the index built from these month snapshots will be charged (CompanyBalances.expectedBytes). */
 export function expectedIndexBytes(snapshots: readonly Uint8Array[]): number {
-  const cells: number[] = [];
+  const cells: { cells: number; dayBytes: number }[] = [];
   const accounts = new Set<number>();
   for (const snapshot of snapshots) {
     if (snapshot.byteLength < HEADER) continue;
     const view = new DataView(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength);
     const n = Math.max(0, view.getInt32(4, true));
     if (snapshot.byteLength < HEADER + 16 * n) continue;
-    cells.push(n);
+    cells.push({ cells: n, dayBytes: view.getInt32(12, true) === 4 ? 4 : 8 });
     for (let c = 0; c < n; c++) accounts.add(view.getInt32(HEADER + (n + c) * 4, true));
   }
   return CompanyBalances.expectedBytes(cells, accounts.size);

@@ -6,7 +6,11 @@
 import { expect } from 'chai';
 import { seededRandom } from '../../../src/store/demo-ledger.ts';
 import { CompanyBalances, IndexReleased } from '../../../src/store/memory/balance-index.ts';
-import { addMonthSnapshot, encodeMonthSnapshot, expectedIndexBytes } from '../../../src/store/memory/month-snapshot.ts';
+import {
+  balancesFromSnapshots,
+  encodeMonthSnapshot,
+  expectedIndexBytes,
+} from '../../../src/store/memory/month-snapshot.ts';
 
 const FIRST_MONTH = 24_288; // 2024-01
 const rnd = seededRandom(11);
@@ -30,11 +34,11 @@ const accounts = Array.from({ length: 40 }, (_, a) => 100 + a);
 const year = { fromDay: 19_723, toDay: 20_088, locations: [], tagSets: undefined, accounts };
 const clipped = { ...year, fromDay: 19_740, toDay: 19_900, locations: [2], tagSets: [1, 3] };
 
+/** As the stores build an index (one slab, daily sums int32 where the snapshots hold them so). */
 function built(): CompanyBalances {
-  const balances = new CompanyBalances();
-  snapshots.forEach((snapshot, m) => expect(addMonthSnapshot(balances, FIRST_MONTH + m, snapshot)).to.equal(true));
-  balances.compact();
-  return balances;
+  const balances = balancesFromSnapshots(snapshots.map((snapshot, m) => [FIRST_MONTH + m, snapshot] as const));
+  expect(balances).to.not.equal(undefined);
+  return balances!;
 }
 
 describe('index memory: reserved before a build, given back at eviction (memory/balance-index.ts)', () => {

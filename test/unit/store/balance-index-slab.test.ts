@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { seededRandom } from '../../../src/store/demo-ledger.ts';
 import { CompanyBalances } from '../../../src/store/memory/balance-index.ts';
 import {
+  addMonthSnapshot,
   balancesFromSnapshots,
   encodeMonthSnapshot,
   expectedIndexBytes,
@@ -104,6 +105,38 @@ describe('index memory: a build from month snapshots in one allocation (memory/m
     expect(balances.sum({ ...clipped, accounts: [...accounts, 999] })).to.deep.equal(
       expected.sum({ ...clipped, accounts: [...accounts, 999] }),
     );
+    balances.release();
+    expect(slab.byteLength).to.equal(0);
+  });
+
+  it('holds daily sums as int32 where the snapshots do, widening a month a sum outgrows, exact throughout', () => {
+    const balances = built();
+    const reference = byRow();
+    // The same cells, in arrays of float64 daily sums: the slab's int32 ones take about half of a cell's bytes.
+    expect(balances.byteSize()).to.be.below(reference.byteSize() * 0.7);
+    const slab = onlyBuffer(balances);
+    const [day, location, account, tagSet] = months[2]![0]!;
+    for (const index of [balances, reference]) {
+      index.addOn(FIRST_MONTH + 2, day!, location!, account!, tagSet!, 2 ** 31 + 5); // an existing cell past int32
+      index.addOn(FIRST_MONTH + 2, day!, location!, account!, tagSet!, -(2 ** 33)); // and below it
+    }
+    // A second snapshot added to months the index has: their cells' days are added to, past int32 too.
+    const big = encodeMonthSnapshot([[day!], [location!], [account!], [tagSet!], [2 ** 40]], 1);
+    expect(addMonthSnapshot(balances, FIRST_MONTH + 4, big)).to.equal(true);
+    reference.addOn(FIRST_MONTH + 4, day!, location!, account!, tagSet!, 2 ** 40);
+    for (const query of [
+      year,
+      clipped,
+      { ...year, fromDay: 19_725, toDay: 19_790 },
+      { ...year, fromDay: 19_797, toDay: 19_858 }, // mid-March to mid-May: both months clipped
+      // The changed day of March alone, and of May, read from the cells (a location filter) and per account.
+      ...[19_782, 19_843].flatMap((before) => [
+        { ...year, fromDay: before + day!, toDay: before + day!, locations: [location!] },
+        { ...year, fromDay: before + day!, toDay: before + day! },
+      ]),
+    ])
+      expect(balances.sum(query)).to.deep.equal(reference.sum(query)).and.not.be.empty;
+    expect(balances.buffers().size).to.be.greaterThan(1); // the widened months left the slab
     balances.release();
     expect(slab.byteLength).to.equal(0);
   });
