@@ -11,6 +11,9 @@ import type { IndexStats } from '../ledger/lifecycle.ts';
 
 const MIB = 2 ** 20;
 
+/** How long a rise of the memory beside the indexes is kept as room below the RSS limit: one to two windows. */
+const RISE_WINDOW_MS = 60_000;
+
 /** INDEX_RSS_HEADROOM_MB's default: what the process may hold beyond its indexes' budget before they give way. */
 export const DEFAULT_RSS_HEADROOM_MB = 200;
 
@@ -53,6 +56,13 @@ export class IndexBudget {
   private readonly reserved = new Map<number, number>();
   private reservedBytes = 0;
   private reservations = 0;
+  /**
+   * The RSS beside the indexes held (RSS less what they hold) after the latest decision, and the most it has grown
+   * from one decision to the next in this window of RISE_WINDOW_MS and the one before (a rise once, as an import's, is
+   * forgotten after two windows).
+   */
+  private restAfterFit: number | undefined;
+  private readonly rises = { windowStart: 0, current: 0, previous: 0 };
   private readonly evictedBefore = new Set<number>();
   private readonly counts = { hits: 0, misses: 0, rebuilds: 0, evictions: 0, sums: 0 };
   readonly times: BuildTimes = { readMs: 0, indexMs: 0 };
@@ -64,6 +74,7 @@ export class IndexBudget {
     /** The process's resident bytes the indexes give way to (budget + INDEX_RSS_HEADROOM_MB); undefined: none. */
     private readonly rssLimitBytes: number | undefined = undefined,
     private readonly rss: () => number = () => process.memoryUsage.rss(),
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** A report found the company held: it becomes the most recently used. */
@@ -158,6 +169,7 @@ export class IndexBudget {
 
   /** Evicts the least recently used companies while over the budget, keeping the `keep` most recently used. */
   private fit(keep: number): void {
+    this.noteRestRise();
     const room = this.room();
     while (this.heldBytes + this.reservedBytes > room && this.held.size > keep) {
       const [companyId, bytes] = this.held.entries().next().value!;
@@ -167,16 +179,35 @@ export class IndexBudget {
       this.counts.evictions++;
       this.evict(companyId);
     }
+    if (this.rssLimitBytes !== undefined) this.restAfterFit = this.rss() - this.heldBytes;
+  }
+
+  /**
+   * How much the RSS beside the indexes grew since the latest decision (a build's read, the store's and V8's own
+   * memory): it grows unseen between two decisions, while an index built or evicted moves the RSS and what is held
+   * alike.
+   */
+  private noteRestRise(): void {
+    if (this.rssLimitBytes === undefined || this.restAfterFit === undefined) return;
+    const now = this.now();
+    if (now - this.rises.windowStart >= RISE_WINDOW_MS) {
+      this.rises.previous = now - this.rises.windowStart >= 2 * RISE_WINDOW_MS ? 0 : this.rises.current;
+      this.rises.current = 0;
+      this.rises.windowStart = now;
+    }
+    this.rises.current = Math.max(this.rises.current, this.rss() - this.heldBytes - this.restAfterFit);
   }
 
   /**
    * The budget, or what is held plus what the RSS has left below its limit when that is less: over the limit, the
    * indexes give way until the RSS is back within it (an evicted index gives its pages back to the system at once,
-   * CellSlab), and a build fits in what is left below it.
+   * CellSlab), and a build fits in what is left below it. Below the limit room is kept for the most the memory beside
+   * the indexes has grown between two decisions, which comes before the next decision can evict.
    */
   private room(): number {
     if (this.rssLimitBytes === undefined) return this.budgetBytes;
-    return Math.max(0, Math.min(this.budgetBytes, this.heldBytes + this.rssLimitBytes - this.rss()));
+    const left = this.rssLimitBytes - Math.max(this.rises.current, this.rises.previous) - this.rss();
+    return Math.max(0, Math.min(this.budgetBytes, this.heldBytes + left));
   }
 
   /**

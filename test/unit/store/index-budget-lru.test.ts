@@ -134,7 +134,7 @@ describe('index budget: the indexes give way when the process outgrows budget + 
   /** The RSS of a process whose other memory is `rest` and whose indexes give their pages back when evicted. */
   function modelled(budgetBytes: number, limitBytes: number) {
     const indexes = new Map<number, number>();
-    const model = { rest: 0, evicted: [] as number[] };
+    const model = { rest: 0, evicted: [] as number[], now: 0 };
     const rss = () => model.rest + [...indexes.values()].reduce((a, b) => a + b, 0);
     const budget = new IndexBudget(
       budgetBytes,
@@ -144,6 +144,7 @@ describe('index budget: the indexes give way when the process outgrows budget + 
       },
       limitBytes,
       rss,
+      () => model.now,
     );
     const build = (id: number, bytes: number) => {
       const reservation = budget.reserve(bytes);
@@ -160,23 +161,53 @@ describe('index budget: the indexes give way when the process outgrows budget + 
     for (let id = 1; id <= 4; id++) build(id, 250);
     expect(budget.stats()).to.include({ roomBytes: 1_000, heldBytes: 1_000, companies: 4 });
     expect(budget.full()).to.equal(true);
-    model.rest = 700; // 200 over: a build of 200 needs 400 of the indexes' bytes
+    model.rest = 700; // 500 more beside the indexes, unseen until the next build: kept as room below the limit after
     build(5, 200);
-    expect(model.evicted).to.deep.equal([1, 2]);
-    expect(rss()).to.be.at.most(1_500);
-    expect(budget.stats()).to.include({ heldBytes: 700, companies: 3, roomBytes: 800 });
-    model.rest = 900; // 100 over while the indexes hold less than the budget: they still give way
-    build(6, 50);
-    expect(model.evicted).to.deep.equal([1, 2, 3]);
-    expect(rss()).to.be.at.most(1_500);
-    model.rest = 300; // far under the limit again: the whole budget
-    build(7, 250);
-    build(8, 250);
-    expect(model.evicted).to.deep.equal([1, 2, 3]);
+    expect(model.evicted).to.deep.equal([1, 2, 3, 4]);
+    expect(rss()).to.be.at.most(1_500 - 500);
+    expect(budget.stats()).to.include({ heldBytes: 200, companies: 1, roomBytes: 300 });
+    model.rest = 200; // far under the limit again, and the rise two minutes old: forgotten, the whole budget
+    model.now += 120_000;
+    for (let id = 6; id <= 9; id++) build(id, 200);
+    expect(model.evicted).to.deep.equal([1, 2, 3, 4]);
     expect(budget.stats()).to.include({ roomBytes: 1_000, heldBytes: 1_000, companies: 5 });
     model.rest = 5_000; // far over: no room, but the company built last stays
-    build(9, 100);
+    build(10, 100);
     expect(budget.stats()).to.include({ roomBytes: 0, heldBytes: 100, companies: 1 });
+  });
+
+  it('keeps room below the limit for the most the memory beside the indexes grew between two decisions', () => {
+    const { budget, model, rss, build } = modelled(1_000, 1_500);
+    model.rest = 200;
+    for (let id = 1; id <= 4; id++) build(id, 250);
+    model.rest = 400; // 200 unseen: a build of 200 must leave the RSS within 1,500 - 200, not just 1,500
+    build(5, 200);
+    expect(model.evicted).to.deep.equal([1, 2]);
+    expect(rss()).to.be.at.most(1_300);
+    expect(budget.stats()).to.include({ heldBytes: 700, roomBytes: 900 });
+  });
+
+  it('keeps a rise for a minute to two, then forgets it', () => {
+    const { budget, model, build } = modelled(1_000, 1_500);
+    model.rest = 200;
+    build(1, 250);
+    model.rest = 600; // a rise of 400 (an import, say), then back
+    build(2, 250);
+    model.rest = 200;
+    model.now += 90_000; // the rise is in the window before this one: kept
+    build(3, 250);
+    expect(budget.stats().roomBytes).to.equal(750 + 1_500 - 400 - 950);
+    model.now += 60_000; // two windows on: forgotten
+    build(4, 250);
+    expect(budget.stats().roomBytes).to.equal(1_000);
+  });
+
+  it("an index's own pages, arriving between its reservation and its hold, are not memory beside the indexes", () => {
+    const { budget, model, build } = modelled(1_000, 1_250);
+    model.rest = 200;
+    for (let id = 1; id <= 4; id++) build(id, 250);
+    expect(model.evicted).to.deep.equal([]);
+    expect(budget.stats()).to.include({ roomBytes: 1_000, heldBytes: 1_000, companies: 4 });
   });
 
   it('without a limit the room is the budget whatever the RSS', () => {
