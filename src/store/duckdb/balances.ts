@@ -10,12 +10,7 @@ import {
 } from '@duckdb/node-api';
 import { CompanyBalances } from '../memory/balance-index.ts';
 import type { BuildTimes, ReserveBuild } from '../memory/index-budget.ts';
-import {
-  SNAPSHOT_VERSION,
-  balancesFromSnapshots,
-  encodeMonthSnapshot,
-  expectedIndexBytes,
-} from '../memory/month-snapshot.ts';
+import { SNAPSHOT_VERSION, balancesFromSnapshots, encodeMonthSnapshot } from '../memory/month-snapshot.ts';
 import * as snapshots from '../sql/month-snapshots-sql.ts';
 import type { SqlSession } from '../sql/session.ts';
 import { session } from './connections.ts';
@@ -52,8 +47,7 @@ export async function readBalances(
   const months = rows.map(([month, snapshot]) => [month, snapshot!.bytes] as const);
   const read = performance.now();
   times.readMs += read - started;
-  reserve?.(expectedIndexBytes(months.map(([, bytes]) => bytes)));
-  const balances = balancesFromSnapshots(months);
+  const balances = balancesFromSnapshots(months, reserve);
   times.indexMs += performance.now() - read;
   return balances;
 }

@@ -6,6 +6,7 @@
  * padding to 8 bytes; the v sums, cell by cell, day by day. Small companies have a few sums per cell and month.
  */
 import { CompanyBalances } from './balance-index.ts';
+import type { ReserveBuild } from './index-budget.ts';
 
 /** The layout's version (a store keeps the one its snapshots have, month-snapshots-sql.ts). */
 export const SNAPSHOT_VERSION = 2;
@@ -115,24 +116,49 @@ export function addMonthSnapshot(balances: CompanyBalances, monthIndex: number, 
   return at === snapshot.byteLength;
 }
 
+/** One month's layout as its snapshot gives it: its cells, their daily sums' width, their accounts' ids. */
+interface MonthLayout {
+  cells: number;
+  dayBytes: number;
+  accountIds: number[];
+}
+
+/** The layout of a snapshot of this version and a whole header; undefined otherwise. */
+function layoutOf(snapshot: Uint8Array): MonthLayout | undefined {
+  const view = new DataView(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength);
+  if (snapshot.byteLength < HEADER || view.getInt32(0, true) !== SNAPSHOT_VERSION) return undefined;
+  const n = view.getInt32(4, true);
+  if (n < 0 || snapshot.byteLength < valuesOffset(n)) return undefined;
+  const accountIds = new Array<number>(n);
+  for (let c = 0; c < n; c++) accountIds[c] = view.getInt32(HEADER + (n + c) * 4, true);
+  return { cells: n, dayBytes: view.getInt32(12, true) === 4 ? 4 : 8, accountIds };
+}
+
+/** About what an index of months of these layouts will be charged (CompanyBalances.expectedBytes). */
+function expectedBytesOf(layouts: readonly MonthLayout[]): number {
+  const accounts = new Set<number>();
+  for (const { accountIds } of layouts) for (const id of accountIds) accounts.add(id);
+  return CompanyBalances.expectedBytes(layouts, accounts.size);
+}
+
 /**
  * A company's index from its months' snapshots (`[month index, snapshot]`), its arrays in one allocation
- * (CompanyBalances.allocate). Undefined when a month holds a daily sum beyond 2^53 cents or a snapshot is not of this
- * layout (as addMonthSnapshot's false).
+ * (CompanyBalances.allocate), its expected size told to `reserve` before it is made. Undefined when a month holds a
+ * daily sum beyond 2^53 cents or a snapshot is not of this layout (as addMonthSnapshot's false).
  */
-export function balancesFromSnapshots(months: readonly (readonly [number, Uint8Array])[]): CompanyBalances | undefined {
-  const layout: { monthIndex: number; cells: number; dayBytes: number; accountIds: number[] }[] = [];
+export function balancesFromSnapshots(
+  months: readonly (readonly [number, Uint8Array])[],
+  reserve?: ReserveBuild,
+): CompanyBalances | undefined {
+  const layouts: (MonthLayout & { monthIndex: number })[] = [];
   for (const [monthIndex, snapshot] of months) {
-    const view = new DataView(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength);
-    if (snapshot.byteLength < HEADER || view.getInt32(0, true) !== SNAPSHOT_VERSION) return undefined;
-    const n = view.getInt32(4, true);
-    if (n < 0 || snapshot.byteLength < valuesOffset(n)) return undefined;
-    const accountIds = new Array<number>(n);
-    for (let c = 0; c < n; c++) accountIds[c] = view.getInt32(HEADER + (n + c) * 4, true);
-    layout.push({ monthIndex, cells: n, dayBytes: view.getInt32(12, true) === 4 ? 4 : 8, accountIds });
+    const layout = layoutOf(snapshot);
+    if (!layout) return undefined;
+    layouts.push({ monthIndex, ...layout });
   }
+  reserve?.(expectedBytesOf(layouts));
   const balances = new CompanyBalances();
-  balances.allocate(layout);
+  balances.allocate(layouts);
   if (!months.every(([monthIndex, snapshot]) => addMonthSnapshot(balances, monthIndex, snapshot))) {
     balances.release();
     return undefined;
@@ -141,19 +167,9 @@ export function balancesFromSnapshots(months: readonly (readonly [number, Uint8A
   return balances;
 }
 
-/** About what the index built from these month snapshots will be charged (CompanyBalances.expectedBytes). */
+/** About what the index built from these month snapshots will be charged (those of another layout left out). */
 export function expectedIndexBytes(snapshots: readonly Uint8Array[]): number {
-  const cells: { cells: number; dayBytes: number }[] = [];
-  const accounts = new Set<number>();
-  for (const snapshot of snapshots) {
-    if (snapshot.byteLength < HEADER) continue;
-    const view = new DataView(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength);
-    const n = Math.max(0, view.getInt32(4, true));
-    if (snapshot.byteLength < HEADER + 16 * n) continue;
-    cells.push({ cells: n, dayBytes: view.getInt32(12, true) === 4 ? 4 : 8 });
-    for (let c = 0; c < n; c++) accounts.add(view.getInt32(HEADER + (n + c) * 4, true));
-  }
-  return CompanyBalances.expectedBytes(cells, accounts.size);
+  return expectedBytesOf(snapshots.map(layoutOf).filter((layout) => layout !== undefined));
 }
 
 /**

@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import { CompanyBalances } from '../memory/balance-index.ts';
 import type { BuildTimes, ReserveBuild } from '../memory/index-budget.ts';
-import { balancesFromSnapshots, encodeMonthSnapshot, expectedIndexBytes } from '../memory/month-snapshot.ts';
+import { balancesFromSnapshots, encodeMonthSnapshot } from '../memory/month-snapshot.ts';
 import {
   COMPANY_SNAPSHOTS_SQL,
   MONTH_SUMS_SQL,
@@ -72,13 +72,16 @@ export async function readCompanyBalances(
   }
   const read = performance.now();
   times.readMs += read - started;
-  reserve?.(expectedIndexBytes(rows.map((row) => row.snapshot)));
   let balances: CompanyBalances | undefined;
   if (daily.length > 0) {
     balances = new CompanyBalances();
     if (!daily.every((row) => addPackedMonth(balances!, row.month, row.packed))) balances = undefined;
     balances?.compact();
-  } else balances = balancesFromSnapshots(rows.map((row) => [row.month, row.snapshot] as const));
+  } else
+    balances = balancesFromSnapshots(
+      rows.map((row) => [row.month, row.snapshot] as const),
+      reserve,
+    );
   times.indexMs += performance.now() - read;
   return balances;
 }
