@@ -4,35 +4,18 @@
  * still holding it is told (IndexReleased) instead of reading emptied arrays, and a clone keeps what it shares.
  */
 import { expect } from 'chai';
-import { seededRandom } from '../../../src/store/demo-ledger.ts';
 import { CompanyBalances, IndexReleased } from '../../../src/store/memory/balance-index.ts';
-import {
-  balancesFromSnapshots,
-  encodeMonthSnapshot,
-  expectedIndexBytes,
-} from '../../../src/store/memory/month-snapshot.ts';
+import { balancesFromSnapshots, expectedIndexBytes } from '../../../src/store/memory/month-snapshot.ts';
+import { FIRST_MONTH, randomMonths, yearQueries } from '../../support/month-snapshot-ledger.ts';
 
-const FIRST_MONTH = 24_288; // 2024-01
-const rnd = seededRandom(11);
 /** Twelve months of daily sums: [day, location, account, tag set, cents]. */
-const months = Array.from({ length: 12 }, (_, m) =>
-  Array.from({ length: 200 + m * 40 }, () => [
-    1 + Math.floor(rnd() * 28),
-    1 + Math.floor(rnd() * 3),
-    100 + Math.floor(rnd() * (5 + m * 3)),
-    Math.floor(rnd() * 4),
-    Math.round((rnd() - 0.5) * 1e6),
-  ]),
+const { months, snapshots: monthSnapshots } = randomMonths(
+  11,
+  (m) => 200 + m * 40,
+  (m) => 5 + m * 3,
 );
-const snapshots = months.map((rows) =>
-  encodeMonthSnapshot(
-    [0, 1, 2, 3, 4].map((k) => rows.map((row) => row[k]!)),
-    rows.length,
-  ),
-);
-const accounts = Array.from({ length: 40 }, (_, a) => 100 + a);
-const year = { fromDay: 19_723, toDay: 20_088, locations: [], tagSets: undefined, accounts };
-const clipped = { ...year, fromDay: 19_740, toDay: 19_900, locations: [2], tagSets: [1, 3] };
+const snapshots = monthSnapshots.map(([, snapshot]) => snapshot);
+const { year, clipped } = yearQueries(40);
 
 /** As the stores build an index (one slab, daily sums int32 where the snapshots hold them so). */
 function built(): CompanyBalances {

@@ -4,7 +4,6 @@
  * moves to arrays of its own; the slab's pages go back when the last month in it is released, not before.
  */
 import { expect } from 'chai';
-import { seededRandom } from '../../../src/store/demo-ledger.ts';
 import { CompanyBalances } from '../../../src/store/memory/balance-index.ts';
 import {
   addMonthSnapshot,
@@ -12,32 +11,15 @@ import {
   encodeMonthSnapshot,
   expectedIndexBytes,
 } from '../../../src/store/memory/month-snapshot.ts';
+import { FIRST_MONTH, randomMonths, yearQueries } from '../../support/month-snapshot-ledger.ts';
 
-const FIRST_MONTH = 24_288; // 2024-01
-const rnd = seededRandom(17);
 /** Twelve months of daily sums: [day, location, account, tag set, cents]; later months bring new accounts. */
-const months = Array.from({ length: 12 }, (_, m) =>
-  Array.from({ length: 150 + m * 30 }, () => [
-    1 + Math.floor(rnd() * 28),
-    1 + Math.floor(rnd() * 3),
-    100 + Math.floor(rnd() * (4 + m * 3)),
-    Math.floor(rnd() * 4),
-    Math.round((rnd() - 0.5) * 1e6),
-  ]),
+const { months, snapshots } = randomMonths(
+  17,
+  (m) => 150 + m * 30,
+  (m) => 4 + m * 3,
 );
-const snapshots = months.map(
-  (rows, m) =>
-    [
-      FIRST_MONTH + m,
-      encodeMonthSnapshot(
-        [0, 1, 2, 3, 4].map((k) => rows.map((row) => row[k]!)),
-        rows.length,
-      ),
-    ] as const,
-);
-const accounts = Array.from({ length: 50 }, (_, a) => 100 + a);
-const year = { fromDay: 19_723, toDay: 20_088, locations: [], tagSets: undefined, accounts };
-const clipped = { ...year, fromDay: 19_740, toDay: 19_900, locations: [2], tagSets: [1, 3] };
+const { accounts, year, clipped } = yearQueries(50);
 
 function byRow(): CompanyBalances {
   const balances = new CompanyBalances();
