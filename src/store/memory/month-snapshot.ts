@@ -167,11 +167,6 @@ export function balancesFromSnapshots(
   return balances;
 }
 
-/** About what the index built from these month snapshots will be charged (those of another layout left out). */
-export function expectedIndexBytes(snapshots: readonly Uint8Array[]): number {
-  return expectedBytesOf(snapshots.map(layoutOf).filter((layout) => layout !== undefined));
-}
-
 /**
  * The snapshot of one company-month's daily sums, given in any order as columns: day of month (1-31), location,
  * account, tag set, cents.
