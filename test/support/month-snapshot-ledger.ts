@@ -1,4 +1,4 @@
-/** Twelve months (from 2024-01) of random daily sums and their month snapshots, for the in-memory index's unit tests. */
+/** Twelve months (from 2024-01) of random daily sums and their month snapshots, for the in-memory index's tests. */
 import { seededRandom } from '../../src/store/demo-ledger.ts';
 import { encodeMonthSnapshot } from '../../src/store/memory/month-snapshot.ts';
 
@@ -36,5 +36,6 @@ export function randomMonths(seed: number, rows: (m: number) => number, accounts
 export function yearQueries(count: number) {
   const accounts = Array.from({ length: count }, (_, a) => 100 + a);
   const year = { fromDay: 19_723, toDay: 20_088, locations: [], tagSets: undefined, accounts };
-  return { accounts, year, clipped: { ...year, fromDay: 19_740, toDay: 19_900, locations: [2], tagSets: [1, 3] } };
+  const clipped = { ...year, fromDay: 19_740, toDay: 19_900, locations: [2], tagSets: [1, 3] };
+  return { accounts, year, clipped };
 }
