@@ -32,7 +32,7 @@ export function randomMonths(seed: number, rows: (m: number) => number, accounts
   return { months, snapshots };
 }
 
-/** Accounts 100 to 100 + `count` - 1, the year 2024 over them, and a clipped part of it filtered by location and tag set. */
+/** Accounts 100 to 100 + `count` - 1, the year 2024 over them, and a clipped part of it (some locations, tag sets). */
 export function yearQueries(count: number) {
   const accounts = Array.from({ length: count }, (_, a) => 100 + a);
   const year = { fromDay: 19_723, toDay: 20_088, locations: [], tagSets: undefined, accounts };
