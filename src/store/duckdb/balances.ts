@@ -1,19 +1,10 @@
 /** A company's index read from DuckDB's balance_snapshots, and those snapshots written (month-snapshots-sql.ts). */
-import {
-  BIGINT,
-  BLOB,
-  blobValue,
-  type DuckDBBlobValue,
-  type DuckDBConnection,
-  INTEGER,
-  VARCHAR,
-} from '@duckdb/node-api';
+import { BLOB, blobValue, type DuckDBBlobValue, type DuckDBConnection, INTEGER, VARCHAR } from '@duckdb/node-api';
 import { CompanyBalances } from '../memory/balance-index.ts';
 import type { BuildTimes, ReserveBuild } from '../memory/index-budget.ts';
 import { SNAPSHOT_VERSION, balancesFromSnapshots, encodeMonthSnapshot } from '../memory/month-snapshot.ts';
 import * as snapshots from '../sql/month-snapshots-sql.ts';
 import type { SqlSession } from '../sql/session.ts';
-import { session } from './connections.ts';
 
 /** A company's balance_daily as columns: month index, day of month, location, account, tag set, cents. */
 const COMPANY_DAILY_SQL = `SELECT CAST(year(day) * 12 + month(day) - 1 AS INTEGER), CAST(day(day) AS INTEGER),
