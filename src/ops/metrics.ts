@@ -61,7 +61,7 @@ function registerIndexMetrics(registry: Registry, stats: () => IndexStats): void
     [
       'reporting_index_room_bytes',
       'What the indexes may hold now: the budget, or less: what they hold plus what the RSS has left below ' +
-        'budget + INDEX_RSS_HEADROOM_MB.',
+        'budget + INDEX_RSS_HEADROOM_MB, less the most the memory beside them grew between two decisions lately.',
       (s) => s.roomBytes,
     ],
     ['reporting_index_bytes', 'Estimated bytes of the in-memory indexes held now.', (s) => s.heldBytes],

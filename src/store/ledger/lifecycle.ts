@@ -2,7 +2,10 @@
 
 export interface IndexStats {
   budgetBytes: number;
-  /** What the indexes may hold now: the budget, or less: what they hold plus the RSS left below budget + headroom. */
+  /**
+   * What the indexes may hold now: the budget, or less: what they hold plus the RSS left below budget + headroom, less
+   * the most the memory beside them grew between two of the budget's decisions lately.
+   */
   roomBytes: number;
   /** Estimated bytes of every index held now. */
   heldBytes: number;

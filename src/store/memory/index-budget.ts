@@ -169,8 +169,9 @@ export class IndexBudget {
 
   /** Evicts the least recently used companies while over the budget, keeping the `keep` most recently used. */
   private fit(keep: number): void {
-    this.noteRestRise();
-    const room = this.room();
+    const rss = this.rssLimitBytes === undefined ? undefined : this.rss();
+    this.noteRestRise(rss);
+    const room = this.room(rss);
     while (this.heldBytes + this.reservedBytes > room && this.held.size > keep) {
       const [companyId, bytes] = this.held.entries().next().value!;
       this.held.delete(companyId);
@@ -187,26 +188,26 @@ export class IndexBudget {
    * memory): it grows unseen between two decisions, while an index built or evicted moves the RSS and what is held
    * alike.
    */
-  private noteRestRise(): void {
-    if (this.rssLimitBytes === undefined || this.restAfterFit === undefined) return;
+  private noteRestRise(rss: number | undefined): void {
+    if (rss === undefined || this.restAfterFit === undefined) return;
     const now = this.now();
     if (now - this.rises.windowStart >= RISE_WINDOW_MS) {
       this.rises.previous = now - this.rises.windowStart >= 2 * RISE_WINDOW_MS ? 0 : this.rises.current;
       this.rises.current = 0;
       this.rises.windowStart = now;
     }
-    this.rises.current = Math.max(this.rises.current, this.rss() - this.heldBytes - this.restAfterFit);
+    this.rises.current = Math.max(this.rises.current, rss - this.heldBytes - this.restAfterFit);
   }
 
   /**
    * The budget, or what is held plus what the RSS has left below its limit when that is less: over the limit, the
    * indexes give way until the RSS is back within it (an evicted index gives its pages back to the system at once,
    * CellSlab), and a build fits in what is left below it. Below the limit room is kept for the most the memory beside
-   * the indexes has grown between two decisions, which comes before the next decision can evict.
+   * the indexes has grown between two decisions, which comes before the next decision can evict. `rss`: read already.
    */
-  private room(): number {
+  private room(rss?: number): number {
     if (this.rssLimitBytes === undefined) return this.budgetBytes;
-    const left = this.rssLimitBytes - Math.max(this.rises.current, this.rises.previous) - this.rss();
+    const left = this.rssLimitBytes - Math.max(this.rises.current, this.rises.previous) - (rss ?? this.rss());
     return Math.max(0, Math.min(this.budgetBytes, this.heldBytes + left));
   }
 
