@@ -114,11 +114,6 @@ export function readCsvDto(body: string, ctx: ReadContext): Record<string, unkno
   return first;
 }
 
-/**
- * CSV's DTO form, merged with the report's CSV entry (src/formats/report-formats.ts) into one `csv` format: `text/csv`
- * as 4.5 sent it, and the service's own answers as the download `<RequestDto>.csv` (not errors raised before it);
- * `/csv/reply/{Op}` bodies read as above.
- */
 /** A CSV body as answered: `text/csv`, the service's own answer as the download `<RequestDto>.csv` when not empty. */
 function csvWritten(body: string, ctx: WriteContext): Written {
   // A batch's download is named as 4.5 named it, `EchoRequest[].csv`; an empty answer is no download.
@@ -130,6 +125,11 @@ function csvWritten(body: string, ctx: WriteContext): Written {
   };
 }
 
+/**
+ * CSV's DTO form, merged with the report's CSV entry (src/formats/report-formats.ts) into one `csv` format: `text/csv`
+ * as 4.5 sent it, and the service's own answers as the download `<RequestDto>.csv` (not errors raised before it);
+ * `/csv/reply/{Op}` bodies read as above.
+ */
 export const csvDtoForm: Pick<FormatEntry, 'writeDto' | 'listWriter' | 'predefinedRoutes' | 'read' | 'readList'> = {
   predefinedRoutes: true,
   writeDto: (dto, ctx) => csvWritten(dtoToCsv(dto, dtoProperties(ctx.dtoType), serviceJsvJsConfig(ctx)), ctx),

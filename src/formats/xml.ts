@@ -189,11 +189,11 @@ function dataContractXmlListWriter(typeName: string): ListWriter {
  * `<ArrayOfanyType>` in the arrays namespace (its List<object>).
  */
 export function toDataContractXmlList(typeName: string, items: readonly unknown[]): string {
-  checkedListType(typeName);
   if (items.length) {
     const writer = dataContractXmlListWriter(typeName);
     return writer.write(items.map(writer.item)) as string;
   }
+  checkedListType(typeName);
   const node: XmlNode = { '@_xmlns:i': XSI_NAMESPACE, '@_xmlns': ARRAYS_NAMESPACE };
   return builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' }, ArrayOfanyType: node }) as string;
 }
